@@ -1,0 +1,60 @@
+// The audit record schema (v 1). Flat snake_case fields; integers, strings,
+// booleans and string arrays only (RFC 8785 forbids nothing here, but floats and
+// `undefined` make canonical forms fragile, so we keep them out).
+// Never a secret, never prompt or completion text.
+
+export type AuditKind =
+  | 'request'             // one per data-plane request that passed the door
+  | 'auth.refused'        // the first refusal of a burst from one origin, written at once
+  | 'auth.refused_burst'  // the summary of an origin's refusals over one window
+  | 'audit.recovered'     // a torn tail was repaired at start-up
+  | 'gateway.start'
+  | 'gateway.stop';
+
+export interface AuditTokens {
+  input?: number;
+  output?: number;
+  cached_read?: number;
+  cache_write?: number;
+  total?: number;
+}
+
+/** What a caller hands to the writer; the writer adds v, seq, ts, prev and hash. */
+export interface AuditFields {
+  kind: AuditKind;
+  request_id?: string;
+  origin?: string;
+  team?: string;
+  key_id?: string;
+  person?: string;
+  route?: string;
+  family?: string;
+  operation?: string;
+  model?: string;
+  provider?: string;
+  status?: number;
+  latency_ms?: number;
+  bytes_in?: number;
+  bytes_out?: number;
+  tokens?: AuditTokens;
+  /** Stable outcome codes, e.g. ["ok"], ["client_disconnected"], ["GW_ERR_AUTH_INVALID"]. */
+  outcome?: string[];
+  /** DLP rule ids and counts (never the matched text). */
+  dlp?: Record<string, number>;
+  warnings?: string[];
+  /** Event-specific payload for non-request kinds (counts, times, paths, byte counts). */
+  data?: Record<string, AuditValue>;
+}
+
+export type AuditValue = string | number | boolean | null | AuditValue[] | { [key: string]: AuditValue };
+
+/** One line of the trail as stored. */
+export interface AuditRecord extends AuditFields {
+  v: 1;
+  seq: number;
+  ts: string;
+  prev: string;
+  hash: string;
+}
+
+export const GENESIS_PREV = '0'.repeat(64);

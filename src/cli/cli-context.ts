@@ -1,0 +1,32 @@
+// What every command gets injected: where to write, and how to find $GW_HOME.
+// Tests build one with in-memory streams; main.ts builds the real one.
+import { resolveHome } from '../config/home.js';
+
+export interface CliOutput {
+  write(text: string): void;
+}
+
+export interface CliContext {
+  stdout: CliOutput;
+  stderr: CliOutput;
+  env: NodeJS.ProcessEnv;
+  /** Resolves $GW_HOME from the command's --home flag, GW_HOME, or the platform default. */
+  home(flag?: string): string;
+}
+
+export function createProcessContext(): CliContext {
+  return {
+    stdout: { write: (text) => void process.stdout.write(text) },
+    stderr: { write: (text) => void process.stderr.write(text) },
+    env: process.env,
+    home: (flag) => resolveHome(flag, process.env),
+  };
+}
+
+/** Thrown by a command to end with a clear one-line message and an exit code, no stack trace. */
+export class CliExit extends Error {
+  constructor(readonly exitCode: number, message: string) {
+    super(message);
+    this.name = 'CliExit';
+  }
+}

@@ -1,0 +1,34 @@
+// The commander program: one file per noun under commands/, wired here.
+import { Command, CommanderError } from 'commander';
+import { CliExit, createProcessContext, type CliContext } from './cli-context.js';
+
+export function buildProgram(context: CliContext): Command {
+  const program = new Command('gw')
+    .description('gw: an AI gateway for OpenAI, Anthropic and Google GenAI clients')
+    .version('0.1.0')
+    .showHelpAfterError()
+    .exitOverride();
+  program.configureOutput({
+    writeOut: (text) => context.stdout.write(text),
+    writeErr: (text) => context.stderr.write(text),
+  });
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; never prints a stack trace for an expected failure. */
+export async function runCli(argv: string[], context: CliContext = createProcessContext()): Promise<number> {
+  const program = buildProgram(context);
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CliExit) {
+      if (error.message) context.stderr.write(`gw: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 2;
+    }
+    throw error;
+  }
+}

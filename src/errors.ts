@@ -1,0 +1,143 @@
+// The one error catalog. Every refusal gw produces has a code here; each wire
+// format turns a GatewayError into its own shape in exactly one place
+// (src/formats/<dialect>/encode-error.ts). Imports nothing from src/.
+
+/** How a client family classifies an error; each dialect maps this to its own type names. */
+export type ErrorKind =
+  | 'invalid_request'
+  | 'authentication'
+  | 'permission'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limit'
+  | 'not_implemented'
+  | 'api_error'
+  | 'overloaded'
+  | 'timeout';
+
+export interface CatalogEntry {
+  status: number;
+  kind: ErrorKind;
+  retryable: boolean;
+  /** Default message; callers may pass a more precise one. Never includes a secret. */
+  message: string;
+}
+
+export const ERROR_CATALOG = {
+  GW_ERR_AUTH_MISSING: {
+    status: 401, kind: 'authentication', retryable: false,
+    message: 'No gw credential: send a virtual key (sk-gw-…) in x-gw-vk, Authorization: Bearer, x-api-key, api-key or x-goog-api-key.',
+  },
+  GW_ERR_AUTH_INVALID: {
+    status: 401, kind: 'authentication', retryable: false,
+    message: 'The gw credential is not valid (unknown, revoked, expired or malformed).',
+  },
+  GW_ERR_AUTH_REQUIRED: {
+    status: 401, kind: 'authentication', retryable: false,
+    message: 'This gateway enforces authentication: send your virtual key in the x-gw-vk header (or Authorization: Bearer sk-gw-…).',
+  },
+  GW_ERR_AUTH_AMBIGUOUS: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: 'The request carries more than one different gw credential; send exactly one.',
+  },
+  GW_ERR_REQUEST_MALFORMED_JSON: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: 'The request body is not valid JSON.',
+  },
+  GW_ERR_REQUEST_EMPTY_BODY: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: 'The request body is empty; a JSON object is required.',
+  },
+  GW_ERR_REQUEST_INVALID: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: 'The request is not valid.',
+  },
+  GW_ERR_REQUEST_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415, kind: 'unsupported_media_type', retryable: false,
+    message: 'Unsupported Content-Type: send application/json (UTF-8).',
+  },
+  GW_ERR_REQUEST_TOO_LARGE: {
+    status: 413, kind: 'payload_too_large', retryable: false,
+    message: 'The request body is larger than this gateway accepts.',
+  },
+  GW_ERR_REQUEST_TIMEOUT: {
+    status: 408, kind: 'timeout', retryable: true,
+    message: 'The request was not received in time.',
+  },
+  GW_ERR_ROUTE_NOT_FOUND: {
+    status: 404, kind: 'not_found', retryable: false,
+    message: 'No such route on this gateway.',
+  },
+  GW_ERR_ROUTE_METHOD_NOT_ALLOWED: {
+    status: 405, kind: 'invalid_request', retryable: false,
+    message: 'This method is not allowed on this route.',
+  },
+  GW_ERR_OPERATION_NOT_IMPLEMENTED: {
+    status: 501, kind: 'not_implemented', retryable: false,
+    message: 'This operation is not implemented by this gateway yet.',
+  },
+  GW_ERR_MODEL_NOT_FOUND: {
+    status: 404, kind: 'not_found', retryable: false,
+    message: 'Unknown model.',
+  },
+  GW_ERR_AUDIT_UNAVAILABLE: {
+    status: 503, kind: 'overloaded', retryable: true,
+    message: 'The audit trail cannot be written, so requests are refused (setting audit_failure=block).',
+  },
+  GW_ERR_SERVER_SHUTTING_DOWN: {
+    status: 503, kind: 'overloaded', retryable: true,
+    message: 'The gateway is shutting down.',
+  },
+  GW_ERR_UPSTREAM_UNREACHABLE: {
+    status: 502, kind: 'api_error', retryable: true,
+    message: 'The provider could not be reached.',
+  },
+  GW_ERR_UPSTREAM_TIMEOUT: {
+    status: 504, kind: 'timeout', retryable: true,
+    message: 'The provider did not answer in time.',
+  },
+  GW_ERR_UPSTREAM_BAD_RESPONSE: {
+    status: 502, kind: 'api_error', retryable: true,
+    message: 'The provider sent a response gw could not read.',
+  },
+  GW_ERR_UPSTREAM_LOOP: {
+    status: 508, kind: 'invalid_request', retryable: false,
+    message: 'The request has passed through too many gateways (loop detected).',
+  },
+  GW_ERR_INTERNAL: {
+    status: 500, kind: 'api_error', retryable: true,
+    message: 'Internal gateway error.',
+  },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** A refusal or failure with a catalog code; safe to show to the client. */
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly kind: ErrorKind;
+  readonly retryable: boolean;
+  /** Extra response headers (retry-after, www-authenticate). */
+  readonly headers: Record<string, string>;
+  /** The request field the error is about, when there is one (OpenAI's `param`). */
+  readonly param: string | undefined;
+
+  constructor(code: ErrorCode, options: { message?: string; headers?: Record<string, string>; param?: string; cause?: unknown } = {}) {
+    const entry: CatalogEntry = ERROR_CATALOG[code];
+    super(options.message ?? entry.message, { cause: options.cause });
+    this.name = 'GatewayError';
+    this.code = code;
+    this.status = entry.status;
+    this.kind = entry.kind;
+    this.retryable = entry.retryable;
+    this.headers = options.headers ?? {};
+    this.param = options.param;
+  }
+}
+
+/** `GW_ERR_AUTH_MISSING` → `auth_missing`: the snake-case code OpenAI-shaped bodies carry. */
+export function toSnakeCode(code: ErrorCode): string {
+  return code.replace(/^GW_ERR_/, '').toLowerCase();
+}
