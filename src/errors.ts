@@ -105,7 +105,7 @@ export const ERROR_CATALOG = {
     status: 508, kind: 'invalid_request', retryable: false,
     message: 'The request has passed through too many gateways (loop detected).',
   },
-  GW_ERR_INTERNAL: {
+  GW_ERR_SERVER_INTERNAL: {
     status: 500, kind: 'api_error', retryable: true,
     message: 'Internal gateway error.',
   },

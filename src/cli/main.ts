@@ -1,6 +1,12 @@
 // The commander program: one file per noun under commands/, wired here.
 import { Command, CommanderError } from 'commander';
 import { CliExit, createProcessContext, type CliContext } from './cli-context.js';
+import { registerAuditCommand } from './commands/audit.js';
+import { registerCompletionCommand } from './commands/completion.js';
+import { registerKeysCommand } from './commands/keys.js';
+import { registerServeCommand } from './commands/serve.js';
+import { registerSettingsCommand } from './commands/settings.js';
+import { registerTeamsCommand } from './commands/teams.js';
 
 export function buildProgram(context: CliContext): Command {
   const program = new Command('gw')
@@ -12,6 +18,12 @@ export function buildProgram(context: CliContext): Command {
     writeOut: (text) => context.stdout.write(text),
     writeErr: (text) => context.stderr.write(text),
   });
+  registerServeCommand(program, context);
+  registerTeamsCommand(program, context);
+  registerKeysCommand(program, context);
+  registerSettingsCommand(program, context);
+  registerAuditCommand(program, context);
+  registerCompletionCommand(program, context);
   return program;
 }
 

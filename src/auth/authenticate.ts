@@ -1,0 +1,57 @@
+// The door: turns the credential a request presented into an identity, or a
+// refusal with a catalog error. No I/O: keys are looked up by their SHA-256 digest
+// in an in-memory index, so no secret is ever compared byte by byte.
+import { GatewayError } from '../errors.js';
+import type { Settings } from '../state/schema.js';
+import type { KeyIndex } from './key-index.js';
+import type { CredentialReading } from './read-credentials.js';
+
+export interface Identity {
+  team: string;
+  keyId: string | null;
+  person: string | null;
+  /** How the identity was established: a presented key, or the gateway's default identity. */
+  via: 'virtual-key' | 'default-team';
+}
+
+export type RefusalReason = 'missing' | 'required' | 'malformed' | 'unknown' | 'revoked' | 'expired' | 'ambiguous';
+
+export type AuthDecision =
+  | { ok: true; identity: Identity }
+  | { ok: false; reason: RefusalReason; error: GatewayError };
+
+const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="gw"' };
+
+function refuse(reason: RefusalReason): AuthDecision {
+  switch (reason) {
+    case 'ambiguous':
+      return { ok: false, reason, error: new GatewayError('GW_ERR_AUTH_AMBIGUOUS') };
+    case 'missing':
+      return { ok: false, reason, error: new GatewayError('GW_ERR_AUTH_MISSING', { headers: WWW_AUTHENTICATE }) };
+    case 'required':
+      return { ok: false, reason, error: new GatewayError('GW_ERR_AUTH_REQUIRED', { headers: WWW_AUTHENTICATE }) };
+    default:
+      // One answer for unknown, revoked, expired and malformed: the reason stays internal.
+      return { ok: false, reason, error: new GatewayError('GW_ERR_AUTH_INVALID', { headers: WWW_AUTHENTICATE }) };
+  }
+}
+
+export function authenticate(reading: CredentialReading, keys: KeyIndex, settings: Settings, now: Date): AuthDecision {
+  if (reading.outcome === 'ambiguous') return refuse('ambiguous');
+  if (reading.outcome === 'malformed') return refuse('malformed');
+  if (reading.outcome === 'none') {
+    if (settings.enforce_auth) return refuse('required');
+    if (settings.default_team) {
+      return { ok: true, identity: { team: settings.default_team, keyId: null, person: null, via: 'default-team' } };
+    }
+    return refuse('missing');
+  }
+  const { credential } = reading;
+  // Personal atu- tokens resolve through the hub's token store (device login); until a
+  // token store is configured, a presented token cannot be served.
+  if (credential.kind === 'personal-token') return refuse('unknown');
+  const lookup = keys.find(credential.value);
+  if (lookup.status !== 'active') return refuse(lookup.status);
+  if (lookup.record.expires_at && Date.parse(lookup.record.expires_at) <= now.getTime()) return refuse('expired');
+  return { ok: true, identity: { team: lookup.record.team, keyId: lookup.record.id, person: null, via: 'virtual-key' } };
+}

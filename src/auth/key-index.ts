@@ -1,0 +1,27 @@
+// Virtual keys indexed by the SHA-256 of the key: a request's key is hashed once
+// and looked up in a Map, so lookup time says nothing about how close a guess was.
+// A value with the wrong shape or checksum is refused before any hashing or lookup.
+import type { StateData, VirtualKeyRecord } from '../state/schema.js';
+import { hashVirtualKey, isWellFormedVirtualKey } from '../state/virtual-keys.js';
+
+export type KeyLookup =
+  | { status: 'active'; record: VirtualKeyRecord }
+  | { status: 'unknown' | 'revoked' | 'malformed' };
+
+export interface KeyIndex {
+  find(presented: string): KeyLookup;
+}
+
+export function buildKeyIndex(state: StateData): KeyIndex {
+  const byHash = new Map<string, VirtualKeyRecord>();
+  for (const record of state.keys) byHash.set(record.hash, record);
+  return {
+    find(presented) {
+      if (!isWellFormedVirtualKey(presented)) return { status: 'malformed' };
+      const record = byHash.get(hashVirtualKey(presented));
+      if (!record) return { status: 'unknown' };
+      if (record.revoked_at) return { status: 'revoked' };
+      return { status: 'active', record };
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Reads every place a credential can arrive, from the raw header list: Node keeps
+// only the first of two Authorization headers and joins duplicate x-api-key values
+// with ", ", so `request.headers` would hide an ambiguous request.
+// The rules are the spec's Authentication table (../shared/spec/data-plane-api.md).
+
+export type CredentialPlace = 'x-gw-vk' | 'authorization' | 'x-api-key' | 'x-goog-api-key' | 'api-key';
+
+export const CREDENTIAL_PLACES: readonly CredentialPlace[] = ['x-gw-vk', 'authorization', 'x-api-key', 'x-goog-api-key', 'api-key'];
+
+export const VIRTUAL_KEY_PREFIX = 'sk-gw-';
+export const PERSONAL_TOKEN_PREFIX = 'atu-';
+
+export interface PresentedCredential {
+  place: CredentialPlace;
+  kind: 'virtual-key' | 'personal-token';
+  value: string;
+}
+
+export type CredentialReading =
+  | { outcome: 'none' }
+  | { outcome: 'found'; credential: PresentedCredential }
+  | { outcome: 'ambiguous'; places: CredentialPlace[] }
+  | { outcome: 'malformed'; place: CredentialPlace };
+
+// Visible ASCII only: Node decodes raw UTF-8 header bytes as latin1, so anything
+// else is mojibake that must never reach a lookup or a log.
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+function classify(place: CredentialPlace, raw: string): PresentedCredential | 'provider-key' | 'malformed' {
+  let value = raw.trim();
+  if (place === 'authorization') {
+    const match = /^bearer\s+(\S+)$/i.exec(value);
+    if (!match?.[1]) return 'provider-key';
+    value = match[1];
+  }
+  if (!PRINTABLE_ASCII.test(value)) return place === 'x-gw-vk' || value.startsWith(VIRTUAL_KEY_PREFIX) ? 'malformed' : 'provider-key';
+  if (value.startsWith(PERSONAL_TOKEN_PREFIX) && place !== 'x-gw-vk') return { place, kind: 'personal-token', value };
+  // x-gw-vk is taken as it is; elsewhere only an sk-gw- value is ours, so a provider key is never taken for a virtual key.
+  if (place === 'x-gw-vk' || value.startsWith(VIRTUAL_KEY_PREFIX)) return { place, kind: 'virtual-key', value };
+  return 'provider-key';
+}
+
+/** Reads the gw credential of a request from its raw headers (name, value, name, value, …). */
+export function readCredentials(rawHeaders: readonly string[]): CredentialReading {
+  const found: PresentedCredential[] = [];
+  const valuesByPlace = new Map<CredentialPlace, Set<string>>();
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const place = rawHeaders[index]!.toLowerCase() as CredentialPlace;
+    if (!CREDENTIAL_PLACES.includes(place)) continue;
+    const raw = rawHeaders[index + 1]!;
+    valuesByPlace.set(place, (valuesByPlace.get(place) ?? new Set()).add(raw));
+    const result = classify(place, raw);
+    if (result === 'malformed') return { outcome: 'malformed', place };
+    if (result !== 'provider-key') found.push(result);
+  }
+  // Two different gw credentials, or a header that carries one sent twice with
+  // different values: refuse rather than guess which the client meant (RFC 6750 §2).
+  const distinctValues = new Set(found.map((credential) => credential.value));
+  const repeated = found.filter((credential) => (valuesByPlace.get(credential.place)?.size ?? 0) > 1);
+  if (distinctValues.size > 1 || repeated.length > 0) {
+    return { outcome: 'ambiguous', places: [...new Set(found.map((credential) => credential.place))] };
+  }
+  const first = found[0];
+  return first ? { outcome: 'found', credential: first } : { outcome: 'none' };
+}

@@ -1,0 +1,116 @@
+// auth.refused_burst: refusals at the door are aggregated per origin, so a client
+// hammering with a bad key costs one audit record per window instead of one per call.
+// The first refusal of a burst is reported at once (alerts fire without delay); the
+// rest are summarised when the window closes. The origin map is bounded: past
+// `maxOrigins`, new origins are counted into one overflow bucket "*".
+import type { RefusalReason } from './authenticate.js';
+
+export interface RefusalSummary {
+  origin: string;
+  count: number;
+  first_ts: string;
+  last_ts: string;
+  paths: string[];
+  reasons: Partial<Record<RefusalReason, number>>;
+}
+
+export interface RefusedBurstOptions {
+  windowMs: number;
+  maxOrigins?: number;
+  maxPathsPerOrigin?: number;
+  now?: () => number;
+  /** Called for the first refusal of a burst (kind 'auth.refused') and for each window summary ('auth.refused_burst'). */
+  emit: (kind: 'auth.refused' | 'auth.refused_burst', summary: RefusalSummary) => void;
+}
+
+interface Burst {
+  windowStart: number;
+  first: number;
+  last: number;
+  /** Refusals in this window that no event has reported yet. */
+  unreported: number;
+  count: number;
+  paths: Set<string>;
+  reasons: Partial<Record<RefusalReason, number>>;
+}
+
+export const OVERFLOW_ORIGIN = '*';
+
+export class RefusedBurstTracker {
+  private readonly bursts = new Map<string, Burst>();
+  private readonly maxOrigins: number;
+  private readonly maxPaths: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: RefusedBurstOptions) {
+    this.maxOrigins = options.maxOrigins ?? 10_000;
+    this.maxPaths = options.maxPathsPerOrigin ?? 10;
+    this.now = options.now ?? Date.now;
+  }
+
+  get trackedOrigins(): number {
+    return this.bursts.size;
+  }
+
+  record(origin: string, path: string, reason: RefusalReason): void {
+    const now = this.now();
+    const key = this.bursts.has(origin) || this.bursts.size < this.maxOrigins ? origin : OVERFLOW_ORIGIN;
+    let burst = this.bursts.get(key);
+    const isNew = !burst;
+    if (!burst) {
+      burst = { windowStart: now, first: now, last: now, unreported: 0, count: 0, paths: new Set(), reasons: {} };
+      this.bursts.set(key, burst);
+    }
+    burst.last = now;
+    burst.count += 1;
+    burst.unreported += 1;
+    burst.reasons[reason] = (burst.reasons[reason] ?? 0) + 1;
+    if (burst.paths.size < this.maxPaths) burst.paths.add(path);
+    if (isNew) {
+      burst.unreported = 0;
+      this.options.emit('auth.refused', this.summarise(key, burst));
+    }
+  }
+
+  /** Closes every window older than windowMs (or all of them with `all`): one summary per origin that saw more refusals. */
+  flush(all = false): void {
+    const now = this.now();
+    for (const [origin, burst] of this.bursts) {
+      if (!all && now - burst.windowStart < this.options.windowMs) continue;
+      if (burst.unreported > 0) {
+        this.options.emit('auth.refused_burst', this.summarise(origin, burst));
+        // The burst goes on: the next window counts afresh, with no second immediate event.
+        Object.assign(burst, { windowStart: now, first: now, unreported: 0, count: 0, paths: new Set(), reasons: {} });
+        if (all) this.bursts.delete(origin);
+      } else {
+        this.bursts.delete(origin);
+      }
+    }
+  }
+
+  private summarise(origin: string, burst: Burst): RefusalSummary {
+    return {
+      origin,
+      count: burst.count,
+      first_ts: new Date(burst.first).toISOString(),
+      last_ts: new Date(burst.last).toISOString(),
+      paths: [...burst.paths],
+      reasons: { ...burst.reasons },
+    };
+  }
+}
+
+/** The origin a refusal is counted under: IPv6 addresses grouped by /64, since one host usually owns a whole /64. */
+export function originOf(address: string): string {
+  if (!address.includes(':') || address.startsWith('::ffff:')) return address.replace(/^::ffff:/, '');
+  const groups = expandIpv6(address);
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+function expandIpv6(address: string): string[] {
+  const [head = '', tail = ''] = address.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const missing = Math.max(0, 8 - headGroups.length - tailGroups.length);
+  return [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups].map((group) => group.replace(/^0+(?=.)/, ''));
+}

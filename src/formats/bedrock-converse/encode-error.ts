@@ -1,0 +1,26 @@
+// Bedrock runtime error shape: {"message"} with the exception name in x-amzn-ErrorType.
+// https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors
+import type { ErrorKind, GatewayError } from '../../errors.js';
+import type { WireError } from '../wire-error.js';
+
+const BEDROCK_TYPES: Record<ErrorKind, string> = {
+  invalid_request: 'ValidationException',
+  authentication: 'UnrecognizedClientException',
+  permission: 'AccessDeniedException',
+  not_found: 'ResourceNotFoundException',
+  payload_too_large: 'ValidationException',
+  unsupported_media_type: 'ValidationException',
+  rate_limit: 'ThrottlingException',
+  not_implemented: 'ValidationException',
+  api_error: 'InternalServerException',
+  overloaded: 'ServiceUnavailableException',
+  timeout: 'ModelTimeoutException',
+};
+
+export function encodeBedrockError(error: GatewayError): WireError {
+  return {
+    status: error.status,
+    headers: { ...error.headers, 'x-amzn-errortype': BEDROCK_TYPES[error.kind] },
+    body: { message: error.message },
+  };
+}

@@ -1,0 +1,34 @@
+// The only importer of pino. One JSON line per request; credentials are never
+// logged: headers are not logged at all, the paths below are redacted in case an
+// object carrying them is ever passed, and query strings are masked (Gemini-style
+// `?key=` would otherwise land in the log).
+import { pino, type Logger, type DestinationStream } from 'pino';
+
+export type { Logger } from 'pino';
+
+const REDACTED_PATHS = [
+  'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["api-key"]', 'req.headers["x-goog-api-key"]',
+  'req.headers["x-gw-vk"]', 'req.headers["proxy-authorization"]', 'req.headers.cookie',
+  'headers.authorization', 'headers["x-api-key"]', 'headers["api-key"]', 'headers["x-goog-api-key"]', 'headers["x-gw-vk"]',
+  '*.apiKey', '*.api_key', '*.key', '*.token',
+];
+
+export interface LoggerOptions {
+  level?: string;
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    { level: options.level ?? 'info', base: { service: 'gw' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    options.destination ?? pino.destination({ dest: 2, sync: false }),
+  );
+}
+
+/** A path safe to log: the query string's values are dropped, its names kept. */
+export function pathForLog(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return url;
+  const names = url.slice(queryStart + 1).split('&').map((pair) => pair.split('=')[0]).filter(Boolean);
+  return `${url.slice(0, queryStart)}?${names.map((name) => `${name}=…`).join('&')}`;
+}

@@ -1,0 +1,56 @@
+// The only importer of prom-client. Its own registry (never the global one), names
+// prefixed gw_, and only bounded labels: family, operation, status class, reason.
+// Never a key id, team or user id as a label.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface GatewayMetrics {
+  registry: Registry;
+  requests: Counter<'family' | 'operation' | 'status_class'>;
+  requestDuration: Histogram<'family' | 'operation'>;
+  overhead: Histogram<'family' | 'operation'>;
+  authRefusals: Counter<'reason'>;
+  refusedOriginsTracked: Gauge;
+  auditRecords: Counter<'kind'>;
+  auditWriteErrors: Counter;
+  render(): Promise<string>;
+}
+
+export function createGatewayMetrics(options: { processMetrics?: boolean } = {}): GatewayMetrics {
+  const registry = new Registry();
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'gw_' });
+  const registers = [registry];
+  const metrics: Omit<GatewayMetrics, 'render'> = {
+    registry,
+    requests: new Counter({
+      name: 'gw_requests_total', help: 'Requests served, by family, operation and status class.',
+      labelNames: ['family', 'operation', 'status_class'], registers,
+    }),
+    requestDuration: new Histogram({
+      name: 'gw_request_duration_seconds', help: 'Time from request start to the last byte of the response.',
+      labelNames: ['family', 'operation'], registers,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    }),
+    overhead: new Histogram({
+      name: 'gw_overhead_seconds', help: "gw's own time per request, excluding the wait for the provider.",
+      labelNames: ['family', 'operation'], registers,
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
+    }),
+    authRefusals: new Counter({
+      name: 'gw_auth_refusals_total', help: 'Requests refused at the door, by reason.', labelNames: ['reason'], registers,
+    }),
+    refusedOriginsTracked: new Gauge({
+      name: 'gw_auth_refused_origins', help: 'Origins with an open auth.refused_burst window.', registers,
+    }),
+    auditRecords: new Counter({
+      name: 'gw_audit_records_total', help: 'Audit records written, by kind.', labelNames: ['kind'], registers,
+    }),
+    auditWriteErrors: new Counter({
+      name: 'gw_audit_write_errors_total', help: 'Audit appends that failed.', registers,
+    }),
+  };
+  return { ...metrics, render: () => registry.metrics() };
+}
+
+export function statusClass(status: number): string {
+  return `${Math.floor(status / 100)}xx`;
+}

@@ -1,0 +1,33 @@
+// What the pipeline and the server are handed at start: every dependency injected,
+// so tests swap any of them without monkey-patching.
+import type { AuditFields } from '../audit/record.js';
+import type { Logger } from '../logger.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { StateData } from '../state/schema.js';
+
+export interface StateView {
+  snapshot(): StateData;
+  onChange(listener: (state: StateData) => void): () => void;
+  /** The last reload error, when the file on disk is broken and the last good snapshot is served. */
+  lastError?(): Error | null;
+}
+
+export interface AuditAppender {
+  append(fields: AuditFields): Promise<unknown>;
+  status(): { ok: boolean; reason?: string };
+}
+
+export interface HealthComponent {
+  status: 'ok' | 'degraded' | 'down';
+  [detail: string]: unknown;
+}
+
+export interface GatewayServices {
+  state: StateView;
+  audit: AuditAppender;
+  metrics: GatewayMetrics;
+  logger: Logger;
+  now: () => Date;
+  /** Extra /health components contributed by later stages (providers, hub, license). */
+  healthComponents?: () => Record<string, HealthComponent>;
+}

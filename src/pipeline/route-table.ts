@@ -1,0 +1,138 @@
+// Every route of the data-plane contract (../shared/spec/data-plane-api.md), tagged
+// with its family (which error shape and credential rules apply) and operation
+// (what the pipeline does). Auth, audit and metrics hook on these tags, so a route
+// is governed from the day it is listed, even before its operation is delivered.
+
+export type Family = 'openai' | 'anthropic' | 'google' | 'bedrock' | 'operational';
+export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'HEAD';
+
+export interface RouteEntry {
+  method: HttpMethod;
+  /** fastify/find-my-way pattern; `*` captures the rest of the path. */
+  url: string;
+  family: Family;
+  operation: string;
+  /** Needs a credential at the door (everything but the operational routes). */
+  authenticated: boolean;
+  /** Body is JSON (parsed and kept raw); other bodies (multipart, binary) stream. */
+  jsonBody: boolean;
+}
+
+type RouteSpec = [methods: HttpMethod[], path: string, operation: string, jsonBody?: boolean];
+
+/** OpenAI-format routes, listed once and mounted under /v1, /openai/v1, /openai and /litellm/v1. */
+const OPENAI_ROUTES: RouteSpec[] = [
+  [['POST'], '/chat/completions', 'chat.completions'],
+  [['POST'], '/completions', 'completions'],
+  [['POST'], '/embeddings', 'embeddings'],
+  [['GET'], '/models', 'models.list'],
+  [['GET'], '/models/:model', 'models.retrieve'],
+  [['POST'], '/responses', 'responses.create'],
+  [['GET'], '/responses', 'responses.websocket'],
+  [['POST'], '/responses/input_tokens', 'responses.input_tokens'],
+  [['POST'], '/responses/compact', 'responses.compact'],
+  [['GET'], '/responses/:response_id', 'responses.retrieve'],
+  [['DELETE'], '/responses/:response_id', 'responses.delete'],
+  [['POST'], '/responses/:response_id/cancel', 'responses.cancel'],
+  [['GET'], '/responses/:response_id/input_items', 'responses.input_items'],
+  [['POST'], '/rerank', 'rerank'],
+  [['POST'], '/ocr', 'ocr'],
+  [['POST'], '/audio/speech', 'audio.speech'],
+  [['POST'], '/audio/transcriptions', 'audio.transcriptions', false],
+  [['POST'], '/images/generations', 'images.generations'],
+  [['POST'], '/images/edits', 'images.edits', false],
+  [['POST'], '/images/variations', 'images.variations', false],
+  [['POST', 'GET'], '/videos', 'videos'],
+  [['POST', 'GET'], '/videos/:video_id', 'videos.item'],
+  [['POST', 'GET'], '/videos/:video_id/content', 'videos.content'],
+  [['POST', 'GET'], '/videos/:video_id/remix', 'videos.remix'],
+  [['POST', 'GET'], '/batches', 'batches'],
+  [['POST', 'GET'], '/batches/:batch_id', 'batches.item'],
+  [['POST', 'GET'], '/batches/:batch_id/results', 'batches.results'],
+  [['POST', 'GET'], '/batches/:batch_id/cancel', 'batches.cancel'],
+  [['POST', 'GET', 'DELETE'], '/files', 'files', false],
+  [['POST', 'GET', 'DELETE'], '/files/:file_id', 'files.item', false],
+  [['POST', 'GET', 'DELETE'], '/files/:file_id/content', 'files.content', false],
+  [['POST', 'GET', 'DELETE'], '/containers', 'containers', false],
+  [['POST', 'GET', 'DELETE'], '/containers/*', 'containers.item', false],
+  [['GET'], '/realtime', 'realtime', false],
+];
+
+/** Anthropic-format routes under /v1 (and /litellm/v1). */
+const ANTHROPIC_ROUTES: RouteSpec[] = [
+  [['POST'], '/messages', 'messages'],
+  [['POST'], '/messages/count_tokens', 'messages.count_tokens'],
+  [['POST', 'GET'], '/messages/batches', 'messages.batches'],
+  [['GET', 'DELETE'], '/messages/batches/:batch_id', 'messages.batches.item'],
+  [['GET'], '/messages/batches/:batch_id/results', 'messages.batches.results'],
+  [['POST'], '/messages/batches/:batch_id/cancel', 'messages.batches.cancel'],
+];
+
+/** Google GenAI: `models/{model}:{method}`; the model may contain `/` (provider/model), so the rest is one wildcard. */
+const GOOGLE_ROUTES: RouteSpec[] = [
+  [['GET'], '/v1beta/models', 'genai.models.list'],
+  [['POST', 'GET'], '/v1beta/models/*', 'genai.models'],
+  [['GET'], '/v1/models', 'genai.models.list'],
+  [['POST', 'GET'], '/v1/models/*', 'genai.models'],
+];
+
+const BEDROCK_ROUTES: RouteSpec[] = [
+  [['POST'], '/bedrock/model/:model_id/converse', 'bedrock.converse'],
+  [['POST'], '/bedrock/model/:model_id/converse-stream', 'bedrock.converse_stream'],
+  [['POST'], '/bedrock/model/:model_id/invoke', 'bedrock.invoke'],
+  [['POST'], '/bedrock/model/:model_id/invoke-with-response-stream', 'bedrock.invoke_stream'],
+];
+
+const PASSTHROUGH_PREFIXES: Array<[prefix: string, family: Family]> = [
+  ['/openai_passthrough', 'openai'],
+  ['/anthropic_passthrough', 'anthropic'],
+  ['/genai_passthrough', 'google'],
+];
+
+function mount(prefix: string, family: Family, specs: RouteSpec[]): RouteEntry[] {
+  return specs.flatMap(([methods, path, operation, jsonBody = true]) =>
+    methods.map((method) => ({ method, url: prefix + path, family, operation, authenticated: true, jsonBody })));
+}
+
+function buildRouteTable(): RouteEntry[] {
+  const routes: RouteEntry[] = [
+    { method: 'GET', url: '/health', family: 'operational', operation: 'health', authenticated: false, jsonBody: false },
+    { method: 'GET', url: '/metrics', family: 'operational', operation: 'metrics', authenticated: false, jsonBody: false },
+    // Claude Code probes its base URL with an unauthenticated HEAD before the first call.
+    { method: 'HEAD', url: '/', family: 'operational', operation: 'probe', authenticated: false, jsonBody: false },
+    ...mount('/v1', 'anthropic', ANTHROPIC_ROUTES),
+    ...mount('/v1', 'openai', OPENAI_ROUTES),
+    ...mount('/openai/v1', 'openai', OPENAI_ROUTES),
+    ...mount('/openai', 'openai', OPENAI_ROUTES),
+    // The AzureOpenAI client posts to {endpoint}/openai/deployments/{name}/…?api-version=…
+    ...mount('/openai/deployments/:deployment', 'openai', [
+      [['POST'], '/chat/completions', 'chat.completions'],
+      [['POST'], '/completions', 'completions'],
+      [['POST'], '/embeddings', 'embeddings'],
+    ]),
+    ...mount('/genai', 'google', GOOGLE_ROUTES),
+    // Gemini CLI and @google/genai append /v1beta to a bare base URL, so serve it unprefixed too.
+    ...mount('', 'google', GOOGLE_ROUTES.filter(([, path]) => path.startsWith('/v1beta'))),
+    ...mount('/litellm/v1', 'anthropic', ANTHROPIC_ROUTES),
+    ...mount('/litellm/v1', 'openai', OPENAI_ROUTES),
+    ...mount('/litellm', 'openai', OPENAI_ROUTES),
+    ...mount('/litellm', 'google', GOOGLE_ROUTES.filter(([, path]) => path.startsWith('/v1beta'))),
+    ...mount('/litellm', 'bedrock', BEDROCK_ROUTES),
+  ];
+  for (const [prefix, family] of PASSTHROUGH_PREFIXES) {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      routes.push({ method, url: `${prefix}/*`, family, operation: 'passthrough', authenticated: true, jsonBody: false });
+    }
+  }
+  return routes;
+}
+
+export const ROUTE_TABLE: readonly RouteEntry[] = buildRouteTable();
+
+/** For a path no route matched: which family's error shape the caller most likely reads. */
+export function guessFamily(path: string): Family {
+  if (/^\/(litellm\/)?v1\/messages/.test(path) || path.startsWith('/anthropic')) return 'anthropic';
+  if (/^\/(genai|litellm\/v1beta|v1beta)\b/.test(path) || path.startsWith('/genai_passthrough')) return 'google';
+  if (path.startsWith('/litellm/bedrock')) return 'bedrock';
+  return 'openai';
+}

@@ -1,0 +1,116 @@
+// The only code that knows fastify: builds the server, mounts the route table,
+// wires the door, the body parsers, the error handler and the recording of each
+// request. The data-plane work itself is src/pipeline/handle-request.ts.
+import http from 'node:http';
+import https from 'node:https';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { GatewayError } from '../errors.js';
+import type { GatewayServices } from '../pipeline/gateway-services.js';
+import { handleRequest } from '../pipeline/handle-request.js';
+import { ROUTE_TABLE, guessFamily, type RouteEntry } from '../pipeline/route-table.js';
+import { registerBodyParsers } from './body-parsers.js';
+import { createDoor, type Door } from './door.js';
+import { checkHealth } from './health.js';
+import { recordRequest } from './record-request.js';
+import { newRequestState } from './request-state.js';
+import { sendError, toGatewayError } from './send-error.js';
+import { sendPipelineResponse } from './send-pipeline-response.js';
+
+export interface ServerOptions {
+  tls?: { cert: Buffer; key: Buffer };
+  /** Bound on receiving a whole request (fastify's default 0 would turn Node's protection off). */
+  requestTimeoutMs?: number;
+}
+
+export interface GatewayServer {
+  app: FastifyInstance;
+  door: Door;
+}
+
+function createNodeServer(options: ServerOptions) {
+  // Node checks header/request time-outs only every connectionsCheckingInterval (30 s by
+  // default), which lets a slowloris connection live that long; check every second.
+  const serverOptions = { connectionsCheckingInterval: 1000, headersTimeout: 15_000, requestTimeout: options.requestTimeoutMs ?? 120_000, maxHeaderSize: 16 * 1024 };
+  return (handler: http.RequestListener) => options.tls
+    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
+    : http.createServer(serverOptions, handler);
+}
+
+export async function buildServer(services: GatewayServices, options: ServerOptions = {}): Promise<GatewayServer> {
+  const settings = services.state.snapshot().settings;
+  const app = Fastify({
+    logger: false,
+    serverFactory: createNodeServer(options),
+    bodyLimit: settings.body_limit_bytes,
+    requestTimeout: options.requestTimeoutMs ?? 120_000,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    trustProxy: settings.trusted_proxies.length > 0 ? settings.trusted_proxies : false,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
+  });
+  const door = createDoor(services);
+  app.decorateRequest('gw');
+  registerBodyParsers(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.raw.once('close', () => recordRequest(services, request, reply));
+    return door.onRequest(request, reply);
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const family = request.gw?.family ?? guessFamily(request.url);
+    const gatewayError = toGatewayError(error);
+    if (gatewayError.code === 'GW_ERR_SERVER_INTERNAL') services.logger.error({ request_id: request.id, err: error }, 'unexpected error');
+    return sendError(reply, family, gatewayError, { closeConnection: gatewayError.status === 413 });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    request.gw ??= newRequestState(null, guessFamily(request.url));
+    const path = request.url.split('?')[0];
+    return sendError(reply, request.gw.family, new GatewayError('GW_ERR_ROUTE_NOT_FOUND', { message: `No route ${request.method} ${path} on this gateway.` }));
+  });
+
+  app.get('/health', { config: { route: operational('GET', '/health', 'health') } }, async (_request, reply) => {
+    const report = checkHealth(services);
+    return reply.code(report.status === 'down' ? 503 : 200).send(report);
+  });
+  app.get('/metrics', { config: { route: operational('GET', '/metrics', 'metrics') } }, async (_request, reply) =>
+    reply.type('text/plain; version=0.0.4; charset=utf-8').send(await services.metrics.render()));
+  app.head('/', { config: { route: operational('HEAD', '/', 'probe') } }, async (_request, reply) => reply.code(200).send());
+
+  for (const route of ROUTE_TABLE.filter((entry) => entry.authenticated)) {
+    app.route({ method: route.method, url: route.url, config: { route }, handler: (request, reply) => serve(services, request, reply) });
+  }
+  return { app, door };
+}
+
+function operational(method: RouteEntry['method'], url: string, operation: string): RouteEntry {
+  return ROUTE_TABLE.find((entry) => entry.url === url && entry.method === method)
+    ?? { method, url, family: 'operational', operation, authenticated: false, jsonBody: false };
+}
+
+async function serve(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const state = request.gw;
+  const controller = new AbortController();
+  // The response's close before it finished is the reliable "client went away" signal
+  // (the request's close fires as soon as the body has been read).
+  reply.raw.once('close', () => { if (!reply.raw.writableEnded) controller.abort(new Error('client disconnected')); });
+  const queryStart = request.url.indexOf('?');
+  const response = await handleRequest({
+    id: request.id,
+    method: request.method,
+    route: state.route!,
+    family: state.family,
+    params: request.params as Record<string, string>,
+    query: new URLSearchParams(queryStart >= 0 ? request.url.slice(queryStart + 1) : ''),
+    headers: request.headers,
+    body: request.body,
+    rawBody: state.rawBody,
+    identity: state.identity!,
+    signal: controller.signal,
+  }, services, state);
+  return sendPipelineResponse(request, reply, response);
+}

@@ -1,0 +1,67 @@
+// After the response (fastify onResponse): one log line, the metrics, and one
+// hash-chained audit record for every request that passed the door. Refusals at
+// the door are not recorded here: they are aggregated into auth.refused_burst.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditFields } from '../audit/record.js';
+import { pathForLog } from '../logger.js';
+import { statusClass } from '../metrics/gateway-metrics.js';
+import type { GatewayServices } from '../pipeline/gateway-services.js';
+
+/** 499: nginx's code for "client closed the request", used in audit and logs only. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+function elapsedMs(startedAt: bigint): number {
+  return Number((process.hrtime.bigint() - startedAt) / 1_000_000n);
+}
+
+export function recordRequest(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): void {
+  const state = request.gw;
+  if (!state) return;
+  // writableEnded: the response was completed by us (a finished write may still be in flight).
+  const clientLeft = !reply.raw.writableEnded;
+  const status = clientLeft ? CLIENT_CLOSED_REQUEST : reply.statusCode;
+  const latencyMs = elapsedMs(state.startedAt);
+  if (clientLeft && !state.outcome.includes('client_disconnected')) state.outcome.push('client_disconnected');
+  if (state.outcome.length === 0) state.outcome.push(status < 400 ? 'ok' : `http_${status}`);
+
+  const labels = { family: state.family, operation: state.operation };
+  services.metrics.requests.inc({ ...labels, status_class: statusClass(status) });
+  services.metrics.requestDuration.observe(labels, latencyMs / 1000);
+  if (state.overheadSeconds !== null) services.metrics.overhead.observe(labels, state.overheadSeconds);
+
+  const identity = state.identity;
+  services.logger.info({
+    request_id: request.id, method: request.method, path: pathForLog(request.url), family: state.family,
+    operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
+    model: state.model ?? undefined, provider: state.provider ?? undefined, outcome: state.outcome,
+  }, 'request');
+
+  if (state.refusedAtDoor || !state.route?.authenticated) return;
+  const contentLength = Number(request.headers['content-length'] ?? NaN);
+  const fields: AuditFields = {
+    kind: 'request',
+    request_id: request.id,
+    origin: request.ip,
+    team: identity?.team,
+    key_id: identity?.keyId ?? undefined,
+    person: identity?.person ?? undefined,
+    route: state.route.url,
+    family: state.family,
+    operation: state.operation,
+    model: state.model ?? undefined,
+    provider: state.provider ?? undefined,
+    status,
+    latency_ms: latencyMs,
+    bytes_in: state.rawBody?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
+    bytes_out: state.bytesOut ?? Number(reply.getHeader('content-length') ?? 0),
+    tokens: state.tokens ?? undefined,
+    outcome: state.outcome,
+  };
+  services.audit.append(fields).then(
+    () => services.metrics.auditRecords.inc({ kind: 'request' }),
+    (error: unknown) => {
+      services.metrics.auditWriteErrors.inc();
+      services.logger.error({ request_id: request.id, err: error instanceof Error ? error.message : String(error) }, 'audit append failed');
+    },
+  );
+}

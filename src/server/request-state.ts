@@ -1,0 +1,42 @@
+// What gw tracks about one request while fastify carries it through its hooks.
+import type { Identity } from '../auth/authenticate.js';
+import type { AuditTokens } from '../audit/record.js';
+import type { RouteEntry } from '../pipeline/route-table.js';
+
+export interface RequestState {
+  route: RouteEntry | null;
+  family: RouteEntry['family'];
+  operation: string;
+  startedAt: bigint;
+  identity: Identity | null;
+  /** Refused at the door: counted into auth.refused_burst instead of a per-request audit record. */
+  refusedAtDoor: boolean;
+  /** Raw JSON bytes as received, for byte-preserving forwarding. */
+  rawBody: Buffer | null;
+  model: string | null;
+  provider: string | null;
+  tokens: AuditTokens | null;
+  outcome: string[];
+  bytesOut: number | null;
+  /** Nanoseconds spent waiting on the provider; subtracted to get gw's own overhead. */
+  upstreamNanos: bigint;
+  /** gw's own time up to the response headers (set when the pipeline answered). */
+  overheadSeconds: number | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    gw: RequestState;
+  }
+  interface FastifyContextConfig {
+    route?: RouteEntry;
+  }
+}
+
+export function newRequestState(route: RouteEntry | null, family: RouteEntry['family']): RequestState {
+  return {
+    route, family, operation: route?.operation ?? 'unknown', startedAt: process.hrtime.bigint(), identity: null,
+    refusedAtDoor: false, rawBody: null, model: null, provider: null, tokens: null, outcome: [], bytesOut: null,
+    upstreamNanos: 0n, overheadSeconds: null,
+  };
+}

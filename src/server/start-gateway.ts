@@ -1,0 +1,93 @@
+// Starts `gw serve`: state, audit trail, metrics, the fastify server, and a
+// graceful stop (stop accepting, let in-flight requests finish within a bound,
+// close refusal windows, write gateway.stop and flush the trail).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { openAuditTrail, type AuditTrail } from '../audit/audit-trail.js';
+import { createLogger, type Logger } from '../logger.js';
+import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { GatewayServices } from '../pipeline/gateway-services.js';
+import { bootstrapLocalTeam } from '../state/bootstrap.js';
+import type { StateError } from '../state/state-errors.js';
+import { openStateStore, type StateStore } from '../state/state-store.js';
+import { buildServer, type GatewayServer } from './build-server.js';
+import { describeListenError } from './listen-errors.js';
+
+export interface GatewayOptions {
+  home: string;
+  host: string;
+  port: number;
+  tls?: { certFile: string; keyFile: string };
+  logger?: Logger;
+  /** How long in-flight requests may take to finish after a stop signal. */
+  drainTimeoutMs?: number;
+}
+
+export interface RunningGateway {
+  url: string;
+  /** The plaintext key made on the first start with an empty home (shown once), else null. */
+  bootstrapKey: string | null;
+  services: GatewayServices;
+  stop(): Promise<void>;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const state = await openStateStore(options.home);
+  const cleanups: Array<() => Promise<unknown>> = [() => state.close()];
+  try {
+    const bootstrap = await bootstrapLocalTeam(state);
+    const audit = await openAuditTrail({
+      dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
+      fsync: state.snapshot().settings.audit_fsync,
+    });
+    cleanups.unshift(() => audit.close());
+    const services = createServices(state, audit, options.logger ?? createLogger());
+    const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
+    const server = await buildServer(services, { tls });
+    await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
+      throw new Error(describeListenError(error, options.host, options.port));
+    });
+    state.watch();
+    const ticker = setInterval(() => server.door.flushRefusals(), 1000);
+    ticker.unref();
+    const scheme = tls ? 'https' : 'http';
+    const address = server.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    const url = `${scheme}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+    let stopping: Promise<void> | null = null;
+    const stop = () => (stopping ??= stopGateway(server, services, cleanups, ticker, options.drainTimeoutMs ?? 10_000));
+    return { url, bootstrapKey: bootstrap?.key ?? null, services, stop };
+  } catch (error) {
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    throw error;
+  }
+}
+
+function createServices(state: StateStore, audit: AuditTrail, logger: Logger): GatewayServices {
+  let lastStateError: StateError | null = null;
+  state.onError((error) => {
+    lastStateError = error;
+    logger.error({ err: error.message }, 'state file reload failed; serving the last good state');
+  });
+  state.onChange(() => { lastStateError = null; });
+  return {
+    state: { snapshot: () => state.snapshot(), onChange: (listener) => state.onChange(listener), lastError: () => lastStateError },
+    audit,
+    metrics: createGatewayMetrics(),
+    logger,
+    now: () => new Date(),
+  };
+}
+
+async function stopGateway(server: GatewayServer, services: GatewayServices, cleanups: Array<() => Promise<unknown>>, ticker: NodeJS.Timeout, drainTimeoutMs: number): Promise<void> {
+  clearInterval(ticker);
+  // fastify's close stops accepting, answers 503 on kept-alive sockets and waits for
+  // in-flight requests; past the bound, the remaining connections are cut.
+  const forceClose = setTimeout(() => server.app.server.closeAllConnections(), drainTimeoutMs);
+  await server.app.close();
+  clearTimeout(forceClose);
+  server.door.flushRefusals(true);
+  server.door.close();
+  for (const cleanup of cleanups) await cleanup().catch((error: unknown) => services.logger.error({ err: String(error) }, 'shutdown step failed'));
+  services.logger.flush();
+}
