@@ -8,6 +8,7 @@ export type AuditKind =
   | 'auth.refused'        // the first refusal of a burst from one origin, written at once
   | 'auth.refused_burst'  // the summary of an origin's refusals over one window
   | 'audit.recovered'     // a torn tail was repaired at start-up
+  | 'audit.gap'           // records that could not be written (ENOSPC, EIO…), counted once writing works again
   | 'gateway.start'
   | 'gateway.stop';
 

@@ -1,0 +1,99 @@
+// Opens $GW_HOME/audit: lock, key, torn-tail repair, then the group-commit
+// writer, with `gateway.start` first and `gateway.stop` last.
+import { chmod, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { AuditFsyncPolicy } from '../state/schema.js';
+import { nodeAuditFileSystem, type AuditFileSystem } from './audit-file-system.js';
+import { loadOrCreateAuditKey } from './audit-key.js';
+import { lockAuditDirectory, type AuditLock } from './audit-lock.js';
+import { GroupCommitWriter, type AuditStatus } from './group-commit-writer.js';
+import type { AuditFields, AuditRecord } from './record.js';
+import { repairTornTail, type TailState } from './repair-tail.js';
+
+export { AuditLockedError } from './audit-lock.js';
+export { AuditClosedError, AuditWriteError, type AuditStatus } from './group-commit-writer.js';
+export { AuditTailDamagedError } from './repair-tail.js';
+export type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
+
+export interface AuditTrailOptions {
+  /** $GW_HOME/audit */
+  dir: string;
+  /** $GW_HOME/audit.key */
+  keyPath: string;
+  fsync: AuditFsyncPolicy;
+  now?: () => Date;
+  /** The writer's file calls; tests inject failures here. */
+  fileSystem?: AuditFileSystem;
+}
+
+export interface AuditTrail {
+  /** Resolves with the record as written, once it is in the log (and fdatasync'd under 'always'). */
+  append(fields: AuditFields): Promise<AuditRecord>;
+  status(): AuditStatus;
+  flush(): Promise<void>;
+  /** Appends gateway.stop, flushes, fsyncs and releases the lock; a second call returns the first's promise. */
+  close(): Promise<void>;
+}
+
+export const AUDIT_LOG_FILE = 'audit.jsonl';
+export const AUDIT_CHECKPOINT_FILE = 'checkpoint.json';
+export const AUDIT_LOCK_FILE = 'audit.lock';
+
+function recoveredFields(tail: TailState): AuditFields | undefined {
+  if (!tail.repaired) return undefined;
+  const data = { dropped_bytes: tail.repaired.droppedBytes, last_good_seq: tail.head?.seq ?? 0, reason: 'torn_tail' };
+  return { kind: 'audit.recovered', data: { ...data, quarantine_file: path.basename(tail.repaired.quarantineFile) } };
+}
+
+/** Records gateway.start (after audit.recovered, if the tail was repaired); a failed write leaves status() not ok, it does not throw. */
+async function recordStart(writer: GroupCommitWriter, tail: TailState): Promise<void> {
+  const recovered = recoveredFields(tail);
+  const writes = [recovered ? writer.append(recovered) : undefined, writer.append({ kind: 'gateway.start', data: { pid: process.pid } })];
+  await Promise.allSettled(writes);
+}
+
+export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditTrail> {
+  const now = options.now ?? (() => new Date());
+  const fileSystem = options.fileSystem ?? nodeAuditFileSystem;
+  await mkdir(options.dir, { recursive: true, mode: 0o700 });
+  await chmod(options.dir, 0o700);
+  const lock = await lockAuditDirectory(path.join(options.dir, AUDIT_LOCK_FILE));
+  let writer: GroupCommitWriter;
+  let closeFile: () => Promise<void>;
+  try {
+    const key = await loadOrCreateAuditKey(options.keyPath);
+    const logFile = path.join(options.dir, AUDIT_LOG_FILE);
+    const tail = await repairTornTail(logFile, path.join(options.dir, 'quarantine'), now());
+    const file = await fileSystem.openLog(logFile);
+    closeFile = () => file.close();
+    writer = new GroupCommitWriter({
+      file, fileSystem, key, now, fsync: options.fsync, head: tail.head, size: tail.size,
+      checkpointFile: path.join(options.dir, AUDIT_CHECKPOINT_FILE),
+    });
+    await recordStart(writer, tail);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  return createHandle(writer, closeFile, lock);
+}
+
+function createHandle(writer: GroupCommitWriter, closeFile: () => Promise<void>, lock: AuditLock): AuditTrail {
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    const stop = writer.append({ kind: 'gateway.stop', data: { pid: process.pid } });
+    try {
+      await stop;
+    } finally {
+      await writer.close();
+      await closeFile().catch(() => undefined);
+      await lock.release();
+    }
+  };
+  return {
+    append: (fields) => writer.append(fields),
+    status: () => writer.status(),
+    flush: () => writer.flush(),
+    close: () => (closing ??= close()),
+  };
+}

@@ -1,0 +1,250 @@
+// The one writer loop. Records are sealed (seq, prev, hash) when appended, so
+// seq order is call order; everything queued while a write is in flight goes
+// into the next write, then fdatasync per policy, then the promises resolve
+// (leader/follower group commit, security-reliability.md §A5).
+// A failed batch never stays in the chain: the file is cut back to the last
+// durable byte, queued records are re-sealed from the durable head, and an
+// `audit.gap` record leads the next batch that can be written.
+import type { AuditFsyncPolicy } from '../state/schema.js';
+import { sealRecord, type SealedRecord } from './chain.js';
+import { signCheckpoint, type ChainHead } from './checkpoint.js';
+import { GENESIS_PREV, type AuditFields, type AuditRecord } from './record.js';
+import type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
+
+export type AuditStatus = { ok: true; seq: number } | { ok: false; reason: string };
+
+/** An append that could not be written; the record is not in the chain and is counted in the next `audit.gap`. */
+export class AuditWriteError extends Error {
+  constructor(reason: string, options: { cause?: unknown } = {}) {
+    super(`the audit record could not be written: ${reason}`, options);
+    this.name = 'AuditWriteError';
+  }
+}
+
+export class AuditClosedError extends Error {
+  constructor() {
+    super('the audit trail is closed');
+    this.name = 'AuditClosedError';
+  }
+}
+
+export interface GroupCommitWriterOptions {
+  file: AuditLogFile;
+  fileSystem: AuditFileSystem;
+  checkpointFile: string;
+  key: Uint8Array;
+  fsync: AuditFsyncPolicy;
+  now: () => Date;
+  /** Where the log ends: its last record (null when empty) and its length in bytes. */
+  head: ChainHead | null;
+  size: number;
+}
+
+interface Entry {
+  fields: AuditFields;
+  ts: string;
+  sealed: SealedRecord;
+  /** Absent for the writer's own audit.gap record, which nobody awaits. */
+  settle?: { resolve(record: AuditRecord): void; reject(error: Error): void };
+}
+
+interface Gap {
+  lost: number;
+  firstTs: string | undefined;
+  lastTs: string | undefined;
+  reason: string;
+}
+
+const MAX_BATCH_RECORDS = 1024;
+const MAX_BATCH_BYTES = 1024 * 1024;
+const SYNC_INTERVAL_MS = 1000;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class GroupCommitWriter {
+  private queue: Entry[] = [];
+  private awaited = 0;
+  private tip: ChainHead;
+  private durable: ChainHead;
+  private size: number;
+  private writing = false;
+  private idleWaiters: Array<() => void> = [];
+  private gap: Gap | undefined;
+  private needsTruncate = false;
+  private problems = new Map<'write' | 'sync' | 'checkpoint', string>();
+  private unsynced = false;
+  private lastSyncAt = 0;
+  private syncTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: GroupCommitWriterOptions) {
+    this.tip = options.head ?? { seq: 0, hash: GENESIS_PREV };
+    this.durable = this.tip;
+    this.size = options.size;
+  }
+
+  append(fields: AuditFields): Promise<AuditRecord> {
+    if (this.closed) return Promise.reject(new AuditClosedError());
+    const ts = this.options.now().toISOString();
+    let sealed: SealedRecord;
+    try {
+      sealed = this.seal(fields, ts);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ fields, ts, sealed, settle: { resolve, reject } });
+      this.awaited += 1;
+      this.kick();
+    });
+  }
+
+  status(): AuditStatus {
+    const [reason] = this.problems.values();
+    return reason === undefined ? { ok: true, seq: this.durable.seq } : { ok: false, reason };
+  }
+
+  /** Resolves once every record appended so far is written and, whatever the policy, fdatasync'd. */
+  async flush(): Promise<void> {
+    if (this.writing) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    if (this.unsynced) await this.syncNow();
+  }
+
+  /** Refuses further appends, waits for the queue, syncs; the caller closes the file. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    await this.flush();
+  }
+
+  private seal(fields: AuditFields, ts: string): SealedRecord {
+    const sealed = sealRecord({ ...fields, v: 1, seq: this.tip.seq + 1, ts, prev: this.tip.hash });
+    this.tip = { seq: sealed.record.seq, hash: sealed.record.hash };
+    return sealed;
+  }
+
+  private kick(): void {
+    if (this.writing) return;
+    this.writing = true;
+    void this.runLoop();
+  }
+
+  private async runLoop(): Promise<void> {
+    try {
+      // Only awaited records start a write: a lone audit.gap waits for the next append, so a full disk is not polled.
+      while (this.awaited > 0) await this.writeBatch(this.takeBatch());
+    } finally {
+      // No await between the loop's last check and here, so an append cannot slip between them unseen.
+      this.writing = false;
+      for (const wake of this.idleWaiters.splice(0)) wake();
+    }
+  }
+
+  private takeBatch(): Entry[] {
+    let count = 0;
+    let bytes = 0;
+    while (count < this.queue.length && count < MAX_BATCH_RECORDS && (count === 0 || bytes < MAX_BATCH_BYTES)) {
+      bytes += (this.queue[count]?.sealed.line.length ?? 0) + 1;
+      count += 1;
+    }
+    const batch = this.queue.splice(0, count);
+    for (const entry of batch) if (entry.settle) this.awaited -= 1;
+    return batch;
+  }
+
+  private async writeBatch(batch: Entry[]): Promise<void> {
+    const data = Buffer.from(batch.map((entry) => `${entry.sealed.line}\n`).join(''), 'utf8');
+    try {
+      if (this.needsTruncate) await this.options.file.truncate(this.size);
+      this.needsTruncate = false;
+      await this.writeFully(data);
+      await this.syncAfterWrite();
+    } catch (error) {
+      this.needsTruncate = true;
+      this.failBatch(batch, error);
+      return;
+    }
+    const last = batch[batch.length - 1]!.sealed.record;
+    this.size += data.length;
+    this.durable = { seq: last.seq, hash: last.hash };
+    if (batch[0]?.settle === undefined) this.gap = undefined;
+    this.problems.delete('write');
+    for (const entry of batch) entry.settle?.resolve(entry.sealed.record);
+    await this.writeCheckpoint();
+  }
+
+  private async writeFully(data: Buffer): Promise<void> {
+    for (let offset = 0; offset < data.length;) {
+      const written = await this.options.file.write(data, offset, this.size + offset);
+      if (written <= 0) throw new Error('the log write made no progress');
+      offset += written;
+    }
+  }
+
+  private async syncAfterWrite(): Promise<void> {
+    const policy = this.options.fsync;
+    if (policy === 'always') return this.options.file.datasync();
+    this.unsynced = true;
+    if (policy === 'never') return;
+    const wait = this.lastSyncAt + SYNC_INTERVAL_MS - performance.now();
+    if (wait <= 0) return this.syncNow();
+    if (!this.syncTimer && !this.closed) {
+      this.syncTimer = setTimeout(() => {
+        this.syncTimer = undefined;
+        void this.syncNow();
+      }, wait);
+      this.syncTimer.unref();
+    }
+  }
+
+  private async syncNow(): Promise<void> {
+    this.unsynced = false;
+    this.lastSyncAt = performance.now();
+    try {
+      await this.options.file.datasync();
+      this.problems.delete('sync');
+    } catch (error) {
+      this.unsynced = true;
+      this.problems.set('sync', `cannot fsync the audit trail: ${describe(error)}`);
+    }
+  }
+
+  private async writeCheckpoint(): Promise<void> {
+    const checkpoint = signCheckpoint(this.options.key, this.durable);
+    try {
+      await this.options.fileSystem.replaceFile(this.options.checkpointFile, `${JSON.stringify(checkpoint)}\n`, this.options.fsync === 'always');
+      this.problems.delete('checkpoint');
+    } catch (error) {
+      this.problems.set('checkpoint', `cannot write the audit checkpoint: ${describe(error)}`);
+    }
+  }
+
+  /** Rejects the batch, counts it into the pending gap, and re-seals what is still queued from the durable head. */
+  private failBatch(batch: Entry[], error: unknown): void {
+    const reason = describe(error);
+    const lost = batch.filter((entry) => entry.settle);
+    for (const entry of lost) entry.settle?.reject(new AuditWriteError(reason, { cause: error }));
+    const gap: Gap = this.gap ?? { lost: 0, firstTs: undefined, lastTs: undefined, reason };
+    gap.lost += lost.length;
+    gap.firstTs ??= lost[0]?.ts;
+    gap.lastTs = lost[lost.length - 1]?.ts ?? gap.lastTs;
+    this.gap = gap;
+    this.problems.set('write', `cannot write the audit trail: ${reason}`);
+    this.rechain();
+  }
+
+  private rechain(): void {
+    this.tip = this.durable;
+    const waiting = this.queue.filter((entry) => entry.settle);
+    this.queue = [];
+    if (this.gap) {
+      const { lost, firstTs, lastTs, reason } = this.gap;
+      const fields: AuditFields = { kind: 'audit.gap', data: { lost, first_ts: firstTs ?? null, last_ts: lastTs ?? null, reason } };
+      const ts = this.options.now().toISOString();
+      this.queue.push({ fields, ts, sealed: this.seal(fields, ts) });
+    }
+    for (const entry of waiting) this.queue.push({ ...entry, sealed: this.seal(entry.fields, entry.ts) });
+  }
+}

@@ -1,0 +1,55 @@
+// Verifies a trail file as a stream, with the checkpoint beside it and the key
+// at $GW_HOME/audit.key when they exist. File errors are thrown (the CLI's exit 2).
+import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import readline from 'node:readline';
+import { parseCheckpoint, type Checkpoint } from './checkpoint.js';
+import { verifyLines, type VerifyResult } from './verify.js';
+
+export interface VerifyFileOptions {
+  /** Default: checkpoint.json in the log's folder. */
+  checkpointPath?: string;
+  /** Default: audit.key in the folder above the log's ($GW_HOME/audit.key). */
+  keyPath?: string;
+}
+
+async function readOptional(file: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+export function defaultKeyPath(logFile: string): string {
+  return path.join(path.dirname(path.dirname(path.resolve(logFile))), 'audit.key');
+}
+
+export async function verifyFile(file: string, options: VerifyFileOptions = {}): Promise<VerifyResult> {
+  // The checkpoint is read before the log: a running writer replaces it only
+  // after the log write, so the log read afterwards always reaches it.
+  const checkpointText = await readOptional(options.checkpointPath ?? path.join(path.dirname(file), 'checkpoint.json'));
+  const key = await readOptional(options.keyPath ?? defaultKeyPath(file));
+  let checkpoint: Checkpoint | undefined;
+  if (checkpointText !== undefined) {
+    try {
+      checkpoint = parseCheckpoint(checkpointText.toString('utf8'));
+    } catch (error) {
+      return { ok: false, records: 0, head: null, firstBad: { line: 0, reason: (error as Error).message }, warnings: [] };
+    }
+  }
+  const handle = await open(file, 'r');
+  try {
+    // Only the bytes present now are read, so a line being appended meanwhile is not half-read.
+    const { size } = await handle.stat();
+    if (size === 0) return await verifyLines([], { checkpoint, key });
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    const input = handle.createReadStream({ start: 0, end: size - 1, autoClose: false });
+    const lines = readline.createInterface({ input, crlfDelay: Infinity });
+    return await verifyLines(lines, { checkpoint, key, lastLineIncomplete: last[0] !== 0x0a });
+  } finally {
+    await handle.close();
+  }
+}

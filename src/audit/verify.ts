@@ -1,0 +1,155 @@
+// Verifies a trail line by line, pure (the caller supplies lines, checkpoint and key).
+// Edits show as a hash mismatch; inserts, deletes and reorders as a seq or prev
+// break; a cut tail only through the checkpoint (security-reliability.md §A4).
+import { AuditRecordError, GENESIS_PREV, sealRecord, type UnsealedRecord } from './chain.js';
+import { isCheckpointAuthentic, type ChainHead, type Checkpoint } from './checkpoint.js';
+
+export interface VerifyOptions {
+  checkpoint?: Checkpoint;
+  /** The audit.key bytes; without it the checkpoint's HMAC is not checked (a warning says so). */
+  key?: Uint8Array;
+  /** The source's last line had no trailing "\n" (a write in flight, or a torn tail the next start repairs). */
+  lastLineIncomplete?: boolean;
+}
+
+export interface BadRecord {
+  /** 1-based line number; for checkpoint findings, the line after the last one read. */
+  line: number;
+  seq?: number;
+  reason: string;
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  /** Records that verified, in order, before the first bad one. */
+  records: number;
+  head: ChainHead | null;
+  firstBad?: BadRecord;
+  warnings: string[];
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+export type LineVerdict = { record: UnsealedRecord & { hash: string } } | { bad: Omit<BadRecord, 'line'> };
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+function shapeProblem(value: Record<string, unknown>): string | undefined {
+  if (value.v !== 1) return 'v is not 1';
+  if (typeof value.seq !== 'number' || !Number.isSafeInteger(value.seq) || value.seq < 1) return 'seq is not a positive integer';
+  if (typeof value.prev !== 'string' || !HEX64.test(value.prev)) return 'prev is not 64 hex digits';
+  if (typeof value.hash !== 'string' || !HEX64.test(value.hash)) return 'hash is not 64 hex digits';
+  if (typeof value.ts !== 'string') return 'ts is missing';
+  if (typeof value.kind !== 'string') return 'kind is missing';
+  return undefined;
+}
+
+/** Checks one line on its own: it parses, has the v1 shape, and its hash and bytes match the recomputed ones. */
+export function checkRecordLine(line: string, lineNumber: number): LineVerdict {
+  if (line === '') return { bad: { reason: `line ${lineNumber}: empty line (inserted or torn)` } };
+  const value = parseLine(line);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { bad: { reason: `line ${lineNumber}: not a JSON object (edited or torn)` } };
+  }
+  const fields = value as Record<string, unknown>;
+  const seq = typeof fields.seq === 'number' ? fields.seq : undefined;
+  const name = seq === undefined ? `line ${lineNumber}` : `record ${seq}`;
+  const problem = shapeProblem(fields);
+  if (problem) return { bad: { seq, reason: `${name}: ${problem} (edited)` } };
+  const record = fields as unknown as UnsealedRecord & { hash: string };
+  let sealed;
+  try {
+    sealed = sealRecord(record);
+  } catch (error) {
+    if (!(error instanceof AuditRecordError)) throw error;
+    return { bad: { seq, reason: `${name}: ${error.message} (edited)` } };
+  }
+  if (sealed.record.hash !== record.hash) return { bad: { seq, reason: `${name}: hash mismatch (edited)` } };
+  if (sealed.line !== line) return { bad: { seq, reason: `${name}: line is not in canonical form (edited)` } };
+  return { record };
+}
+
+/** Checks that a record follows the previous one (null: it is the first): seq + 1 and prev = previous hash. */
+export function checkRecordLink(record: UnsealedRecord, previous: ChainHead | null): string | undefined {
+  const name = `record ${record.seq}`;
+  if (previous === null) {
+    if (record.seq !== 1) return `${name}: the first record has seq ${record.seq}, expected 1 (head of the log deleted)`;
+    if (record.prev !== GENESIS_PREV) return `${name}: the first record's prev is not the genesis value (head of the log replaced)`;
+    return undefined;
+  }
+  if (record.seq !== previous.seq + 1) {
+    const how = record.seq <= previous.seq ? 'inserted or reordered' : 'deleted or reordered';
+    return `${name}: seq ${record.seq} follows ${previous.seq} (${how})`;
+  }
+  if (record.prev !== previous.hash) {
+    return `${name}: prev does not match the hash of record ${previous.seq} (a record was replaced, inserted or reordered)`;
+  }
+  return undefined;
+}
+
+/** Compares the verified log with the checkpoint: same hash at its seq, and the log reaches it. */
+function checkpointProblem(head: ChainHead | null, hashAtCheckpoint: string | undefined, options: VerifyOptions, warnings: string[]): Omit<BadRecord, 'line'> | undefined {
+  const { checkpoint, key } = options;
+  if (!checkpoint) {
+    warnings.push('no checkpoint: a cut tail cannot be detected');
+    return undefined;
+  }
+  if (!key) warnings.push('no audit key: the checkpoint HMAC was not verified');
+  else if (!isCheckpointAuthentic(key, checkpoint)) {
+    return { seq: checkpoint.seq, reason: 'checkpoint HMAC does not match (checkpoint forged, or a different audit.key)' };
+  }
+  const endSeq = head?.seq ?? 0;
+  if (endSeq < checkpoint.seq) {
+    return { seq: checkpoint.seq, reason: `truncated: log ends at seq ${endSeq} but checkpoint says ${checkpoint.seq}` };
+  }
+  if (checkpoint.seq > 0 && hashAtCheckpoint !== checkpoint.hash) {
+    return { seq: checkpoint.seq, reason: `record ${checkpoint.seq}: hash differs from the checkpoint's (log rewritten)` };
+  }
+  return undefined;
+}
+
+/** Verifies the lines of a trail (without their "\n"), stopping at the first bad one. */
+export async function verifyLines(lines: Iterable<string> | AsyncIterable<string>, options: VerifyOptions = {}): Promise<VerifyResult> {
+  const warnings: string[] = [];
+  let head: ChainHead | null = null;
+  let records = 0;
+  let lineNumber = 0;
+  let hashAtCheckpoint: string | undefined;
+  // Held back one step so the last line can be told apart when it is incomplete.
+  let pending: string | undefined;
+  const checkPending = (line: string): BadRecord | undefined => {
+    lineNumber += 1;
+    const verdict = checkRecordLine(line, lineNumber);
+    if ('bad' in verdict) return { line: lineNumber, ...verdict.bad };
+    const problem = checkRecordLink(verdict.record, head);
+    if (problem) return { line: lineNumber, seq: verdict.record.seq, reason: problem };
+    head = { seq: verdict.record.seq, hash: verdict.record.hash };
+    if (head.seq === options.checkpoint?.seq) hashAtCheckpoint = head.hash;
+    records += 1;
+    return undefined;
+  };
+  for await (const line of lines) {
+    if (pending !== undefined) {
+      const bad = checkPending(pending);
+      if (bad) return { ok: false, records, head, firstBad: bad, warnings };
+    }
+    pending = line;
+  }
+  if (pending !== undefined) {
+    if (options.lastLineIncomplete) {
+      warnings.push(`line ${lineNumber + 1}: the last line has no trailing newline (a write in progress or a torn tail); not checked`);
+    } else {
+      const bad = checkPending(pending);
+      if (bad) return { ok: false, records, head, firstBad: bad, warnings };
+    }
+  }
+  const problem = checkpointProblem(head, hashAtCheckpoint, options, warnings);
+  if (problem) return { ok: false, records, head, firstBad: { line: lineNumber + 1, ...problem }, warnings };
+  return { ok: true, records, head, warnings };
+}

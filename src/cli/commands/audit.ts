@@ -1,0 +1,59 @@
+// gw audit verify: exit 0 intact, 1 broken (names the first bad record and why),
+// 2 unreadable or bad usage (DESIGN.md, "Audit chain").
+import path from 'node:path';
+import type { Command } from 'commander';
+import { AUDIT_LOG_FILE } from '../../audit/audit-trail.js';
+import { verifyFile } from '../../audit/verify-file.js';
+import type { VerifyResult } from '../../audit/verify.js';
+import { CliExit, type CliContext } from '../cli-context.js';
+
+interface VerifyFlags {
+  file?: string;
+  json?: boolean;
+  home?: string;
+}
+
+function describeResult(result: VerifyResult): string {
+  if (result.ok) {
+    const head = result.head ? `head seq ${result.head.seq} hash ${result.head.hash.slice(0, 8)}…` : 'no head (empty log)';
+    return `audit trail intact: ${result.records} records, ${head}`;
+  }
+  const bad = result.firstBad;
+  const seq = bad?.seq === undefined ? '' : ` (seq ${bad.seq})`;
+  // Line 0 is the checkpoint itself, not a line of the log.
+  const where = bad && bad.line > 0 ? ` at line ${bad.line}${seq}` : '';
+  return `audit trail BROKEN${where}: ${bad?.reason ?? 'unknown'}`;
+}
+
+export async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
+  const file = flags.file ? path.resolve(flags.file) : path.join(context.home(flags.home), 'audit', AUDIT_LOG_FILE);
+  let result: VerifyResult;
+  try {
+    result = await verifyFile(file);
+  } catch (error) {
+    const reason = `cannot read ${file}: ${(error as Error).message}`;
+    if (flags.json) {
+      context.stdout.write(`${JSON.stringify({ ok: false, file, error: reason })}\n`);
+      throw new CliExit(2, '');
+    }
+    throw new CliExit(2, reason);
+  }
+  if (flags.json) {
+    context.stdout.write(`${JSON.stringify({ file, ...result })}\n`);
+  } else {
+    for (const warning of result.warnings) context.stderr.write(`warning: ${warning}\n`);
+    context.stdout.write(`${describeResult(result)}\n`);
+  }
+  if (!result.ok) throw new CliExit(1, '');
+}
+
+export function registerAuditCommand(program: Command, context: CliContext): void {
+  const audit = program.command('audit').description('inspect the hash-chained audit trail');
+  audit
+    .command('verify')
+    .description('check the audit trail for edits, inserts, deletes, reorders and a cut tail')
+    .option('--file <path>', 'the trail to verify (default: <home>/audit/audit.jsonl)')
+    .option('--json', 'print one JSON object')
+    .option('--home <dir>', 'gw home folder (default: $GW_HOME or the platform config folder)')
+    .action(async (flags: VerifyFlags) => runAuditVerify(flags, context));
+}
