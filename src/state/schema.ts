@@ -1,6 +1,9 @@
 // The shape of $GW_HOME/state.json. Secrets never appear here: virtual keys are
 // stored as SHA-256 hashes (the keys are 256-bit random, so a plain hash is
-// enough) with a short public id and a display hint.
+// enough) with a short public id and a display hint. A provider's key may be
+// stored as `env:NAME` (read from gw's environment at start) or, when the user
+// insists, literally: the file is 0600 for that reason.
+import type { ProviderKind } from '../providers/provider-adapter.js';
 
 export interface Team {
   name: string;
@@ -38,11 +41,25 @@ export interface Settings {
   refused_burst_window_seconds: number;
 }
 
+/** A provider added with `gw providers add`; wins over the environment's provider of the same name. */
+export interface ProviderRecord {
+  name: string;
+  kind: ProviderKind;
+  base_url: string;
+  /** A literal key, `env:NAME` (resolved from gw's environment), or null for keyless servers. */
+  api_key: string | null;
+  api_version?: string;
+  preset?: string;
+}
+
 export interface StateData {
   version: 1;
   teams: Team[];
   keys: VirtualKeyRecord[];
   settings: Settings;
+  providers: ProviderRecord[];
+  /** alias → `provider/model`. */
+  aliases: Record<string, string>;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -56,5 +73,5 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 export function emptyState(): StateData {
-  return { version: 1, teams: [], keys: [], settings: { ...DEFAULT_SETTINGS } };
+  return { version: 1, teams: [], keys: [], settings: { ...DEFAULT_SETTINGS }, providers: [], aliases: {} };
 }

@@ -1,0 +1,81 @@
+// `gw keys create --team T [--name N] [--expires DURATION]`, `gw keys list`, `gw keys revoke ID`.
+import type { Command } from 'commander';
+import { CliExit, type CliContext } from '../cli-context.js';
+import { parseDuration } from '../../state/parse-duration.js';
+import type { VirtualKeyRecord } from '../../state/schema.js';
+import { StateError } from '../../state/state-errors.js';
+import { useStateStore, type StateStore } from '../../state/state-store.js';
+import { createKey, keyStatus, listKeys, revokeKey } from '../../state/virtual-keys.js';
+
+const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
+
+interface KeysCreateOptions { team: string; name?: string; expires?: string; home?: string }
+interface KeysListOptions { team?: string; json?: boolean; home?: string }
+
+export function registerKeysCommand(program: Command, context: CliContext): void {
+  const keys = program.command('keys').description('Create, list and revoke virtual keys (sk-gw-…)');
+  keys
+    .command('create')
+    .description('Create a key; it is printed once and stored only as a hash')
+    .requiredOption('--team <team>', 'team the key belongs to')
+    .option('--name <name>', 'a label to recognise the key by')
+    .option('--expires <duration>', 'lifetime such as 30d, 12h, 90m, 2w or 45s (default: never)')
+    .option('--home <dir>', HOME_HELP)
+    .action(async (options: KeysCreateOptions) => {
+      const { record, key } = await withStore(context, options.home, (store) => {
+        const expiresInMs = options.expires === undefined ? undefined : parseDuration(options.expires);
+        return createKey(store, { team: options.team, name: options.name ?? null, ...(expiresInMs === undefined ? {} : { expiresInMs }) });
+      });
+      context.stdout.write(`${key}\n`);
+      const expiry = record.expires_at === null ? '' : `, expires ${record.expires_at}`;
+      context.stderr.write(`created ${record.id} for team ${record.team}${expiry}; store it now: it is shown only once\n`);
+    });
+  keys
+    .command('list')
+    .description('List keys (never their secrets)')
+    .option('--team <team>', 'only this team\'s keys')
+    .option('--json', 'print JSON')
+    .option('--home <dir>', HOME_HELP)
+    .action(async (options: KeysListOptions) => {
+      const { records, now } = await withStore(context, options.home, async (store) => ({
+        records: listKeys(store.snapshot(), options.team === undefined ? {} : { team: options.team }),
+        now: store.now(),
+      }));
+      const rows = records.map((record) => describeKey(record, now));
+      if (options.json) return context.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      if (rows.length === 0) return context.stderr.write('no keys: create one with gw keys create --team TEAM\n');
+      const header = ['ID', 'TEAM', 'NAME', 'HINT', 'CREATED', 'EXPIRES', 'STATUS'];
+      const cells = rows.map((row) => [row.id, row.team, row.name ?? '-', row.hint, row.created_at, row.expires_at ?? 'never', row.status]);
+      context.stdout.write(formatTable([header, ...cells]));
+    });
+  keys
+    .command('revoke')
+    .description('Revoke a key by its id (vk_…); a running gateway refuses it within a second')
+    .argument('<id>', 'the key id shown by gw keys list')
+    .option('--home <dir>', HOME_HELP)
+    .action(async (id: string, options: { home?: string }) => {
+      const { record, changed } = await withStore(context, options.home, (store) => revokeKey(store, id));
+      context.stdout.write(changed ? `revoked ${record.id}\n` : `${record.id} was already revoked at ${record.revoked_at}\n`);
+    });
+}
+
+/** Everything a person needs to pick a key, and never the hash. */
+function describeKey(record: VirtualKeyRecord, now: Date) {
+  const { id, team, name, hint, created_at, expires_at, revoked_at } = record;
+  return { id, team, name, hint, created_at, expires_at, revoked_at, status: keyStatus(record, now) };
+}
+
+/** Runs a job against the state store; a state failure becomes one line and exit 2 (usage) or 1. */
+async function withStore<T>(context: CliContext, home: string | undefined, run: (store: StateStore) => Promise<T>): Promise<T> {
+  try {
+    return await useStateStore(context.home(home), run);
+  } catch (error) {
+    if (error instanceof StateError) throw new CliExit(error.kind === 'usage' ? 2 : 1, error.message);
+    throw error;
+  }
+}
+
+function formatTable(rows: string[][]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) => `${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()}\n`).join('');
+}

@@ -1,0 +1,81 @@
+// Providers and aliases in state.json: validation at the file boundary, and the
+// writes behind `gw providers add|remove`. A key given as `env:NAME` is stored as
+// that reference, never as the value.
+import type { ProviderKind } from '../providers/provider-adapter.js';
+import type { ProviderRecord, StateData } from './schema.js';
+import { StateInputError, StateRefusedError } from './state-errors.js';
+import type { StateStore } from './state-store.js';
+
+type Json = Record<string, unknown>;
+
+// A Record, not a list, so adding a ProviderKind without updating this fails to compile.
+const KINDS: Record<ProviderKind, true> = {
+  openai: true, anthropic: true, gemini: true, azure: true, 'openai-compatible': true, gateway: true, mock: true,
+};
+
+// Names end up in `name/model`, URLs-free logs and metric labels: keep them plain.
+const PROVIDER_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+const ENV_REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
+
+export function isProviderKindName(value: unknown): value is ProviderKind {
+  return typeof value === 'string' && Object.hasOwn(KINDS, value);
+}
+
+export function validateProviderName(name: string): string {
+  if (!PROVIDER_NAME.test(name)) {
+    throw new StateInputError(`invalid provider name "${name}": use lowercase letters, digits, ".", "_" and "-" (at most 63)`);
+  }
+  if (name === 'mock') throw new StateInputError('"mock" is the built-in provider and is always configured; pick another name');
+  return name;
+}
+
+/** `env:NAME` → NAME; anything else (a literal key) → null. */
+export function readEnvReference(apiKey: string): string | null {
+  return ENV_REFERENCE.exec(apiKey)?.[1] ?? null;
+}
+
+/** state.json's `providers[i]`: why it is unusable, or the record. */
+export function readProviderRecord(item: Json): ProviderRecord | string {
+  if (typeof item.name !== 'string' || !PROVIDER_NAME.test(item.name)) return 'has no valid name';
+  if (!isProviderKindName(item.kind) || item.kind === 'mock') return `kind ${JSON.stringify(item.kind)} is not a provider kind`;
+  if (typeof item.base_url !== 'string') return 'has no base_url (a string)';
+  if (item.api_key !== null && item.api_key !== undefined && typeof item.api_key !== 'string') return 'api_key is not a string or null';
+  for (const field of ['api_version', 'preset'] as const) {
+    if (item[field] !== undefined && typeof item[field] !== 'string') return `${field} is not a string`;
+  }
+  return { ...item, api_key: item.api_key ?? null } as ProviderRecord;
+}
+
+/** state.json's `aliases`: why it is unusable, or the map. */
+export function readAliases(value: unknown): Record<string, string> | string {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'aliases is not an object';
+  for (const [alias, target] of Object.entries(value)) {
+    if (typeof target !== 'string' || !/^[^/]+\/.+$/.test(target)) return `aliases.${alias} is not "provider/model"`;
+  }
+  return { ...(value as Record<string, string>) };
+}
+
+export function listProviderRecords(state: StateData): ProviderRecord[] {
+  return [...state.providers].sort((left, right) => left.name.localeCompare(right.name));
+}
+
+export async function addProviderRecord(store: StateStore, record: ProviderRecord): Promise<ProviderRecord> {
+  validateProviderName(record.name);
+  return store.update((draft) => {
+    if (draft.providers.some((existing) => existing.name === record.name)) {
+      throw new StateRefusedError(`provider "${record.name}" already exists: gw providers remove ${record.name} first`);
+    }
+    draft.providers.push(record);
+    return record;
+  });
+}
+
+export async function removeProviderRecord(store: StateStore, name: string): Promise<ProviderRecord | null> {
+  return store.update((draft) => {
+    const index = draft.providers.findIndex((existing) => existing.name === name);
+    if (index < 0) return null;
+    const [removed] = draft.providers.splice(index, 1);
+    return removed ?? null;
+  });
+}

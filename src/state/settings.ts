@@ -1,0 +1,188 @@
+// The settings in state.json: one definition each, so the CLI (`gw settings
+// get|set`), the loader that validates state.json, and the docs all agree on
+// names, accepted values and display.
+import { BlockList, isIP } from 'node:net';
+import { DEFAULT_SETTINGS, type Settings, type StateData } from './schema.js';
+import { StateInputError, StateRefusedError } from './state-errors.js';
+import type { StateStore } from './state-store.js';
+import { validateTeamName } from './team-name.js';
+import { formatByteSize, parseByteSize } from './byte-size.js';
+
+export type SettingName = keyof Settings;
+
+export interface SettingDefinition<K extends SettingName> {
+  name: K;
+  description: string;
+  /** Parses the CLI text; throws StateInputError naming the setting. */
+  parse(text: string): Settings[K];
+  /** Whether a value read from state.json is acceptable. */
+  check(value: unknown): value is Settings[K];
+  /** Display text; always accepted back by parse. */
+  format(value: Settings[K]): string;
+  /** Checks against the rest of the state; returns why not, or null. */
+  verify?(value: Settings[K], state: StateData): string | null;
+}
+
+const MIN_BODY_LIMIT = 1024;
+// A body is buffered whole before it is decoded; beyond this, memory is the problem.
+const MAX_BODY_LIMIT = 1024 * 1024 * 1024;
+
+export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } = {
+  enforce_auth: {
+    name: 'enforce_auth',
+    description: 'Require every inference request to carry its own credential (on|off).',
+    parse: (text) => parseChoice('enforce_auth', text, { on: true, true: true, off: false, false: false }),
+    check: (value): value is boolean => typeof value === 'boolean',
+    format: (value) => (value ? 'on' : 'off'),
+  },
+  default_team: {
+    name: 'default_team',
+    description: 'Team that serves credential-less requests when enforce_auth is off (a team name, or none).',
+    parse: (text) => (text.trim() === 'none' ? null : validateTeamName(text.trim())),
+    check: (value): value is string | null => value === null || typeof value === 'string',
+    format: (value) => value ?? 'none',
+    verify: (value, state) =>
+      value === null || state.teams.some((team) => team.name === value)
+        ? null
+        : `team "${value}" does not exist (see gw teams list)`,
+  },
+  audit_failure: {
+    name: 'audit_failure',
+    description: 'When the audit trail cannot be written: block requests, or continue serving them.',
+    parse: (text) => parseChoice('audit_failure', text, { block: 'block', continue: 'continue' }),
+    check: (value): value is Settings['audit_failure'] => value === 'block' || value === 'continue',
+    format: (value) => value,
+  },
+  audit_fsync: {
+    name: 'audit_fsync',
+    description: 'When audit records are flushed to disk: always, interval, or never.',
+    parse: (text) => parseChoice('audit_fsync', text, { always: 'always', interval: 'interval', never: 'never' }),
+    check: (value): value is Settings['audit_fsync'] => value === 'always' || value === 'interval' || value === 'never',
+    format: (value) => value,
+  },
+  body_limit_bytes: {
+    name: 'body_limit_bytes',
+    description: 'Largest accepted request body (bytes, or with a unit: 512KiB, 32MiB, 1GiB).',
+    parse: (text) => parseBodyLimit(text),
+    check: (value): value is number => isIntegerIn(value, MIN_BODY_LIMIT, MAX_BODY_LIMIT),
+    format: (value) => formatByteSize(value),
+  },
+  trusted_proxies: {
+    name: 'trusted_proxies',
+    description: 'Comma-separated IPs or CIDRs whose X-Forwarded-For is believed (or none).',
+    parse: (text) => parseTrustedProxies(text),
+    check: (value): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === 'string' && isAddressOrSubnet(entry)),
+    format: (value) => (value.length === 0 ? 'none' : value.join(',')),
+  },
+  refused_burst_window_seconds: {
+    name: 'refused_burst_window_seconds',
+    description: 'Seconds a refused origin\'s burst window lasts before its summary is audited (1..3600).',
+    parse: (text) => parseInteger('refused_burst_window_seconds', text, 1, 3600),
+    check: (value): value is number => isIntegerIn(value, 1, 3600),
+    format: (value) => String(value),
+  },
+};
+
+export const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS) as SettingName[];
+
+export function isSettingName(name: string): name is SettingName {
+  return Object.hasOwn(SETTING_DEFINITIONS, name);
+}
+
+/** Throws a StateInputError that lists the valid names. */
+export function assertSettingName(name: string): SettingName {
+  if (isSettingName(name)) return name;
+  throw new StateInputError(`unknown setting "${name}"; valid settings: ${SETTING_NAMES.join(', ')}`);
+}
+
+export function formatSetting<K extends SettingName>(name: K, value: Settings[K]): string {
+  const definition: SettingDefinition<K> = SETTING_DEFINITIONS[name];
+  return definition.format(value);
+}
+
+/** Parses, verifies against the current state and stores one setting; returns the stored value. */
+export async function setSetting(store: StateStore, name: string, text: string): Promise<Settings[SettingName]> {
+  return applySetting(store, assertSettingName(name), text);
+}
+
+async function applySetting<K extends SettingName>(store: StateStore, name: K, text: string): Promise<Settings[K]> {
+  const definition: SettingDefinition<K> = SETTING_DEFINITIONS[name];
+  const value = definition.parse(text);
+  return store.update((draft) => {
+    // Verified inside the locked update, so a team removed meanwhile cannot slip through.
+    const problem = definition.verify?.(value, draft) ?? null;
+    if (problem !== null) throw new StateRefusedError(`cannot set ${name}: ${problem}`);
+    draft.settings[name] = value;
+    return value;
+  });
+}
+
+/** Validates settings read from state.json: missing fields take defaults, wrong ones are reported by name. */
+export function readSettings(raw: Record<string, unknown>): { settings: Settings; problem: string | null } {
+  const settings: Settings = { ...DEFAULT_SETTINGS };
+  for (const name of SETTING_NAMES) {
+    if (!(name in raw)) continue;
+    const problem = copySetting(settings, name, raw[name]);
+    if (problem !== null) return { settings, problem };
+  }
+  return { settings, problem: null };
+}
+
+function copySetting<K extends SettingName>(settings: Settings, name: K, value: unknown): string | null {
+  const definition: SettingDefinition<K> = SETTING_DEFINITIONS[name];
+  if (!definition.check(value)) return `settings.${name} has an invalid value ${JSON.stringify(value)}`;
+  settings[name] = value;
+  return null;
+}
+
+function parseChoice<T>(name: SettingName, text: string, choices: Record<string, T>): T {
+  const key = text.trim().toLowerCase();
+  if (Object.hasOwn(choices, key)) return choices[key] as T;
+  throw new StateInputError(`invalid value "${text}" for ${name}: use ${Object.keys(choices).join(', ')}`);
+}
+
+function parseInteger(name: SettingName, text: string, min: number, max: number): number {
+  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (isIntegerIn(value, min, max)) return value;
+  throw new StateInputError(`invalid value "${text}" for ${name}: use a whole number from ${min} to ${max}`);
+}
+
+function parseBodyLimit(text: string): number {
+  const value = parseByteSize(text);
+  if (value !== null && isIntegerIn(value, MIN_BODY_LIMIT, MAX_BODY_LIMIT)) return value;
+  throw new StateInputError(
+    `invalid value "${text}" for body_limit_bytes: use bytes or a size like 512KiB or 32MiB, from 1KiB to 1GiB`,
+  );
+}
+
+function parseTrustedProxies(text: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed === 'none') return [];
+  const entries = trimmed.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !isAddressOrSubnet(entry));
+  if (bad === undefined) return entries;
+  throw new StateInputError(
+    `invalid value "${bad}" for trusted_proxies: use IP addresses or CIDRs like 10.0.0.0/8, separated by commas, or none`,
+  );
+}
+
+/** `192.0.2.1`, `2001:db8::1`, `10.0.0.0/8` or `2001:db8::/32`. */
+export function isAddressOrSubnet(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
+  if (!isIntegerIn(bits, 0, family === 4 ? 32 : 128)) return false;
+  try {
+    // BlockList is what the server will match against; if it refuses the subnet, so do we.
+    new BlockList().addSubnet(address, bits, family === 4 ? 'ipv4' : 'ipv6');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isIntegerIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}

@@ -1,0 +1,204 @@
+// The one way into state.json. Readers get a cached, frozen snapshot (cheap
+// enough for every request); writers go through update(), which takes a
+// cross-process lock, re-reads the file, applies the change and renames a new
+// file into place, so the CLI and a running server never lose each other's
+// writes. watch() polls the file so a server sees CLI changes within ~1 s.
+import path from 'node:path';
+import { Low } from 'lowdb';
+import lockfile from 'proper-lockfile';
+import { emptyState, type StateData } from './schema.js';
+import { StateAccessError, StateError, errorCode, toAccessError } from './state-errors.js';
+import { STATE_FILE_NAME, StateFileAdapter, fileSignature, prepareHome } from './state-file.js';
+
+export interface StateStoreOptions {
+  /** Clock for the timestamps written into records. */
+  now?: () => Date;
+  /** How often watch() stats the file; 250 ms keeps a revoke under a second. */
+  pollIntervalMs?: number;
+  /** How long update() waits for another process's lock before giving up. */
+  lockTimeoutMs?: number;
+}
+
+export interface StateStore {
+  readonly home: string;
+  readonly file: string;
+  now(): Date;
+  /** The last good state, deeply frozen; replaced (never mutated) on change. */
+  snapshot(): StateData;
+  /** Applies `mutate` to a fresh copy read under the lock and writes it; `mutate` must be synchronous. */
+  update<T>(mutate: (draft: StateData) => T): Promise<T>;
+  onChange(listener: (state: StateData) => void): () => void;
+  /** Reload failures (a broken file written by hand); the last good snapshot stays in use. */
+  onError(listener: (error: StateError) => void): () => void;
+  /** Starts noticing changes made by other processes. */
+  watch(): void;
+  close(): Promise<void>;
+}
+
+/** Opens (and creates, 0700) the home folder and reads state.json; a broken file throws StateFileError. */
+export async function openStateStore(home: string, options: StateStoreOptions = {}): Promise<StateStore> {
+  await prepareHome(home);
+  const file = path.join(home, STATE_FILE_NAME);
+  const database = new Low<StateData>(new StateFileAdapter(file), emptyState());
+  const signature = await fileSignature(file);
+  await database.read();
+  return new FileStateStore(home, file, database, signature, options);
+}
+
+// proper-lockfile refreshes the lock every stale/2; a holder silent for this long is presumed dead.
+const LOCK_STALE_MS = 5_000;
+
+class FileStateStore implements StateStore {
+  readonly now: () => Date;
+  #current: StateData;
+  #signature: string;
+  #queue: Promise<unknown> = Promise.resolve();
+  #timer: NodeJS.Timeout | undefined;
+  #polling = false;
+  #lastReported: string | null = null;
+  readonly #changeListeners = new Set<(state: StateData) => void>();
+  readonly #errorListeners = new Set<(error: StateError) => void>();
+
+  constructor(
+    readonly home: string,
+    readonly file: string,
+    private readonly database: Low<StateData>,
+    signature: string,
+    private readonly options: StateStoreOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.#current = deepFreeze(database.data);
+    this.#signature = signature;
+  }
+
+  snapshot(): StateData {
+    return this.#current;
+  }
+
+  update<T>(mutate: (draft: StateData) => T): Promise<T> {
+    return this.#serialize(async () => {
+      const release = await acquireLock(this.file, this.options.lockTimeoutMs ?? 8_000, (error) => this.#report(error));
+      try {
+        await this.database.read();
+        const result = mutate(this.database.data);
+        await this.database.write();
+        this.#signature = await fileSignature(this.file);
+        this.#publish(this.database.data);
+        return result;
+      } finally {
+        await release().catch(() => undefined);
+      }
+    });
+  }
+
+  onChange(listener: (state: StateData) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => void this.#changeListeners.delete(listener);
+  }
+
+  onError(listener: (error: StateError) => void): () => void {
+    this.#errorListeners.add(listener);
+    return () => void this.#errorListeners.delete(listener);
+  }
+
+  watch(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => void this.#poll(), this.options.pollIntervalMs ?? 250);
+    // Watching must not keep a CLI process (or a finished test) alive.
+    this.#timer.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#queue.catch(() => undefined);
+    this.#changeListeners.clear();
+    this.#errorListeners.clear();
+  }
+
+  async #poll(): Promise<void> {
+    if (this.#polling) return;
+    this.#polling = true;
+    try {
+      await this.#serialize(() => this.#reloadIfChanged());
+    } catch (error) {
+      this.#report(error);
+    } finally {
+      this.#polling = false;
+    }
+  }
+
+  /** Runs in the same queue as update(), so a slow reload cannot publish over a newer write. */
+  async #reloadIfChanged(): Promise<void> {
+    const signature = await fileSignature(this.file);
+    if (signature === this.#signature) return;
+    // Recorded first: a broken file is reported once per change, not every poll.
+    this.#signature = signature;
+    await this.database.read();
+    this.#lastReported = null;
+    this.#publish(this.database.data);
+  }
+
+  #serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  #publish(state: StateData): void {
+    this.#current = deepFreeze(state);
+    for (const listener of this.#changeListeners) {
+      try {
+        listener(this.#current);
+      } catch (error) {
+        // The write is already on disk: a listener's bug must not make update() look failed.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+
+  #report(error: unknown): void {
+    const stateError = error instanceof StateError ? error : toAccessError('read', this.file, error);
+    if (stateError.message === this.#lastReported) return;
+    this.#lastReported = stateError.message;
+    for (const listener of this.#errorListeners) listener(stateError);
+  }
+}
+
+async function acquireLock(file: string, timeoutMs: number, onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      // realpath: false locks the path itself, so the file need not exist yet.
+      return await lockfile.lock(file, { realpath: false, stale: LOCK_STALE_MS, retries: 0, onCompromised });
+    } catch (error) {
+      if (errorCode(error) !== 'ELOCKED') throw toAccessError('write', path.dirname(file), error);
+      if (Date.now() >= deadline) {
+        throw new StateAccessError(
+          `cannot lock ${file}: another gw process held it for ${Math.round(timeoutMs / 1000)} s (if none is running, remove ${file}.lock)`,
+        );
+      }
+      // Jittered backoff, capped low: updates take milliseconds, waiters should not oversleep.
+      const delay = Math.min(100, 5 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const child of Object.values(value)) deepFreeze(child);
+  return Object.freeze(value);
+}
+
+/** Opens the store for one short job (a CLI command) and always closes it. */
+export async function useStateStore<T>(home: string, run: (store: StateStore) => Promise<T>, options?: StateStoreOptions): Promise<T> {
+  const store = await openStateStore(home, options);
+  try {
+    return await run(store);
+  } finally {
+    await store.close();
+  }
+}
