@@ -1,0 +1,161 @@
+// `npm run bench`: gw against a bare node:http + undici pass-through and against the mock itself,
+// same mock upstream, same load, one run on this machine. Not a test: it prints a table and writes
+// bench/results/<stamp>.json. Every piece is its own process (mock, bare proxy, gw, load generator)
+// so each one's CPU can be read from /proc apart from the others.
+//
+// Env: BENCH_DURATION (measured seconds per cell, 4), BENCH_WARMUP (1), BENCH_RUNS (2, interleaved),
+// BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream; also messages,messages-stream),
+// BENCH_TARGETS (direct,bare-proxy,gw), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
+// GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { clientHeaders, scenarios } from './lib/fixtures.mjs';
+import { compareGwWithBare, formatReport, median, summarize } from './lib/report.mjs';
+import { findFreePort, installCleanup, planCpus, runToCompletion, startNode, stopAll, waitForOutput, waitForPort } from './lib/processes.mjs';
+
+const benchFolder = path.dirname(fileURLToPath(import.meta.url));
+const projectRoot = path.resolve(benchFolder, '..');
+const list = (value, fallback) => (value ?? fallback).split(',').map((item) => item.trim()).filter(Boolean);
+const settings = {
+  durationSeconds: Number(process.env.BENCH_DURATION ?? 4),
+  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 1),
+  runs: Number(process.env.BENCH_RUNS ?? 2),
+  connections: list(process.env.BENCH_CONNECTIONS, '1,32').map(Number),
+  scenarios: list(process.env.BENCH_SCENARIOS, 'chat,chat-stream'),
+  targets: list(process.env.BENCH_TARGETS, 'direct,bare-proxy,gw'),
+  cpuCount: os.availableParallelism(),
+  pinning: planCpus(process.env.BENCH_PIN !== '0'),
+};
+for (const name of settings.scenarios) if (!scenarios[name]) throw new Error(`unknown scenario ${name}: one of ${Object.keys(scenarios).join(', ')}`);
+
+const cellSeconds = settings.durationSeconds + settings.warmupSeconds;
+const cells = settings.runs * settings.scenarios.length * settings.connections.length * settings.targets.length;
+const log = (text) => process.stderr.write(`${text}\n`);
+log(`bench: ${cells} cells × ${cellSeconds} s ≈ ${Math.ceil((cells * (cellSeconds + 0.3)) / 60 * 10) / 10} min`);
+const gwHome = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-home-'));
+const stopWatchdog = installCleanup((cells * (cellSeconds + 15) + 60) * 1000, (reason) => log(`bench: ${reason}`));
+process.on('exit', () => rmSync(gwHome, { recursive: true, force: true }));
+
+async function startListening(name, script, env, cpus) {
+  const handle = startNode(name, script, [], { env: { ...process.env, ...env, PORT: '0' }, cpus });
+  const [, port] = await waitForOutput(handle, /"port":(\d+)/, 10_000);
+  return { handle, origin: `http://127.0.0.1:${port}` };
+}
+
+/** gw as a user runs it; the virtual key comes from its first-start output unless GW_BENCH_KEY is set. */
+async function startGw(mockOrigin) {
+  const port = await findFreePort();
+  const env = {
+    ...process.env, OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: `${mockOrigin}/v1`, ANTHROPIC_API_KEY: 'bench-key', ANTHROPIC_BASE_URL: mockOrigin,
+  };
+  const entry = path.resolve(projectRoot, process.env.GW_BENCH_ENTRY ?? path.join('bin', 'gw.js'));
+  const handle = startNode('gw', entry, ['serve', '--port', String(port), '--home', gwHome], { env, cpus: settings.pinning?.target, cwd: projectRoot });
+  await waitForPort(handle, port, 20_000);
+  let key = process.env.GW_BENCH_KEY;
+  if (!key) key = (await waitForOutput(handle, /sk-gw-[A-Za-z0-9]+/, 2_000).catch(() => undefined))?.[0];
+  const keySource = process.env.GW_BENCH_KEY ? 'GW_BENCH_KEY' : 'its first-start output';
+  log(key ? `bench: gw on :${port}, key ${key.slice(0, 10)}… from ${keySource}` : 'bench: gw printed no sk-gw-… key and GW_BENCH_KEY is not set; sending requests without a valid key');
+  return { handle, origin: `http://127.0.0.1:${port}`, key: key ?? 'sk-gw-missing' };
+}
+
+/** One request before the load: a target that does not answer 2xx with a complete body is skipped. */
+async function probe(target, scenario) {
+  try {
+    const response = await request(`${target.origin}${scenario.path}`, { method: 'POST', headers: clientHeaders(scenario.dialect, target.key), body: JSON.stringify(scenario.body), headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const text = await response.body.text();
+    if (response.statusCode >= 300) {
+      const code = /"(?:code|type)"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+      return `${response.statusCode} ${(STATUS_CODES[response.statusCode] ?? '').toLowerCase()}${code ? ` (${code})` : ''}`;
+    }
+    if (!scenario.looksComplete(text)) return `${response.statusCode} but the body is not a complete ${scenario.stream ? 'stream' : 'response'}: ${text.slice(0, 120)}`;
+    return undefined;
+  } catch (error) {
+    return `no answer: ${error.code ?? ''} ${error.message}`.trim();
+  }
+}
+
+const targets = new Map();
+const mock = await startListening('mock', path.join(benchFolder, 'lib', 'mock-upstream.mjs'), {}, settings.pinning?.load);
+targets.set('direct', { ...mock, key: 'unused' });
+if (settings.targets.includes('bare-proxy')) {
+  const bare = await startListening('bare-proxy', path.join(benchFolder, 'targets', 'bare-proxy.mjs'), { UPSTREAM: mock.origin }, settings.pinning?.target);
+  targets.set('bare-proxy', { ...bare, key: 'unused' });
+}
+let gwFailure;
+if (settings.targets.includes('gw')) {
+  try {
+    targets.set('gw', await startGw(mock.origin));
+  } catch (error) {
+    gwFailure = `did not start: ${error.message}`;
+    log(`bench: gw ${gwFailure}`);
+  }
+}
+
+const probes = new Map();
+for (const name of settings.targets) {
+  for (const scenarioName of settings.scenarios) {
+    const target = targets.get(name);
+    const failure = target ? await probe(target, scenarios[scenarioName]) : gwFailure ?? 'not started';
+    if (failure) log(`bench: ${name} ${scenarioName}: ${failure}`);
+    probes.set(`${name}/${scenarioName}`, failure);
+  }
+}
+
+const measurements = [];
+const benchPids = [mock.handle.pid];
+for (let run = 1; run <= settings.runs; run += 1) {
+  for (const scenarioName of settings.scenarios) {
+    const scenario = scenarios[scenarioName];
+    for (const connections of settings.connections) {
+      for (const name of settings.targets) {
+        const cell = { run, scenario: scenarioName, connections, target: name };
+        const failure = probes.get(`${name}/${scenarioName}`);
+        if (failure) {
+          measurements.push({ ...cell, skipped: failure });
+          continue;
+        }
+        const target = targets.get(name);
+        const load = {
+          origin: target.origin, path: scenario.path, headers: clientHeaders(scenario.dialect, target.key), body: JSON.stringify(scenario.body),
+          connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds,
+          targetPid: name === 'direct' ? undefined : target.handle.pid, benchPids,
+        };
+        try {
+          const output = await runToCompletion('load-generator', path.join(benchFolder, 'lib', 'load-generator.mjs'), [JSON.stringify(load)], { cpus: settings.pinning?.load, timeoutMs: (cellSeconds + 30) * 1000 });
+          const result = JSON.parse(output.trim().split('\n').pop());
+          measurements.push({ ...cell, result });
+          log(`run ${run} ${scenarioName} c${connections} ${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.latencyMs.p50?.toFixed(3)} ms${result.failed ? `, ${result.failed} failed: ${result.firstFailure}` : ''}`);
+        } catch (error) {
+          measurements.push({ ...cell, skipped: `load generator failed: ${error.message}` });
+          log(`run ${run} ${scenarioName} c${connections} ${name}: ${error.message}`);
+        }
+      }
+    }
+  }
+}
+
+const rows = summarize(measurements, settings);
+const ratios = compareGwWithBare(rows);
+const measured = measurements.filter((item) => item.result?.machine);
+const noise = {
+  foreignBusyPercent: median(measured.map((item) => item.result.machine.foreignBusyPercent)),
+  stealPercent: median(measured.map((item) => item.result.machine.stealPercent)),
+};
+const report = formatReport(rows, ratios, settings, noise);
+process.stdout.write(`\n${report}`);
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const resultsFolder = path.join(benchFolder, 'results');
+mkdirSync(resultsFolder, { recursive: true });
+const environment = { node: process.version, platform: `${os.platform()} ${os.release()}`, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg() };
+const resultFile = path.join(resultsFolder, `${stamp}.json`);
+writeFileSync(resultFile, `${JSON.stringify({ stamp, settings, environment, probes: Object.fromEntries(probes), rows, ratios, noise, measurements }, null, 2)}\n`);
+log(`bench: wrote ${path.relative(process.cwd(), resultFile)}`);
+stopWatchdog();
+stopAll();
+// A child that lingers after SIGTERM (a graceful shutdown waiting on keep-alive sockets) must not hold the run.
+setTimeout(() => process.exit(0), 5_000).unref();
