@@ -1,0 +1,30 @@
+// Anthropic (https://docs.anthropic.com/en/api/overview). The base URL has no
+// version (ANTHROPIC_BASE_URL=https://api.anthropic.com), so paths carry `/v1`.
+// Claude Code calls `/v1/messages?beta=true`; the query is kept as the client sent it.
+import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
+import { joinPassthroughUrl, keyHeader, trimBaseUrl, withQuery } from '../provider-http.js';
+
+const PATHS: Partial<Record<UpstreamOperation, string>> = {
+  messages: '/v1/messages',
+  'messages.count_tokens': '/v1/messages/count_tokens',
+  'models.list.anthropic': '/v1/models',
+};
+
+// https://docs.anthropic.com/en/api/versioning: required on every request.
+const ANTHROPIC_VERSION = '2023-06-01';
+
+export const anthropicAdapter: ProviderAdapter = {
+  kind: 'anthropic',
+  dialect: 'anthropic',
+  urlFor(config: ProviderConfig, call: UpstreamCall): string | null {
+    if (call.operation === 'passthrough') {
+      return call.clientPath === undefined ? null : joinPassthroughUrl(config.baseUrl, call.clientPath);
+    }
+    const path = PATHS[call.operation];
+    return path === undefined ? null : withQuery(`${trimBaseUrl(config.baseUrl)}${path}`, call.query);
+  },
+  // https://docs.anthropic.com/en/api/getting-started#authentication
+  authHeaders: (config) => keyHeader('x-api-key', config.apiKey),
+  defaultHeaders: () => ({ 'anthropic-version': ANTHROPIC_VERSION }),
+  modelInBody: () => true,
+};

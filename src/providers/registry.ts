@@ -1,0 +1,29 @@
+// The only file that imports every provider adapter (CONVENTIONS.md, "Which way imports run").
+import { anthropicAdapter } from './anthropic/adapter.js';
+import { azureAdapter } from './azure/adapter.js';
+import { gatewayAdapter } from './gateway/adapter.js';
+import { geminiAdapter } from './gemini/adapter.js';
+import { mockAdapter } from './mock/adapter.js';
+import { openAiCompatibleAdapter } from './openai-compatible/adapter.js';
+import { openAiAdapter } from './openai/adapter.js';
+import type { ProviderAdapter, ProviderKind } from './provider-adapter.js';
+
+const ADAPTERS: Record<ProviderKind, ProviderAdapter> = {
+  openai: openAiAdapter,
+  anthropic: anthropicAdapter,
+  gemini: geminiAdapter,
+  azure: azureAdapter,
+  'openai-compatible': openAiCompatibleAdapter,
+  gateway: gatewayAdapter,
+  mock: mockAdapter,
+};
+
+export const PROVIDER_KINDS = Object.keys(ADAPTERS) as ProviderKind[];
+
+export function adapterFor(kind: ProviderKind): ProviderAdapter {
+  return ADAPTERS[kind];
+}
+
+export function isProviderKind(value: string): value is ProviderKind {
+  return Object.hasOwn(ADAPTERS, value);
+}

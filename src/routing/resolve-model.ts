@@ -1,0 +1,92 @@
+// Model name → provider instance and the model name the provider knows
+// (DESIGN.md, "Model names"). Pure: the providers and aliases are passed in.
+// Order: `provider/model` for a configured instance (mock always), then aliases,
+// then well-known prefixes, then a configured gateway (the hub resolves the rest).
+import { GatewayError } from '../errors.js';
+import type { ProviderConfig } from '../providers/provider-adapter.js';
+import { HOW_TO_CONFIGURE, PREFIX_RULES, describePrefixRules, howToConfigureName, type WellKnownKind } from './well-known-models.js';
+
+export interface ModelRoute {
+  provider: ProviderConfig;
+  /** The name without gw's `provider/` prefix or alias. */
+  upstreamModel: string;
+}
+
+const BUILT_IN_MOCK: ProviderConfig = { name: 'mock', kind: 'mock', baseUrl: 'mock:', apiKey: null, source: 'built-in' };
+
+export function resolveModel(model: string, providers: readonly ProviderConfig[], aliases: Readonly<Record<string, string>>): ModelRoute {
+  const named = routeByProviderName(model, providers);
+  if (named !== null) return named;
+  if (Object.hasOwn(aliases, model)) return routeAlias(model, aliases[model] ?? '', providers);
+  const rule = PREFIX_RULES.find((candidate) => candidate.matches(model));
+  const gateway = providers.find((provider) => provider.kind === 'gateway');
+  if (rule !== undefined) {
+    const provider = findProviderForKind(rule.kind, providers) ?? gateway;
+    if (provider !== undefined) return { provider, upstreamModel: model };
+    throw notFound(`Model "${model}" needs the ${rule.kind} provider, which is not configured: ${HOW_TO_CONFIGURE[rule.kind]}, ` +
+      `or add one with gw providers add NAME --kind ${rule.kind}. ${describeNaming(providers, aliases)}`);
+  }
+  // Sidecar mode: whatever this gw cannot place, the hub may (DESIGN.md, "Modes").
+  if (gateway !== undefined) return { provider: gateway, upstreamModel: model };
+  throw notFound(`Unknown model "${model}". ${explainPrefix(model, providers)}${describeNaming(providers, aliases)}`);
+}
+
+/** `name/rest` where name is a configured instance; `mock/…` always. */
+function routeByProviderName(model: string, providers: readonly ProviderConfig[]): ModelRoute | null {
+  const slash = model.indexOf('/');
+  if (slash <= 0 || slash === model.length - 1) return null;
+  const name = model.slice(0, slash);
+  const upstreamModel = model.slice(slash + 1);
+  const provider = providers.find((candidate) => candidate.name === name) ?? (name === 'mock' ? BUILT_IN_MOCK : undefined);
+  return provider === undefined ? null : { provider, upstreamModel };
+}
+
+// An alias names `provider/model` and is resolved once: no alias chains, so no loops.
+function routeAlias(alias: string, target: string, providers: readonly ProviderConfig[]): ModelRoute {
+  const route = routeByProviderName(target, providers);
+  if (route !== null) return route;
+  const provider = target.slice(0, Math.max(target.indexOf('/'), 0));
+  throw notFound(`Alias "${alias}" points at "${target}", but provider "${provider}" is not configured` +
+    `${hintFor(provider)}. Configured providers: ${listNames(providers)}.`);
+}
+
+/**
+ * The first instance of the kind, else an instance named after it (OPENAI_BASE_URL
+ * alone configures a keyless `openai` of kind openai-compatible). OpenAI's names
+ * also go to Azure OpenAI, whose deployments are usually named after the model.
+ */
+function findProviderForKind(kind: WellKnownKind, providers: readonly ProviderConfig[]): ProviderConfig | undefined {
+  return providers.find((provider) => provider.kind === kind)
+    ?? providers.find((provider) => provider.name === kind)
+    ?? (kind === 'openai' ? providers.find((provider) => provider.kind === 'azure') : undefined);
+}
+
+function explainPrefix(model: string, providers: readonly ProviderConfig[]): string {
+  const slash = model.indexOf('/');
+  if (slash <= 0) return '';
+  const name = model.slice(0, slash);
+  if (providers.some((provider) => provider.name === name)) return `Name a model after "${name}/". `;
+  const hint = howToConfigureName(name);
+  return hint === null ? `No provider is named "${name}". ` : `Provider "${name}" is not configured: ${hint}. `;
+}
+
+function describeNaming(providers: readonly ProviderConfig[], aliases: Readonly<Record<string, string>>): string {
+  const aliasNames = Object.keys(aliases).sort();
+  const aliasText = aliasNames.length === 0 ? 'an alias (none configured)' : `an alias (${aliasNames.join(', ')})`;
+  return `Name it as provider/model (configured providers: ${listNames(providers)}), use ${aliasText}, ` +
+    `or a well-known prefix: ${describePrefixRules()}.`;
+}
+
+function listNames(providers: readonly ProviderConfig[]): string {
+  const names = new Set(['mock', ...providers.map((provider) => provider.name)]);
+  return [...names].sort().join(', ');
+}
+
+function hintFor(name: string): string {
+  const hint = howToConfigureName(name);
+  return hint === null ? '' : ` (${hint})`;
+}
+
+function notFound(message: string): GatewayError {
+  return new GatewayError('GW_ERR_MODEL_NOT_FOUND', { message });
+}

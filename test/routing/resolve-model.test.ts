@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../src/errors.js';
+import type { ProviderConfig, ProviderKind } from '../../src/providers/provider-adapter.js';
+import { resolveModel } from '../../src/routing/resolve-model.js';
+
+function provider(name: string, kind: ProviderKind = name as ProviderKind): ProviderConfig {
+  return { name, kind, baseUrl: 'https://example.com', apiKey: 'k', source: 'environment' };
+}
+
+const mock = provider('mock');
+const openai = provider('openai');
+const anthropic = provider('anthropic');
+const gemini = provider('gemini');
+const groq = provider('groq', 'openai-compatible');
+const all = [openai, anthropic, gemini, groq, mock];
+
+function route(model: string, providers: ProviderConfig[] = all, aliases: Record<string, string> = {}) {
+  const found = resolveModel(model, providers, aliases);
+  return [found.provider.name, found.upstreamModel];
+}
+
+function failure(model: string, providers: ProviderConfig[] = all, aliases: Record<string, string> = {}): GatewayError {
+  try {
+    resolveModel(model, providers, aliases);
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error(`${model} resolved`);
+}
+
+describe('resolveModel', () => {
+  it('routes provider/model to a configured instance, keeping the rest whole', () => {
+    expect(route('groq/llama-3.3-70b')).toEqual(['groq', 'llama-3.3-70b']);
+    expect(route('openai/gpt-4o')).toEqual(['openai', 'gpt-4o']);
+    expect(route('groq/meta-llama/llama-4')).toEqual(['groq', 'meta-llama/llama-4']);
+    expect(route('anthropic/gpt-4o')).toEqual(['anthropic', 'gpt-4o']);
+  });
+
+  it('always routes mock/<anything>, even when the list lacks mock', () => {
+    expect(route('mock/error-429', [])).toEqual(['mock', 'error-429']);
+    expect(route('mock/slow')).toEqual(['mock', 'slow']);
+  });
+
+  it('resolves aliases to provider/model, once', () => {
+    const aliases = { fast: 'groq/llama-3.1-8b', smart: 'anthropic/claude-opus-4', 'gpt-4o': 'groq/gpt-oss-120b', loop: 'fast' };
+    expect(route('fast', all, aliases)).toEqual(['groq', 'llama-3.1-8b']);
+    expect(route('smart', all, aliases)).toEqual(['anthropic', 'claude-opus-4']);
+    expect(route('gpt-4o', all, aliases)).toEqual(['groq', 'gpt-oss-120b']);
+    expect(failure('loop', all, aliases).status).toBe(404);
+    expect(failure('smart', [mock], aliases).message).toBe(
+      'Alias "smart" points at "anthropic/claude-opus-4", but provider "anthropic" is not configured (set ANTHROPIC_API_KEY where gw serve runs). Configured providers: mock.',
+    );
+  });
+
+  it('places well-known prefixes on the first provider of that kind', () => {
+    for (const model of ['gpt-4o', 'o1', 'o3-mini', 'o4-mini', 'chatgpt-4o-latest', 'text-embedding-3-small']) expect(route(model)).toEqual(['openai', model]);
+    expect(route('claude-sonnet-4-5')).toEqual(['anthropic', 'claude-sonnet-4-5']);
+    expect(route('gemini-2.5-pro')).toEqual(['gemini', 'gemini-2.5-pro']);
+    expect(route('text-embedding-004')).toEqual(['gemini', 'text-embedding-004']);
+    const second = provider('anthropic-eu', 'anthropic');
+    expect(route('claude-x', [second, anthropic])).toEqual(['anthropic-eu', 'claude-x']);
+  });
+
+  it('sends OpenAI names to Azure when no OpenAI is configured, and to a keyless instance named openai', () => {
+    expect(route('gpt-4o', [provider('azure'), mock])).toEqual(['azure', 'gpt-4o']);
+    expect(route('gpt-oss-20b', [provider('openai', 'openai-compatible'), provider('azure'), mock])).toEqual(['openai', 'gpt-oss-20b']);
+  });
+
+  it('sends what it cannot place to a configured gateway (sidecar)', () => {
+    const hub = provider('hub', 'gateway');
+    expect(route('claude-sonnet-4', [hub, mock])).toEqual(['hub', 'claude-sonnet-4']);
+    expect(route('anthropic/claude-sonnet-4', [hub, mock])).toEqual(['hub', 'anthropic/claude-sonnet-4']);
+    expect(route('team-model', [hub, mock])).toEqual(['hub', 'team-model']);
+  });
+
+  it('says which variable to set when a prefix\'s provider is not configured', () => {
+    const error = failure('claude-sonnet-4', [openai, mock]);
+    expect(error.code).toBe('GW_ERR_MODEL_NOT_FOUND');
+    expect(error.status).toBe(404);
+    expect(error.message).toMatch(/^Model "claude-sonnet-4" needs the anthropic provider, which is not configured: set ANTHROPIC_API_KEY/);
+    expect(failure('gemini-2.5-pro', [mock]).message).toMatch(/set GEMINI_API_KEY \(or GOOGLE_API_KEY\)/);
+  });
+
+  it('lists how to name a model when it is unknown', () => {
+    expect(failure('foo', [mock, openai], { fast: 'openai/gpt-4o-mini' }).message).toBe(
+      'Unknown model "foo". Name it as provider/model (configured providers: mock, openai), use an alias (fast), or a well-known prefix: ' +
+      'gpt-/o1/o3/o4/chatgpt-/text-embedding- → openai, claude- → anthropic, gemini-/text-embedding-004 → gemini.',
+    );
+    expect(failure('groq/llama', [mock]).message).toMatch(/^Unknown model "groq\/llama"\. Provider "groq" is not configured: set GROQ_API_KEY where gw serve runs\. Name it/);
+    expect(failure('meta-llama/Llama-3', [mock]).message).toMatch(/No provider is named "meta-llama"\. .*use an alias \(none configured\)/);
+    expect(failure('openai/', [mock, openai]).message).toMatch(/^Unknown model "openai\/"\. Name a model after "openai\/"\./);
+    expect(failure('', [mock]).status).toBe(404);
+  });
+});
