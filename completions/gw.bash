@@ -8,6 +8,7 @@ _gw_subcommand() {
     'gw/teams') REPLY='gw teams' ;;
     'gw/keys') REPLY='gw keys' ;;
     'gw/settings') REPLY='gw settings' ;;
+    'gw/providers') REPLY='gw providers' ;;
     'gw/audit') REPLY='gw audit' ;;
     'gw/completion') REPLY='gw completion' ;;
     'gw/help') REPLY='gw help' ;;
@@ -21,6 +22,11 @@ _gw_subcommand() {
     'gw settings/get') REPLY='gw settings get' ;;
     'gw settings/set') REPLY='gw settings set' ;;
     'gw settings/help') REPLY='gw settings help' ;;
+    'gw providers/add') REPLY='gw providers add' ;;
+    'gw providers/list') REPLY='gw providers list' ;;
+    'gw providers/remove') REPLY='gw providers remove' ;;
+    'gw providers/test') REPLY='gw providers test' ;;
+    'gw providers/help') REPLY='gw providers help' ;;
     'gw audit/verify') REPLY='gw audit verify' ;;
     'gw audit/help') REPLY='gw audit help' ;;
     *) REPLY='' ;;
@@ -30,7 +36,7 @@ _gw_subcommand() {
 # PATH/FLAG: succeeds when FLAG takes a value, so the next word is not a subcommand.
 _gw_takes_value() {
   case "$1/$2" in
-    'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw teams create/--home'|'gw teams list/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys list/--team'|'gw keys list/--home'|'gw keys revoke/--home'|'gw settings get/--home'|'gw settings set/--home'|'gw audit verify/--file'|'gw audit verify/--home') return 0 ;;
+    'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw teams create/--home'|'gw teams list/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys list/--team'|'gw keys list/--home'|'gw keys revoke/--home'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw audit verify/--file'|'gw audit verify/--home') return 0 ;;
   esac
   return 1
 }
@@ -38,6 +44,8 @@ _gw_takes_value() {
 # PATH/FLAG -> REPLY: the choices for FLAG's value; none: file names (complete -o default).
 _gw_option_values() {
   case "$1/$2" in
+    'gw providers add/--kind') REPLY='openai anthropic gemini azure openai-compatible gateway' ;;
+    'gw providers add/--preset') REPLY='ollama vllm llamacpp groq mistral deepseek openrouter together fireworks xai' ;;
     *) REPLY='' ;;
   esac
 }
@@ -60,6 +68,12 @@ _gw_options() {
     'gw settings get') REPLY='--json --home -h --help' ;;
     'gw settings set') REPLY='--home -h --help' ;;
     'gw settings help') REPLY='' ;;
+    'gw providers') REPLY='-h --help' ;;
+    'gw providers add') REPLY='--kind --base-url --api-key-env --api-key --api-version --preset --home -h --help' ;;
+    'gw providers list') REPLY='--json --home -h --help' ;;
+    'gw providers remove') REPLY='--home -h --help' ;;
+    'gw providers test') REPLY='--timeout --home -h --help' ;;
+    'gw providers help') REPLY='' ;;
     'gw audit') REPLY='-h --help' ;;
     'gw audit verify') REPLY='--file --json --home -h --help' ;;
     'gw audit help') REPLY='' ;;
@@ -72,17 +86,19 @@ _gw_options() {
 # PATH/INDEX -> REPLY: subcommands (before any positional) and the choices of positional INDEX.
 _gw_words() {
   case "$1/$2" in
-    'gw/0') REPLY='serve teams keys settings audit completion help' ;;
+    'gw/0') REPLY='serve teams keys settings providers audit completion help' ;;
     'gw teams/0') REPLY='create list help' ;;
     'gw teams help/0') REPLY='create list' ;;
     'gw keys/0') REPLY='create list revoke help' ;;
     'gw keys help/0') REPLY='create list revoke' ;;
     'gw settings/0') REPLY='get set help' ;;
     'gw settings help/0') REPLY='get set' ;;
+    'gw providers/0') REPLY='add list remove test help' ;;
+    'gw providers help/0') REPLY='add list remove test' ;;
     'gw audit/0') REPLY='verify help' ;;
     'gw audit help/0') REPLY='verify' ;;
     'gw completion/0') REPLY='bash zsh fish' ;;
-    'gw help/0') REPLY='serve teams keys settings audit completion' ;;
+    'gw help/0') REPLY='serve teams keys settings providers audit completion' ;;
     *) REPLY='' ;;
   esac
 }

@@ -5,6 +5,7 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'serve' -d 'run the gateway (def
 complete -c gw -n '__fish_use_subcommand' -f -a 'teams' -d 'Create and list teams (every key belongs to one)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'keys' -d 'Create, list and revoke virtual keys (sk-gw-…)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'settings' -d 'Show and change gateway settings'
+complete -c gw -n '__fish_use_subcommand' -f -a 'providers' -d 'Add, list, remove and test upstream providers'
 complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'inspect the hash-chained audit trail'
 complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c gw -n '__fish_use_subcommand' -f -a 'help' -d 'display help for command'
@@ -69,6 +70,35 @@ complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcomm
 
 complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcommand_from help' -f -a 'get set'
 
+complete -c gw -n '__fish_seen_subcommand_from providers; and not __fish_seen_subcommand_from add list remove test help' -f -a 'add' -d 'Add a provider to state.json (it wins over the environment\'s provider of the same name)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and not __fish_seen_subcommand_from add list remove test help' -f -a 'list' -d 'List providers from state.json, the environment and the built-in mock (never their keys)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and not __fish_seen_subcommand_from add list remove test help' -f -a 'remove' -d 'Remove a provider from state.json'
+complete -c gw -n '__fish_seen_subcommand_from providers; and not __fish_seen_subcommand_from add list remove test help' -f -a 'test' -d 'Send one small real request (the model list) and print status and latency'
+complete -c gw -n '__fish_seen_subcommand_from providers; and not __fish_seen_subcommand_from add list remove test help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from providers' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l kind -x -a 'openai anthropic gemini azure openai-compatible gateway' -d 'provider kind (default openai-compatible with --preset)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l base-url -r -d 'API base URL as the provider\'s SDK takes it (default: the kind\'s or preset\'s)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-key-env -r -d 'read the key from this environment variable of gw serve (stored as env:VARIABLE)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-key -r -d 'store the key itself in state.json (0600); prefer --api-key-env'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-version -r -d 'Azure OpenAI api-version'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l preset -x -a 'ollama vllm llamacpp groq mistral deepseek openrouter together fireworks xai' -d 'OpenAI-compatible preset (its base URL is the default)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from test' -l timeout -r -d 'give up after this long'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from help' -f -a 'add list remove test'
+
 complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'verify' -d 'check the audit trail for edits, inserts, deletes, reorders and a cut tail'
 complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from audit' -s h -l help -d 'display help for command'
@@ -83,4 +113,4 @@ complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams keys settings audit completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams keys settings providers audit completion'

@@ -81,6 +81,18 @@ export const ERROR_CATALOG = {
     status: 404, kind: 'not_found', retryable: false,
     message: 'Unknown model.',
   },
+  GW_ERR_PROVIDER_NOT_CONFIGURED: {
+    status: 404, kind: 'not_found', retryable: false,
+    message: 'No provider is configured for this request.',
+  },
+  GW_ERR_PROVIDER_OPERATION_UNSUPPORTED: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: 'The provider does not offer this operation.',
+  },
+  GW_ERR_TRANSLATION_UNAVAILABLE: {
+    status: 501, kind: 'not_implemented', retryable: false,
+    message: 'Translating between these two wire formats is not available yet.',
+  },
   GW_ERR_AUDIT_UNAVAILABLE: {
     status: 503, kind: 'overloaded', retryable: true,
     message: 'The audit trail cannot be written, so requests are refused (setting audit_failure=block).',

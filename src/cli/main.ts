@@ -4,6 +4,7 @@ import { CliExit, createProcessContext, type CliContext } from './cli-context.js
 import { registerAuditCommand } from './commands/audit.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerKeysCommand } from './commands/keys.js';
+import { registerProvidersCommand } from './commands/providers.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSettingsCommand } from './commands/settings.js';
 import { registerTeamsCommand } from './commands/teams.js';
@@ -22,6 +23,7 @@ export function buildProgram(context: CliContext): Command {
   registerTeamsCommand(program, context);
   registerKeysCommand(program, context);
   registerSettingsCommand(program, context);
+  registerProvidersCommand(program, context);
   registerAuditCommand(program, context);
   registerCompletionCommand(program, context);
   return program;

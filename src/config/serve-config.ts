@@ -11,7 +11,14 @@ export interface ServeFlags {
   logLevel?: string;
 }
 
+export interface UpstreamTimeoutConfig {
+  connectMs: number;
+  headersMs: number;
+  bodyIdleMs: number;
+}
+
 export interface ServeConfig {
+  upstreamTimeouts: UpstreamTimeoutConfig;
   host: string;
   port: number;
   home: string;
@@ -30,5 +37,19 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): S
     home: resolveHome(flags.home, env),
     tls: flags.tlsCert && flags.tlsKey ? { certFile: flags.tlsCert, keyFile: flags.tlsKey } : undefined,
     logLevel: flags.logLevel ?? env.GW_LOG_LEVEL ?? 'info',
+    upstreamTimeouts: {
+      connectMs: readMilliseconds(env, 'GW_UPSTREAM_CONNECT_TIMEOUT_MS', 10_000),
+      // Reasoning models can think for minutes before their first byte.
+      headersMs: readMilliseconds(env, 'GW_UPSTREAM_HEADERS_TIMEOUT_MS', 600_000),
+      bodyIdleMs: readMilliseconds(env, 'GW_UPSTREAM_IDLE_TIMEOUT_MS', 120_000),
+    },
   };
+}
+
+function readMilliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name}="${text}" is not a positive number of milliseconds`);
+  return value;
 }

@@ -3,7 +3,9 @@
 import type { AuditFields } from '../audit/record.js';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { ProviderConfig } from '../providers/provider-adapter.js';
 import type { StateData } from '../state/schema.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 export interface StateView {
   snapshot(): StateData;
@@ -22,12 +24,21 @@ export interface HealthComponent {
   [detail: string]: unknown;
 }
 
+/** The providers in force now (environment + state + mock), re-resolved when state.json changes. */
+export interface ProviderSet {
+  providers: readonly ProviderConfig[];
+  aliases: Readonly<Record<string, string>>;
+  warnings: readonly string[];
+}
+
 export interface GatewayServices {
   state: StateView;
   audit: AuditAppender;
   metrics: GatewayMetrics;
   logger: Logger;
   now: () => Date;
-  /** Extra /health components contributed by later stages (providers, hub, license). */
+  providers: () => ProviderSet;
+  upstream: UpstreamClient;
+  /** Extra /health components contributed by later stages (hub, license). */
   healthComponents?: () => Record<string, HealthComponent>;
 }

@@ -12,6 +12,8 @@ import type { StateError } from '../state/state-errors.js';
 import { openStateStore, type StateStore } from '../state/state-store.js';
 import { buildServer, type GatewayServer } from './build-server.js';
 import { describeListenError } from './listen-errors.js';
+import { createProviderSource } from './provider-source.js';
+import { createUpstreamClient, type UpstreamClient, type UpstreamTimeouts } from '../upstream/upstream-client.js';
 
 export interface GatewayOptions {
   home: string;
@@ -21,12 +23,18 @@ export interface GatewayOptions {
   logger?: Logger;
   /** How long in-flight requests may take to finish after a stop signal. */
   drainTimeoutMs?: number;
+  /** Where provider keys and base URLs are read from (process.env in `gw serve`). */
+  env: Record<string, string | undefined>;
+  upstreamTimeouts?: UpstreamTimeouts;
 }
 
 export interface RunningGateway {
   url: string;
   /** The plaintext key made on the first start with an empty home (shown once), else null. */
   bootstrapKey: string | null;
+  /** Provider names in force at start, and why any were skipped. */
+  providerNames: string[];
+  providerWarnings: string[];
   services: GatewayServices;
   stop(): Promise<void>;
 }
@@ -41,7 +49,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       fsync: state.snapshot().settings.audit_fsync,
     });
     cleanups.unshift(() => audit.close());
-    const services = createServices(state, audit, options.logger ?? createLogger());
+    const upstream = createUpstreamClient(options.upstreamTimeouts);
+    cleanups.push(() => upstream.close());
+    const providers = createProviderSource(state, options.env, { host: options.host, port: options.port });
+    const services = createServices(state, audit, upstream, providers.current, options.logger ?? createLogger());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
     const server = await buildServer(services, { tls });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
@@ -54,16 +65,20 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const address = server.app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const url = `${scheme}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+    // With --port 0 the real port is known only now; a provider pointing at it would loop.
+    providers.listenOn({ host: options.host, port });
+    for (const warning of providers.current().warnings) services.logger.warn({ warning }, 'provider skipped');
     let stopping: Promise<void> | null = null;
     const stop = () => (stopping ??= stopGateway(server, services, cleanups, ticker, options.drainTimeoutMs ?? 10_000));
-    return { url, bootstrapKey: bootstrap?.key ?? null, services, stop };
+    const { providers: inForce, warnings } = providers.current();
+    return { url, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     throw error;
   }
 }
 
-function createServices(state: StateStore, audit: AuditTrail, logger: Logger): GatewayServices {
+function createServices(state: StateStore, audit: AuditTrail, upstream: UpstreamClient, providers: GatewayServices['providers'], logger: Logger): GatewayServices {
   let lastStateError: StateError | null = null;
   state.onError((error) => {
     lastStateError = error;
@@ -76,7 +91,14 @@ function createServices(state: StateStore, audit: AuditTrail, logger: Logger): G
     metrics: createGatewayMetrics(),
     logger,
     now: () => new Date(),
+    providers,
+    upstream,
+    healthComponents: () => ({ providers: describeProviders(providers()) }),
   };
+}
+
+function describeProviders(set: ReturnType<GatewayServices['providers']>) {
+  return { status: 'ok' as const, configured: set.providers.map((provider) => provider.name), skipped: [...set.warnings] };
 }
 
 async function stopGateway(server: GatewayServer, services: GatewayServices, cleanups: Array<() => Promise<unknown>>, ticker: NodeJS.Timeout, drainTimeoutMs: number): Promise<void> {

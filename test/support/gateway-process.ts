@@ -5,7 +5,8 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-export const GW_BIN = path.resolve(import.meta.dirname, '../../bin/gw.js');
+// GW_TEST_BIN points the tests at another build of bin/gw.js (e.g. a snapshot taken while dist/ is being rebuilt).
+export const GW_BIN = process.env.GW_TEST_BIN ? path.resolve(process.env.GW_TEST_BIN) : path.resolve(import.meta.dirname, '../../bin/gw.js');
 
 export interface GatewayProcess {
   url: string;
@@ -17,6 +18,8 @@ export interface GatewayProcess {
   stderr(): string;
   /** Sends the signal and resolves with the exit code (or the signal name). */
   stop(signal?: NodeJS.Signals): Promise<number | string>;
+  /** Resolves with the exit code (or the signal name) once the process has exited, sending nothing. */
+  exited(): Promise<number | string>;
 }
 
 export async function makeHome(prefix = 'gw-test-'): Promise<string> {
@@ -40,7 +43,8 @@ export async function startGatewayProcess(options: { home?: string; env?: NodeJS
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  // 'close' rather than 'exit': by then stdout and stderr have been read to the end.
+  const exited = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gw serve did not start in time.\nstdout: ${stdout}\nstderr: ${stderr}`)), options.timeoutMs ?? 20_000);
     const check = () => {
@@ -59,6 +63,7 @@ export async function startGatewayProcess(options: { home?: string; env?: NodeJS
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
+    exited: () => exited,
   };
 }
 

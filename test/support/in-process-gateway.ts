@@ -13,6 +13,8 @@ import { createTeam } from '../../src/state/teams.js';
 import { createKey } from '../../src/state/virtual-keys.js';
 import { makeHome } from './gateway-process.js';
 import { Writable } from 'node:stream';
+import { resolveProviders } from '../../src/config/resolve-providers.js';
+import { createUpstreamClient } from '../../src/upstream/upstream-client.js';
 
 export interface InProcessGateway extends GatewayServer {
   home: string;
@@ -26,7 +28,7 @@ export interface InProcessGateway extends GatewayServer {
   close(): Promise<void>;
 }
 
-export async function startInProcessGateway(settings: Partial<Settings> = {}): Promise<InProcessGateway> {
+export async function startInProcessGateway(settings: Partial<Settings> = {}, env: Record<string, string | undefined> = {}): Promise<InProcessGateway> {
   const home = await makeHome('gw-inproc-');
   const store = await openStateStore(home);
   await createTeam(store, 'alpha');
@@ -38,6 +40,8 @@ export async function startInProcessGateway(settings: Partial<Settings> = {}): P
   const services: GatewayServices = {
     state: store, audit, metrics: createGatewayMetrics({ processMetrics: false }),
     logger: createLogger({ destination }), now: () => new Date(),
+    upstream: createUpstreamClient(),
+    providers: () => ({ ...resolveProviders({ env, state: store.snapshot() }), aliases: store.snapshot().aliases }),
   };
   const server = await buildServer(services);
   await server.app.ready();
@@ -52,6 +56,7 @@ export async function startInProcessGateway(settings: Partial<Settings> = {}): P
     async close() {
       await server.app.close();
       server.door.close();
+      await services.upstream.close();
       await audit.close();
       await store.close();
       const result = await verifyFile(path.join(home, 'audit', 'audit.jsonl'));

@@ -24,7 +24,7 @@ async function runServe(flags: ServeFlags, context: CliContext): Promise<void> {
     config = resolveServeConfig(flags, context.env);
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
     const [{ startGateway }, { createLogger }] = await Promise.all([import('../../server/start-gateway.js'), import('../../logger.js')]);
-    gateway = await startGateway({ ...config, logger: createLogger({ level: config.logLevel }) });
+    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: config.logLevel }) });
   } catch (error) {
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
   }
@@ -47,6 +47,8 @@ function describeStart(gateway: RunningGateway, home: string): string {
   const lines = [
     `gw serve: standalone mode, listening on ${gateway.url}`,
     `  state ${path.join(home, 'state.json')} · audit ${path.join(home, 'audit', 'audit.jsonl')}`,
+    `  providers: ${gateway.providerNames.join(', ')}${gateway.providerNames.length === 1 ? ' (no provider keys in the environment: only mock/<anything> models answer)' : ''}`,
+    ...gateway.providerWarnings.map((warning) => `  warning: ${warning}`),
   ];
   const key = gateway.bootstrapKey;
   if (key) {

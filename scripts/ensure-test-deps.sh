@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite drives for real (the shells the
+# completion scripts are checked in). Runs as part of `npm test`; does nothing
+# when they are already there.
+set -euo pipefail
+packages=(zsh fish)
+missing=()
+for package in "${packages[@]}"; do
+  command -v "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
+  echo "the tests need: ${missing[*]} (install them with your package manager)" >&2
+  exit 1
+fi
+sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "installing test dependencies: ${missing[*]}" >&2
+$sudo apt-get update -qq >/dev/null
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

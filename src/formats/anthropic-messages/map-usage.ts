@@ -1,0 +1,32 @@
+// Anthropic `usage`: input_tokens excludes cache reads and cache writes, so the
+// normalised input adds them back. https://docs.anthropic.com/en/api/messages#response-usage
+import { toCount, type Usage } from '../../canonical/usage.js';
+
+export function mapAnthropicUsage(usage: unknown): Usage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const record = usage as Record<string, unknown>;
+  const uncached = toCount(record.input_tokens);
+  const cachedRead = toCount(record.cache_read_input_tokens);
+  const cacheWrite = toCount(record.cache_creation_input_tokens);
+  const output = toCount(record.output_tokens);
+  const input = uncached === undefined ? undefined : uncached + (cachedRead ?? 0) + (cacheWrite ?? 0);
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    cachedReadTokens: cachedRead,
+    cacheWriteTokens: cacheWrite,
+    totalTokens: input !== undefined && output !== undefined ? input + output : undefined,
+  };
+}
+
+/** Streams report input in message_start and output in message_delta; later values win. */
+export function mergeUsage(earlier: Usage | undefined, later: Usage | undefined): Usage | undefined {
+  if (!earlier) return later;
+  if (!later) return earlier;
+  const merged: Usage = { ...earlier };
+  for (const [name, value] of Object.entries(later) as Array<[keyof Usage, number | undefined]>) {
+    if (value !== undefined) merged[name] = value;
+  }
+  if (merged.inputTokens !== undefined && merged.outputTokens !== undefined) merged.totalTokens = merged.inputTokens + merged.outputTokens;
+  return merged;
+}

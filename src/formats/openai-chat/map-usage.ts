@@ -1,0 +1,18 @@
+// OpenAI `usage`: prompt_tokens includes cached tokens (prompt_tokens_details.cached_tokens).
+// https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage
+import { toCount, type Usage } from '../../canonical/usage.js';
+
+export function mapOpenAiUsage(usage: unknown): Usage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const record = usage as Record<string, unknown>;
+  const promptDetails = (record.prompt_tokens_details ?? record.input_tokens_details) as Record<string, unknown> | undefined;
+  const completionDetails = (record.completion_tokens_details ?? record.output_tokens_details) as Record<string, unknown> | undefined;
+  return {
+    // Chat/Completions name them prompt/completion; Responses and embeddings use input/output.
+    inputTokens: toCount(record.prompt_tokens ?? record.input_tokens),
+    outputTokens: toCount(record.completion_tokens ?? record.output_tokens),
+    cachedReadTokens: toCount(promptDetails?.cached_tokens),
+    reasoningTokens: toCount(completionDetails?.reasoning_tokens),
+    totalTokens: toCount(record.total_tokens),
+  };
+}

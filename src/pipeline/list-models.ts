@@ -1,0 +1,81 @@
+// GET /v1/models (and GenAI's models list): every configured provider's catalog,
+// merged, each id prefixed with its provider name so it routes back. Catalogs are
+// cached for a few minutes; a provider that fails to answer is left out (and
+// logged), not allowed to fail the whole list.
+import { adapterFor } from '../providers/registry.js';
+import type { ProviderConfig, UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
+import { respondAsMock } from '../providers/mock/respond-as-mock.js';
+import type { GatewayServices } from './gateway-services.js';
+import type { PipelineResponse } from './handle-request.js';
+import { buildUpstreamHeaders } from './upstream-headers.js';
+import { readJsonBody } from './relay-response.js';
+
+const CATALOG_TTL_MS = 5 * 60_000;
+const CATALOG_TIMEOUT_MS = 10_000;
+
+interface CachedCatalog { ids: string[]; until: number }
+const catalogCache = new WeakMap<GatewayServices, Map<string, CachedCatalog>>();
+
+const LIST_OPERATION: Record<string, UpstreamOperation> = {
+  openai: 'models.list', azure: 'models.list', 'openai-compatible': 'models.list', gateway: 'models.list',
+  anthropic: 'models.list.anthropic', gemini: 'genai.models.list',
+};
+
+function idsOf(json: unknown): string[] {
+  const record = json as { data?: Array<{ id?: unknown }>; models?: Array<{ name?: unknown }> } | null;
+  const fromData = (record?.data ?? []).map((model) => model.id);
+  const fromModels = (record?.models ?? []).map((model) => typeof model.name === 'string' ? model.name.replace(/^models\//, '') : undefined);
+  return [...fromData, ...fromModels].filter((id): id is string => typeof id === 'string');
+}
+
+async function fetchCatalog(provider: ProviderConfig, services: GatewayServices, signal: AbortSignal): Promise<string[]> {
+  if (provider.kind === 'mock') {
+    const reply = respondAsMock({ operation: 'models', model: 'mock/echo', body: {}, stream: false });
+    return idsOf(JSON.parse((await readJsonBody(reply.body, 'openai')).bytes.toString('utf8')));
+  }
+  const adapter = adapterFor(provider.kind);
+  const url = adapter.urlFor(provider, { operation: LIST_OPERATION[provider.kind] ?? 'models.list', model: null, stream: false, clientPath: '/v1/models' });
+  if (!url) return [];
+  const headers = buildUpstreamHeaders({}, { auth: adapter.authHeaders(provider), defaults: adapter.defaultHeaders(provider) });
+  const response = await services.upstream.send({ url, method: 'GET', headers, body: null, signal: AbortSignal.any([signal, AbortSignal.timeout(CATALOG_TIMEOUT_MS)]) });
+  const { bytes } = await readJsonBody(response.body, 'openai');
+  if (response.status >= 400) throw new Error(`HTTP ${response.status}`);
+  return idsOf(JSON.parse(bytes.toString('utf8')));
+}
+
+async function catalogOf(provider: ProviderConfig, services: GatewayServices, signal: AbortSignal): Promise<string[]> {
+  let cache = catalogCache.get(services);
+  if (!cache) catalogCache.set(services, cache = new Map());
+  const cached = cache.get(provider.name);
+  const now = services.now().getTime();
+  if (cached && cached.until > now) return cached.ids;
+  try {
+    const ids = await fetchCatalog(provider, services, signal);
+    // Another gw already names its models provider/model.
+    const named = provider.kind === 'gateway' || provider.kind === 'mock' ? ids : ids.map((id) => `${provider.name}/${id}`);
+    cache.set(provider.name, { ids: named, until: now + CATALOG_TTL_MS });
+    return named;
+  } catch (error) {
+    services.logger.warn({ provider: provider.name, err: error instanceof Error ? error.message : String(error) }, 'model catalog unavailable');
+    return [];
+  }
+}
+
+export async function listModels(dialect: WireDialect, services: GatewayServices, signal: AbortSignal): Promise<PipelineResponse> {
+  const catalogs = await Promise.all(services.providers().providers.map((provider) => catalogOf(provider, services, signal)));
+  const ids = [...new Set(catalogs.flat())];
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: encodeModelList(dialect, ids) };
+}
+
+function encodeModelList(dialect: WireDialect, ids: string[]): unknown {
+  if (dialect === 'anthropic') {
+    // https://docs.anthropic.com/en/api/models-list
+    const data = ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '1970-01-01T00:00:00Z' }));
+    return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
+  }
+  if (dialect === 'google') {
+    // https://ai.google.dev/api/models#method:-models.list
+    return { models: ids.map((id) => ({ name: `models/${id}`, displayName: id, supportedGenerationMethods: ['generateContent', 'countTokens'] })) };
+  }
+  return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: id.split('/')[0] ?? 'gw' })) };
+}

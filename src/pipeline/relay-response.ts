@@ -1,0 +1,111 @@
+// Provider → client. Streams are forwarded chunk by chunk as they arrive; usage is
+// read on the side. An upstream failure after the first byte becomes the client
+// dialect's error event and the stream ends cleanly. A JSON body is read whole
+// (bounded) so its usage can be recorded, then sent unchanged.
+import type { Usage } from '../canonical/usage.js';
+import { GatewayError } from '../errors.js';
+import { encodeAnthropicStreamError } from '../formats/anthropic-messages/encode-stream-error.js';
+import { encodeGoogleStreamError } from '../formats/google-genai/encode-stream-error.js';
+import { encodeOpenAiStreamError } from '../formats/openai-chat/encode-stream-error.js';
+import type { WireDialect } from '../providers/provider-adapter.js';
+import { SseDecoder, type SseEvent } from '../streaming/sse-decoder.js';
+import { encodeSseEvent } from '../streaming/sse-encoder.js';
+import { classifyUpstreamError } from '../upstream/upstream-client.js';
+import { createUsageTap } from './usage-tap.js';
+
+/** Largest non-streaming provider response gw holds in memory (API10: treat upstream as untrusted). */
+export const MAX_JSON_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+export interface RelayOptions {
+  dialect: WireDialect;
+  /** gw asked for usage the client did not (stream_options.include_usage): hide that extra chunk. */
+  hideUsageChunk: boolean;
+  signal: AbortSignal;
+  /** Called once when the body is done, with what was learned on the side. */
+  onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
+}
+
+const STREAM_ERROR_ENCODERS: Record<WireDialect, (error: GatewayError) => string> = {
+  openai: encodeOpenAiStreamError, anthropic: encodeAnthropicStreamError, google: encodeGoogleStreamError,
+};
+
+function parseData(data: string): unknown {
+  if (data === '[DONE]') return undefined;
+  try { return JSON.parse(data); } catch { return undefined; }
+}
+
+/** OpenAI's usage-only chunk: `choices: []` with a usage object. */
+function isUsageOnlyChunk(data: unknown): boolean {
+  const record = data as { choices?: unknown; usage?: unknown } | undefined;
+  return Array.isArray(record?.choices) && record.choices.length === 0 && typeof record.usage === 'object' && record.usage !== null;
+}
+
+export async function* relayStream(body: AsyncIterable<Uint8Array>, options: RelayOptions): AsyncGenerator<Uint8Array | string> {
+  const tap = createUsageTap(options.dialect);
+  const decoder = new SseDecoder();
+  let tapping = true;
+  let bytes = 0;
+  let failure: GatewayError | null = null;
+  try {
+    for await (const chunk of body) {
+      let events: SseEvent[];
+      try {
+        events = tapping || options.hideUsageChunk ? decoder.push(chunk) : [];
+      } catch (error) {
+        if (options.hideUsageChunk) throw error;
+        tapping = false; // an oversized line: stop reading on the side, keep forwarding
+        events = [];
+      }
+      if (!options.hideUsageChunk) {
+        bytes += chunk.length;
+        for (const event of events) tap.readEvent(parseData(event.data));
+        yield chunk;
+        continue;
+      }
+      for (const event of events) {
+        const data = parseData(event.data);
+        tap.readEvent(data);
+        if (isUsageOnlyChunk(data)) continue;
+        const text = encodeSseEvent(event);
+        bytes += Buffer.byteLength(text);
+        yield text;
+      }
+    }
+    // A last event with no blank line after it: tap it, and re-emit it when filtering.
+    for (const event of tapping || options.hideUsageChunk ? decoder.end() : []) {
+      const data = parseData(event.data);
+      tap.readEvent(data);
+      if (options.hideUsageChunk && !isUsageOnlyChunk(data)) {
+        const text = encodeSseEvent(event);
+        bytes += Buffer.byteLength(text);
+        yield text;
+      }
+    }
+  } catch (error) {
+    // A client that left needs no error event; anything else gets one in its dialect.
+    if (!options.signal.aborted) {
+      failure = error instanceof GatewayError ? error : classifyUpstreamError(error);
+      const event = STREAM_ERROR_ENCODERS[options.dialect](failure);
+      bytes += Buffer.byteLength(event);
+      yield event;
+    }
+  } finally {
+    options.onDone({ usage: tap.usage(), bytes, failure });
+  }
+}
+
+export async function readJsonBody(body: AsyncIterable<Uint8Array>, dialect: WireDialect): Promise<{ bytes: Buffer; usage: Usage | undefined }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_JSON_RESPONSE_BYTES) {
+      throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `The provider's response is larger than ${MAX_JSON_RESPONSE_BYTES} bytes.` });
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  const bytes = Buffer.concat(chunks);
+  const tap = createUsageTap(dialect);
+  try { tap.readJson(JSON.parse(bytes.toString('utf8'))); } catch { /* not JSON: forwarded as it is */ }
+  return { bytes, usage: tap.usage() };
+}

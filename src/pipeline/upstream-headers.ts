@@ -1,0 +1,70 @@
+// Headers that cross the gateway. Upstream requests are built from an allow-list:
+// client credentials, cookies, Host, hop-by-hop headers (and any header named in
+// Connection) never leave; the provider's own credential is added afterwards.
+// Responses drop hop-by-hop headers and cookies too.
+import { GatewayError } from '../errors.js';
+
+/** Client headers a provider may need: API versions and betas, idempotency, content negotiation. */
+const FORWARDED_REQUEST_HEADERS = new Set([
+  'content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta', 'openai-organization', 'openai-project',
+  'idempotency-key', 'x-goog-api-client', 'x-server-timeout',
+]);
+
+// RFC 9110 §7.6.1, plus headers Node/undici handle themselves.
+const HOP_BY_HOP = new Set([
+  'connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'proxy-authorization',
+  'proxy-authenticate', 'trailer', 'host', 'content-length', 'set-cookie', 'date',
+]);
+
+/** Counts the gateways a request has crossed, so a chain that loops ends instead of spinning. */
+export const HOPS_HEADER = 'x-gw-hops';
+export const MAX_HOPS = 8;
+export const GATEWAY_USER_AGENT = 'gw/0.1.0';
+
+type IncomingHeaders = Record<string, string | string[] | undefined>;
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function namedInConnection(headers: IncomingHeaders): Set<string> {
+  return new Set((single(headers.connection) ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean));
+}
+
+export function readHops(headers: IncomingHeaders): number {
+  const hops = Number(single(headers[HOPS_HEADER]) ?? 0);
+  if (!Number.isInteger(hops) || hops < 0) return 0;
+  if (hops >= MAX_HOPS) throw new GatewayError('GW_ERR_UPSTREAM_LOOP', { message: `The request has passed through ${hops} gateways; refusing to forward it again (loop?).` });
+  return hops;
+}
+
+export function buildUpstreamHeaders(client: IncomingHeaders, provider: { auth: Record<string, string>; defaults: Record<string, string> }): Record<string, string> {
+  const dropped = namedInConnection(client);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(client)) {
+    if (!FORWARDED_REQUEST_HEADERS.has(name) || dropped.has(name)) continue;
+    const text = single(value);
+    if (text !== undefined) headers[name] = text;
+  }
+  for (const [name, value] of Object.entries(provider.defaults)) headers[name] ??= value;
+  const clientAgent = single(client['user-agent']);
+  headers['user-agent'] = clientAgent ? `${GATEWAY_USER_AGENT} ${clientAgent}` : GATEWAY_USER_AGENT;
+  // Usage and error parsing read the body, so it must not come back compressed.
+  headers['accept-encoding'] = 'identity';
+  headers[HOPS_HEADER] = String(readHops(client) + 1);
+  return { ...headers, ...provider.auth };
+}
+
+/** The provider's response headers minus hop-by-hop ones and cookies; the body length may change. */
+export function buildClientHeaders(upstream: IncomingHeaders, keepLength: boolean): Record<string, string> {
+  const dropped = namedInConnection(upstream);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    if (HOP_BY_HOP.has(name) || dropped.has(name)) continue;
+    const text = single(value);
+    if (text !== undefined) headers[name] = text;
+  }
+  const length = single(upstream['content-length']);
+  if (keepLength && length !== undefined) headers['content-length'] = length;
+  return headers;
+}

@@ -1,0 +1,69 @@
+// The only importer of undici for data-plane calls: one keep-alive Agent with
+// connect, header and idle time-outs, no redirects, and the caller's AbortSignal
+// wired through, so a client that leaves cancels the provider call at any moment.
+import { Agent, errors as undiciErrors, request } from 'undici';
+import type { Readable } from 'node:stream';
+import { GatewayError } from '../errors.js';
+
+export interface UpstreamTimeouts {
+  connectMs: number;
+  /** Wait for the response headers: long, since reasoning models think before the first byte. */
+  headersMs: number;
+  /** Longest silence between two body chunks. */
+  bodyIdleMs: number;
+}
+
+export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, headersMs: 600_000, bodyIdleMs: 120_000 };
+
+export interface UpstreamRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: Buffer | string | Readable | null;
+  signal: AbortSignal;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+export interface UpstreamClient {
+  send(call: UpstreamRequest): Promise<UpstreamResponse>;
+  close(): Promise<void>;
+}
+
+export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTREAM_TIMEOUTS): UpstreamClient {
+  const agent = new Agent({
+    connect: { timeout: timeouts.connectMs },
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyIdleMs,
+    keepAliveTimeout: 30_000,
+    connections: 256,
+  });
+  return {
+    async send(call) {
+      try {
+        const response = await request(call.url, {
+          method: call.method as 'POST', headers: call.headers, body: call.body ?? undefined, signal: call.signal, dispatcher: agent,
+        });
+        return { status: response.statusCode, headers: response.headers, body: response.body };
+      } catch (error) {
+        throw classifyUpstreamError(error);
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** Maps an undici or socket failure onto the catalog: refused → 502, time-out → 504. */
+export function classifyUpstreamError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.ConnectTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new GatewayError('GW_ERR_UPSTREAM_TIMEOUT', { cause: error });
+  }
+  const code = (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+  const reason = code ? ` (${code})` : '';
+  return new GatewayError('GW_ERR_UPSTREAM_UNREACHABLE', { message: `The provider could not be reached${reason}.`, cause: error });
+}
