@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { GatewayError } from '../errors.js';
 import { patchTopLevelString, scanTopLevel } from '../formats/patch-json-field.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
-import type { PipelineRequest } from './handle-request.js';
+import type { PipelineRequest } from './pipeline-types.js';
 import type { InboundCall } from './read-inbound-call.js';
 import type { Target } from './choose-target.js';
 import { buildUpstreamHeaders } from './upstream-headers.js';

@@ -3,7 +3,6 @@
 // everything after that happens here:
 //   decode → routing → encode → provider → relay (usage read on the side)
 // Policy and DLP stages slot in between decode and routing.
-import type { Identity } from '../auth/authenticate.js';
 import type { AuditTokens } from '../audit/record.js';
 import type { Usage } from '../canonical/usage.js';
 import { GatewayError } from '../errors.js';
@@ -14,43 +13,11 @@ import { listModels } from './list-models.js';
 import { readInboundCall } from './read-inbound-call.js';
 import { relayStream, readJsonBody } from './relay-response.js';
 import { chooseTarget } from './choose-target.js';
-import type { RouteEntry } from './route-table.js';
 import { callProvider } from './call-provider.js';
 import { buildClientHeaders } from './upstream-headers.js';
+import type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
 
-export interface PipelineRequest {
-  id: string;
-  method: string;
-  route: RouteEntry;
-  family: RouteEntry['family'];
-  /** Path parameters, `*` holding the rest of a wildcard path. */
-  params: Record<string, string>;
-  query: URLSearchParams;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-  rawBody: Buffer | null;
-  identity: Identity;
-  /** Aborted when the client goes away or the gateway shuts down. */
-  signal: AbortSignal;
-}
-
-export interface PipelineResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** JSON value, raw bytes, or a stream forwarded as it arrives. */
-  body: unknown;
-}
-
-/** What the pipeline learned that the audit record, the log and the metrics need. */
-export interface PipelineFacts {
-  model: string | null;
-  provider: string | null;
-  tokens: AuditTokens | null;
-  outcome: string[];
-  bytesOut: number | null;
-  /** Time spent waiting on the provider, so gw's own overhead can be told apart. */
-  upstreamNanos: bigint;
-}
+export type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
 
 export async function handleRequest(request: PipelineRequest, services: GatewayServices, facts: PipelineFacts): Promise<PipelineResponse> {
   // 1. decode: what the client asked for, in its own dialect.

@@ -6,7 +6,7 @@ import { adapterFor } from '../providers/registry.js';
 import type { ProviderConfig, UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
 import { respondAsMock } from '../providers/mock/respond-as-mock.js';
 import type { GatewayServices } from './gateway-services.js';
-import type { PipelineResponse } from './handle-request.js';
+import type { PipelineResponse } from './pipeline-types.js';
 import { buildUpstreamHeaders } from './upstream-headers.js';
 import { readJsonBody } from './relay-response.js';
 

@@ -2,7 +2,7 @@
 // dialect: the operation as a provider names it, the model, and whether it streams.
 import { GatewayError } from '../errors.js';
 import type { UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
-import type { PipelineRequest } from './handle-request.js';
+import type { PipelineRequest } from './pipeline-types.js';
 
 export interface InboundCall {
   dialect: WireDialect;

@@ -71,6 +71,10 @@ describe('anthropic adapter', () => {
     expect(adapter.defaultHeaders(provider)).toEqual({ 'anthropic-version': '2023-06-01' });
     expect(adapter.modelInBody(provider)).toBe(true);
   });
+  it('sends an ANTHROPIC_AUTH_TOKEN as a bearer token, as the Anthropic SDK does', () => {
+    expect(adapter.authHeaders({ ...provider, apiKeyFrom: 'env:ANTHROPIC_AUTH_TOKEN' })).toEqual({ authorization: 'Bearer secret' });
+    expect(adapter.authHeaders({ ...provider, apiKeyFrom: 'env:ANTHROPIC_API_KEY' })).toEqual({ 'x-api-key': 'secret' });
+  });
 });
 
 describe('gemini adapter', () => {

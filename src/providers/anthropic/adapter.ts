@@ -2,7 +2,7 @@
 // version (ANTHROPIC_BASE_URL=https://api.anthropic.com), so paths carry `/v1`.
 // Claude Code calls `/v1/messages?beta=true`; the query is kept as the client sent it.
 import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
-import { joinPassthroughUrl, keyHeader, trimBaseUrl, withQuery } from '../provider-http.js';
+import { bearerAuth, joinPassthroughUrl, keyHeader, trimBaseUrl, withQuery } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {
   messages: '/v1/messages',
@@ -23,8 +23,9 @@ export const anthropicAdapter: ProviderAdapter = {
     const path = PATHS[call.operation];
     return path === undefined ? null : withQuery(`${trimBaseUrl(config.baseUrl)}${path}`, call.query);
   },
-  // https://docs.anthropic.com/en/api/getting-started#authentication
-  authHeaders: (config) => keyHeader('x-api-key', config.apiKey),
+  // https://docs.anthropic.com/en/api/getting-started#authentication: API keys go in x-api-key;
+  // an ANTHROPIC_AUTH_TOKEN is an OAuth bearer token, sent as the SDK sends it.
+  authHeaders: (config) => config.apiKeyFrom === 'env:ANTHROPIC_AUTH_TOKEN' ? bearerAuth(config.apiKey) : keyHeader('x-api-key', config.apiKey),
   defaultHeaders: () => ({ 'anthropic-version': ANTHROPIC_VERSION }),
   modelInBody: () => true,
 };

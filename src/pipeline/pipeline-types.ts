@@ -1,0 +1,38 @@
+// The shapes the server hands the pipeline and gets back.
+import type { AuditTokens } from '../audit/record.js';
+import type { Identity } from '../auth/authenticate.js';
+import type { RouteEntry } from './route-table.js';
+
+export interface PipelineRequest {
+  id: string;
+  method: string;
+  route: RouteEntry;
+  family: RouteEntry['family'];
+  /** Path parameters, `*` holding the rest of a wildcard path. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  rawBody: Buffer | null;
+  identity: Identity;
+  /** Aborted when the client goes away or the gateway shuts down. */
+  signal: AbortSignal;
+}
+
+export interface PipelineResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON value, raw bytes, or a stream forwarded as it arrives. */
+  body: unknown;
+}
+
+/** What the pipeline learned that the audit record, the log and the metrics need. */
+export interface PipelineFacts {
+  model: string | null;
+  provider: string | null;
+  tokens: AuditTokens | null;
+  outcome: string[];
+  bytesOut: number | null;
+  /** Time spent waiting on the provider, so gw's own overhead can be told apart. */
+  upstreamNanos: bigint;
+}
