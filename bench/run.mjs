@@ -6,7 +6,8 @@
 // Env: BENCH_DURATION (measured seconds per cell, 4), BENCH_WARMUP (1), BENCH_RUNS (2, interleaved),
 // BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream; also messages,messages-stream),
 // BENCH_TARGETS (direct,bare-proxy,gw), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
-// GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in).
+// GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…).
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import os from 'node:os';
@@ -53,6 +54,11 @@ async function startGw(mockOrigin) {
     ...process.env, OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: `${mockOrigin}/v1`, ANTHROPIC_API_KEY: 'bench-key', ANTHROPIC_BASE_URL: mockOrigin,
   };
   const entry = path.resolve(projectRoot, process.env.GW_BENCH_ENTRY ?? path.join('bin', 'gw.js'));
+  // BENCH_GW_SETTINGS="audit_fsync=interval,…": gw settings applied before it starts, to price each one.
+  for (const pair of (process.env.BENCH_GW_SETTINGS ?? '').split(',').filter(Boolean)) {
+    const [name, value] = pair.split('=');
+    execFileSync(process.execPath, [entry, 'settings', 'set', name, value, '--home', gwHome], { stdio: 'ignore' });
+  }
   const handle = startNode('gw', entry, ['serve', '--port', String(port), '--home', gwHome], { env, cpus: settings.pinning?.target, cwd: projectRoot });
   await waitForPort(handle, port, 20_000);
   let key = process.env.GW_BENCH_KEY;

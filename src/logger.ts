@@ -21,7 +21,8 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     { level: options.level ?? 'info', base: { service: 'gw' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
-    options.destination ?? pino.destination({ dest: 2, sync: false }),
+    // Lines are gathered into 4 KiB writes; flush() at shutdown writes the rest.
+    options.destination ?? pino.destination({ dest: 2, sync: false, minLength: 4096 }),
   );
 }
 

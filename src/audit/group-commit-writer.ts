@@ -58,6 +58,9 @@ interface Gap {
 const MAX_BATCH_RECORDS = 1024;
 const MAX_BATCH_BYTES = 1024 * 1024;
 const SYNC_INTERVAL_MS = 1000;
+// The checkpoint (a file replaced by rename, with its own fsync) is rewritten at most
+// this often under load; flush() and close() always bring it up to the head.
+const CHECKPOINT_INTERVAL_MS = 1000;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -78,6 +81,10 @@ export class GroupCommitWriter {
   private lastSyncAt = 0;
   private syncTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private checkpointed: ChainHead | undefined;
+  private lastCheckpointAt = -Infinity;
+  private checkpointTimer: NodeJS.Timeout | undefined;
+  private checkpointing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: GroupCommitWriterOptions) {
     this.tip = options.head ?? { seq: 0, hash: GENESIS_PREV };
@@ -110,12 +117,14 @@ export class GroupCommitWriter {
   async flush(): Promise<void> {
     if (this.writing) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     if (this.unsynced) await this.syncNow();
+    if (this.checkpointed?.seq !== this.durable.seq) await this.queueCheckpoint();
   }
 
   /** Refuses further appends, waits for the queue, syncs; the caller closes the file. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.syncTimer) clearTimeout(this.syncTimer);
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
     await this.flush();
   }
 
@@ -172,7 +181,26 @@ export class GroupCommitWriter {
     if (batch[0]?.settle === undefined) this.gap = undefined;
     this.problems.delete('write');
     for (const entry of batch) entry.settle?.resolve(entry.sealed.record);
-    await this.writeCheckpoint();
+    await this.scheduleCheckpoint();
+  }
+
+  /** At most one checkpoint write per interval; the last batch of a burst is covered by a trailing timer. */
+  private async scheduleCheckpoint(): Promise<void> {
+    const wait = this.lastCheckpointAt + CHECKPOINT_INTERVAL_MS - performance.now();
+    if (wait <= 0) return this.queueCheckpoint();
+    if (!this.checkpointTimer && !this.closed) {
+      this.checkpointTimer = setTimeout(() => {
+        this.checkpointTimer = undefined;
+        void this.queueCheckpoint();
+      }, wait);
+      this.checkpointTimer.unref();
+    }
+  }
+
+  /** Checkpoint writes run one at a time: they share a temporary file. */
+  private queueCheckpoint(): Promise<void> {
+    this.checkpointing = this.checkpointing.then(() => this.writeCheckpoint());
+    return this.checkpointing;
   }
 
   private async writeFully(data: Buffer): Promise<void> {
@@ -212,9 +240,13 @@ export class GroupCommitWriter {
   }
 
   private async writeCheckpoint(): Promise<void> {
-    const checkpoint = signCheckpoint(this.options.key, this.durable);
+    const head = this.durable;
+    this.lastCheckpointAt = performance.now();
+    if (this.checkpointed?.seq === head.seq) return;
+    const checkpoint = signCheckpoint(this.options.key, head);
     try {
       await this.options.fileSystem.replaceFile(this.options.checkpointFile, `${JSON.stringify(checkpoint)}\n`, this.options.fsync === 'always');
+      this.checkpointed = head;
       this.problems.delete('checkpoint');
     } catch (error) {
       this.problems.set('checkpoint', `cannot write the audit checkpoint: ${describe(error)}`);

@@ -29,15 +29,15 @@ const STREAM_ERROR_ENCODERS: Record<WireDialect, (error: GatewayError) => string
   openai: encodeOpenAiStreamError, anthropic: encodeAnthropicStreamError, google: encodeGoogleStreamError,
 };
 
-function parseData(data: string): unknown {
-  if (data === '[DONE]') return undefined;
-  try { return JSON.parse(data); } catch { return undefined; }
+/** OpenAI's usage-only chunk: `choices: []` with a usage object. */
+function isUsageOnlyChunk(parsed: Record<string, unknown> | undefined): boolean {
+  return Array.isArray(parsed?.choices) && parsed.choices.length === 0;
 }
 
-/** OpenAI's usage-only chunk: `choices: []` with a usage object. */
-function isUsageOnlyChunk(data: unknown): boolean {
-  const record = data as { choices?: unknown; usage?: unknown } | undefined;
-  return Array.isArray(record?.choices) && record.choices.length === 0 && typeof record.usage === 'object' && record.usage !== null;
+function endsOnEventBoundary(chunk: Uint8Array): boolean {
+  const last = chunk[chunk.length - 1];
+  const before = chunk[chunk.length - 2];
+  return last === 0x0a && (before === 0x0a || (before === 0x0d && chunk[chunk.length - 3] === 0x0a));
 }
 
 export async function* relayStream(body: AsyncIterable<Uint8Array>, options: RelayOptions): AsyncGenerator<Uint8Array | string> {
@@ -46,35 +46,42 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
   let tapping = true;
   let bytes = 0;
   let failure: GatewayError | null = null;
+  // Whether everything received so far ended on an event boundary (the decoder holds no partial event).
+  let aligned = true;
   try {
     for await (const chunk of body) {
-      let events: SseEvent[];
+      let events: SseEvent[] = [];
       try {
-        events = tapping || options.hideUsageChunk ? decoder.push(chunk) : [];
+        if (tapping) events = decoder.push(chunk);
       } catch (error) {
         if (options.hideUsageChunk) throw error;
         tapping = false; // an oversized line: stop reading on the side, keep forwarding
-        events = [];
       }
-      if (!options.hideUsageChunk) {
+      let hidden = false;
+      const parsed = events.map((event) => {
+        const data = tap.readEventData(event.data);
+        if (options.hideUsageChunk && isUsageOnlyChunk(data)) hidden = true;
+        return data;
+      });
+      const wasAligned = aligned;
+      aligned = endsOnEventBoundary(chunk);
+      // The usual case: the provider's own bytes, untouched.
+      if (!options.hideUsageChunk || (!hidden && wasAligned && aligned)) {
         bytes += chunk.length;
-        for (const event of events) tap.readEvent(parseData(event.data));
         yield chunk;
         continue;
       }
-      for (const event of events) {
-        const data = parseData(event.data);
-        tap.readEvent(data);
-        if (isUsageOnlyChunk(data)) continue;
-        const text = encodeSseEvent(event);
+      // Filtering across event boundaries: re-emit the complete events but the hidden one.
+      const text = events.filter((_event, index) => !isUsageOnlyChunk(parsed[index])).map((event) => encodeSseEvent(event)).join('');
+      if (text) {
         bytes += Buffer.byteLength(text);
         yield text;
       }
     }
     // A last event with no blank line after it: tap it, and re-emit it when filtering.
-    for (const event of tapping || options.hideUsageChunk ? decoder.end() : []) {
-      const data = parseData(event.data);
-      tap.readEvent(data);
+    const tail = tapping ? decoder.end() : [];
+    for (const event of tail) {
+      const data = tap.readEventData(event.data);
       if (options.hideUsageChunk && !isUsageOnlyChunk(data)) {
         const text = encodeSseEvent(event);
         bytes += Buffer.byteLength(text);

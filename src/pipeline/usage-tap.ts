@@ -1,5 +1,7 @@
 // Reads usage from a provider's response on the side, without changing what the
-// client gets: from the JSON body, or from stream events as they pass.
+// client gets: from the JSON body, or from stream events as they pass. Only events
+// that can carry usage are parsed (a substring test first), so a long stream costs
+// one JSON.parse per usage event, not per token.
 import type { Usage } from '../canonical/usage.js';
 import { mapAnthropicUsage, mergeUsage } from '../formats/anthropic-messages/map-usage.js';
 import { mapGoogleUsage } from '../formats/google-genai/map-usage.js';
@@ -8,7 +10,8 @@ import type { WireDialect } from '../providers/provider-adapter.js';
 
 export interface UsageTap {
   readJson(body: unknown): void;
-  readEvent(data: unknown): void;
+  /** Reads one event's data; returns the parsed event when it carried usage, else undefined. */
+  readEventData(data: string): Record<string, unknown> | undefined;
   usage(): Usage | undefined;
 }
 
@@ -16,20 +19,33 @@ function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 }
 
+// OpenAI sends `"usage":null` on every chunk once include_usage is on: only an object counts.
+const CARRIES_USAGE: Record<WireDialect, RegExp> = {
+  openai: /"usage"\s*:\s*\{/,
+  anthropic: /"usage"\s*:\s*\{/,
+  google: /"usageMetadata"\s*:\s*\{/,
+};
+
+const READERS: Record<WireDialect, (data: unknown) => Usage | undefined> = {
+  openai: (data) => mapOpenAiUsage(field(data, 'usage') ?? field(field(data, 'response'), 'usage')),
+  // message_start nests usage in `message`; message_delta carries it at the top.
+  anthropic: (data) => mapAnthropicUsage(field(data, 'usage') ?? field(field(data, 'message'), 'usage')),
+  google: (data) => mapGoogleUsage(field(data, 'usageMetadata')),
+};
+
 export function createUsageTap(dialect: WireDialect): UsageTap {
   let usage: Usage | undefined;
-  const readers: Record<WireDialect, (data: unknown) => Usage | undefined> = {
-    openai: (data) => mapOpenAiUsage(field(data, 'usage') ?? field(field(data, 'response'), 'usage')),
-    // message_start nests usage in `message`; message_delta carries it at the top.
-    anthropic: (data) => mapAnthropicUsage(field(data, 'usage') ?? field(field(data, 'message'), 'usage')),
-    google: (data) => mapGoogleUsage(field(data, 'usageMetadata')),
-  };
-  const read = readers[dialect];
+  const read = READERS[dialect];
+  const carriesUsage = CARRIES_USAGE[dialect];
   return {
     readJson(body) { usage = read(body) ?? usage; },
-    readEvent(data) {
-      const found = read(data);
+    readEventData(data) {
+      if (!carriesUsage.test(data)) return undefined;
+      let parsed: unknown;
+      try { parsed = JSON.parse(data); } catch { return undefined; }
+      const found = read(parsed);
       if (found) usage = dialect === 'anthropic' ? mergeUsage(usage, found) : found;
+      return typeof parsed === 'object' && parsed !== null ? parsed as Record<string, unknown> : undefined;
     },
     usage: () => usage,
   };

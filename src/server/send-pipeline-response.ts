@@ -1,12 +1,12 @@
 // Writes what the pipeline returned: JSON, bytes, or a stream forwarded chunk by
 // chunk as it arrives (never collected first). Adds x-gw-overhead-ms: gw's own time
 // up to the response headers, with the wait for the provider taken out.
-import { Readable } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PipelineResponse } from '../pipeline/handle-request.js';
 
-function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
+  return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Symbol.asyncIterator in value;
 }
 
 export function overheadNanos(request: FastifyRequest): bigint {
@@ -15,13 +15,40 @@ export function overheadNanos(request: FastifyRequest): bigint {
   return overhead > 0n ? overhead : 0n;
 }
 
-export function sendPipelineResponse(request: FastifyRequest, reply: FastifyReply, response: PipelineResponse): FastifyReply {
+export async function sendPipelineResponse(request: FastifyRequest, reply: FastifyReply, response: PipelineResponse): Promise<FastifyReply> {
   const overhead = overheadNanos(request);
   reply.code(response.status).headers(response.headers);
   reply.header('x-gw-overhead-ms', (Number(overhead) / 1e6).toFixed(3));
   request.gw.overheadSeconds = Number(overhead) / 1e9;
-  if (isAsyncIterable(response.body) && !(response.body instanceof Buffer)) {
-    return reply.send(response.body instanceof Readable ? response.body : Readable.from(response.body, { objectMode: false }));
+  if (!isAsyncIterable(response.body)) return reply.send(response.body);
+  // Streams are written straight to the socket: a Readable wrapper per response
+  // costs more CPU than the copy itself.
+  reply.hijack();
+  await writeStream(reply.raw, response.status, reply.getHeaders(), response.body);
+  return reply;
+}
+
+async function writeStream(raw: ServerResponse, status: number, headers: ReturnType<FastifyReply['getHeaders']>, body: AsyncIterable<Uint8Array | string>): Promise<void> {
+  raw.writeHead(status, headers as Record<string, string>);
+  raw.flushHeaders();
+  try {
+    for await (const chunk of body) {
+      if (raw.destroyed) break;
+      if (!raw.write(chunk)) await drainedOrClosed(raw);
+    }
+  } finally {
+    if (!raw.destroyed) raw.end();
   }
-  return reply.send(response.body);
+}
+
+function drainedOrClosed(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.once('drain', done);
+    raw.once('close', done);
+  });
 }
