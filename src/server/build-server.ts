@@ -16,6 +16,7 @@ import { recordRequest } from './record-request.js';
 import { newRequestState } from './request-state.js';
 import { sendError, toGatewayError } from './send-error.js';
 import { sendPipelineResponse } from './send-pipeline-response.js';
+import { MAX_BODY_LIMIT_BYTES, limitBodySize } from './limit-body-size.js';
 
 export interface ServerOptions {
   tls?: { cert: Buffer; key: Buffer };
@@ -31,7 +32,11 @@ export interface GatewayServer {
 function createNodeServer(options: ServerOptions) {
   // Node checks header/request time-outs only every connectionsCheckingInterval (30 s by
   // default), which lets a slowloris connection live that long; check every second.
-  const serverOptions = { connectionsCheckingInterval: 1000, headersTimeout: 15_000, requestTimeout: options.requestTimeoutMs ?? 120_000, maxHeaderSize: 16 * 1024 };
+  const serverOptions = {
+    connectionsCheckingInterval: 1000, headersTimeout: 15_000, requestTimeout: options.requestTimeoutMs ?? 120_000, maxHeaderSize: 16 * 1024,
+    // fastify applies its own keepAliveTimeout only to servers it creates; stay above common load balancers' 60 s.
+    keepAliveTimeout: 72_000,
+  };
   return (handler: http.RequestListener) => options.tls
     ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler)
     : http.createServer(serverOptions, handler);
@@ -42,7 +47,8 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
   const app = Fastify({
     logger: false,
     serverFactory: createNodeServer(options),
-    bodyLimit: settings.body_limit_bytes,
+    // The live limit (setting body_limit_bytes) is enforced at the door and while reading; this is only the ceiling.
+    bodyLimit: MAX_BODY_LIMIT_BYTES,
     requestTimeout: options.requestTimeoutMs ?? 120_000,
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
@@ -61,6 +67,7 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
     reply.raw.once('close', () => recordRequest(services, request, reply));
     return door.onRequest(request, reply);
   });
+  app.addHook('preParsing', async (request, _reply, payload) => limitBodySize(payload, services.state.snapshot().settings.body_limit_bytes, request.headers['content-length'] !== undefined));
   app.setErrorHandler((error, request, reply) => {
     const family = request.gw?.family ?? guessFamily(request.url);
     const gatewayError = toGatewayError(error);

@@ -43,7 +43,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const state = await openStateStore(options.home);
   const cleanups: Array<() => Promise<unknown>> = [() => state.close()];
   try {
-    const bootstrap = await bootstrapLocalTeam(state);
     const audit = await openAuditTrail({
       dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
       fsync: state.snapshot().settings.audit_fsync,
@@ -58,6 +57,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
       throw new Error(describeListenError(error, options.host, options.port));
     });
+    // Only once listening: a start that fails (port in use, bad TLS file) must not use up the
+    // one-time printing of the first key. The door sees the new key through the state change.
+    const bootstrap = await bootstrapLocalTeam(state);
     state.watch();
     const ticker = setInterval(() => server.door.flushRefusals(), 1000);
     ticker.unref();
@@ -104,10 +106,13 @@ function describeProviders(set: ReturnType<GatewayServices['providers']>) {
 async function stopGateway(server: GatewayServer, services: GatewayServices, cleanups: Array<() => Promise<unknown>>, ticker: NodeJS.Timeout, drainTimeoutMs: number): Promise<void> {
   clearInterval(ticker);
   // fastify's close stops accepting, answers 503 on kept-alive sockets and waits for
-  // in-flight requests; past the bound, the remaining connections are cut.
+  // in-flight requests; a connection whose request just finished is closed at once rather
+  // than kept alive; past the bound, the remaining connections are cut.
+  const closeIdle = setInterval(() => server.app.server.closeIdleConnections(), 100);
   const forceClose = setTimeout(() => server.app.server.closeAllConnections(), drainTimeoutMs);
   await server.app.close();
   clearTimeout(forceClose);
+  clearInterval(closeIdle);
   server.door.flushRefusals(true);
   server.door.close();
   for (const cleanup of cleanups) await cleanup().catch((error: unknown) => services.logger.error({ err: String(error) }, 'shutdown step failed'));

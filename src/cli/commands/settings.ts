@@ -36,7 +36,7 @@ export function registerSettingsCommand(program: Command, context: CliContext): 
     });
   settings
     .command('set')
-    .description('Change a setting; a running gateway picks it up within a second')
+    .description('Change a setting; a running gateway picks it up within a second (trusted_proxies, audit_fsync and refused_burst_window_seconds at its next start)')
     .argument('<name>', 'setting name')
     .argument('<value>', 'new value')
     .option('--home <dir>', HOME_HELP)
