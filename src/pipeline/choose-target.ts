@@ -17,6 +17,9 @@ const PASSTHROUGH_KINDS: Partial<Record<Family, ProviderKind>> = { openai: 'open
 
 export function chooseTarget(inbound: InboundCall, set: ProviderSet, family: Family): Target {
   if (inbound.operation !== 'passthrough') {
+    // The AzureOpenAI client names a deployment: an Azure provider, when there is one, serves it.
+    const azure = inbound.deployment && !inbound.model?.includes('/') ? set.providers.find((candidate) => candidate.kind === 'azure') : undefined;
+    if (azure) return { provider: azure, upstreamModel: inbound.model };
     const route = resolveModel(inbound.model ?? '', set.providers, set.aliases);
     return { provider: route.provider, upstreamModel: route.upstreamModel };
   }

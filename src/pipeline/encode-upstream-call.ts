@@ -55,7 +55,7 @@ export function encodeUpstreamCall(request: PipelineRequest, inbound: InboundCal
     operation: inbound.operation,
     model: target.upstreamModel,
     stream: inbound.stream,
-    query: request.query,
+    query: queryFor(request.query, target),
   };
   // Another gw serves the same paths; a passthrough forwards the rest of its path.
   if (adapter.kind === 'gateway' || inbound.operation === 'passthrough') call.clientPath = inbound.passthroughPath ?? clientPathOf(request);
@@ -71,6 +71,14 @@ export function encodeUpstreamCall(request: PipelineRequest, inbound: InboundCal
   const encoded = encodeJsonBody(request, inbound, target, adapter);
   headers['content-type'] = 'application/json';
   return { call, url, method: 'POST', headers, body: encoded.bytes, json: encoded.json, hideUsageChunk: encoded.hideUsageChunk };
+}
+
+/** Azure's api-version means nothing to other providers (the Azure adapter sets its own). */
+function queryFor(query: URLSearchParams, target: Target): URLSearchParams {
+  if (!query.has('api-version') || target.provider.kind === 'azure') return query;
+  const copy = new URLSearchParams(query);
+  copy.delete('api-version');
+  return copy;
 }
 
 function isReadable(value: unknown): value is Readable {

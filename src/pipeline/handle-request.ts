@@ -50,12 +50,15 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   // 5. relay: streams as they arrive; JSON read whole for its usage.
   const contentType = String(upstream.headers['content-type'] ?? '');
   if (upstream.status < 400 && contentType.includes('text/event-stream')) {
+    let settle = () => {};
+    facts.settled = new Promise((resolve) => { settle = resolve; });
     const body = relayStream(upstream.body, {
       dialect: inbound.dialect, hideUsageChunk: call.hideUsageChunk, signal: request.signal,
       onDone: ({ usage, bytes, failure }) => {
         facts.tokens = toAuditTokens(usage);
         facts.bytesOut = bytes;
         if (failure) facts.outcome.push(failure.code);
+        settle();
       },
     });
     return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body };

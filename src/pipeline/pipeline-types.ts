@@ -35,4 +35,6 @@ export interface PipelineFacts {
   bytesOut: number | null;
   /** Time spent waiting on the provider, so gw's own overhead can be told apart. */
   upstreamNanos: bigint;
+  /** Resolves when a relayed stream has finished and its bytes and usage are known. */
+  settled: Promise<void> | null;
 }

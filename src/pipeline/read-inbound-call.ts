@@ -12,6 +12,8 @@ export interface InboundCall {
   stream: boolean;
   /** For passthrough: the rest of the path and its query, forwarded verbatim. */
   passthroughPath?: string;
+  /** Called as Azure's /openai/deployments/{name}/…: the model is a deployment name. */
+  deployment?: boolean;
 }
 
 const ROUTE_OPERATIONS: Record<string, UpstreamOperation> = {
@@ -54,7 +56,8 @@ export function readInboundCall(request: PipelineRequest): InboundCall | null {
   if (route.operation === 'genai.models') return readGenAiCall(request);
   const operation = ROUTE_OPERATIONS[route.operation];
   if (!operation) return null;
-  const dialect: WireDialect = route.family === 'anthropic' ? 'anthropic' : route.family === 'google' ? 'google' : 'openai';
+  // request.family, not route.family: GET /v1/models answers Anthropic clients (anthropic-version) in their shape.
+  const dialect: WireDialect = request.family === 'anthropic' ? 'anthropic' : request.family === 'google' ? 'google' : 'openai';
   if (operation === 'models.list' || operation === 'genai.models.list') return { dialect, operation, model: null, stream: false };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'The request body must be a JSON object.' });
@@ -63,7 +66,7 @@ export function readInboundCall(request: PipelineRequest): InboundCall | null {
   if (stream !== undefined && typeof stream !== 'boolean') {
     throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: '"stream" must be a boolean.', param: 'stream' });
   }
-  return { dialect, operation, model: requireModel(body, request), stream: stream === true };
+  return { dialect, operation, model: requireModel(body, request), stream: stream === true, deployment: request.params.deployment !== undefined };
 }
 
 /** `models/{model}:{method}`, where the model may itself contain a slash (`anthropic/claude-sonnet-4-5`). */

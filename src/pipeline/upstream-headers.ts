@@ -64,6 +64,11 @@ export function buildClientHeaders(upstream: IncomingHeaders, keepLength: boolea
     const text = single(value);
     if (text !== undefined) headers[name] = text;
   }
+  // gw's own x-request-id names the audit record; the provider's stays visible under another name.
+  if (headers['x-request-id'] !== undefined) {
+    headers['x-upstream-request-id'] = headers['x-request-id'];
+    delete headers['x-request-id'];
+  }
   const length = single(upstream['content-length']);
   if (keepLength && length !== undefined) headers['content-length'] = length;
   return headers;

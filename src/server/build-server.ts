@@ -64,7 +64,7 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    reply.raw.once('close', () => recordRequest(services, request, reply));
+    reply.raw.once('close', () => void recordRequest(services, request, reply));
     return door.onRequest(request, reply);
   });
   app.addHook('preParsing', async (request, _reply, payload) => limitBodySize(payload, services.state.snapshot().settings.body_limit_bytes, request.headers['content-length'] !== undefined));

@@ -14,11 +14,19 @@ function elapsedMs(startedAt: bigint): number {
   return Number((process.hrtime.bigint() - startedAt) / 1_000_000n);
 }
 
-export function recordRequest(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): void {
+/** How long a record waits for a cut stream's relay to report its bytes and usage. */
+const SETTLE_BOUND_MS = 10_000;
+
+export async function recordRequest(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const state = request.gw;
   if (!state) return;
   // writableEnded: the response was completed by us (a finished write may still be in flight).
   const clientLeft = !reply.raw.writableEnded;
+  if (state.settled) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([state.settled, new Promise((resolve) => { timer = setTimeout(resolve, SETTLE_BOUND_MS); })]);
+    clearTimeout(timer);
+  }
   const status = clientLeft ? CLIENT_CLOSED_REQUEST : reply.statusCode;
   const latencyMs = elapsedMs(state.startedAt);
   if (clientLeft && !state.outcome.includes('client_disconnected')) state.outcome.push('client_disconnected');

@@ -22,6 +22,8 @@ export interface RequestState {
   upstreamNanos: bigint;
   /** gw's own time up to the response headers (set when the pipeline answered). */
   overheadSeconds: number | null;
+  /** Set by the pipeline for a relayed stream: the record waits for its bytes and usage. */
+  settled: Promise<void> | null;
 }
 
 declare module 'fastify' {
@@ -37,6 +39,6 @@ export function newRequestState(route: RouteEntry | null, family: RouteEntry['fa
   return {
     route, family, operation: route?.operation ?? 'unknown', startedAt: process.hrtime.bigint(), identity: null,
     refusedAtDoor: false, rawBody: null, model: null, provider: null, tokens: null, outcome: [], bytesOut: null,
-    upstreamNanos: 0n, overheadSeconds: null,
+    upstreamNanos: 0n, overheadSeconds: null, settled: null,
   };
 }
