@@ -1,10 +1,9 @@
 // `gw keys create --team T [--name N] [--expires DURATION]`, `gw keys list`, `gw keys revoke ID`.
 import type { Command } from 'commander';
-import { CliExit, type CliContext } from '../cli-context.js';
+import type { CliContext } from '../cli-context.js';
+import { withStore, formatTable } from '../state-command.js';
 import { parseDuration } from '../../state/parse-duration.js';
 import type { VirtualKeyRecord } from '../../state/schema.js';
-import { StateError } from '../../state/state-errors.js';
-import { useStateStore, type StateStore } from '../../state/state-store.js';
 import { createKey, keyStatus, listKeys, revokeKey } from '../../state/virtual-keys.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
@@ -65,17 +64,3 @@ function describeKey(record: VirtualKeyRecord, now: Date) {
   return { id, team, name, hint, created_at, expires_at, revoked_at, status: keyStatus(record, now) };
 }
 
-/** Runs a job against the state store; a state failure becomes one line and exit 2 (usage) or 1. */
-async function withStore<T>(context: CliContext, home: string | undefined, run: (store: StateStore) => Promise<T>): Promise<T> {
-  try {
-    return await useStateStore(context.home(home), run);
-  } catch (error) {
-    if (error instanceof StateError) throw new CliExit(error.kind === 'usage' ? 2 : 1, error.message);
-    throw error;
-  }
-}
-
-function formatTable(rows: string[][]): string {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) => `${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()}\n`).join('');
-}

@@ -3,6 +3,7 @@
 // shown as `env:VAR`, `set` or `none`.
 import { Option, type Command } from 'commander';
 import { CliExit, type CliContext } from '../cli-context.js';
+import { withStore } from '../state-command.js';
 import { isHttpUrl, readProviderEnvironment } from '../../config/providers-from-env.js';
 import { resolveProviders } from '../../config/resolve-providers.js';
 import { DEFAULT_BASE_URLS } from '../../providers/default-base-urls.js';
@@ -11,8 +12,6 @@ import type { ProviderKind } from '../../providers/provider-adapter.js';
 import { PROVIDER_KINDS, isProviderKind } from '../../providers/registry.js';
 import { addProviderRecord, removeProviderRecord, validateProviderName } from '../../state/providers.js';
 import type { ProviderRecord } from '../../state/schema.js';
-import { StateError } from '../../state/state-errors.js';
-import { useStateStore, type StateStore } from '../../state/state-store.js';
 import { describeProviderRows, formatProviderTable } from './provider-rows.js';
 import { testProvider } from './provider-test.js';
 
@@ -153,12 +152,3 @@ function explainMissing(name: string, context: CliContext): string {
   return `no provider named "${name}" in state.json (see gw providers list)`;
 }
 
-/** Runs a job against the state store; a state failure becomes one line and exit 2 (usage) or 1. */
-async function withStore<T>(context: CliContext, home: string | undefined, run: (store: StateStore) => Promise<T>): Promise<T> {
-  try {
-    return await useStateStore(context.home(home), run);
-  } catch (error) {
-    if (error instanceof StateError) throw new CliExit(error.kind === 'usage' ? 2 : 1, error.message);
-    throw error;
-  }
-}

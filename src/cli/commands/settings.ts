@@ -1,9 +1,8 @@
 // `gw settings get [NAME] [--json]`, `gw settings set NAME VALUE`.
 import type { Command } from 'commander';
-import { CliExit, type CliContext } from '../cli-context.js';
+import type { CliContext } from '../cli-context.js';
+import { withStore } from '../state-command.js';
 import { SETTING_DEFINITIONS, SETTING_NAMES, assertSettingName, formatSetting, setSetting } from '../../state/settings.js';
-import { StateError } from '../../state/state-errors.js';
-import { useStateStore, type StateStore } from '../../state/state-store.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
@@ -50,12 +49,3 @@ export function registerSettingsCommand(program: Command, context: CliContext): 
     });
 }
 
-/** Runs a job against the state store; a state failure becomes one line and exit 2 (usage) or 1. */
-async function withStore<T>(context: CliContext, home: string | undefined, run: (store: StateStore) => Promise<T>): Promise<T> {
-  try {
-    return await useStateStore(context.home(home), run);
-  } catch (error) {
-    if (error instanceof StateError) throw new CliExit(error.kind === 'usage' ? 2 : 1, error.message);
-    throw error;
-  }
-}

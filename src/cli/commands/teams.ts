@@ -1,8 +1,7 @@
 // `gw teams create NAME`, `gw teams list [--json]`.
 import type { Command } from 'commander';
-import { CliExit, type CliContext } from '../cli-context.js';
-import { StateError } from '../../state/state-errors.js';
-import { useStateStore, type StateStore } from '../../state/state-store.js';
+import type { CliContext } from '../cli-context.js';
+import { withStore, formatTable } from '../state-command.js';
 import { createTeam, listTeams } from '../../state/teams.js';
 
 interface TeamsListOptions { home?: string; json?: boolean }
@@ -37,17 +36,3 @@ export function registerTeamsCommand(program: Command, context: CliContext): voi
     });
 }
 
-/** Runs a job against the state store; a state failure becomes one line and exit 2 (usage) or 1. */
-async function withStore<T>(context: CliContext, home: string | undefined, run: (store: StateStore) => Promise<T>): Promise<T> {
-  try {
-    return await useStateStore(context.home(home), run);
-  } catch (error) {
-    if (error instanceof StateError) throw new CliExit(error.kind === 'usage' ? 2 : 1, error.message);
-    throw error;
-  }
-}
-
-function formatTable(rows: string[][]): string {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) => `${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()}\n`).join('');
-}
