@@ -1,0 +1,25 @@
+// The OpenAI legacy Completions dialect (/v1/completions) as one DialectCodec.
+// https://platform.openai.com/docs/api-reference/completions
+import type { DialectCodec } from '../../canonical/codec.js';
+import { decodeCompletionsError } from './decode-error.js';
+import { decodeCompletionsRequest } from './decode-request.js';
+import { decodeCompletionsResponse } from './decode-response.js';
+import { createCompletionsStreamDecoder } from './decode-stream.js';
+import { encodeCompletionsRequest } from './encode-request.js';
+import { encodeCompletionsResponse } from './encode-response.js';
+import { createCompletionsStreamEncoder } from './encode-stream.js';
+
+export const openAiCompletionsCodec: DialectCodec = {
+  name: 'openai-completions',
+  decodeRequest: decodeCompletionsRequest,
+  encodeRequest: encodeCompletionsRequest,
+  decodeResponse: decodeCompletionsResponse,
+  encodeResponse: encodeCompletionsResponse,
+  createStreamDecoder: createCompletionsStreamDecoder,
+  createStreamEncoder: createCompletionsStreamEncoder,
+  decodeError: decodeCompletionsError,
+};
+
+export { encodeCompletionsError } from './encode-error.js';
+export { encodeCompletionsStreamError } from './encode-stream-error.js';
+export { mapCompletionsUsage } from './map-usage.js';
