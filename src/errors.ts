@@ -41,6 +41,18 @@ export const ERROR_CATALOG = {
     status: 400, kind: 'invalid_request', retryable: false,
     message: 'The request carries more than one different gw credential; send exactly one.',
   },
+  GW_ERR_AUTH_FOREIGN_HOST: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'This gw sidecar answers only requests addressed to a loopback name (Host: localhost, 127.0.0.1 or [::1]); others are refused to stop DNS rebinding.',
+  },
+  GW_ERR_AUTH_CROSS_ORIGIN: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'This gw sidecar refuses requests sent by web pages of other origins (Origin / Sec-Fetch-Site).',
+  },
+  GW_ERR_HUB_UNAVAILABLE: {
+    status: 503, kind: 'overloaded', retryable: true,
+    message: 'The gw hub could not be reached and this sidecar holds no valid team key yet; retry shortly.',
+  },
   GW_ERR_REQUEST_MALFORMED_JSON: {
     status: 400, kind: 'invalid_request', retryable: false,
     message: 'The request body is not valid JSON.',
@@ -77,6 +89,10 @@ export const ERROR_CATALOG = {
     status: 501, kind: 'not_implemented', retryable: false,
     message: 'This operation is not implemented by this gateway yet.',
   },
+  GW_ERR_TRANSPORT_WEBSOCKET_UNSUPPORTED: {
+    status: 426, kind: 'invalid_request', retryable: false,
+    message: 'This route is served over HTTPS, not WebSocket: POST the request instead.',
+  },
   GW_ERR_MODEL_NOT_FOUND: {
     status: 404, kind: 'not_found', retryable: false,
     message: 'Unknown model.',
@@ -92,6 +108,26 @@ export const ERROR_CATALOG = {
   GW_ERR_TRANSLATION_UNAVAILABLE: {
     status: 501, kind: 'not_implemented', retryable: false,
     message: 'Translating between these two wire formats is not available yet.',
+  },
+  GW_ERR_POLICY_DENIED: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'A gateway policy refuses this request.',
+  },
+  GW_ERR_POLICY_RATE_LIMITED: {
+    status: 429, kind: 'rate_limit', retryable: true,
+    message: 'A gateway rate limit is exceeded; retry after the time in retry-after.',
+  },
+  GW_ERR_DLP_BLOCKED: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'A data-loss-prevention rule blocked this request.',
+  },
+  GW_ERR_DIRECT_KEY_DISABLED: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'x-gw-direct-key is not allowed on this gateway (setting allow_direct_keys is off); remove the header and use the gateway\'s provider keys.',
+  },
+  GW_ERR_DIRECT_KEY_MISSING: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: 'x-gw-direct-key: true needs the provider key in Authorization: Bearer (a provider key, not a gw key).',
   },
   GW_ERR_AUDIT_UNAVAILABLE: {
     status: 503, kind: 'overloaded', retryable: true,
@@ -113,6 +149,10 @@ export const ERROR_CATALOG = {
     status: 502, kind: 'api_error', retryable: true,
     message: 'The provider sent a response gw could not read.',
   },
+  GW_ERR_UPSTREAM_REJECTED: {
+    status: 502, kind: 'api_error', retryable: false,
+    message: 'The provider refused the request.',
+  },
   GW_ERR_UPSTREAM_LOOP: {
     status: 508, kind: 'invalid_request', retryable: false,
     message: 'The request has passed through too many gateways (loop detected).',
@@ -125,6 +165,16 @@ export const ERROR_CATALOG = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
+export interface GatewayErrorOptions {
+  message?: string;
+  headers?: Record<string, string>;
+  param?: string;
+  cause?: unknown;
+  /** Only for GW_ERR_UPSTREAM_REJECTED: the provider's status and kind. */
+  status?: number;
+  kind?: ErrorKind;
+}
+
 /** A refusal or failure with a catalog code; safe to show to the client. */
 export class GatewayError extends Error {
   readonly code: ErrorCode;
@@ -136,13 +186,14 @@ export class GatewayError extends Error {
   /** The request field the error is about, when there is one (OpenAI's `param`). */
   readonly param: string | undefined;
 
-  constructor(code: ErrorCode, options: { message?: string; headers?: Record<string, string>; param?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, options: GatewayErrorOptions = {}) {
     const entry: CatalogEntry = ERROR_CATALOG[code];
     super(options.message ?? entry.message, { cause: options.cause });
     this.name = 'GatewayError';
     this.code = code;
-    this.status = entry.status;
-    this.kind = entry.kind;
+    // A provider's own refusal keeps its honest status and kind when re-encoded for another dialect.
+    this.status = options.status ?? entry.status;
+    this.kind = options.kind ?? entry.kind;
     this.retryable = entry.retryable;
     this.headers = options.headers ?? {};
     this.param = options.param;

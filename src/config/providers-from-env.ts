@@ -7,6 +7,7 @@ import { AZURE_DEFAULT_API_VERSION } from '../providers/azure/adapter.js';
 import { DEFAULT_BASE_URLS } from '../providers/default-base-urls.js';
 import { MOCK_BASE_URL } from '../providers/mock/adapter.js';
 import { OPENAI_COMPATIBLE_PRESETS, type OpenAiCompatiblePreset } from '../providers/openai-compatible/presets.js';
+import { readBedrockConfig } from '../providers/bedrock/read-bedrock-config.js';
 import type { ProviderConfig, ProviderKind } from '../providers/provider-adapter.js';
 
 export type Environment = Record<string, string | undefined>;
@@ -37,7 +38,15 @@ const FIRST_PARTY: FirstParty[] = [
   },
   // Gemini CLI reads GEMINI_API_KEY; GOOGLE_API_KEY is the older Google name (https://ai.google.dev/gemini-api/docs/api-key).
   { name: 'gemini', kind: 'gemini', keyVariables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], baseUrlVariable: 'GOOGLE_GEMINI_BASE_URL', keylessKind: 'gemini' },
+  // Rerank providers, each in its own wire format (src/providers/{cohere,jina,voyage}).
+  { name: 'cohere', kind: 'cohere', keyVariables: ['COHERE_API_KEY', 'CO_API_KEY'], baseUrlVariable: 'COHERE_BASE_URL', keylessKind: 'cohere' },
+  { name: 'jina', kind: 'jina', keyVariables: ['JINA_API_KEY'], baseUrlVariable: 'JINA_BASE_URL', keylessKind: 'jina' },
+  { name: 'voyage', kind: 'voyage', keyVariables: ['VOYAGE_API_KEY'], baseUrlVariable: 'VOYAGE_BASE_URL', keylessKind: 'voyage' },
 ];
+
+// Presets whose provider offers more than the OpenAI-compatible API gets their own
+// adapter: MISTRAL_API_KEY configures one provider `mistral` serving chat and OCR.
+const PRESET_KINDS: Readonly<Record<string, ProviderKind>> = { mistral: 'mistral' };
 
 // A gw credential in a provider variable is the coding tool's setting for talking
 // to gw (`gw serve` prints such lines); sending it to a provider would leak it.
@@ -57,6 +66,7 @@ export function readProviderEnvironment(env: Environment): ProviderReading {
   for (const entry of FIRST_PARTY) addFirstParty(reading, env, entry);
   addAzure(reading, env);
   for (const preset of OPENAI_COMPATIBLE_PRESETS) addPreset(reading, env, preset);
+  addBedrock(reading, env);
   reading.providers.push({ ...MOCK_PROVIDER });
   return reading;
 }
@@ -100,7 +110,7 @@ function addPreset(reading: ProviderReading, env: Environment, preset: OpenAiCom
   if (key === 'refused' || baseUrl === 'invalid' || (key === null && baseUrl === null)) return;
   reading.providers.push({
     name: preset.name,
-    kind: 'openai-compatible',
+    kind: PRESET_KINDS[preset.name] ?? 'openai-compatible',
     baseUrl: baseUrl === null ? preset.defaultBaseUrl : completeLocalBaseUrl(baseUrl, preset),
     apiKey: key?.value ?? null,
     preset: preset.name,
@@ -159,4 +169,18 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+// AWS_REGION, AWS_BEARER_TOKEN_BEDROCK or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, BEDROCK_BASE_URL
+// (src/providers/bedrock/read-bedrock-config.ts says which wins).
+function addBedrock(reading: ProviderReading, env: Environment): void {
+  const config = readBedrockConfig(env);
+  if (!config) return;
+  const { auth } = config;
+  reading.providers.push({
+    name: 'bedrock', kind: 'bedrock', baseUrl: config.baseUrl, source: 'environment', baseUrlFrom: config.baseUrlFrom,
+    apiKey: auth.type === 'bearer' ? auth.token : null,
+    ...(auth.type === 'none' ? {} : { apiKeyFrom: auth.from }),
+    ...(auth.type === 'sigv4' ? { aws: { region: config.region, credentials: auth.credentials } } : {}),
+  });
 }

@@ -12,6 +12,7 @@ export interface GatewayMetrics {
   refusedOriginsTracked: Gauge;
   auditRecords: Counter<'kind'>;
   auditWriteErrors: Counter;
+  translationDrops: Counter<'code'>;
   render(): Promise<string>;
 }
 
@@ -46,6 +47,10 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
     }),
     auditWriteErrors: new Counter({
       name: 'gw_audit_write_errors_total', help: 'Audit appends that failed.', registers,
+    }),
+    translationDrops: new Counter({
+      name: 'gw_translation_warnings_total', help: 'What translation dropped or mapped, by warning code (a bounded set).',
+      labelNames: ['code'], registers,
     }),
   };
   return { ...metrics, render: () => registry.metrics() };

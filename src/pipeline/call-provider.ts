@@ -4,7 +4,9 @@ import type { ProviderConfig, UpstreamOperation } from '../providers/provider-ad
 import { respondAsMock, type MockOperation } from '../providers/mock/respond-as-mock.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EncodedCall } from './encode-upstream-call.js';
+import { Readable } from 'node:stream';
 import { GatewayError } from '../errors.js';
+import { signBedrockRequest } from '../providers/bedrock/sign-request.js';
 
 export interface ProviderReply {
   status: number;
@@ -26,5 +28,12 @@ export async function callProvider(encoded: EncodedCall, provider: ProviderConfi
     // The mock reads its behaviour from the full name (mock/slow, mock/error-429).
     return respondAsMock({ operation, model: `mock/${encoded.call.model ?? 'echo'}`, body: encoded.json, stream: encoded.call.stream });
   }
-  return upstream.send({ url: encoded.url!, method: encoded.method, headers: encoded.headers, body: encoded.body, signal });
+  let headers = encoded.headers;
+  if (provider.aws && encoded.body !== null && !(encoded.body instanceof Readable)) {
+    // SigV4 covers the body, so Bedrock calls are signed here, once the body is final.
+    const signed = await signBedrockRequest({ url: encoded.url!, method: encoded.method, headers, body: encoded.body, region: provider.aws.region, credentials: provider.aws.credentials });
+    const { host: _host, ...withoutHost } = signed;
+    headers = withoutHost;
+  }
+  return upstream.send({ url: encoded.url!, method: encoded.method, headers, body: encoded.body, signal });
 }

@@ -4,6 +4,7 @@ import type { AuditFields } from '../audit/record.js';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { ProviderConfig } from '../providers/provider-adapter.js';
+import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateData } from '../state/schema.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
@@ -29,6 +30,8 @@ export interface ProviderSet {
   providers: readonly ProviderConfig[];
   aliases: Readonly<Record<string, string>>;
   warnings: readonly string[];
+  /** Routing targets' own keys as written in state.json (`env:NAME` or literal) → the key. */
+  routeKeys?: Readonly<Record<string, string>>;
 }
 
 export interface GatewayServices {
@@ -39,6 +42,8 @@ export interface GatewayServices {
   now: () => Date;
   providers: () => ProviderSet;
   upstream: UpstreamClient;
+  /** Which provider created each resource id (src/state/resource-ids.ts); in memory only when absent. */
+  resourceIds?: ResourceIdStore;
   /** Extra /health components contributed by later stages (hub, license). */
   healthComponents?: () => Record<string, HealthComponent>;
 }

@@ -3,8 +3,10 @@
 // everything after that happens here:
 //   decode → routing → encode → provider → relay (usage read on the side)
 // Policy and DLP stages slot in between decode and routing.
-import type { AuditTokens } from '../audit/record.js';
-import type { Usage } from '../canonical/usage.js';
+import { toAuditTokens } from './audit-tokens.js';
+import { forwardTranslated } from './forward-translated.js';
+import { COUNT_OPERATIONS, countTokens } from './count-tokens.js';
+import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import { GatewayError } from '../errors.js';
 import { adapterFor } from '../providers/registry.js';
 import { encodeUpstreamCall } from './encode-upstream-call.js';
@@ -16,10 +18,21 @@ import { chooseTarget } from './choose-target.js';
 import { callProvider } from './call-provider.js';
 import { buildClientHeaders } from './upstream-headers.js';
 import type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
+import { forwardResource } from './forward-resource.js';
+import { governRequest } from './govern-request.js';
+import { attemptTargets, planTargets } from './attempt-targets.js';
+import { tryTarget } from './try-target.js';
+import { scanOutputJson, scanOutputStream } from './scan-output.js';
+import { refuseResponsesWebSocket } from './responses-websocket.js';
 
 export type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
 
 export async function handleRequest(request: PipelineRequest, services: GatewayServices, facts: PipelineFacts): Promise<PipelineResponse> {
+  // 0. resources and media routes (files, batches, images, audio, rerank…): forward-resource.ts.
+  if (request.route.operation === 'responses.websocket') throw refuseResponsesWebSocket();
+  const resource = await forwardResource(request, services, facts);
+  if (resource) return resource;
+
   // 1. decode: what the client asked for, in its own dialect.
   const inbound = readInboundCall(request);
   if (!inbound) throw notImplemented(request);
@@ -28,23 +41,16 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
     return listModels(inbound.dialect, services, request.signal);
   }
 
-  // 2. routing: the model (or the passthrough prefix) picks the provider.
-  const target = chooseTarget(inbound, services.providers(), request.family);
-  facts.provider = target.provider.name;
-  const adapter = adapterFor(target.provider.kind);
-  if (adapter.dialect !== 'any' && adapter.dialect !== inbound.dialect) {
-    throw new GatewayError('GW_ERR_TRANSLATION_UNAVAILABLE', {
-      message: `Model "${inbound.model}" is served by ${target.provider.name}, which speaks the ${adapter.dialect} format; translating from ${inbound.dialect} is not available yet.`,
-    });
-  }
+  // 1b. govern (govern-request.ts): bring-your-own-key, policy and rate limits, DLP over the parsed body.
+  const governed = governRequest(request, inbound, services, facts);
 
-  // 3. encode: the client's own bytes with only the model patched (same format).
-  const call = encodeUpstreamCall(request, inbound, target, adapter);
-
-  // 4. provider: undici upstream, or the mock in-process.
-  const started = process.hrtime.bigint();
-  const upstream = await callProvider(call, target.provider, services.upstream, request.signal);
-  facts.upstreamNanos += process.hrtime.bigint() - started;
+  // 2–4. routing, encode, provider (attempt-targets.ts → try-target.ts): a routing rule's weighted
+  // targets or the model's provider, tried in turn (fallbacks, retries, per-target time-outs) until
+  // one answers, all before the first byte reaches the client.
+  const sent = await attemptTargets(planTargets(inbound, request, services, governed), request, facts,
+    (target, signal) => tryTarget(request, inbound, target, services, facts, signal));
+  if (sent.kind === 'translated') return sent.response;
+  const { call, upstream } = sent;
   if (upstream.status >= 400) facts.outcome.push(`upstream_${upstream.status}`);
 
   // 5. relay: streams as they arrive; JSON read whole for its usage.
@@ -52,21 +58,28 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   if (upstream.status < 400 && contentType.includes('text/event-stream')) {
     let settle = () => {};
     facts.settled = new Promise((resolve) => { settle = resolve; });
-    const body = relayStream(upstream.body, {
+    const body = scanOutputStream(relayStream(upstream.body, {
       dialect: inbound.dialect, hideUsageChunk: call.hideUsageChunk, signal: request.signal,
       onDone: ({ usage, bytes, failure }) => {
         facts.tokens = toAuditTokens(usage);
+        governed.settle(facts.tokens);
         facts.bytesOut = bytes;
         if (failure) facts.outcome.push(failure.code);
         settle();
       },
-    });
+    }), governed, inbound.dialect, facts);
     return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body };
+  }
+  if (upstream.status < 400 && inbound.stream) {
+    // A stream that is not SSE (Bedrock's binary event stream, GenAI's JSON array): relayed as it is.
+    return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: countBytes(upstream.body, facts) };
   }
   const readStarted = process.hrtime.bigint();
   const json = await readJsonBody(upstream.body, inbound.dialect);
   facts.upstreamNanos += process.hrtime.bigint() - readStarted;
   facts.tokens = toAuditTokens(json.usage);
+  governed.settle(facts.tokens);
+  if (upstream.status < 400) scanOutputJson(json.bytes, governed, facts);
   facts.bytesOut = json.bytes.length;
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: json.bytes };
 }
@@ -77,11 +90,17 @@ function notImplemented(request: PipelineRequest): GatewayError {
   });
 }
 
-function toAuditTokens(usage: Usage | undefined): AuditTokens | null {
-  if (!usage) return null;
-  const tokens: AuditTokens = {
-    input: usage.inputTokens, output: usage.outputTokens, cached_read: usage.cachedReadTokens,
-    cache_write: usage.cacheWriteTokens, total: usage.totalTokens,
-  };
-  return Object.values(tokens).some((value) => value !== undefined) ? tokens : null;
+async function* countBytes(body: AsyncIterable<Uint8Array>, facts: PipelineFacts): AsyncGenerator<Uint8Array> {
+  let bytes = 0;
+  try {
+    for await (const chunk of body) {
+      bytes += chunk.length;
+      yield chunk;
+    }
+  } catch (error) {
+    // No in-stream error event exists for these formats: the stream ends where the provider's did.
+    facts.outcome.push(classifyUpstreamError(error).code);
+  } finally {
+    facts.bytesOut = bytes;
+  }
 }

@@ -1,5 +1,5 @@
 // The shapes the server hands the pipeline and gets back.
-import type { AuditTokens } from '../audit/record.js';
+import type { AuditTokens, AuditValue } from '../audit/record.js';
 import type { Identity } from '../auth/authenticate.js';
 import type { RouteEntry } from './route-table.js';
 
@@ -35,6 +35,12 @@ export interface PipelineFacts {
   bytesOut: number | null;
   /** Time spent waiting on the provider, so gw's own overhead can be told apart. */
   upstreamNanos: bigint;
+  /** Translation warnings (what one side could not express), by code, for the audit record. */
+  warnings: string[];
+  /** DLP rule id → matches in this request (never the matched text). */
+  dlp?: Record<string, number>;
+  /** Extra audit payload: routing attempts, a direct key's fingerprint. */
+  data: Record<string, AuditValue>;
   /** Resolves when a relayed stream has finished and its bytes and usage are known. */
   settled: Promise<void> | null;
 }

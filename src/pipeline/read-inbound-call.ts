@@ -14,6 +14,8 @@ export interface InboundCall {
   passthroughPath?: string;
   /** Called as Azure's /openai/deployments/{name}/…: the model is a deployment name. */
   deployment?: boolean;
+  /** A Bedrock Converse client (under /litellm/bedrock/model/{id}/…). */
+  bedrock?: boolean;
 }
 
 const ROUTE_OPERATIONS: Record<string, UpstreamOperation> = {
@@ -24,6 +26,8 @@ const ROUTE_OPERATIONS: Record<string, UpstreamOperation> = {
   messages: 'messages',
   'messages.count_tokens': 'messages.count_tokens',
   'genai.models.list': 'genai.models.list',
+  'responses.create': 'responses.create',
+  'responses.input_tokens': 'responses.input_tokens',
 };
 
 const GENAI_METHODS: Record<string, UpstreamOperation> = {
@@ -54,6 +58,7 @@ export function readInboundCall(request: PipelineRequest): InboundCall | null {
     return { dialect: route.family as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `/${request.params['*'] ?? ''}${query ? `?${query}` : ''}` };
   }
   if (route.operation === 'genai.models') return readGenAiCall(request);
+  if (route.operation === 'bedrock.converse' || route.operation === 'bedrock.converse_stream') return readBedrockCall(request);
   const operation = ROUTE_OPERATIONS[route.operation];
   if (!operation) return null;
   // request.family, not route.family: GET /v1/models answers Anthropic clients (anthropic-version) in their shape.
@@ -80,4 +85,14 @@ function readGenAiCall(request: PipelineRequest): InboundCall | null {
     throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'The request body must be a JSON object.' });
   }
   return { dialect: 'google', operation, model: rest.slice(0, colon), stream: operation === 'genai.streamGenerateContent' };
+}
+
+/** Bedrock Converse: the model id is in the path (`/bedrock/model/{id}/converse[-stream]`). */
+function readBedrockCall(request: PipelineRequest): InboundCall {
+  if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
+    throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'The request body must be a JSON object.' });
+  }
+  const stream = request.route.operation === 'bedrock.converse_stream';
+  const model = decodeURIComponent(request.params.model_id ?? '');
+  return { dialect: 'bedrock', operation: stream ? 'bedrock.converse_stream' : 'bedrock.converse', model, stream, bedrock: true };
 }

@@ -27,6 +27,8 @@ export interface RelayOptions {
 
 const STREAM_ERROR_ENCODERS: Record<WireDialect, (error: GatewayError) => string> = {
   openai: encodeOpenAiStreamError, anthropic: encodeAnthropicStreamError, google: encodeGoogleStreamError,
+  // Bedrock streams are binary frames, relayed raw on the same-format path, never through here.
+  bedrock: () => '',
 };
 
 /** OpenAI's usage-only chunk: `choices: []` with a usage object. */

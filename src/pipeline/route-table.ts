@@ -42,10 +42,11 @@ const OPENAI_ROUTES: RouteSpec[] = [
   [['POST'], '/images/generations', 'images.generations'],
   [['POST'], '/images/edits', 'images.edits', false],
   [['POST'], '/images/variations', 'images.variations', false],
-  [['POST', 'GET'], '/videos', 'videos'],
+  // Video creation is a multipart form (an optional input_reference image); remix may be one too.
+  [['POST', 'GET'], '/videos', 'videos', false],
   [['POST', 'GET'], '/videos/:video_id', 'videos.item'],
   [['POST', 'GET'], '/videos/:video_id/content', 'videos.content'],
-  [['POST', 'GET'], '/videos/:video_id/remix', 'videos.remix'],
+  [['POST', 'GET'], '/videos/:video_id/remix', 'videos.remix', false],
   [['POST', 'GET'], '/batches', 'batches'],
   [['POST', 'GET'], '/batches/:batch_id', 'batches.item'],
   [['POST', 'GET'], '/batches/:batch_id/results', 'batches.results'],

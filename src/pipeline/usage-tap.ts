@@ -24,6 +24,7 @@ const CARRIES_USAGE: Record<WireDialect, RegExp> = {
   openai: /"usage"\s*:\s*\{/,
   anthropic: /"usage"\s*:\s*\{/,
   google: /"usageMetadata"\s*:\s*\{/,
+  bedrock: /"usage"\s*:\s*\{/,
 };
 
 const READERS: Record<WireDialect, (data: unknown) => Usage | undefined> = {
@@ -31,7 +32,19 @@ const READERS: Record<WireDialect, (data: unknown) => Usage | undefined> = {
   // message_start nests usage in `message`; message_delta carries it at the top.
   anthropic: (data) => mapAnthropicUsage(field(data, 'usage') ?? field(field(data, 'message'), 'usage')),
   google: (data) => mapGoogleUsage(field(data, 'usageMetadata')),
+  bedrock: (data) => mapBedrockUsage(field(data, 'usage')),
 };
+
+// Bedrock Converse `usage`: inputTokens excludes cache reads and writes, as Anthropic's does.
+// https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_TokenUsage.html
+function mapBedrockUsage(usage: unknown): Usage | undefined {
+  const record = usage as Record<string, unknown> | undefined;
+  if (!record) return undefined;
+  return mapAnthropicUsage({
+    input_tokens: record.inputTokens, output_tokens: record.outputTokens,
+    cache_read_input_tokens: record.cacheReadInputTokens, cache_creation_input_tokens: record.cacheWriteInputTokens,
+  });
+}
 
 export function createUsageTap(dialect: WireDialect): UsageTap {
   let usage: Usage | undefined;

@@ -3,9 +3,10 @@
 // registry.ts imports them all. No I/O here: the upstream client does the calling.
 
 /** The wire formats gw speaks on either side. */
-export type WireDialect = 'openai' | 'anthropic' | 'google';
+export type WireDialect = 'openai' | 'anthropic' | 'google' | 'bedrock';
 
-export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'openai-compatible' | 'gateway' | 'mock';
+export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'openai-compatible' | 'gateway' | 'mock'
+  | 'cohere' | 'jina' | 'voyage' | 'mistral' | 'bedrock';
 
 /** One configured provider instance, from the environment, the state file, or built in (mock). */
 export interface ProviderConfig {
@@ -21,6 +22,8 @@ export interface ProviderConfig {
   /** openai-compatible preset this instance came from (ollama, vllm, groq…). */
   preset?: string;
   source: 'environment' | 'state' | 'built-in';
+  /** Bedrock with SigV4: the region and credentials each request is signed with (never logged). */
+  aws?: { region: string; credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } };
   /** Where baseUrl came from, for messages: an environment variable name, `state.json`, or `default`. */
   baseUrlFrom?: string;
   /** Where apiKey came from, for `gw providers list`: `env:NAME` or `state.json`. Never the key itself. */
@@ -33,7 +36,23 @@ export type UpstreamOperation =
   | 'messages' | 'messages.count_tokens' | 'models.list.anthropic'
   | 'genai.generateContent' | 'genai.streamGenerateContent' | 'genai.countTokens' | 'genai.embedContent'
   | 'genai.batchEmbedContents' | 'genai.models.list'
+  | 'responses.create' | 'responses.input_tokens'
+  | 'bedrock.converse' | 'bedrock.converse_stream'
+  | ResourceOperation
   | 'passthrough';
+
+/**
+ * Operations on provider-side resources and the non-chat routes (src/pipeline/resource-routes.ts):
+ * the provider path is the client's path under the API root (`call.resourcePath`).
+ */
+export type ResourceOperation =
+  | 'responses.retrieve' | 'responses.delete' | 'responses.cancel' | 'responses.input_items'
+  | 'responses.input_tokens' | 'responses.compact'
+  | 'files' | 'files.item' | 'files.content' | 'batches' | 'batches.item' | 'batches.results' | 'batches.cancel'
+  | 'containers' | 'containers.item' | 'videos' | 'videos.item' | 'videos.content' | 'videos.remix'
+  | 'images.generations' | 'images.edits' | 'images.variations' | 'audio.speech' | 'audio.transcriptions'
+  | 'rerank' | 'ocr' | 'realtime'
+  | 'messages.batches' | 'messages.batches.item' | 'messages.batches.results' | 'messages.batches.cancel';
 
 /** One call to make upstream, already in the provider's dialect. */
 export interface UpstreamCall {
@@ -45,6 +64,8 @@ export interface UpstreamCall {
   clientPath?: string;
   /** Query parameters the upstream must see (Anthropic's `?beta=true`). */
   query?: URLSearchParams;
+  /** For resource operations: the path under the API root, ids encoded (`/files/file-1/content`). */
+  resourcePath?: string;
 }
 
 export interface ProviderAdapter {
@@ -59,4 +80,27 @@ export interface ProviderAdapter {
   defaultHeaders(config: ProviderConfig): Record<string, string>;
   /** Whether the JSON body names the model (OpenAI, Anthropic) or the path does (Google, Azure deployments). */
   modelInBody(config: ProviderConfig): boolean;
+  /** Rerank providers: gw's Cohere-like rerank body to the provider's wire format and back. */
+  rerank?: RerankMapper;
+}
+
+/** gw's rerank request (Cohere-like, src/providers/rerank-wire.ts) ⇄ one provider's format. */
+export interface RerankMapper {
+  encodeRequest(request: RerankRequest): Record<string, unknown>;
+  decodeResponse(body: unknown, request: RerankRequest): RerankResponse;
+}
+
+export interface RerankRequest {
+  model: string;
+  query: string;
+  documents: string[];
+  top_n?: number;
+  return_documents?: boolean;
+}
+
+export interface RerankResponse {
+  id?: string;
+  model?: string;
+  results: Array<{ index: number; relevance_score: number; document?: { text: string } }>;
+  usage?: { total_tokens?: number; search_units?: number };
 }

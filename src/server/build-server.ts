@@ -10,18 +10,29 @@ import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { handleRequest } from '../pipeline/handle-request.js';
 import { ROUTE_TABLE, guessFamily, type RouteEntry } from '../pipeline/route-table.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { attachRealtimeProxy } from './realtime-proxy.js';
 import { createDoor, type Door } from './door.js';
 import { checkHealth } from './health.js';
 import { recordRequest } from './record-request.js';
 import { newRequestState } from './request-state.js';
 import { sendError, toGatewayError } from './send-error.js';
 import { sendPipelineResponse } from './send-pipeline-response.js';
-import { MAX_BODY_LIMIT_BYTES, limitBodySize } from './limit-body-size.js';
+import { MAX_BODY_LIMIT_BYTES, STREAMED_BODY_LIMIT_BYTES, limitBodySize } from './limit-body-size.js';
+import type { PersonalIdentity } from '../auth/personal-identity.js';
+import type { HubContext } from '../hub/hub-context.js';
+import { checkLocalRequest } from '../sidecar/loopback-guard.js';
+import { registerHubRoutes } from './hub-routes.js';
 
 export interface ServerOptions {
   tls?: { cert: Buffer; key: Buffer };
   /** Bound on receiving a whole request (fastify's default 0 would turn Node's protection off). */
   requestTimeoutMs?: number;
+  /** A hub: serve the device-login routes (src/hub). */
+  hub?: HubContext;
+  /** How atu- tokens, person proofs and a sidecar's default identity resolve at the door. */
+  people?: PersonalIdentity;
+  /** Sidecar: refuse non-loopback Host headers and browser cross-origin requests. */
+  loopbackOnly?: boolean;
 }
 
 export interface GatewayServer {
@@ -58,16 +69,30 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
     onConstructorPoisoning: 'error',
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
   });
-  const door = createDoor(services);
+  const door = createDoor(services, options.people ?? null);
   app.decorateRequest('gw');
   registerBodyParsers(app);
+  attachRealtimeProxy(app, services, door);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.raw.once('close', () => void recordRequest(services, request, reply));
+    if (options.loopbackOnly) {
+      const refusal = checkLocalRequest(request.headers);
+      if (refusal !== null) {
+        request.gw = newRequestState(null, guessFamily(request.url));
+        request.gw.refusedAtDoor = true;
+        const code = refusal === 'foreign-host' ? 'GW_ERR_AUTH_FOREIGN_HOST' : 'GW_ERR_AUTH_CROSS_ORIGIN';
+        return sendError(reply, request.gw.family, new GatewayError(code), { closeConnection: true });
+      }
+    }
     return door.onRequest(request, reply);
   });
-  app.addHook('preParsing', async (request, _reply, payload) => limitBodySize(payload, services.state.snapshot().settings.body_limit_bytes, request.headers['content-length'] !== undefined));
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const streamed = request.gw.route?.jsonBody === false && !/json/i.test(request.headers['content-type'] ?? '');
+    const limit = streamed ? STREAMED_BODY_LIMIT_BYTES : services.state.snapshot().settings.body_limit_bytes;
+    return limitBodySize(payload, limit, request.headers['content-length'] !== undefined);
+  });
   app.setErrorHandler((error, request, reply) => {
     const family = request.gw?.family ?? guessFamily(request.url);
     const gatewayError = toGatewayError(error);
@@ -87,6 +112,7 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
   app.get('/metrics', { config: { route: operational('GET', '/metrics', 'metrics') } }, async (_request, reply) =>
     reply.type('text/plain; version=0.0.4; charset=utf-8').send(await services.metrics.render()));
   app.head('/', { config: { route: operational('HEAD', '/', 'probe') } }, async (_request, reply) => reply.code(200).send());
+  if (options.hub) registerHubRoutes(app, options.hub);
 
   for (const route of ROUTE_TABLE.filter((entry) => entry.authenticated)) {
     app.route({ method: route.method, url: route.url, config: { route }, handler: (request, reply) => serve(services, request, reply) });

@@ -5,6 +5,12 @@ import { GatewayError } from '../errors.js';
 
 /** fastify's own ceiling; the setting cannot go above it (src/state/settings.ts). */
 export const MAX_BODY_LIMIT_BYTES = 1024 * 1024 * 1024;
+/**
+ * Uploads streamed through to the provider (multipart files, audio, images) are never
+ * held in memory, so body_limit_bytes (which bounds what gw reads) does not apply; this
+ * ceiling does. Provider limits are lower (OpenAI files: 512 MB; the Uploads API for more).
+ */
+export const STREAMED_BODY_LIMIT_BYTES = 8 * 1024 * 1024 * 1024;
 
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
 

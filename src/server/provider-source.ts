@@ -3,7 +3,9 @@
 // `gw providers add` takes effect without a restart.
 import { refuseSelfPointing, type ListenAddress } from '../config/refuse-self-pointing.js';
 import { resolveProviders } from '../config/resolve-providers.js';
+import { resolveRouteKeys } from '../config/resolve-route-keys.js';
 import type { ProviderSet } from '../pipeline/gateway-services.js';
+import type { ProviderConfig } from '../providers/provider-adapter.js';
 import type { StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 
@@ -12,12 +14,22 @@ export interface ProviderSource {
   listenOn(address: ListenAddress): void;
 }
 
-export function createProviderSource(state: StateStore, env: Record<string, string | undefined>, listen: ListenAddress): ProviderSource {
+/** Sidecar mode: environment providers ignored, the hub added as a `gateway` provider. */
+export interface ProviderSourceOptions {
+  ignoreEnvironmentProviders?: boolean;
+  extraProviders?: readonly ProviderConfig[];
+}
+
+export function createProviderSource(state: StateStore, env: Record<string, string | undefined>, listen: ListenAddress, options: ProviderSourceOptions = {}): ProviderSource {
   let address = listen;
   const resolve = (data: StateData): ProviderSet => {
-    const resolved = resolveProviders({ env, state: data });
+    const resolved = resolveProviders({ env, state: data, ignoreEnvironmentProviders: options.ignoreEnvironmentProviders ?? false });
     const kept = refuseSelfPointing(resolved.providers, address);
-    return { providers: kept.providers, aliases: data.aliases, warnings: [...resolved.warnings, ...kept.warnings] };
+    // A provider added with gw providers add keeps its name; the hub does not hide it.
+    const extra = (options.extraProviders ?? []).filter((provider) => !kept.providers.some((existing) => existing.name === provider.name));
+    // Routing targets' own keys (gw routes add … --target provider/model@env:NAME).
+    const routeKeys = resolveRouteKeys(data.routes ?? [], env);
+    return { providers: [...kept.providers, ...extra], aliases: data.aliases, warnings: [...resolved.warnings, ...kept.warnings, ...routeKeys.warnings], routeKeys: routeKeys.keys };
   };
   let current = resolve(state.snapshot());
   state.onChange((data) => { current = resolve(data); });

@@ -64,6 +64,9 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
     bytes_out: state.bytesOut ?? Number(reply.getHeader('content-length') ?? 0),
     tokens: state.tokens ?? undefined,
     outcome: state.outcome,
+    warnings: state.warnings.length > 0 ? state.warnings : undefined,
+    dlp: state.dlp,
+    data: Object.keys(state.data).length > 0 ? state.data : undefined,
   };
   services.audit.append(fields).then(
     () => services.metrics.auditRecords.inc({ kind: 'request' }),

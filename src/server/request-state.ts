@@ -1,6 +1,6 @@
 // What gw tracks about one request while fastify carries it through its hooks.
 import type { Identity } from '../auth/authenticate.js';
-import type { AuditTokens } from '../audit/record.js';
+import type { AuditTokens, AuditValue } from '../audit/record.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
 
 export interface RequestState {
@@ -17,6 +17,9 @@ export interface RequestState {
   provider: string | null;
   tokens: AuditTokens | null;
   outcome: string[];
+  warnings: string[];
+  dlp?: Record<string, number>;
+  data: Record<string, AuditValue>;
   bytesOut: number | null;
   /** Nanoseconds spent waiting on the provider; subtracted to get gw's own overhead. */
   upstreamNanos: bigint;
@@ -38,7 +41,7 @@ declare module 'fastify' {
 export function newRequestState(route: RouteEntry | null, family: RouteEntry['family']): RequestState {
   return {
     route, family, operation: route?.operation ?? 'unknown', startedAt: process.hrtime.bigint(), identity: null,
-    refusedAtDoor: false, rawBody: null, model: null, provider: null, tokens: null, outcome: [], bytesOut: null,
+    refusedAtDoor: false, rawBody: null, model: null, provider: null, tokens: null, outcome: [], warnings: [], data: {}, bytesOut: null,
     upstreamNanos: 0n, overheadSeconds: null, settled: null,
   };
 }

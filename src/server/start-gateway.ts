@@ -10,9 +10,12 @@ import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
 import type { StateError } from '../state/state-errors.js';
 import { openStateStore, type StateStore } from '../state/state-store.js';
+import { openResourceIdStore } from '../state/resource-ids.js';
 import { buildServer, type GatewayServer } from './build-server.js';
 import { describeListenError } from './listen-errors.js';
 import { createProviderSource } from './provider-source.js';
+import { prepareMode } from './gateway-mode.js';
+import type { SidecarLogin } from '../sidecar/hub-session.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamTimeouts } from '../upstream/upstream-client.js';
 
 export interface GatewayOptions {
@@ -26,6 +29,8 @@ export interface GatewayOptions {
   /** Where provider keys and base URLs are read from (process.env in `gw serve`). */
   env: Record<string, string | undefined>;
   upstreamTimeouts?: UpstreamTimeouts;
+  /** Sidecar mode: the stored login (or GW_TOKEN) whose hub every model routes through. */
+  sidecar?: SidecarLogin;
 }
 
 export interface RunningGateway {
@@ -36,6 +41,7 @@ export interface RunningGateway {
   providerNames: string[];
   providerWarnings: string[];
   services: GatewayServices;
+  mode: 'standalone' | 'sidecar';
   stop(): Promise<void>;
 }
 
@@ -50,16 +56,26 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     cleanups.unshift(() => audit.close());
     const upstream = createUpstreamClient(options.upstreamTimeouts);
     cleanups.push(() => upstream.close());
-    const providers = createProviderSource(state, options.env, { host: options.host, port: options.port });
-    const services = createServices(state, audit, upstream, providers.current, options.logger ?? createLogger());
+    const logger = options.logger ?? createLogger();
+    const mode = await prepareMode({ home: options.home, env: options.env, state, audit, logger, ...(options.sidecar ? { sidecar: options.sidecar } : {}) });
+    cleanups.unshift(async () => mode.stop());
+    const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
+    const services = createServices(state, audit, mode.wrapUpstream(upstream), providers.current, logger);
+    const baseHealth = services.healthComponents;
+    services.healthComponents = () => ({ ...baseHealth?.(), ...mode.health() });
+    const resourceIds = await openResourceIdStore(options.home);
+    services.resourceIds = resourceIds;
+    cleanups.push(() => resourceIds.close());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
-    const server = await buildServer(services, { tls });
+    const server = await buildServer(services, { tls, ...mode.serverOptions });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
       throw new Error(describeListenError(error, options.host, options.port));
     });
     // Only once listening: a start that fails (port in use, bad TLS file) must not use up the
     // one-time printing of the first key. The door sees the new key through the state change.
-    const bootstrap = await bootstrapLocalTeam(state);
+    // A sidecar's identity comes from its login: no local team or key is made.
+    const bootstrap = mode.kind === 'sidecar' ? null : await bootstrapLocalTeam(state);
+    mode.start();
     state.watch();
     const ticker = setInterval(() => server.door.flushRefusals(), 1000);
     ticker.unref();
@@ -73,7 +89,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     let stopping: Promise<void> | null = null;
     const stop = () => (stopping ??= stopGateway(server, services, cleanups, ticker, options.drainTimeoutMs ?? 10_000));
     const { providers: inForce, warnings } = providers.current();
-    return { url, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
+    return { url, mode: mode.kind, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     throw error;

@@ -11,6 +11,7 @@ type Json = Record<string, unknown>;
 // A Record, not a list, so adding a ProviderKind without updating this fails to compile.
 const KINDS: Record<ProviderKind, true> = {
   openai: true, anthropic: true, gemini: true, azure: true, 'openai-compatible': true, gateway: true, mock: true,
+  cohere: true, jina: true, voyage: true, mistral: true, bedrock: true,
 };
 
 // Names end up in `name/model`, URLs-free logs and metric labels: keep them plain.

@@ -13,6 +13,13 @@ const MODEL_LIST_CALLS: Record<ProviderConfig['kind'], UpstreamCall> = {
   // Another gw serves OpenAI's model list to a valid key.
   gateway: { operation: 'models.list', model: null, stream: false, clientPath: '/v1/models' },
   mock: { operation: 'models.list', model: null, stream: false },
+  // Bedrock's runtime has no model list (it lives on the control-plane API); the probe reports that.
+  bedrock: { operation: 'models.list', model: null, stream: false },
+  mistral: { operation: 'models.list', model: null, stream: false },
+  // Rerank-only providers have no model list: the test says so instead of guessing.
+  cohere: { operation: 'models.list', model: null, stream: false },
+  jina: { operation: 'models.list', model: null, stream: false },
+  voyage: { operation: 'models.list', model: null, stream: false },
 };
 
 const HINTS: Record<number, string> = {

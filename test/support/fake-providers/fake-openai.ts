@@ -4,6 +4,7 @@
 // https://learn.microsoft.com/azure/ai-services/openai/reference. Shapes follow test/fixtures/openai/.
 import { randomUUID } from 'node:crypto';
 import type { FakeDialect, FakeJsonReply, FakeReply, RecordedRequest } from './fake-provider-types.js';
+import { replyToResponses } from './fake-openai-responses.js';
 import { contentText, countTokens, createEchoText, embedText, field, list, splitWords, text, type JsonRecord } from './fake-request-text.js';
 
 const dataFrame = (payload: unknown): string => `data: ${JSON.stringify(payload)}\n\n`;
@@ -108,6 +109,7 @@ export const fakeOpenAi: FakeDialect = {
     }
     if (method === 'POST' && path === '/v1/chat/completions') return replyToChat(json, text(json, 'model') ?? '');
     if (method === 'POST' && path === '/v1/completions') return replyToCompletion(json);
+    if (method === 'POST' && path === '/v1/responses') return replyToResponses(json);
     if (method === 'POST' && path === '/v1/embeddings') return replyToEmbeddings(json);
     if (method === 'GET' && path === '/v1/models') return { type: 'json', status: 200, body: MODELS };
     return undefined;

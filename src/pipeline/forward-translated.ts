@@ -1,0 +1,115 @@
+// The translated path: the client and the provider speak different dialects.
+//   client body → client codec → canonical request → provider codec → provider body
+//   provider response/stream/error → provider codec → canonical → client codec → client
+// What a side cannot express is dropped on purpose and listed in facts.warnings
+// (audited, counted in metrics); nothing is dropped silently.
+import type { CodecContext, DialectCodec, TranslationWarning } from '../canonical/codec.js';
+import type { CanonicalError } from '../canonical/response.js';
+import { GatewayError } from '../errors.js';
+import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
+import { callProvider } from './call-provider.js';
+import type { Target } from './choose-target.js';
+import { clientCodecFor, providerSideFor } from './codec-choice.js';
+import type { GatewayServices } from './gateway-services.js';
+import type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
+import type { InboundCall } from './read-inbound-call.js';
+import { readJsonBody } from './relay-response.js';
+import { relayTranslatedStream } from './relay-translated-stream.js';
+import { toAuditTokens } from './audit-tokens.js';
+import { buildUpstreamHeaders } from './upstream-headers.js';
+import { randomUUID } from 'node:crypto';
+
+export const CODEC_CONTEXT: CodecContext = {
+  ids: () => randomUUID().replace(/-/g, '').slice(0, 24),
+  now: () => Math.floor(Date.now() / 1000),
+};
+
+export async function forwardTranslated(
+  request: PipelineRequest, inbound: InboundCall, target: Target, adapter: ProviderAdapter,
+  services: GatewayServices, facts: PipelineFacts,
+): Promise<PipelineResponse> {
+  const clientCodec = clientCodecFor(inbound);
+  const provider = providerSideFor(adapter, inbound);
+  if (!clientCodec || !provider) {
+    throw new GatewayError('GW_ERR_TRANSLATION_UNAVAILABLE', {
+      message: `Model "${inbound.model}" is served by ${target.provider.name} (${adapter.dialect} format), which cannot serve ${inbound.operation} from a ${inbound.dialect} client.`,
+    });
+  }
+  const decoded = clientCodec.decodeRequest(request.body, { model: inbound.model ?? '', stream: inbound.stream });
+  const encoded = provider.codec.encodeRequest({ ...decoded.value, model: target.upstreamModel ?? decoded.value.model });
+  noteWarnings(facts, [...decoded.warnings, ...encoded.warnings], services);
+
+  const call: UpstreamCall = { operation: provider.operation, model: target.upstreamModel, stream: inbound.stream };
+  const url = adapter.urlFor(target.provider, call);
+  if (!url) throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', { message: `Provider ${target.provider.name} does not offer ${provider.operation}.` });
+  const headers = buildUpstreamHeaders(withoutClientDialectHeaders(request.headers, adapter), { auth: adapter.authHeaders(target.provider), defaults: adapter.defaultHeaders(target.provider) });
+  headers['content-type'] = 'application/json';
+  const body = Buffer.from(JSON.stringify(encoded.value));
+
+  const started = process.hrtime.bigint();
+  const upstream = await callProvider({ call, url, method: 'POST', headers, body, json: encoded.value, hideUsageChunk: false }, target.provider, services.upstream, request.signal);
+  facts.upstreamNanos += process.hrtime.bigint() - started;
+
+  if (upstream.status >= 400) {
+    facts.outcome.push(`upstream_${upstream.status}`);
+    const { bytes } = await readJsonBody(upstream.body, adapter.dialect === 'any' ? 'openai' : adapter.dialect);
+    throw providerError(provider.codec, upstream.status, bytes, upstream.headers['retry-after']);
+  }
+  const contentType = String(upstream.headers['content-type'] ?? '');
+  if (inbound.stream) {
+    let settle = () => {};
+    facts.settled = new Promise((resolve) => { settle = resolve; });
+    const stream = relayTranslatedStream(upstream.body, {
+      providerCodec: provider.codec, clientCodec, binaryEvents: provider.binaryEvents, model: inbound.model ?? '', context: CODEC_CONTEXT,
+      signal: request.signal,
+      onDone: ({ usage, bytes, failure }) => {
+        facts.tokens = toAuditTokens(usage);
+        facts.bytesOut = bytes;
+        if (failure) facts.outcome.push(failure.code);
+        settle();
+      },
+    });
+    return { status: 200, headers: { 'content-type': clientCodec.name === 'bedrock-converse' ? 'application/vnd.amazon.eventstream' : 'text/event-stream', 'cache-control': 'no-cache' }, body: stream };
+  }
+  const { bytes } = await readJsonBody(upstream.body, adapter.dialect === 'any' ? 'openai' : adapter.dialect);
+  if (!contentType.includes('json')) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `The provider answered with ${contentType || 'no content type'}, not JSON.` });
+  const response = provider.codec.decodeResponse(parseJson(bytes));
+  noteWarnings(facts, response.warnings, services);
+  facts.tokens = toAuditTokens(response.value.usage);
+  const clientBody = clientCodec.encodeResponse({ ...response.value, model: inbound.model ?? response.value.model }, CODEC_CONTEXT);
+  const out = Buffer.from(JSON.stringify(clientBody));
+  facts.bytesOut = out.length;
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: out };
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'The provider answered with a body that is not JSON.' });
+  }
+}
+
+/** The provider's refusal, with its honest status, re-encoded later in the client's shape. */
+function providerError(codec: DialectCodec, status: number, bytes: Buffer, retryAfter: string | string[] | undefined): GatewayError {
+  let body: unknown = null;
+  try { body = JSON.parse(bytes.toString('utf8')); } catch { /* a non-JSON error page: status alone */ }
+  const decoded: CanonicalError = codec.decodeError(status, body);
+  const after = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
+  const headers: Record<string, string> = after ? { 'retry-after': after } : decoded.retryAfterSeconds ? { 'retry-after': String(decoded.retryAfterSeconds) } : {};
+  return new GatewayError('GW_ERR_UPSTREAM_REJECTED', { status: decoded.status || status, kind: decoded.kind, message: decoded.message, headers });
+}
+
+/** Headers that only mean something in the client's dialect are not sent to a provider of another. */
+function withoutClientDialectHeaders(headers: PipelineRequest['headers'], adapter: ProviderAdapter): PipelineRequest['headers'] {
+  if (adapter.dialect === 'anthropic') return headers;
+  const { 'anthropic-version': _version, 'anthropic-beta': _beta, ...rest } = headers;
+  return rest;
+}
+
+function noteWarnings(facts: PipelineFacts, warnings: TranslationWarning[], services: GatewayServices): void {
+  for (const warning of warnings) {
+    if (!facts.warnings.includes(warning.code)) facts.warnings.push(warning.code);
+    services.metrics.translationDrops.inc({ code: warning.code });
+  }
+}

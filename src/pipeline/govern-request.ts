@@ -1,0 +1,137 @@
+// Governance between decode and routing: bring-your-own-key, policy (access,
+// max tokens, rate limits; shadow mode), and DLP over every string of the
+// parsed body. Decisions are made by the pure modules in src/policy and src/dlp;
+// this file reads the live state, keeps the limiter and the DLP rule cache for the
+// process, and records what was decided (never a matched text or a key).
+import { createHash } from 'node:crypto';
+import type { AuditTokens } from '../audit/record.js';
+import { createDlpResolver, type DlpResolver, type DlpSettings } from '../dlp/dlp-config.js';
+import { scanRequestBody } from '../dlp/scan-request.js';
+import { GatewayError } from '../errors.js';
+import { evaluateAccess } from '../policy/evaluate-policy.js';
+import { policiesFor, type PolicyRecord } from '../policy/policy-record.js';
+import { RateLimiter, type Admission, type LimitSpec } from '../policy/rate-limiter.js';
+import type { GatewayServices } from './gateway-services.js';
+import type { PipelineFacts, PipelineRequest } from './pipeline-types.js';
+import type { InboundCall } from './read-inbound-call.js';
+
+export interface Governed {
+  policies: PolicyRecord[];
+  dlp: DlpSettings;
+  /** The caller's own provider key (x-gw-direct-key), or null. Never logged or stored. */
+  directKey: string | null;
+  /** Corrects the tokens-per-minute estimate with what the provider reported. */
+  settle(tokens: AuditTokens | null): void;
+}
+
+interface ProcessGovernance {
+  limiter: RateLimiter;
+  dlp: DlpResolver;
+}
+
+const perProcess = new WeakMap<GatewayServices, ProcessGovernance>();
+
+function governanceOf(services: GatewayServices): ProcessGovernance {
+  let governance = perProcess.get(services);
+  if (!governance) {
+    governance = { limiter: new RateLimiter(() => services.now().getTime()), dlp: createDlpResolver() };
+    perProcess.set(services, governance);
+  }
+  return governance;
+}
+
+export function governRequest(request: PipelineRequest, inbound: InboundCall, services: GatewayServices, facts: PipelineFacts): Governed {
+  const state = services.state.snapshot();
+  const governance = governanceOf(services);
+  const { team, keyId } = request.identity;
+  const directKey = readDirectKey(request, state.settings.allow_direct_keys, facts);
+  const policies = policiesFor(state.policies ?? [], team, keyId);
+  checkAccess(policies, inbound, request.body, facts);
+  const admission = admitLimits(governance.limiter, policies, request, facts);
+  const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
+  scanBody(request, dlp, facts);
+  return {
+    policies, dlp, directKey,
+    settle: (tokens) => admission.settle(tokens ? tokens.total ?? (tokens.input ?? 0) + (tokens.output ?? 0) : undefined),
+  };
+}
+
+/** x-gw-direct-key: true → the caller's Authorization (or provider key header) value is the provider key. */
+function readDirectKey(request: PipelineRequest, allowed: boolean, facts: PipelineFacts): string | null {
+  const flag = headerOf(request, 'x-gw-direct-key');
+  if (flag === undefined) return null;
+  if (!allowed) throw new GatewayError('GW_ERR_DIRECT_KEY_DISABLED');
+  if (flag.trim().toLowerCase() !== 'true') throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'x-gw-direct-key must be "true" when present.' });
+  const bearer = /^bearer\s+(\S+)$/i.exec(headerOf(request, 'authorization')?.trim() ?? '')?.[1];
+  const key = [bearer, headerOf(request, 'x-api-key'), headerOf(request, 'x-goog-api-key'), headerOf(request, 'api-key')]
+    .find((value): value is string => value !== undefined && value !== '' && !/^(sk-gw-|atu-)/.test(value));
+  if (key === undefined) throw new GatewayError('GW_ERR_DIRECT_KEY_MISSING');
+  // A fingerprint tells requests with the same key apart in the audit without revealing it.
+  facts.data.direct_key = `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+  return key;
+}
+
+function checkAccess(policies: readonly PolicyRecord[], inbound: InboundCall, body: unknown, facts: PipelineFacts): void {
+  if (policies.length === 0) return;
+  const refusals = evaluateAccess(policies, { model: inbound.model, operation: inbound.operation, maxTokens: readMaxTokens(body) });
+  for (const refusal of refusals) {
+    if (!refusal.shadow) throw new GatewayError('GW_ERR_POLICY_DENIED', { message: `Refused by ${refusal.reason}.` });
+    facts.warnings.push(`policy_shadow: ${refusal.reason}`);
+  }
+}
+
+function admitLimits(limiter: RateLimiter, policies: readonly PolicyRecord[], request: PipelineRequest, facts: PipelineFacts): Admission {
+  const specs: LimitSpec[] = policies.filter((policy) => policy.requests_per_minute !== undefined || policy.tokens_per_minute !== undefined).map((policy) => ({
+    scope: policy.scope, requestsPerMinute: policy.requests_per_minute, tokensPerMinute: policy.tokens_per_minute, shadow: policy.mode === 'shadow',
+  }));
+  if (specs.length === 0) return { refusals: [], settle: () => {} };
+  // About four bytes a token: cheap, and corrected by the provider's usage afterwards.
+  const estimate = Math.ceil((request.rawBody?.length ?? 0) / 4);
+  const admission = limiter.admit(specs, estimate);
+  for (const refusal of admission.refusals) {
+    if (!refusal.shadow) {
+      throw new GatewayError('GW_ERR_POLICY_RATE_LIMITED', {
+        message: `Rate limited by ${refusal.reason}; retry in ${refusal.retryAfterSeconds} s.`, headers: { 'retry-after': String(refusal.retryAfterSeconds) },
+      });
+    }
+    facts.warnings.push(`policy_shadow: ${refusal.reason}`);
+  }
+  return admission;
+}
+
+/**
+ * DLP over the parsed body. Whenever rules are active, the bytes forwarded are the
+ * scanned object serialised: raw bytes could carry a duplicate key the parser
+ * folded (last wins) but a provider might read first-wins.
+ */
+function scanBody(request: PipelineRequest, dlp: DlpSettings, facts: PipelineFacts): void {
+  if (dlp.rules.length === 0 || typeof request.body !== 'object' || request.body === null || isStream(request.body)) return;
+  const scan = scanRequestBody(request.body, dlp.rules, dlp.cache);
+  if (Object.keys(scan.counts).length > 0) facts.dlp = { ...facts.dlp, ...scan.counts };
+  if (scan.binarySkipped > 0) facts.warnings.push(`dlp_binary_skipped: ${scan.binarySkipped}`);
+  if (scan.blockedBy !== null) {
+    throw new GatewayError('GW_ERR_DLP_BLOCKED', { message: `Blocked by DLP rule "${scan.blockedBy}": the request carries what looks like ${scan.blockedBy.replace(/_/g, ' ')}. The matched text is not shown; remove it or ask an admin (gw dlp).` });
+  }
+  if (scan.redacted > 0) facts.warnings.push(`dlp_redacted: ${scan.redacted}`);
+  request.rawBody = Buffer.from(JSON.stringify(request.body));
+}
+
+function isStream(value: object): boolean {
+  return typeof (value as { pipe?: unknown }).pipe === 'function';
+}
+
+function headerOf(request: PipelineRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The output cap, whatever the dialect names it. */
+function readMaxTokens(body: unknown): number | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const record = body as Record<string, unknown>;
+  const config = record.generationConfig as Record<string, unknown> | undefined;
+  for (const value of [record.max_tokens, record.max_completion_tokens, record.max_output_tokens, config?.maxOutputTokens]) {
+    if (typeof value === 'number') return value;
+  }
+  return null;
+}

@@ -1,0 +1,68 @@
+// Provider stream → canonical parts → the client's stream, event by event as they
+// arrive. Usage is read from the parts; an upstream failure after the first byte
+// becomes the client dialect's error event and the stream closes.
+import type { CodecContext, DialectCodec, StreamEncoder, WireEvent } from '../canonical/codec.js';
+import { isBinaryStreamEncoder } from '../formats/bedrock-converse/index.js';
+import type { StreamPart } from '../canonical/response.js';
+import type { Usage } from '../canonical/usage.js';
+import { GatewayError } from '../errors.js';
+import { SseDecoder } from '../streaming/sse-decoder.js';
+import { classifyUpstreamError } from '../upstream/upstream-client.js';
+import { decodeBedrockEventStream } from '../providers/bedrock/event-stream.js';
+
+export interface TranslatedRelayOptions {
+  providerCodec: DialectCodec;
+  clientCodec: DialectCodec;
+  binaryEvents: boolean;
+  model: string;
+  context: CodecContext;
+  signal: AbortSignal;
+  onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
+}
+
+async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {
+  const decoder = new SseDecoder();
+  for await (const chunk of body) yield* decoder.push(chunk);
+  yield* decoder.end();
+}
+
+export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, options: TranslatedRelayOptions): AsyncGenerator<string | Uint8Array> {
+  const decoder = options.providerCodec.createStreamDecoder();
+  const encoder = asByteEncoder(options.clientCodec.createStreamEncoder({ model: options.model, context: options.context }));
+  let usage: Usage | undefined;
+  let bytes = 0;
+  let failure: GatewayError | null = null;
+  const emit = (parts: StreamPart[]): Buffer => {
+    const out: Buffer[] = [];
+    for (const part of parts) {
+      if (part.type === 'usage' || part.type === 'finish') usage = part.usage;
+      out.push(encoder.push(part));
+    }
+    return Buffer.concat(out);
+  };
+  try {
+    const events = options.binaryEvents ? decodeBedrockEventStream(body) : sseEvents(body);
+    for await (const event of events) {
+      const out = emit(decoder.push(event));
+      if (out.length > 0) { bytes += out.length; yield out; }
+    }
+    const tail = Buffer.concat([emit(decoder.end()), encoder.end()]);
+    if (tail.length > 0) { bytes += tail.length; yield tail; }
+  } catch (error) {
+    if (!options.signal.aborted) {
+      failure = error instanceof GatewayError ? error : classifyUpstreamError(error);
+      const out = encoder.push({ type: 'error', error: { status: failure.status, kind: failure.kind, message: failure.message } });
+      if (out.length > 0) { bytes += out.length; yield out; }
+    }
+  } finally {
+    options.onDone({ usage, bytes, failure });
+  }
+}
+
+/** SSE encoders give text; Bedrock's gives binary event-stream frames. Either way, bytes out. */
+function asByteEncoder(encoder: StreamEncoder): { push(part: StreamPart): Buffer; end(): Buffer } {
+  if (isBinaryStreamEncoder(encoder)) {
+    return { push: (part) => Buffer.from(encoder.pushBytes(part)), end: () => Buffer.from(encoder.endBytes()) };
+  }
+  return { push: (part) => Buffer.from(encoder.push(part), 'utf8'), end: () => Buffer.from(encoder.end(), 'utf8') };
+}

@@ -1,0 +1,95 @@
+// Optional DLP over what the provider answers (dlp output_scan): streamed text
+// deltas go through a bounded look-behind window, so a secret split across two
+// events is still seen; a block ends the stream with the dialect's error event
+// (what was already sent stays sent: README, "Decisions"). A JSON answer is
+// scanned whole and replaced by the 403 on a block. Other actions are recorded.
+import { scanRequestBody } from '../dlp/scan-request.js';
+import { createStreamTextScanner } from '../dlp/scan-stream-text.js';
+import { GatewayError } from '../errors.js';
+import { encodeAnthropicStreamError } from '../formats/anthropic-messages/encode-stream-error.js';
+import { encodeGoogleStreamError } from '../formats/google-genai/encode-stream-error.js';
+import { encodeOpenAiStreamError } from '../formats/openai-chat/encode-stream-error.js';
+import type { WireDialect } from '../providers/provider-adapter.js';
+import { SseDecoder } from '../streaming/sse-decoder.js';
+import type { Governed } from './govern-request.js';
+import type { PipelineFacts } from './pipeline-types.js';
+
+const STREAM_ERROR: Partial<Record<WireDialect, (error: GatewayError) => string>> = {
+  openai: encodeOpenAiStreamError, anthropic: encodeAnthropicStreamError, google: encodeGoogleStreamError,
+};
+
+/** Where stream events carry generated text, whatever the dialect. */
+const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal']);
+
+function blockedError(ruleId: string): GatewayError {
+  return new GatewayError('GW_ERR_DLP_BLOCKED', { message: `The response was stopped by DLP rule "${ruleId}"; the matched text is not shown.` });
+}
+
+function count(facts: PipelineFacts, ruleId: string): void {
+  const id = `output.${ruleId}`;
+  facts.dlp = { ...facts.dlp, [id]: (facts.dlp?.[id] ?? 0) + 1 };
+}
+
+export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, dialect: WireDialect, facts: PipelineFacts): AsyncIterable<Uint8Array | string> {
+  if (!governed.dlp.outputScan || governed.dlp.rules.length === 0) return body;
+  return scanStream(body, governed, dialect, facts);
+}
+
+async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, dialect: WireDialect, facts: PipelineFacts): AsyncGenerator<Uint8Array | string> {
+  const scanner = createStreamTextScanner(governed.dlp.rules);
+  const decoder = new SseDecoder();
+  // Bytes are held only until their event is complete, so no event leaves unscanned.
+  let pending = '';
+  const utf8 = new TextDecoder();
+  for await (const chunk of body) {
+    const text = typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true });
+    pending += text;
+    const boundary = Math.max(pending.lastIndexOf('\n\n'), pending.lastIndexOf('\r\n\r\n'));
+    if (boundary < 0) continue;
+    const complete = pending.slice(0, boundary + 2);
+    pending = pending.slice(boundary + 2);
+    for (const event of decoder.push(Buffer.from(complete))) {
+      for (const match of scanner.push(textOf(event.data))) {
+        count(facts, match.rule.detector.id);
+        if (match.rule.action !== 'block') continue;
+        const error = blockedError(match.rule.detector.id);
+        facts.outcome.push(error.code);
+        const encode = STREAM_ERROR[dialect];
+        if (encode) yield encode(error);
+        return;
+      }
+    }
+    yield complete;
+  }
+  if (pending) yield pending;
+}
+
+function textOf(data: string): string {
+  if (!data.startsWith('{')) return '';
+  try {
+    const pieces: string[] = [];
+    collect(JSON.parse(data), pieces, 0);
+    return pieces.join('');
+  } catch {
+    return '';
+  }
+}
+
+function collect(node: unknown, pieces: string[], depth: number): void {
+  if (typeof node !== 'object' || node === null || depth > 32) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value === 'string' && TEXT_KEYS.has(key)) pieces.push(value);
+    else collect(value, pieces, depth + 1);
+  }
+}
+
+/** A whole JSON answer: a block replaces it with the 403; other matches are counted. */
+export function scanOutputJson(bytes: Buffer, governed: Governed, facts: PipelineFacts): void {
+  if (!governed.dlp.outputScan || governed.dlp.rules.length === 0) return;
+  let parsed: unknown;
+  try { parsed = JSON.parse(bytes.toString('utf8')); } catch { return; }
+  const rules = governed.dlp.rules.map((rule) => ({ ...rule, action: rule.action === 'redact' ? 'log' as const : rule.action }));
+  const scan = scanRequestBody(parsed, rules);
+  for (const [ruleId, matches] of Object.entries(scan.counts)) for (let index = 0; index < matches; index += 1) count(facts, ruleId);
+  if (scan.blockedBy !== null) throw blockedError(scan.blockedBy);
+}

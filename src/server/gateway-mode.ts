@@ -1,0 +1,101 @@
+// What differs between the two modes of `gw serve` (DESIGN.md, "Modes"):
+// standalone/hub serves the device-login routes and resolves atu- tokens itself,
+// and rotates team live keys; a sidecar holds a hub session, routes through the
+// hub with the `gateway` provider, ignores environment providers, answers only
+// loopback, same-origin callers, and serves credential-less calls as its person.
+import { readSecretReference } from '../config/login-env.js';
+import { createHubContext, type HubContext } from '../hub/hub-context.js';
+import { createHubIdentity } from '../hub/hub-identity.js';
+import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
+import { exchangeAtHub } from '../login/hub-client.js';
+import type { AuditAppender, HealthComponent } from '../pipeline/gateway-services.js';
+import type { ProviderConfig } from '../providers/provider-adapter.js';
+import { createHubUpstream } from '../sidecar/hub-upstream.js';
+import { HubSession, type SidecarLogin } from '../sidecar/hub-session.js';
+import { createSidecarIdentity } from '../sidecar/sidecar-identity.js';
+import { DEFAULT_OVERLAP_MS, rotateLiveKey, teamsDueForRotation } from '../state/live-keys.js';
+import type { StateStore } from '../state/state-store.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+import type { Logger } from '../logger.js';
+import type { ServerOptions } from './build-server.js';
+import type { ProviderSourceOptions } from './provider-source.js';
+
+export interface GatewayMode {
+  kind: 'standalone' | 'sidecar';
+  sidecar: SidecarLogin | null;
+  providerOptions: ProviderSourceOptions;
+  serverOptions: Pick<ServerOptions, 'hub' | 'people' | 'loopbackOnly'>;
+  wrapUpstream(upstream: UpstreamClient): UpstreamClient;
+  health(): Record<string, HealthComponent>;
+  /** Once listening: the sidecar's first exchange, the hub's rotation timer. */
+  start(): void;
+  stop(): void;
+}
+
+export interface ModeInput {
+  home: string;
+  env: Record<string, string | undefined>;
+  sidecar?: SidecarLogin;
+  state: StateStore;
+  audit: AuditAppender;
+  logger: Logger;
+}
+
+export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
+  return input.sidecar ? prepareSidecar(input.sidecar, input.logger) : prepareHub(input);
+}
+
+function prepareSidecar(login: SidecarLogin, logger: Logger): GatewayMode {
+  const session = new HubSession(login, {
+    exchange: (current) => exchangeAtHub(fetch, current, Date.now()),
+    now: Date.now,
+    log: (level, message) => logger[level]({ hub: login.hub }, message),
+  });
+  const hubProvider: ProviderConfig = { name: 'hub', kind: 'gateway', baseUrl: login.hub, apiKey: null, source: 'built-in', baseUrlFrom: 'gw login' };
+  return {
+    kind: 'sidecar',
+    sidecar: login,
+    providerOptions: { ignoreEnvironmentProviders: true, extraProviders: [hubProvider] },
+    serverOptions: { people: createSidecarIdentity(session), loopbackOnly: true },
+    wrapUpstream: (upstream) => createHubUpstream(upstream, session),
+    health: () => ({ hub: session.health() }),
+    start: () => session.start(),
+    stop: () => session.stop(),
+  };
+}
+
+async function prepareHub(input: ModeInput): Promise<GatewayMode> {
+  const secret = await loadOrCreateHubSecret(input.home);
+  const audit = input.audit;
+  const hub: HubContext = createHubContext({
+    store: input.state, secret, now: () => new Date(), fetch,
+    audit: (fields) => void audit.append(fields).catch((error: unknown) => input.logger.error({ err: String(error) }, 'audit append failed')),
+    oidcClientSecret: () => readSecretReference(input.state.snapshot().settings.oidc_client_secret, input.env),
+  });
+  let ticker: NodeJS.Timeout | undefined;
+  return {
+    kind: 'standalone',
+    sidecar: null,
+    providerOptions: {},
+    serverOptions: { hub, people: createHubIdentity(hub) },
+    wrapUpstream: (upstream) => upstream,
+    health: () => ({}),
+    start: () => {
+      ticker = setInterval(() => void rotateDueKeys(hub, input.logger), 60_000);
+      ticker.unref();
+    },
+    stop: () => clearInterval(ticker),
+  };
+}
+
+/** DESIGN.md: hubs rotate live keys (setting live_key_rotation_seconds, default daily), with overlap. */
+async function rotateDueKeys(hub: HubContext, logger: Logger): Promise<void> {
+  for (const team of teamsDueForRotation(hub.store.snapshot(), hub.now())) {
+    try {
+      const live = await rotateLiveKey(hub.store, team, hub.secret, DEFAULT_OVERLAP_MS);
+      hub.audit({ kind: 'login.key_rotated', team, key_id: live.key_id });
+    } catch (error) {
+      logger.error({ team, err: String(error) }, 'live key rotation failed');
+    }
+  }
+}
