@@ -24,3 +24,8 @@ export function encodeGoogleError(error: GatewayError): WireError {
     body: { error: { code: error.status, message: error.message, status: GOOGLE_STATUSES[error.kind] } },
   };
 }
+
+/** The same body for an error that crossed from another dialect (kind and status already decided). */
+export function encodeGoogleCanonicalError(error: { status: number; kind: ErrorKind; message: string }): Record<string, unknown> {
+  return { error: { code: error.status, message: error.message, status: GOOGLE_STATUSES[error.kind] } };
+}

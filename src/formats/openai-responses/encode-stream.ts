@@ -1,0 +1,164 @@
+// Canonical parts → Responses SSE for a Responses client (Codex, the OpenAI SDK):
+// response.created, response.in_progress, then per output item output_item.added …
+// output_item.done, and response.completed last (Codex closes right after it). Every event
+// has a growing sequence_number. https://platform.openai.com/docs/api-reference/responses-streaming
+import type { CodecContext, StreamEncoder } from '../../canonical/codec.js';
+import type { CanonicalError, FinishReason, StreamPart } from '../../canonical/response.js';
+import type { Usage } from '../../canonical/usage.js';
+import { encodeSseEvent } from '../../streaming/sse-encoder.js';
+import { OPENAI_ERROR_TYPES } from './encode-error.js';
+import { createResponseObject, encodeReasoningItem, toResponseId } from './encode-response.js';
+import type { JsonRecord } from './json-guards.js';
+
+interface OpenItem {
+  kind: 'text' | 'reasoning' | 'tool';
+  outputIndex: number;
+  itemId: string;
+  text: string;
+  summaryStarted: boolean;
+  encrypted?: string;
+  callId?: string;
+  name?: string;
+}
+
+export class ResponsesStreamEncoder implements StreamEncoder {
+  private sequence = 0;
+  private responseId: string | undefined;
+  private readonly createdAt: number;
+  private readonly items = new Map<number, OpenItem>();
+  private readonly output: JsonRecord[] = [];
+  private usage: Usage = {};
+  private closed = false;
+
+  constructor(private readonly options: { model: string; context: CodecContext }) {
+    this.createdAt = options.context.now();
+  }
+
+  push(part: StreamPart): string {
+    if (this.closed) return '';
+    if (part.type === 'response-start') return this.start(part.id);
+    const prefix = this.start('');
+    switch (part.type) {
+      case 'text-start': return prefix + this.openText(part.index);
+      case 'reasoning-start': return prefix + this.openItem(part.index, 'reasoning', { type: 'reasoning', summary: [] });
+      case 'tool-call-start': return prefix + this.openTool(part.index, part.id, part.name);
+      case 'text-delta':
+      case 'reasoning-delta': return prefix + this.delta(part.index, part.delta);
+      case 'tool-call-delta': return prefix + this.delta(part.index, part.argumentsDelta);
+      case 'reasoning-opaque': {
+        const item = this.items.get(part.index);
+        if (item !== undefined && part.encrypted !== undefined) item.encrypted = part.encrypted;
+        return prefix;
+      }
+      case 'text-end':
+      case 'reasoning-end':
+      case 'tool-call-end': return prefix + this.closeItem(part.index);
+      case 'usage': this.usage = part.usage; return prefix;
+      case 'finish': return prefix + this.finish(part.finishReason, Object.keys(part.usage).length > 0 ? part.usage : this.usage);
+      case 'error': return prefix + this.fail(part.error);
+    }
+  }
+
+  end(): string {
+    if (this.closed) return '';
+    // The upstream ended with no finish: the client still needs a terminal event.
+    return this.start('') + this.fail({ status: 502, kind: 'api_error', message: 'The upstream stream ended before the response was complete.' });
+  }
+
+  private start(id: string): string {
+    if (this.responseId !== undefined) return '';
+    this.responseId = toResponseId(id, this.options.context);
+    const response = this.snapshot();
+    return this.emit('response.created', { response }) + this.emit('response.in_progress', { response });
+  }
+
+  private openText(index: number): string {
+    const added = this.openItem(index, 'text', { type: 'message', status: 'in_progress', role: 'assistant', content: [] });
+    const item = this.items.get(index)!;
+    return added + this.emit('response.content_part.added', { ...this.at(item), content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
+  }
+
+  private openTool(index: number, callId: string, name: string): string {
+    const added = this.openItem(index, 'tool', { type: 'function_call', status: 'in_progress', call_id: callId, name, arguments: '' });
+    Object.assign(this.items.get(index)!, { callId, name });
+    return added;
+  }
+
+  private openItem(index: number, kind: OpenItem['kind'], fields: JsonRecord): string {
+    const prefix = { text: 'msg', reasoning: 'rs', tool: 'fc' }[kind];
+    const item: OpenItem = { kind, outputIndex: this.output.length, itemId: `${prefix}_${this.options.context.ids()}`, text: '', summaryStarted: false };
+    this.items.set(index, item);
+    this.output.push({ id: item.itemId, ...fields }); // replaced by the finished item in output_item.done
+    return this.emit('response.output_item.added', { output_index: item.outputIndex, item: { id: item.itemId, ...fields } });
+  }
+
+  private delta(index: number, delta: string): string {
+    const item = this.items.get(index);
+    if (item === undefined || delta === '') return '';
+    item.text += delta;
+    if (item.kind === 'text') return this.emit('response.output_text.delta', { ...this.at(item), content_index: 0, delta, logprobs: [] });
+    if (item.kind === 'tool') return this.emit('response.function_call_arguments.delta', { ...this.at(item), delta });
+    let text = '';
+    if (!item.summaryStarted) {
+      item.summaryStarted = true;
+      text += this.emit('response.reasoning_summary_part.added', { ...this.at(item), summary_index: 0, part: { type: 'summary_text', text: '' } });
+    }
+    return text + this.emit('response.reasoning_summary_text.delta', { ...this.at(item), summary_index: 0, delta });
+  }
+
+  private closeItem(index: number): string {
+    const item = this.items.get(index);
+    if (item === undefined) return '';
+    this.items.delete(index);
+    let text = '';
+    let done: JsonRecord;
+    if (item.kind === 'text') {
+      const part = { type: 'output_text', text: item.text, annotations: [], logprobs: [] };
+      text += this.emit('response.output_text.done', { ...this.at(item), content_index: 0, text: item.text, logprobs: [] });
+      text += this.emit('response.content_part.done', { ...this.at(item), content_index: 0, part });
+      done = { id: item.itemId, type: 'message', status: 'completed', role: 'assistant', content: [part] };
+    } else if (item.kind === 'tool') {
+      text += this.emit('response.function_call_arguments.done', { ...this.at(item), name: item.name, arguments: item.text });
+      done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, name: item.name, arguments: item.text };
+    } else {
+      if (item.summaryStarted) {
+        text += this.emit('response.reasoning_summary_text.done', { ...this.at(item), summary_index: 0, text: item.text });
+        text += this.emit('response.reasoning_summary_part.done', { ...this.at(item), summary_index: 0, part: { type: 'summary_text', text: item.text } });
+      }
+      done = encodeReasoningItem(item.itemId, item.text, item.encrypted);
+    }
+    this.output[item.outputIndex] = done;
+    return text + this.emit('response.output_item.done', { output_index: item.outputIndex, item: done });
+  }
+
+  private finish(finishReason: FinishReason, usage: Usage): string {
+    const text = [...this.items.keys()].map((index) => this.closeItem(index)).join('');
+    this.closed = true;
+    const response = this.snapshot(finishReason, usage);
+    const type = response.status === 'incomplete' ? 'response.incomplete' : response.status === 'failed' ? 'response.failed' : 'response.completed';
+    return text + this.emit(type, { response });
+  }
+
+  /** An error is an `error` event, then response.failed so the client sees a terminal event. */
+  private fail(error: CanonicalError): string {
+    this.closed = true;
+    const code = OPENAI_ERROR_TYPES[error.kind];
+    const failed = this.snapshot(undefined, this.usage, { code, message: error.message });
+    return this.emit('error', { code, message: error.message, param: null }) + this.emit('response.failed', { response: failed });
+  }
+
+  private snapshot(finishReason?: FinishReason, usage?: Usage, error?: JsonRecord): JsonRecord {
+    return createResponseObject({
+      id: this.responseId!, model: this.options.model, createdAt: this.createdAt, output: [...this.output],
+      ...(finishReason === undefined ? {} : { finishReason }), ...(usage === undefined ? {} : { usage }), ...(error === undefined ? {} : { error }),
+    });
+  }
+
+  private at(item: OpenItem): JsonRecord {
+    return { item_id: item.itemId, output_index: item.outputIndex };
+  }
+
+  private emit(type: string, fields: JsonRecord): string {
+    return encodeSseEvent({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: this.sequence++ }) });
+  }
+}

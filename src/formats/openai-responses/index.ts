@@ -1,0 +1,21 @@
+// The OpenAI Responses dialect (`POST /v1/responses`) as one DialectCodec.
+// https://platform.openai.com/docs/api-reference/responses
+import type { DialectCodec } from '../../canonical/codec.js';
+import { decodeResponsesError } from './decode-error.js';
+import { decodeResponsesRequest } from './decode-request.js';
+import { decodeResponsesResponse } from './decode-response.js';
+import { ResponsesStreamDecoder } from './decode-stream.js';
+import { encodeResponsesRequest } from './encode-request.js';
+import { encodeResponsesResponse } from './encode-response.js';
+import { ResponsesStreamEncoder } from './encode-stream.js';
+
+export const openAiResponsesCodec: DialectCodec = {
+  name: 'openai-responses',
+  decodeRequest: decodeResponsesRequest,
+  encodeRequest: encodeResponsesRequest,
+  decodeResponse: decodeResponsesResponse,
+  encodeResponse: encodeResponsesResponse,
+  createStreamDecoder: () => new ResponsesStreamDecoder(),
+  createStreamEncoder: (options) => new ResponsesStreamEncoder(options),
+  decodeError: decodeResponsesError,
+};
