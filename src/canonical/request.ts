@@ -94,6 +94,8 @@ export interface CanonicalRequest {
   messages: Message[];
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
+  /** false forbids several tool calls in one turn (OpenAI parallel_tool_calls, Anthropic tool_choice.disable_parallel_tool_use). */
+  parallelToolCalls?: boolean;
   maxOutputTokens?: number;
   temperature?: number;
   topP?: number;

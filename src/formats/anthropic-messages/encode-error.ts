@@ -17,6 +17,11 @@ const ANTHROPIC_TYPES: Record<ErrorKind, string> = {
   timeout: 'timeout_error',
 };
 
+/** The Anthropic error `type` for an error kind, for provider errors re-encoded from canonical form. */
+export function anthropicErrorType(kind: ErrorKind): string {
+  return ANTHROPIC_TYPES[kind];
+}
+
 export function encodeAnthropicError(error: GatewayError): WireError {
   return {
     status: error.status,

@@ -30,3 +30,16 @@ export function mergeUsage(earlier: Usage | undefined, later: Usage | undefined)
   if (merged.inputTokens !== undefined && merged.outputTokens !== undefined) merged.totalTokens = merged.inputTokens + merged.outputTokens;
   return merged;
 }
+
+/** Canonical usage → Anthropic `usage`: input_tokens gives back the cache reads and writes counted in inputTokens. */
+export function encodeAnthropicUsage(usage: Usage): Record<string, number | null> {
+  const cachedRead = usage.cachedReadTokens;
+  const cacheWrite = usage.cacheWriteTokens;
+  const uncached = Math.max(0, (usage.inputTokens ?? 0) - (cachedRead ?? 0) - (cacheWrite ?? 0));
+  return {
+    input_tokens: uncached,
+    cache_creation_input_tokens: cacheWrite ?? null,
+    cache_read_input_tokens: cachedRead ?? null,
+    output_tokens: usage.outputTokens ?? 0,
+  };
+}

@@ -17,6 +17,11 @@ const OPENAI_TYPES: Record<ErrorKind, string> = {
   timeout: 'timeout_error',
 };
 
+/** The OpenAI `type` for an error kind, for provider errors re-encoded from canonical form. */
+export function openAiErrorType(kind: ErrorKind): string {
+  return OPENAI_TYPES[kind];
+}
+
 export function encodeOpenAiError(error: GatewayError): WireError {
   return {
     status: error.status,

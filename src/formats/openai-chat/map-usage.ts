@@ -16,3 +16,17 @@ export function mapOpenAiUsage(usage: unknown): Usage | undefined {
     totalTokens: toCount(record.total_tokens),
   };
 }
+
+/** Canonical usage → chat `usage`; prompt_tokens already includes cached tokens on both sides. */
+export function encodeOpenAiUsage(usage: Usage): Record<string, unknown> {
+  const input = usage.inputTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
+  const body: Record<string, unknown> = {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: usage.totalTokens ?? input + output,
+  };
+  if (usage.cachedReadTokens !== undefined) body.prompt_tokens_details = { cached_tokens: usage.cachedReadTokens };
+  if (usage.reasoningTokens !== undefined) body.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
+  return body;
+}

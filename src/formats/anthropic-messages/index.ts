@@ -1,0 +1,20 @@
+// The Anthropic Messages dialect: https://docs.anthropic.com/en/api/messages
+import type { DialectCodec } from '../../canonical/codec.js';
+import { decodeAnthropicError } from './decode-error.js';
+import { decodeAnthropicRequest } from './decode-request.js';
+import { decodeAnthropicResponse } from './decode-response.js';
+import { createAnthropicStreamDecoder } from './decode-stream.js';
+import { encodeAnthropicRequest } from './encode-request.js';
+import { encodeAnthropicResponse } from './encode-response.js';
+import { createAnthropicStreamEncoder } from './encode-stream.js';
+
+export const anthropicMessagesCodec: DialectCodec = {
+  name: 'anthropic-messages',
+  decodeRequest: decodeAnthropicRequest,
+  encodeRequest: encodeAnthropicRequest,
+  decodeResponse: decodeAnthropicResponse,
+  encodeResponse: encodeAnthropicResponse,
+  createStreamDecoder: createAnthropicStreamDecoder,
+  createStreamEncoder: createAnthropicStreamEncoder,
+  decodeError: decodeAnthropicError,
+};

@@ -1,0 +1,125 @@
+// A provider's chat.completion.chunk stream → canonical parts.
+// https://platform.openai.com/docs/api-reference/chat-streaming
+// Tool calls are keyed by their `index` (not id); arguments arrive in fragments; the finish
+// reason comes before the optional usage chunk, so `finish` is emitted at [DONE] or the end.
+import type { StreamDecoder, WireEvent } from '../../canonical/codec.js';
+import type { FinishReason, StreamPart } from '../../canonical/response.js';
+import type { Usage } from '../../canonical/usage.js';
+import { decodeOpenAiChatError } from './decode-error.js';
+import { mapOpenAiFinishReason } from './map-finish-reason.js';
+import { mapOpenAiUsage } from './map-usage.js';
+import { isRecord, type JsonObject } from './read-json.js';
+
+export function createOpenAiChatStreamDecoder(): StreamDecoder {
+  return new OpenAiChatStreamDecoder();
+}
+
+class OpenAiChatStreamDecoder implements StreamDecoder {
+  private started = false;
+  private nextIndex = 0;
+  private open: { kind: 'text' | 'reasoning'; index: number } | undefined;
+  private readonly tools = new Map<number, number>();
+  private readonly openTools = new Set<number>();
+  private finishReason: FinishReason | undefined;
+  private usage: Usage | undefined;
+  private done = false;
+
+  push(event: WireEvent): StreamPart[] {
+    if (this.done) return [];
+    if (event.data.trim() === '[DONE]') return this.finish();
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(event.data);
+    } catch {
+      return []; // a keep-alive or a provider's non-JSON comment line carries nothing
+    }
+    if (!isRecord(chunk)) return [];
+    if (chunk.error !== undefined) {
+      this.done = true;
+      return [...this.closeAll(), { type: 'error', error: decodeOpenAiChatError(0, chunk) }];
+    }
+    return this.readChunk(chunk);
+  }
+
+  end(): StreamPart[] {
+    if (this.done) return [];
+    // Without [DONE] and without a finish reason the stream was cut: close blocks, claim no finish.
+    return this.finishReason ? this.finish() : this.closeAll();
+  }
+
+  private readChunk(chunk: JsonObject): StreamPart[] {
+    const parts: StreamPart[] = [];
+    if (!this.started) {
+      this.started = true;
+      parts.push({ type: 'response-start', id: String(chunk.id ?? ''), model: String(chunk.model ?? '') });
+    }
+    const usage = mapOpenAiUsage(chunk.usage);
+    if (usage) this.usage = usage;
+    const choice = Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined;
+    if (!choice) return parts;
+    const delta = isRecord(choice.delta) ? choice.delta : {};
+    const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
+    if (typeof reasoning === 'string' && reasoning !== '') parts.push(...this.appendText('reasoning', reasoning));
+    if (typeof delta.content === 'string' && delta.content !== '') parts.push(...this.appendText('text', delta.content));
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') parts.push(...this.appendText('text', delta.refusal));
+    if (Array.isArray(delta.tool_calls)) {
+      delta.tool_calls.forEach((call, position) => {
+        if (isRecord(call)) parts.push(...this.appendToolCall(call, position));
+      });
+    }
+    if (typeof choice.finish_reason === 'string') {
+      this.finishReason = mapOpenAiFinishReason(choice.finish_reason);
+      parts.push(...this.closeAll());
+    }
+    return parts;
+  }
+
+  private appendText(kind: 'text' | 'reasoning', delta: string): StreamPart[] {
+    const parts: StreamPart[] = [];
+    if (this.open?.kind !== kind) {
+      parts.push(...this.closeText());
+      this.open = { kind, index: this.nextIndex++ };
+      parts.push({ type: `${kind}-start`, index: this.open.index });
+    }
+    parts.push({ type: `${kind}-delta`, index: this.open.index, delta });
+    return parts;
+  }
+
+  private appendToolCall(call: JsonObject, position: number): StreamPart[] {
+    const parts: StreamPart[] = [];
+    const toolIndex = typeof call.index === 'number' ? call.index : position;
+    const fn = isRecord(call.function) ? call.function : {};
+    let index = this.tools.get(toolIndex);
+    if (index === undefined) {
+      parts.push(...this.closeText());
+      index = this.nextIndex++;
+      this.tools.set(toolIndex, index);
+      this.openTools.add(index);
+      parts.push({ type: 'tool-call-start', index, id: String(call.id ?? ''), name: String(fn.name ?? '') });
+    }
+    if (typeof fn.arguments === 'string' && fn.arguments !== '') parts.push({ type: 'tool-call-delta', index, argumentsDelta: fn.arguments });
+    return parts;
+  }
+
+  private closeText(): StreamPart[] {
+    if (!this.open) return [];
+    const { kind, index } = this.open;
+    this.open = undefined;
+    return [{ type: `${kind}-end`, index }];
+  }
+
+  /** Parallel calls may interleave their fragments, so tool blocks stay open until the finish. */
+  private closeAll(): StreamPart[] {
+    const parts = this.closeText();
+    for (const index of this.openTools) parts.push({ type: 'tool-call-end', index });
+    this.openTools.clear();
+    return parts;
+  }
+
+  private finish(): StreamPart[] {
+    this.done = true;
+    const parts = this.closeAll();
+    parts.push({ type: 'finish', finishReason: this.finishReason ?? { unified: 'other' }, usage: this.usage ?? {} });
+    return parts;
+  }
+}

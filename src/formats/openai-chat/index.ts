@@ -1,0 +1,21 @@
+// The OpenAI Chat Completions dialect: https://platform.openai.com/docs/api-reference/chat
+import type { DialectCodec } from '../../canonical/codec.js';
+import { decodeOpenAiChatError } from './decode-error.js';
+import { decodeOpenAiChatRequest } from './decode-request.js';
+import { decodeOpenAiChatResponse } from './decode-response.js';
+import { createOpenAiChatStreamDecoder } from './decode-stream.js';
+import { encodeOpenAiChatRequest } from './encode-request.js';
+import { encodeOpenAiChatResponse } from './encode-response.js';
+import { createOpenAiChatStreamEncoder, type OpenAiChatStreamEncoderOptions } from './encode-stream.js';
+
+export const openAiChatCodec = {
+  name: 'openai-chat',
+  decodeRequest: decodeOpenAiChatRequest,
+  encodeRequest: encodeOpenAiChatRequest,
+  decodeResponse: decodeOpenAiChatResponse,
+  encodeResponse: encodeOpenAiChatResponse,
+  createStreamDecoder: createOpenAiChatStreamDecoder,
+  /** Also takes `includeUsage` (the client's stream_options.include_usage, kept in extensions.openai). */
+  createStreamEncoder: (options: OpenAiChatStreamEncoderOptions) => createOpenAiChatStreamEncoder(options),
+  decodeError: decodeOpenAiChatError,
+} satisfies DialectCodec;
