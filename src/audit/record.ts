@@ -10,7 +10,14 @@ export type AuditKind =
   | 'audit.recovered'     // a torn tail was repaired at start-up
   | 'audit.gap'           // records that could not be written (ENOSPC, EIO…), counted once writing works again
   | 'gateway.start'
-  | 'gateway.stop';
+  | 'gateway.stop'
+  | 'realtime.open'       // a realtime WebSocket session was proxied to its provider
+  | 'realtime.close'      // …and ended: bytes and events each way, who closed it and how
+  | 'login.token_issued'  // hub: a device login was redeemed for a personal token
+  | 'login.token_revoked' // hub: a token was revoked at POST /oauth/revoke
+  | 'login.code_replayed' // hub: a device_code was redeemed twice; the token it issued is revoked
+  | 'login.exchange'      // hub: a sidecar exchanged its token for the team's live key (never the key itself)
+  | 'login.key_rotated';  // hub: a team's live key was rotated
 
 export interface AuditTokens {
   input?: number;

@@ -1,21 +1,14 @@
 // One request's path through gw, read top to bottom. The server has already
 // matched the route, authenticated the caller at the door and parsed the body;
 // everything after that happens here:
-//   decode → routing → encode → provider → relay (usage read on the side)
-// Policy and DLP stages slot in between decode and routing.
+//   decode → govern (BYOK, policy, limits, DLP) → routing → encode → provider → relay (usage read on the side)
 import { toAuditTokens } from './audit-tokens.js';
-import { forwardTranslated } from './forward-translated.js';
-import { COUNT_OPERATIONS, countTokens } from './count-tokens.js';
 import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import { GatewayError } from '../errors.js';
-import { adapterFor } from '../providers/registry.js';
-import { encodeUpstreamCall } from './encode-upstream-call.js';
 import type { GatewayServices } from './gateway-services.js';
 import { listModels } from './list-models.js';
 import { readInboundCall } from './read-inbound-call.js';
 import { relayStream, readJsonBody } from './relay-response.js';
-import { chooseTarget } from './choose-target.js';
-import { callProvider } from './call-provider.js';
 import { buildClientHeaders } from './upstream-headers.js';
 import type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
 import { forwardResource } from './forward-resource.js';

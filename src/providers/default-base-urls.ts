@@ -6,4 +6,8 @@ export const DEFAULT_BASE_URLS: Partial<Record<ProviderKind, string>> = {
   openai: 'https://api.openai.com/v1',
   anthropic: 'https://api.anthropic.com',
   gemini: 'https://generativelanguage.googleapis.com',
+  cohere: 'https://api.cohere.com',
+  jina: 'https://api.jina.ai/v1',
+  voyage: 'https://api.voyageai.com/v1',
+  mistral: 'https://api.mistral.ai/v1',
 };

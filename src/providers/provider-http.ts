@@ -1,5 +1,6 @@
 // URL and header building shared by the provider folders: no provider
 // knowledge, so every adapter can use it without importing another adapter.
+import type { UpstreamCall, UpstreamOperation } from './provider-adapter.js';
 
 /** `https://x/v1/` → `https://x/v1`: SDK variables are written both ways. */
 export function trimBaseUrl(baseUrl: string): string {
@@ -38,4 +39,13 @@ export function bearerAuth(apiKey: string | null): Record<string, string> {
 /** The key in a provider's own header (`x-api-key`, `api-key`…); none for keyless servers. */
 export function keyHeader(header: string, apiKey: string | null): Record<string, string> {
   return apiKey === null ? {} : { [header]: apiKey };
+}
+
+/**
+ * A resource call (files, batches, images…) goes to the client's own path under the
+ * provider's API root, when the provider offers the operation; null otherwise.
+ */
+export function resourceUrl(baseUrl: string, call: UpstreamCall, offered: ReadonlySet<UpstreamOperation>): string | null {
+  if (!offered.has(call.operation) || call.resourcePath === undefined) return null;
+  return withQuery(`${trimBaseUrl(baseUrl)}${call.resourcePath}`, call.query);
 }

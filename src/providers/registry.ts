@@ -1,6 +1,11 @@
 // The only file that imports every provider adapter (CONVENTIONS.md, "Which way imports run").
 import { anthropicAdapter } from './anthropic/adapter.js';
+import { cohereAdapter } from './cohere/adapter.js';
+import { jinaAdapter } from './jina/adapter.js';
+import { mistralAdapter } from './mistral/adapter.js';
+import { voyageAdapter } from './voyage/adapter.js';
 import { azureAdapter } from './azure/adapter.js';
+import { bedrockAdapter } from './bedrock/adapter.js';
 import { gatewayAdapter } from './gateway/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
 import { mockAdapter } from './mock/adapter.js';
@@ -16,6 +21,11 @@ const ADAPTERS: Record<ProviderKind, ProviderAdapter> = {
   'openai-compatible': openAiCompatibleAdapter,
   gateway: gatewayAdapter,
   mock: mockAdapter,
+  cohere: cohereAdapter,
+  jina: jinaAdapter,
+  voyage: voyageAdapter,
+  mistral: mistralAdapter,
+  bedrock: bedrockAdapter,
 };
 
 export const PROVIDER_KINDS = Object.keys(ADAPTERS) as ProviderKind[];

@@ -107,6 +107,7 @@ function bridge(client: WebSocket, upstream: WebSocket, session: Session, servic
   };
   relay(client, upstream, 'client');
   relay(upstream, client, 'provider');
+  upstream.resume();
 }
 
 function appendAudit(services: GatewayServices, session: Session, kind: 'realtime.open' | 'realtime.close', data: Record<string, string | number>): void {

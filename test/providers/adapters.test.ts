@@ -16,7 +16,7 @@ function urlFor(provider: ProviderConfig, upstreamCall: UpstreamCall): string | 
 
 describe('registry', () => {
   it('has one adapter per kind, each naming its own kind', () => {
-    expect(PROVIDER_KINDS.sort()).toEqual(['anthropic', 'azure', 'gateway', 'gemini', 'mock', 'openai', 'openai-compatible']);
+    expect(PROVIDER_KINDS.sort()).toEqual(['anthropic', 'azure', 'bedrock', 'cohere', 'gateway', 'gemini', 'jina', 'mistral', 'mock', 'openai', 'openai-compatible', 'voyage']);
     for (const kind of PROVIDER_KINDS) expect(adapterFor(kind).kind).toBe(kind);
   });
 });

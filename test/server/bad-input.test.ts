@@ -74,9 +74,16 @@ describe('routes', () => {
   });
 
   it('an operation not delivered yet answers 501 naming the operation, in the family shape', async () => {
-    const response = await gateway.app.inject({ method: 'POST', url: '/v1/messages/batches', headers: { 'x-gw-vk': gateway.key, 'content-type': 'application/json' }, payload: '{}' });
+    const response = await gateway.app.inject({ method: 'GET', url: '/v1/models/some-model', headers: { 'x-gw-vk': gateway.key } });
     expect(response.statusCode).toBe(501);
-    expect(response.json()).toMatchObject({ type: 'error', error: { type: 'not_supported', message: expect.stringContaining('messages.batches') } });
+    expect(response.json()).toMatchObject({ error: { message: expect.stringContaining('models.retrieve') } });
+  });
+
+  it('a resource route with no provider of its kind answers 404 naming the kinds that offer it', async () => {
+    const response = await gateway.app.inject({ method: 'POST', url: '/v1/messages/batches', headers: { 'x-gw-vk': gateway.key, 'content-type': 'application/json' }, payload: '{}' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ type: 'error', error: { message: expect.stringContaining('messages.batches') } });
+    expect(response.json().error.message).toContain('anthropic');
   });
 
   it('HEAD / answers 200 without a credential (Claude Code probes it)', async () => {

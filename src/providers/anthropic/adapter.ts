@@ -2,13 +2,18 @@
 // version (ANTHROPIC_BASE_URL=https://api.anthropic.com), so paths carry `/v1`.
 // Claude Code calls `/v1/messages?beta=true`; the query is kept as the client sent it.
 import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
-import { bearerAuth, joinPassthroughUrl, keyHeader, trimBaseUrl, withQuery } from '../provider-http.js';
+import { bearerAuth, joinPassthroughUrl, keyHeader, resourceUrl, trimBaseUrl, withQuery } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {
   messages: '/v1/messages',
   'messages.count_tokens': '/v1/messages/count_tokens',
   'models.list.anthropic': '/v1/models',
 };
+
+// Message Batches (https://docs.anthropic.com/en/api/creating-message-batches): the client's path, under /v1.
+const RESOURCES: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>([
+  'messages.batches', 'messages.batches.item', 'messages.batches.results', 'messages.batches.cancel',
+]);
 
 // https://docs.anthropic.com/en/api/versioning: required on every request.
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -20,6 +25,7 @@ export const anthropicAdapter: ProviderAdapter = {
     if (call.operation === 'passthrough') {
       return call.clientPath === undefined ? null : joinPassthroughUrl(config.baseUrl, call.clientPath);
     }
+    if (call.resourcePath !== undefined) return resourceUrl(`${trimBaseUrl(config.baseUrl)}/v1`, call, RESOURCES);
     const path = PATHS[call.operation];
     return path === undefined ? null : withQuery(`${trimBaseUrl(config.baseUrl)}${path}`, call.query);
   },

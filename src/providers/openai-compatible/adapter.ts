@@ -3,7 +3,7 @@
 // preset's base URL (which includes its version segment); Bearer auth, or none
 // for keyless local servers. Ollama: https://github.com/ollama/ollama/blob/main/docs/openai.md
 import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
-import { bearerAuth, joinPassthroughUrl, trimBaseUrl, withQuery } from '../provider-http.js';
+import { bearerAuth, joinPassthroughUrl, resourceUrl, trimBaseUrl, withQuery } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {
   'chat.completions': '/chat/completions',
@@ -12,6 +12,15 @@ const PATHS: Partial<Record<UpstreamOperation, string>> = {
   'models.list': '/models',
 };
 
+// What OpenAI-compatible servers commonly offer beyond chat: the Responses API (vLLM,
+// OpenRouter, xAI), speech and images (Groq, LocalAI, vLLM), files and batches (Groq,
+// Together, Mistral). A server that lacks one answers 404 itself.
+const RESOURCES: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>([
+  'responses.create', 'responses.retrieve', 'responses.delete', 'responses.cancel', 'responses.input_items',
+  'files', 'files.item', 'files.content', 'batches', 'batches.item', 'batches.results', 'batches.cancel',
+  'images.generations', 'images.edits', 'images.variations', 'audio.speech', 'audio.transcriptions',
+]);
+
 export const openAiCompatibleAdapter: ProviderAdapter = {
   kind: 'openai-compatible',
   dialect: 'openai',
@@ -19,6 +28,7 @@ export const openAiCompatibleAdapter: ProviderAdapter = {
     if (call.operation === 'passthrough') {
       return call.clientPath === undefined ? null : joinPassthroughUrl(config.baseUrl, call.clientPath);
     }
+    if (call.resourcePath !== undefined) return resourceUrl(config.baseUrl, call, RESOURCES);
     const path = PATHS[call.operation];
     return path === undefined ? null : withQuery(`${trimBaseUrl(config.baseUrl)}${path}`, call.query);
   },

@@ -1,0 +1,83 @@
+// Which provider created each resource id (response, file, batch, video, container…),
+// so a follow-up call (retrieve, cancel, content) reaches the same upstream. Written
+// per request, so it lives apart from state.json (DESIGN.md, "State"): an append-only
+// `$GW_HOME/resource-ids.jsonl` replayed into a bounded in-memory map at start.
+// Losing the last lines in a crash only sends those ids' follow-ups to the default
+// provider, so lines are not fsynced.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface ResourceIdStore {
+  /** The provider name that created the id, when gw saw it. */
+  providerOf(id: string): string | undefined;
+  remember(id: string, provider: string): void;
+  close(): Promise<void>;
+}
+
+export const RESOURCE_IDS_FILE = 'resource-ids.jsonl';
+/** Ids kept in memory (and in the file after compaction): about 100 bytes each. */
+export const DEFAULT_MAX_RESOURCE_IDS = 200_000;
+
+/** Ids are provider strings (`file-abc`, `resp_…`, `msgbatch_…`): bounded and printable, never paths. */
+const PLAUSIBLE_ID = /^[\w.:-]{1,256}$/;
+
+export function createMemoryResourceIds(maxEntries = DEFAULT_MAX_RESOURCE_IDS): ResourceIdStore & { entries(): Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    providerOf: (id) => map.get(id),
+    remember(id, provider) {
+      if (!PLAUSIBLE_ID.test(id) || map.get(id) === provider) return;
+      map.delete(id); // re-insert at the end: the map's order is the eviction order
+      map.set(id, provider);
+      if (map.size > maxEntries) map.delete(map.keys().next().value as string);
+    },
+    close: async () => {},
+    entries: () => map,
+  };
+}
+
+export async function openResourceIdStore(home: string, maxEntries = DEFAULT_MAX_RESOURCE_IDS): Promise<ResourceIdStore> {
+  const file = path.join(home, RESOURCE_IDS_FILE);
+  const memory = createMemoryResourceIds(maxEntries);
+  const lines = await replay(file, memory);
+  // The file grows by one line per new id; rewrite it with the live entries once it holds twice as many.
+  if (lines > 2 * maxEntries) await compact(file, memory.entries());
+  const out: WriteStream = createWriteStream(file, { flags: 'a', mode: 0o600 });
+  out.on('error', () => { /* the map still serves; a full disk must not stop requests */ });
+  return {
+    providerOf: memory.providerOf,
+    remember(id, provider) {
+      if (memory.providerOf(id) === provider || !PLAUSIBLE_ID.test(id)) return;
+      memory.remember(id, provider);
+      out.write(`${JSON.stringify({ id, provider })}\n`);
+    },
+    close: () => new Promise<void>((resolve) => out.end(resolve)),
+  };
+}
+
+async function replay(file: string, memory: ResourceIdStore): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let count = 0;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    count += 1;
+    try {
+      const entry = JSON.parse(line) as { id?: unknown; provider?: unknown };
+      if (typeof entry.id === 'string' && typeof entry.provider === 'string') memory.remember(entry.id, entry.provider);
+    } catch { /* a torn last line after a crash: skipped */ }
+  }
+  return count;
+}
+
+async function compact(file: string, entries: Map<string, string>): Promise<void> {
+  const lines = [...entries].map(([id, provider]) => `${JSON.stringify({ id, provider })}\n`).join('');
+  await writeFile(`${file}.tmp`, lines, { mode: 0o600 });
+  await rename(`${file}.tmp`, file);
+}
