@@ -112,6 +112,10 @@ export async function repairTornTail(file: string, quarantineDirectory: string, 
     const text = (span: LineSpan): string => bytes.subarray(span.start, span.end).toString('utf8');
     const previous = before ? claimedHead(text(before)) : null;
     if (isGoodLastLine(text(last), last, previous)) return { head: claimedHead(text(last)) ?? null, size };
+    // A crash tears a line (no newline, or bytes that do not parse); a whole record that fails its
+    // hash or link was edited. Repairing it would hide the tampering: keep it for verify to report.
+    const claimed = last.complete ? claimedHead(text(last)) : undefined;
+    if (claimed) return { head: claimed, size };
     if (previous === undefined) throw new AuditTailDamagedError(file);
     const goodSize = start + last.start;
     const quarantineFile = await quarantine(quarantineDirectory, bytes.subarray(last.start), now);

@@ -143,16 +143,18 @@ describe('torn tail repair', () => {
     expect(await verifyFile(home.logFile)).toMatchObject({ ok: true, records: 6, warnings: [] });
   });
 
-  it('repairs a complete last line that fails its hash, but never a bad line in the middle', async () => {
+  it('keeps an edited last line for verify to report (only a torn line is repaired), and never repairs a bad line in the middle', async () => {
     const trail = await open();
     await trail.append(requestFields(1));
     await trail.close();
     const lines = await readLines(home.logFile);
-    const brokenLast = lines[2]!.replace('"kind":"gateway.stop"', '"kind":"gateway.stoq"');
-    await writeFile(home.logFile, `${[lines[0], lines[1], brokenLast].join('\n')}\n`);
+    const editedLast = lines[2]!.replace('"kind":"gateway.stop"', '"kind":"gateway.stoq"');
+    await writeFile(home.logFile, `${[lines[0], lines[1], editedLast].join('\n')}\n`);
     await (await open()).close();
-    expect(await verifyFile(home.logFile)).toMatchObject({ ok: true });
-    expect((await readLines(home.logFile))[2]).toContain('"kind":"audit.recovered"');
+    const afterLast = await readLines(home.logFile);
+    expect(afterLast[2]).toBe(editedLast);
+    expect(afterLast.some((line) => line.includes('"kind":"audit.recovered"'))).toBe(false);
+    expect((await verifyFile(home.logFile)).firstBad).toMatchObject({ line: 3, seq: 3, reason: 'record 3: hash mismatch (edited)' });
 
     const now = await readLines(home.logFile);
     now[1] = now[1]!.replace('"status":200', '"status":201');
