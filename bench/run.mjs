@@ -4,7 +4,7 @@
 // so each one's CPU can be read from /proc apart from the others.
 //
 // Env: BENCH_DURATION (measured seconds per cell, 4), BENCH_WARMUP (1), BENCH_RUNS (2, interleaved),
-// BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream; also messages,messages-stream),
+// BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream,messages-stream-translated; also messages,messages-stream),
 // BENCH_TARGETS (direct,bare-proxy,gw), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
 // GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…).
 import { execFileSync } from 'node:child_process';
@@ -26,7 +26,7 @@ const settings = {
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 1),
   runs: Number(process.env.BENCH_RUNS ?? 2),
   connections: list(process.env.BENCH_CONNECTIONS, '1,32').map(Number),
-  scenarios: list(process.env.BENCH_SCENARIOS, 'chat,chat-stream'),
+  scenarios: list(process.env.BENCH_SCENARIOS, 'chat,chat-stream,messages-stream-translated'),
   targets: list(process.env.BENCH_TARGETS, 'direct,bare-proxy,gw'),
   cpuCount: os.availableParallelism(),
   pinning: planCpus(process.env.BENCH_PIN !== '0'),

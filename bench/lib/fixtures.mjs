@@ -90,6 +90,14 @@ export const scenarios = {
     body: { model: 'claude-sonnet-4-20250514', max_tokens: 256, system, messages: [{ role: 'user', content: question }], stream: true },
     looksComplete: (text) => text.includes('content_block_delta') && text.includes('message_stop'),
   },
+  // An Anthropic client whose model gw routes to the OpenAI provider: gw translates the request to
+  // Chat Completions and the chat stream back to Anthropic events. The bare proxy and direct runs
+  // get the mock's native Anthropic stream for the same body, so the ratio prices translation.
+  'messages-stream-translated': {
+    dialect: 'anthropic', path: '/v1/messages', stream: true,
+    body: { model: 'openai/gpt-4o-mini', max_tokens: 256, system, messages: [{ role: 'user', content: question }], stream: true },
+    looksComplete: (text) => text.includes('content_block_delta') && text.includes('message_stop'),
+  },
 };
 
 /** Headers a client of that dialect sends; the key is gw's virtual key (ignored by the mock and the bare proxy). */
