@@ -6,7 +6,8 @@
 // Env: BENCH_DURATION (measured seconds per cell, 4), BENCH_WARMUP (1), BENCH_RUNS (2, interleaved),
 // BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream,messages-stream-translated; also messages,messages-stream),
 // BENCH_TARGETS (direct,bare-proxy,gw), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
-// GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…).
+// GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…),
+// BENCH_DLP (0 skips the DLP case).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { clientHeaders, scenarios } from './lib/fixtures.mjs';
+import { formatDlpRows, runDlpBench } from './dlp.mjs';
 import { compareGwWithBare, formatReport, median, summarize } from './lib/report.mjs';
 import { findFreePort, installCleanup, planCpus, runToCompletion, startNode, stopAll, waitForOutput, waitForPort } from './lib/processes.mjs';
 
@@ -153,13 +155,16 @@ const noise = {
 };
 const report = formatReport(rows, ratios, settings, noise);
 process.stdout.write(`\n${report}`);
+// DLP on a Claude Code–shaped 200 KB request, in this process (the scan is pure CPU): bench/dlp.mjs.
+const dlp = process.env.BENCH_DLP === '0' ? [] : runDlpBench();
+process.stdout.write(formatDlpRows(dlp));
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const resultsFolder = path.join(benchFolder, 'results');
 mkdirSync(resultsFolder, { recursive: true });
 const environment = { node: process.version, platform: `${os.platform()} ${os.release()}`, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg() };
 const resultFile = path.join(resultsFolder, `${stamp}.json`);
-writeFileSync(resultFile, `${JSON.stringify({ stamp, settings, environment, probes: Object.fromEntries(probes), rows, ratios, noise, measurements }, null, 2)}\n`);
+writeFileSync(resultFile, `${JSON.stringify({ stamp, settings, environment, probes: Object.fromEntries(probes), rows, ratios, noise, dlp, measurements }, null, 2)}\n`);
 log(`bench: wrote ${path.relative(process.cwd(), resultFile)}`);
 stopWatchdog();
 stopAll();

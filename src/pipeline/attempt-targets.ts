@@ -107,7 +107,7 @@ export async function attemptTargets<T extends TryResult>(
     }
     facts.warnings.push(`attempt_failed: ${name}`);
     const next = attempts[index + 1]!;
-    if (next.retry > 0) await waitFor(backoffMs(next.retry, retryAfter, Math.random) ?? 0, request.signal);
+    if (next.retry > 0) await waitFor(backoffMs(next.retry, retryAfter, Math.random), request.signal);
   }
 }
 

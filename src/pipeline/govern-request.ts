@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { AuditTokens } from '../audit/record.js';
 import { createDlpResolver, type DlpResolver, type DlpSettings } from '../dlp/dlp-config.js';
+import { countRawKeys } from '../dlp/count-json-keys.js';
 import { scanRequestBody } from '../dlp/scan-request.js';
 import { GatewayError } from '../errors.js';
 import { evaluateAccess } from '../policy/evaluate-policy.js';
@@ -100,9 +101,9 @@ function admitLimits(limiter: RateLimiter, policies: readonly PolicyRecord[], re
 }
 
 /**
- * DLP over the parsed body. Whenever rules are active, the bytes forwarded are the
- * scanned object serialised: raw bytes could carry a duplicate key the parser
- * folded (last wins) but a provider might read first-wins.
+ * DLP over the parsed body. After a redaction, or when the raw bytes carry a
+ * duplicate key the parser folded (last wins; a provider might read the first),
+ * the bytes forwarded are the scanned object serialised; else the client's own.
  */
 function scanBody(request: PipelineRequest, dlp: DlpSettings, facts: PipelineFacts): void {
   if (dlp.rules.length === 0 || typeof request.body !== 'object' || request.body === null || isStream(request.body)) return;
@@ -113,7 +114,9 @@ function scanBody(request: PipelineRequest, dlp: DlpSettings, facts: PipelineFac
     throw new GatewayError('GW_ERR_DLP_BLOCKED', { message: `Blocked by DLP rule "${scan.blockedBy}": the request carries what looks like ${scan.blockedBy.replace(/_/g, ' ')}. The matched text is not shown; remove it or ask an admin (gw dlp).` });
   }
   if (scan.redacted > 0) facts.warnings.push(`dlp_redacted: ${scan.redacted}`);
-  request.rawBody = Buffer.from(JSON.stringify(request.body));
+  const duplicateKeys = request.rawBody !== null && countRawKeys(request.rawBody) !== scan.objectKeys;
+  if (duplicateKeys) facts.warnings.push('dlp_duplicate_keys_folded');
+  if (scan.redacted > 0 || duplicateKeys) request.rawBody = Buffer.from(JSON.stringify(request.body));
 }
 
 function isStream(value: object): boolean {

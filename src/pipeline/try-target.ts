@@ -19,8 +19,10 @@ export type TargetReply =
 export async function tryTarget(request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, facts: PipelineFacts, signal: AbortSignal): Promise<TargetReply> {
   const attemptRequest: PipelineRequest = { ...request, signal };
   const adapter = adapterFor(target.provider.kind);
-  // Different dialects on the two sides: translate through the canonical model.
-  if (adapter.dialect !== 'any' && adapter.dialect !== inbound.dialect) {
+  // Different dialects on the two sides: translate through the canonical model. The mock speaks
+  // every dialect except Responses, which it serves as Chat through the translator.
+  const mockResponses = target.provider.kind === 'mock' && inbound.operation === 'responses.create';
+  if (mockResponses || (adapter.dialect !== 'any' && adapter.dialect !== inbound.dialect)) {
     const response = COUNT_OPERATIONS.has(inbound.operation)
       ? await countTokens(attemptRequest, inbound, target, adapter, services)
       : await forwardTranslated(attemptRequest, inbound, target, adapter, services, facts);
@@ -42,7 +44,11 @@ export async function tryTarget(request: PipelineRequest, inbound: InboundCall, 
 /** Drops a reply's body so its connection is released. */
 function discard(body: unknown): void {
   if (typeof body !== 'object' || body === null) return;
-  const stream = body as { destroy?: () => void; return?: () => unknown };
-  if (typeof stream.destroy === 'function') stream.destroy();
+  const stream = body as { destroy?: () => void; on?: (event: string, listener: () => void) => void; return?: () => unknown };
+  // undici reports a destroyed body as an 'error' (RequestAbortedError): expected here, so heard and dropped.
+  if (typeof stream.destroy === 'function') {
+    stream.on?.('error', () => {});
+    stream.destroy();
+  }
   else if (typeof stream.return === 'function') void Promise.resolve(stream.return()).catch(() => undefined);
 }

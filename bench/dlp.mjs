@@ -1,0 +1,81 @@
+// DLP on a request shaped like Claude Code's: 24 tools with JSON-schema
+// parameters, a long system prompt, and long tool results (whole source files),
+// about 200 KB. Reports MB/s and the milliseconds a scan adds to one request
+// (the median of many runs, after warm-up): cold (no text seen before), warm (the
+// next turn of the same conversation: long texts found clean last time are
+// remembered), and with the PII rules set to redact. Run alone: `node bench/dlp.mjs` (after `npm run build`).
+import { resolveDlpSettings } from '../dist/dlp/dlp-config.js';
+import { scanRequestBody } from '../dist/dlp/scan-request.js';
+
+const TARGET_BYTES = 200 * 1024;
+
+function sourceFile(index) {
+  const lines = [];
+  for (let line = 0; line < 60; line += 1) {
+    lines.push(`  const value${line} = compute(${index * 100 + line}, "item-${line}") + offset; // adjust for the ${line}th entry, see docs/notes.md`);
+  }
+  return `import { compute } from './math.js';\nexport function handler${index}(offset: number) {\n${lines.join('\n')}\n  return value0;\n}\n`;
+}
+
+function tool(index) {
+  return {
+    name: `tool_${index}`,
+    description: `Tool number ${index}: reads, edits or searches files in the workspace. Use it when the user asks for ${index} things; never for secrets.`,
+    input_schema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'The absolute path to the file to read or modify' },
+        pattern: { type: 'string', description: 'A regular expression to search for in file contents' },
+        limit: { type: 'number', description: 'The number of lines to read; only provide if the file is too large' },
+      },
+      required: ['path'],
+    },
+  };
+}
+
+export function claudeCodeBody() {
+  const messages = [{ role: 'user', content: [{ type: 'text', text: 'Refactor the handlers so the offsets are computed once; contact me at dev.person@example.com if unsure.' }] }];
+  for (let turn = 0; JSON.stringify(messages).length < TARGET_BYTES - 20_000; turn += 1) {
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'tool_1', input: { path: `/repo/src/handler${turn}.ts` } }] });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}`, content: [{ type: 'text', text: sourceFile(turn) }] }] });
+  }
+  return {
+    model: 'claude-sonnet-4-5', max_tokens: 32000, stream: true,
+    system: [{ type: 'text', text: 'You are Claude Code, an interactive CLI tool. '.repeat(200) }],
+    tools: Array.from({ length: 24 }, (_unused, index) => tool(index)),
+    messages,
+  };
+}
+
+function measure(label, records, warm) {
+  const { rules, cache } = resolveDlpSettings(records, ['*']);
+  const text = JSON.stringify(claudeCodeBody());
+  const times = [];
+  let counts = {};
+  for (let run = 0; run < 300; run += 1) {
+    // Parse outside the timing: gw parses the body anyway; the scan is what DLP adds.
+    const body = JSON.parse(text);
+    const started = process.hrtime.bigint();
+    counts = scanRequestBody(body, rules, warm ? cache : undefined).counts;
+    if (run >= 50) times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  times.sort((left, right) => left - right);
+  const median = times[Math.floor(times.length / 2)];
+  const p99 = times[Math.floor(times.length * 0.99)];
+  const bytes = Buffer.byteLength(text);
+  return { label, bytes, median_ms: Number(median.toFixed(3)), p99_ms: Number(p99.toFixed(3)), mb_per_s: Number((bytes / 1e6 / (median / 1000)).toFixed(1)), counts };
+}
+
+export function runDlpBench() {
+  return [
+    measure('cold, defaults (secrets block, PII log)', [], false),
+    measure('warm (the conversation seen last turn), defaults', [], true),
+    measure('cold, PII rules redact', [{ scope: '*', actions: Object.fromEntries(['email', 'credit_card', 'iban', 'us_ssn', 'phone_number', 'github_token'].map((id) => [id, 'redact'])) }], false),
+  ];
+}
+
+export function formatDlpRows(rows) {
+  return rows.map((row) => `dlp ${row.label}: ${(row.bytes / 1024).toFixed(0)} KB, median ${row.median_ms} ms added (p99 ${row.p99_ms} ms), ${row.mb_per_s} MB/s\n`).join('');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(formatDlpRows(runDlpBench()));

@@ -1,0 +1,122 @@
+// `gw policy list|set|remove|test`: per-scope policies in state.json (`*`,
+// `team:NAME`, `key:vk_…`). A running gateway applies a change within a second.
+import type { Command } from 'commander';
+import { CliExit, type CliContext } from '../cli-context.js';
+import { formatTable, withStore } from '../state-command.js';
+import { evaluateAccess, refuseProvider } from '../../policy/evaluate-policy.js';
+import { isPolicyScope, policiesFor, type PolicyRecord } from '../../policy/policy-record.js';
+
+const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
+
+interface SetOptions {
+  mode?: string; allowModels?: string; denyModels?: string; allowProviders?: string; denyProviders?: string;
+  allowOperations?: string; denyOperations?: string; maxTokens?: string; rpm?: string; tpm?: string; home?: string;
+}
+
+const LIST_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string]> = [
+  ['allowModels', 'allow_models', 'model globs allowed (comma-separated; e.g. "openai/*,claude-*")'],
+  ['denyModels', 'deny_models', 'model globs refused'],
+  ['allowProviders', 'allow_providers', 'providers allowed'],
+  ['denyProviders', 'deny_providers', 'providers refused'],
+  ['allowOperations', 'allow_operations', 'operations allowed (chat.completions, messages, embeddings, genai.generateContent…)'],
+  ['denyOperations', 'deny_operations', 'operations refused'],
+];
+const NUMBER_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string, string]> = [
+  ['maxTokens', 'max_tokens', '--max-tokens <n>', 'largest max_tokens a request may ask for'],
+  ['rpm', 'requests_per_minute', '--rpm <n>', 'requests per minute (sliding window, shared by the scope)'],
+  ['tpm', 'tokens_per_minute', '--tpm <n>', 'tokens per minute (estimated, corrected by usage)'],
+];
+
+export function registerPolicyCommand(program: Command, context: CliContext): void {
+  const policy = program.command('policy').description('Policies per team and key: models, providers, operations, max tokens, rate limits, shadow mode');
+  policy.command('list').description('List policies').option('--json', 'print JSON').option('--home <dir>', HOME_HELP)
+    .action(async (options: { json?: boolean; home?: string }) => {
+      const records = await withStore(context, options.home, async (store) => store.snapshot().policies ?? []);
+      if (options.json) return context.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+      if (records.length === 0) return context.stdout.write('no policies (everything is allowed; gw policy set SCOPE …)\n');
+      context.stdout.write(formatTable([['scope', 'mode', 'rules'], ...records.map((record) => [record.scope, record.mode ?? 'enforce', describe(record)])]));
+    });
+  const set = policy.command('set').description('Create or change the policy of a scope (*, team:NAME or key:vk_…); unnamed fields stay as they are')
+    .argument('<scope>', '*, team:NAME or key:vk_…')
+    .option('--mode <mode>', 'enforce (refuse) or shadow (record only)');
+  for (const [, field, help] of LIST_OPTIONS) set.option(`--${field.replace(/_/g, '-')} <list>`, `${help}; "none" clears`);
+  for (const [, , flag, help] of NUMBER_OPTIONS) set.option(flag, `${help}; 0 clears`);
+  set.option('--home <dir>', HOME_HELP).action(async (scope: string, options: SetOptions) => {
+    const change = readChange(scope, options);
+    const record = await withStore(context, options.home, (store) => store.update((draft) => {
+      draft.policies ??= [];
+      let existing = draft.policies.find((candidate) => candidate.scope === scope);
+      if (!existing) {
+        existing = { scope };
+        draft.policies.push(existing);
+      }
+      for (const [field, value] of Object.entries(change)) {
+        if (value === undefined) delete (existing as unknown as Record<string, unknown>)[field];
+        else (existing as unknown as Record<string, unknown>)[field] = value;
+      }
+      return { ...existing };
+    }));
+    context.stdout.write(`policy ${record.scope}: ${describe(record)}\n`);
+  });
+  policy.command('remove').description('Remove the policy of a scope').argument('<scope>').option('--home <dir>', HOME_HELP)
+    .action(async (scope: string, options: { home?: string }) => {
+      const removed = await withStore(context, options.home, (store) => store.update((draft) => {
+        const before = (draft.policies ??= []).length;
+        draft.policies = draft.policies.filter((record) => record.scope !== scope);
+        return before !== draft.policies.length;
+      }));
+      if (!removed) throw new CliExit(1, `no policy for scope ${scope} (see gw policy list)`);
+      context.stdout.write(`removed policy ${scope}\n`);
+    });
+  registerTest(policy, context);
+}
+
+function registerTest(policy: Command, context: CliContext): void {
+  policy.command('test').description('Which policy refuses a sample request, and why')
+    .requiredOption('--team <team>', 'the caller\'s team').option('--key <id>', 'the caller\'s key id (vk_…)')
+    .requiredOption('--model <model>', 'the model asked for').option('--operation <operation>', 'operation', 'chat.completions')
+    .option('--provider <provider>', 'the provider routing would pick').option('--max-tokens <n>', 'max tokens asked for')
+    .option('--home <dir>', HOME_HELP)
+    .action(async (options: { team: string; key?: string; model: string; operation: string; provider?: string; maxTokens?: string; home?: string }) => {
+      const records = await withStore(context, options.home, async (store) => store.snapshot().policies ?? []);
+      const applying = policiesFor(records, options.team, options.key ?? null);
+      const refusals = evaluateAccess(applying, { model: options.model, operation: options.operation, maxTokens: options.maxTokens ? Number(options.maxTokens) : null });
+      const providerRefusal = options.provider ? refuseProvider(applying, options.provider) : null;
+      if (providerRefusal) refusals.push(providerRefusal);
+      context.stdout.write(`policies that apply: ${applying.map((record) => record.scope).join(', ') || 'none'}\n`);
+      if (refusals.length === 0) return context.stdout.write('allowed\n');
+      for (const refusal of refusals) context.stdout.write(`${refusal.shadow ? 'would refuse (shadow)' : 'refused'}: ${refusal.reason}\n`);
+    });
+}
+
+function readChange(scope: string, options: SetOptions): Partial<PolicyRecord> {
+  if (!isPolicyScope(scope)) throw new CliExit(2, `invalid scope "${scope}": use *, team:NAME or key:vk_…`);
+  const change: Record<string, unknown> = {};
+  if (options.mode !== undefined) {
+    if (options.mode !== 'enforce' && options.mode !== 'shadow') throw new CliExit(2, `invalid --mode "${options.mode}": use enforce or shadow`);
+    change.mode = options.mode;
+  }
+  const raw = options as Record<string, string | undefined>;
+  for (const [option, field] of LIST_OPTIONS) {
+    const text = raw[option];
+    if (text !== undefined) change[field] = text.trim() === 'none' ? undefined : text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  }
+  for (const [option, field, flag] of NUMBER_OPTIONS) {
+    const text = raw[option];
+    if (text === undefined) continue;
+    if (!/^\d+$/.test(text)) throw new CliExit(2, `invalid ${flag.split(' ')[0]} "${text}": use a whole number (0 clears)`);
+    change[field] = Number(text) === 0 ? undefined : Number(text);
+  }
+  if (Object.keys(change).length === 0) throw new CliExit(2, 'nothing to set: give --mode, --allow-models, --rpm, …');
+  return change as Partial<PolicyRecord>;
+}
+
+function describe(record: PolicyRecord): string {
+  const parts: string[] = [];
+  for (const [, field] of LIST_OPTIONS) {
+    const value = record[field] as string[] | undefined;
+    if (value !== undefined) parts.push(`${field}=${value.join(',') || '(none)'}`);
+  }
+  for (const [, field] of NUMBER_OPTIONS) if (record[field] !== undefined) parts.push(`${field}=${String(record[field])}`);
+  return parts.join(' ') || '(no rules)';
+}

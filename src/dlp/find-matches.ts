@@ -1,0 +1,50 @@
+// Runs a rule set over one (normalised) text: each detector behind its keyword
+// pre-filter, then overlapping matches resolved so every character is counted
+// and redacted once (earliest first, the longer one on a tie, then rule order).
+import { hasKeyword, type Detector, type DlpAction } from './detector.js';
+
+export interface ActiveRule {
+  detector: Detector;
+  action: DlpAction;
+}
+
+export interface RuleMatch {
+  rule: ActiveRule;
+  start: number;
+  end: number;
+}
+
+export function findMatches(text: string, rules: readonly ActiveRule[]): RuleMatch[] {
+  if (text.length === 0) return [];
+  const all: Array<RuleMatch & { order: number }> = [];
+  rules.forEach((rule, order) => {
+    if (!hasKeyword(text, rule.detector.keywords)) return;
+    for (const match of rule.detector.find(text)) all.push({ rule, start: match.start, end: match.end, order });
+  });
+  if (all.length <= 1) return all;
+  all.sort((left, right) => left.start - right.start || (right.end - right.start) - (left.end - left.start) || left.order - right.order);
+  const kept: RuleMatch[] = [];
+  let reached = -1;
+  for (const match of all) {
+    if (match.start < reached) continue;
+    kept.push(match);
+    reached = match.end;
+  }
+  return kept;
+}
+
+export function placeholderFor(ruleId: string): string {
+  return `[REDACTED:${ruleId}]`;
+}
+
+/** The text with every redact-action match replaced by its typed placeholder. */
+export function redactMatches(text: string, matches: readonly RuleMatch[]): string {
+  let output = '';
+  let cursor = 0;
+  for (const match of matches) {
+    if (match.rule.action !== 'redact') continue;
+    output += text.slice(cursor, match.start) + placeholderFor(match.rule.detector.id);
+    cursor = match.end;
+  }
+  return cursor === 0 ? text : output + text.slice(cursor);
+}

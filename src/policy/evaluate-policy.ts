@@ -1,0 +1,60 @@
+// The access part of a policy: may this identity use this model, provider and
+// operation, with this many output tokens? The first refusal wins and carries a
+// reason that names the scope and the rule, for the error message and the audit.
+import { matchesAny } from './match-glob.js';
+import type { PolicyRecord } from './policy-record.js';
+
+export interface PolicyRequest {
+  model: string | null;
+  operation: string;
+  maxTokens: number | null;
+}
+
+export interface PolicyRefusal {
+  scope: string;
+  shadow: boolean;
+  reason: string;
+}
+
+type Check = (record: PolicyRecord, request: PolicyRequest) => string | null;
+
+function listCheck(kind: 'model' | 'operation', allow: keyof PolicyRecord, deny: keyof PolicyRecord): Check {
+  return (record, request) => {
+    const value = kind === 'model' ? request.model : request.operation;
+    if (value === null) return null;
+    const denied = record[deny] as string[] | undefined;
+    if (matchesAny(denied, value)) return `${kind} "${value}" matches ${String(deny)} (${denied!.join(', ')})`;
+    const allowed = record[allow] as string[] | undefined;
+    if (allowed !== undefined && !matchesAny(allowed, value)) return `${kind} "${value}" is not in ${String(allow)} (${allowed.join(', ') || 'empty'})`;
+    return null;
+  };
+}
+
+const CHECKS: Check[] = [
+  listCheck('model', 'allow_models', 'deny_models'),
+  listCheck('operation', 'allow_operations', 'deny_operations'),
+  (record, request) => record.max_tokens !== undefined && request.maxTokens !== null && request.maxTokens > record.max_tokens
+    ? `max tokens ${request.maxTokens} is over the cap of ${record.max_tokens}` : null,
+];
+
+export function evaluateAccess(records: readonly PolicyRecord[], request: PolicyRequest): PolicyRefusal[] {
+  const refusals: PolicyRefusal[] = [];
+  for (const record of records) {
+    for (const check of CHECKS) {
+      const reason = check(record, request);
+      if (reason !== null) refusals.push({ scope: record.scope, shadow: record.mode === 'shadow', reason: `policy ${record.scope}: ${reason}` });
+    }
+  }
+  return refusals;
+}
+
+/** Why a provider may not serve this identity, or null: routing skips such targets. */
+export function refuseProvider(records: readonly PolicyRecord[], provider: string): PolicyRefusal | null {
+  for (const record of records) {
+    let reason: string | null = null;
+    if (matchesAny(record.deny_providers, provider)) reason = `provider "${provider}" matches deny_providers (${record.deny_providers!.join(', ')})`;
+    else if (record.allow_providers !== undefined && !matchesAny(record.allow_providers, provider)) reason = `provider "${provider}" is not in allow_providers (${record.allow_providers.join(', ') || 'empty'})`;
+    if (reason !== null) return { scope: record.scope, shadow: record.mode === 'shadow', reason: `policy ${record.scope}: ${reason}` };
+  }
+  return null;
+}

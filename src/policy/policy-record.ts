@@ -1,0 +1,32 @@
+// A policy as state.json holds it. `scope` is `*` (every request, limits shared
+// by all), `team:NAME` or `key:vk_…`. Every record whose scope matches a request
+// applies: a request passes only when each one allows it.
+
+export interface PolicyRecord {
+  scope: string;
+  /** enforce: refuse; shadow: evaluate and record what would have been refused, serve anyway. */
+  mode?: 'enforce' | 'shadow';
+  allow_models?: string[];
+  deny_models?: string[];
+  allow_providers?: string[];
+  deny_providers?: string[];
+  allow_operations?: string[];
+  deny_operations?: string[];
+  /** Largest max_tokens (max_output_tokens, maxOutputTokens…) a request may ask for. */
+  max_tokens?: number;
+  requests_per_minute?: number;
+  tokens_per_minute?: number;
+}
+
+export const POLICY_LIST_FIELDS = ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations'] as const;
+export const POLICY_NUMBER_FIELDS = ['max_tokens', 'requests_per_minute', 'tokens_per_minute'] as const;
+
+/** `*`, `team:NAME` or `key:vk_…`. */
+export function isPolicyScope(scope: string): boolean {
+  return scope === '*' || /^team:[^\s:]+$/.test(scope) || /^key:vk_[0-9A-Za-z]+$/.test(scope);
+}
+
+export function policiesFor(records: readonly PolicyRecord[], team: string, keyId: string | null): PolicyRecord[] {
+  const scopes = new Set(['*', `team:${team}`, ...(keyId ? [`key:${keyId}`] : [])]);
+  return records.filter((record) => scopes.has(record.scope));
+}

@@ -1,0 +1,93 @@
+// state.json's `policies`, `dlp` and `routes` at the file boundary: checked by
+// shape (a hand edit with a typo is reported by name, not served half-read).
+// Admin DLP patterns are compiled by the server, which reports a bad one.
+import type { DlpScopeRecord } from '../dlp/dlp-config.js';
+import type { PolicyRecord } from '../policy/policy-record.js';
+import type { RouteRule } from '../routing/route-rule.js';
+
+type Json = Record<string, unknown>;
+
+const ACTIONS = new Set(['block', 'redact', 'log', 'off']);
+const SCOPE = /^(?:\*|team:[^\s:]+|key:vk_[0-9A-Za-z]+)$/;
+
+export interface Governance {
+  policies: PolicyRecord[];
+  dlp: DlpScopeRecord[];
+  routes: RouteRule[];
+}
+
+export function readGovernance(raw: Json): Governance | string {
+  const policies = readList<PolicyRecord>(raw.policies, 'policies', readPolicy);
+  if (typeof policies === 'string') return policies;
+  const dlp = readList<DlpScopeRecord>(raw.dlp, 'dlp', readDlpScope);
+  if (typeof dlp === 'string') return dlp;
+  const routes = readList<RouteRule>(raw.routes, 'routes', readRoute);
+  if (typeof routes === 'string') return routes;
+  return { policies, dlp, routes };
+}
+
+function readList<T>(value: unknown, field: string, read: (item: Json) => string | null): T[] | string {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return `${field} is not a list`;
+  for (const [index, item] of value.entries()) {
+    const problem = isObject(item) ? read(item) : 'is not an object';
+    if (problem !== null) return `${field}[${index}] ${problem}`;
+  }
+  return value as T[];
+}
+
+function readPolicy(item: Json): string | null {
+  if (typeof item.scope !== 'string' || !SCOPE.test(item.scope)) return 'has no valid scope (*, team:NAME or key:vk_…)';
+  if (item.mode !== undefined && item.mode !== 'enforce' && item.mode !== 'shadow') return 'mode is not enforce or shadow';
+  for (const field of ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations']) {
+    if (item[field] !== undefined && !isStringList(item[field])) return `${field} is not a list of strings`;
+  }
+  for (const field of ['max_tokens', 'requests_per_minute', 'tokens_per_minute']) {
+    if (item[field] !== undefined && !isPositiveInteger(item[field])) return `${field} is not a positive whole number`;
+  }
+  return null;
+}
+
+function readDlpScope(item: Json): string | null {
+  if (typeof item.scope !== 'string' || !SCOPE.test(item.scope)) return 'has no valid scope (*, team:NAME or key:vk_…)';
+  if (item.actions !== undefined) {
+    if (!isObject(item.actions)) return 'actions is not an object';
+    const bad = Object.entries(item.actions).find(([, action]) => typeof action !== 'string' || !ACTIONS.has(action));
+    if (bad) return `actions.${bad[0]} is not block, redact, log or off`;
+  }
+  if (item.output_scan !== undefined && typeof item.output_scan !== 'boolean') return 'output_scan is not true or false';
+  if (item.custom === undefined) return null;
+  if (!Array.isArray(item.custom)) return 'custom is not a list';
+  for (const [index, rule] of item.custom.entries()) {
+    if (!isObject(rule) || typeof rule.id !== 'string' || typeof rule.pattern !== 'string' || typeof rule.action !== 'string' || !ACTIONS.has(rule.action) || rule.action === 'off') {
+      return `custom[${index}] needs id, pattern and action (block, redact or log)`;
+    }
+  }
+  return null;
+}
+
+function readRoute(item: Json): string | null {
+  if (typeof item.name !== 'string' || item.name === '') return 'has no name';
+  if (!Array.isArray(item.targets) || item.targets.length === 0) return 'has no targets';
+  for (const [index, target] of item.targets.entries()) {
+    if (!isObject(target) || typeof target.model !== 'string' || !/^[^/]+\/.+$/.test(target.model)) return `targets[${index}] has no model "provider/model"`;
+    if (typeof target.weight !== 'number' || !(target.weight >= 0)) return `targets[${index}] weight is not a number ≥ 0`;
+    if (target.key !== undefined && typeof target.key !== 'string') return `targets[${index}] key is not a string`;
+    if (target.timeout_ms !== undefined && !isPositiveInteger(target.timeout_ms)) return `targets[${index}] timeout_ms is not a positive whole number`;
+  }
+  if (item.retries !== undefined && !(Number.isInteger(item.retries) && (item.retries as number) >= 0)) return 'retries is not a whole number ≥ 0';
+  if (item.fallback !== undefined && typeof item.fallback !== 'boolean') return 'fallback is not true or false';
+  return null;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+}
+
+function isPositiveInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}
