@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite drives for real (the shells the
-# completion scripts are checked in). Runs as part of `npm test`; does nothing
+# completion scripts are checked in, and chromium, which drives the device-login
+# page through playwright-core at /usr/bin/chromium). Runs as part of `npm test`; does nothing
 # when they are already there.
 set -euo pipefail
-packages=(zsh fish)
+packages=(zsh fish chromium)
 missing=()
 for package in "${packages[@]}"; do
   command -v "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -10,8 +10,8 @@ export interface Identity {
   team: string;
   keyId: string | null;
   person: string | null;
-  /** How the identity was established: a presented key, or the gateway's default identity. */
-  via: 'virtual-key' | 'default-team';
+  /** How the identity was established: a presented key or personal token, or the gateway's default identity. */
+  via: 'virtual-key' | 'default-team' | 'personal-token' | 'sidecar-login';
 }
 
 export type RefusalReason = 'missing' | 'required' | 'malformed' | 'unknown' | 'revoked' | 'expired' | 'ambiguous';
@@ -22,7 +22,8 @@ export type AuthDecision =
 
 const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="gw"' };
 
-function refuse(reason: RefusalReason): AuthDecision {
+/** The decision (and catalog error) for a refusal; unknown, revoked, expired and malformed look alike outside. */
+export function refuse(reason: RefusalReason): AuthDecision {
   switch (reason) {
     case 'ambiguous':
       return { ok: false, reason, error: new GatewayError('GW_ERR_AUTH_AMBIGUOUS') };
@@ -36,19 +37,21 @@ function refuse(reason: RefusalReason): AuthDecision {
   }
 }
 
-export function authenticate(reading: CredentialReading, keys: KeyIndex, settings: Settings, now: Date): AuthDecision {
+/** `defaultIdentity`: a sidecar's logged-in person, who serves credential-less calls when enforce_auth is off. */
+export function authenticate(reading: CredentialReading, keys: KeyIndex, settings: Settings, now: Date, defaultIdentity: Identity | null = null): AuthDecision {
   if (reading.outcome === 'ambiguous') return refuse('ambiguous');
   if (reading.outcome === 'malformed') return refuse('malformed');
   if (reading.outcome === 'none') {
     if (settings.enforce_auth) return refuse('required');
+    if (defaultIdentity) return { ok: true, identity: defaultIdentity };
     if (settings.default_team) {
       return { ok: true, identity: { team: settings.default_team, keyId: null, person: null, via: 'default-team' } };
     }
     return refuse('missing');
   }
   const { credential } = reading;
-  // Personal atu- tokens resolve through the hub's token store (device login); until a
-  // token store is configured, a presented token cannot be served.
+  // Personal atu- tokens are resolved by the door's PersonalIdentity (personal-identity.ts)
+  // before this; without one (no hub or sidecar wired), a token cannot be served.
   if (credential.kind === 'personal-token') return refuse('unknown');
   const lookup = keys.find(credential.value);
   if (lookup.status !== 'active') return refuse(lookup.status);

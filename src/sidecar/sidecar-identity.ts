@@ -1,0 +1,23 @@
+// The sidecar's door: credential-less local calls are served as the logged-in
+// person (DESIGN.md, "Modes"); the person's own atu- token, if a tool sends it,
+// means the same; any other token is refused (only the hub knows them).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Identity } from '../auth/authenticate.js';
+import type { PersonalIdentity } from '../auth/personal-identity.js';
+import type { HubSession } from './hub-session.js';
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+export function createSidecarIdentity(session: HubSession): PersonalIdentity {
+  const own = digest(session.login.token);
+  const identity = (): Identity => {
+    const { person, team } = session.identity;
+    return { team: team ?? 'hub', keyId: null, person, via: 'sidecar-login' };
+  };
+  return {
+    resolveToken: async (token) => (timingSafeEqual(digest(token), own) ? { ok: true, identity: identity(), liveKey: null } : { ok: false, reason: 'unknown' }),
+    defaultIdentity: identity,
+  };
+}
