@@ -6,15 +6,36 @@ _gw_subcommand() {
   case "$1/$2" in
     'gw/serve') REPLY='gw serve' ;;
     'gw/teams') REPLY='gw teams' ;;
+    'gw/people') REPLY='gw people' ;;
+    'gw/device') REPLY='gw device' ;;
+    'gw/tokens') REPLY='gw tokens' ;;
+    'gw/login') REPLY='gw login' ;;
+    'gw/logout') REPLY='gw logout' ;;
+    'gw/whoami') REPLY='gw whoami' ;;
     'gw/keys') REPLY='gw keys' ;;
     'gw/settings') REPLY='gw settings' ;;
     'gw/providers') REPLY='gw providers' ;;
+    'gw/routes') REPLY='gw routes' ;;
+    'gw/policy') REPLY='gw policy' ;;
+    'gw/dlp') REPLY='gw dlp' ;;
     'gw/audit') REPLY='gw audit' ;;
     'gw/completion') REPLY='gw completion' ;;
     'gw/help') REPLY='gw help' ;;
     'gw teams/create') REPLY='gw teams create' ;;
     'gw teams/list') REPLY='gw teams list' ;;
+    'gw teams/rotate-key') REPLY='gw teams rotate-key' ;;
     'gw teams/help') REPLY='gw teams help' ;;
+    'gw people/add') REPLY='gw people add' ;;
+    'gw people/list') REPLY='gw people list' ;;
+    'gw people/remove') REPLY='gw people remove' ;;
+    'gw people/help') REPLY='gw people help' ;;
+    'gw device/approve') REPLY='gw device approve' ;;
+    'gw device/deny') REPLY='gw device deny' ;;
+    'gw device/list') REPLY='gw device list' ;;
+    'gw device/help') REPLY='gw device help' ;;
+    'gw tokens/list') REPLY='gw tokens list' ;;
+    'gw tokens/revoke') REPLY='gw tokens revoke' ;;
+    'gw tokens/help') REPLY='gw tokens help' ;;
     'gw keys/create') REPLY='gw keys create' ;;
     'gw keys/list') REPLY='gw keys list' ;;
     'gw keys/revoke') REPLY='gw keys revoke' ;;
@@ -27,6 +48,23 @@ _gw_subcommand() {
     'gw providers/remove') REPLY='gw providers remove' ;;
     'gw providers/test') REPLY='gw providers test' ;;
     'gw providers/help') REPLY='gw providers help' ;;
+    'gw routes/list') REPLY='gw routes list' ;;
+    'gw routes/add') REPLY='gw routes add' ;;
+    'gw routes/remove') REPLY='gw routes remove' ;;
+    'gw routes/test') REPLY='gw routes test' ;;
+    'gw routes/help') REPLY='gw routes help' ;;
+    'gw policy/list') REPLY='gw policy list' ;;
+    'gw policy/set') REPLY='gw policy set' ;;
+    'gw policy/remove') REPLY='gw policy remove' ;;
+    'gw policy/test') REPLY='gw policy test' ;;
+    'gw policy/help') REPLY='gw policy help' ;;
+    'gw dlp/list') REPLY='gw dlp list' ;;
+    'gw dlp/set') REPLY='gw dlp set' ;;
+    'gw dlp/add') REPLY='gw dlp add' ;;
+    'gw dlp/remove') REPLY='gw dlp remove' ;;
+    'gw dlp/output') REPLY='gw dlp output' ;;
+    'gw dlp/test') REPLY='gw dlp test' ;;
+    'gw dlp/help') REPLY='gw dlp help' ;;
     'gw audit/verify') REPLY='gw audit verify' ;;
     'gw audit/help') REPLY='gw audit help' ;;
     *) REPLY='' ;;
@@ -36,7 +74,7 @@ _gw_subcommand() {
 # PATH/FLAG: succeeds when FLAG takes a value, so the next word is not a subcommand.
 _gw_takes_value() {
   case "$1/$2" in
-    'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw teams create/--home'|'gw teams list/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys list/--team'|'gw keys list/--home'|'gw keys revoke/--home'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw audit verify/--file'|'gw audit verify/--home') return 0 ;;
+    'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people list/--home'|'gw people remove/--home'|'gw device approve/--person'|'gw device approve/--home'|'gw device deny/--home'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys list/--team'|'gw keys list/--home'|'gw keys revoke/--home'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home') return 0 ;;
   esac
   return 1
 }
@@ -44,7 +82,7 @@ _gw_takes_value() {
 # PATH/FLAG -> REPLY: the choices for FLAG's value; none: file names (complete -o default).
 _gw_option_values() {
   case "$1/$2" in
-    'gw providers add/--kind') REPLY='openai anthropic gemini azure openai-compatible gateway' ;;
+    'gw providers add/--kind') REPLY='openai anthropic gemini azure openai-compatible gateway cohere jina voyage mistral bedrock' ;;
     'gw providers add/--preset') REPLY='ollama vllm llamacpp groq mistral deepseek openrouter together fireworks xai' ;;
     *) REPLY='' ;;
   esac
@@ -54,11 +92,29 @@ _gw_option_values() {
 _gw_options() {
   case "$1" in
     'gw') REPLY='-V --version -h --help' ;;
-    'gw serve') REPLY='--host --port --home --tls-cert --tls-key --log-level -h --help' ;;
+    'gw serve') REPLY='--host --port --home --tls-cert --tls-key --log-level --standalone -h --help' ;;
     'gw teams') REPLY='-h --help' ;;
     'gw teams create') REPLY='--home -h --help' ;;
     'gw teams list') REPLY='--json --home -h --help' ;;
+    'gw teams rotate-key') REPLY='--overlap --home -h --help' ;;
     'gw teams help') REPLY='' ;;
+    'gw people') REPLY='-h --help' ;;
+    'gw people add') REPLY='--team --home -h --help' ;;
+    'gw people list') REPLY='--json --home -h --help' ;;
+    'gw people remove') REPLY='--home -h --help' ;;
+    'gw people help') REPLY='' ;;
+    'gw device') REPLY='-h --help' ;;
+    'gw device approve') REPLY='--person --home -h --help' ;;
+    'gw device deny') REPLY='--home -h --help' ;;
+    'gw device list') REPLY='--json --home -h --help' ;;
+    'gw device help') REPLY='' ;;
+    'gw tokens') REPLY='-h --help' ;;
+    'gw tokens list') REPLY='--person --json --home -h --help' ;;
+    'gw tokens revoke') REPLY='--home -h --help' ;;
+    'gw tokens help') REPLY='' ;;
+    'gw login') REPLY='--hub --no-browser --home -h --help' ;;
+    'gw logout') REPLY='--home -h --help' ;;
+    'gw whoami') REPLY='--home -h --help' ;;
     'gw keys') REPLY='-h --help' ;;
     'gw keys create') REPLY='--team --name --expires --home -h --help' ;;
     'gw keys list') REPLY='--team --json --home -h --help' ;;
@@ -74,6 +130,26 @@ _gw_options() {
     'gw providers remove') REPLY='--home -h --help' ;;
     'gw providers test') REPLY='--timeout --home -h --help' ;;
     'gw providers help') REPLY='' ;;
+    'gw routes') REPLY='-h --help' ;;
+    'gw routes list') REPLY='--json --home -h --help' ;;
+    'gw routes add') REPLY='--target --retries --no-fallback --home -h --help' ;;
+    'gw routes remove') REPLY='--home -h --help' ;;
+    'gw routes test') REPLY='--session --team --key --home -h --help' ;;
+    'gw routes help') REPLY='' ;;
+    'gw policy') REPLY='-h --help' ;;
+    'gw policy list') REPLY='--json --home -h --help' ;;
+    'gw policy set') REPLY='--mode --allow-models --deny-models --allow-providers --deny-providers --allow-operations --deny-operations --max-tokens --rpm --tpm --home -h --help' ;;
+    'gw policy remove') REPLY='--home -h --help' ;;
+    'gw policy test') REPLY='--team --key --model --operation --provider --max-tokens --home -h --help' ;;
+    'gw policy help') REPLY='' ;;
+    'gw dlp') REPLY='-h --help' ;;
+    'gw dlp list') REPLY='--scope --json --home -h --help' ;;
+    'gw dlp set') REPLY='--scope --home -h --help' ;;
+    'gw dlp add') REPLY='--pattern --action --ignore-case --scope --home -h --help' ;;
+    'gw dlp remove') REPLY='--scope --home -h --help' ;;
+    'gw dlp output') REPLY='--scope --home -h --help' ;;
+    'gw dlp test') REPLY='--file --team --key --home -h --help' ;;
+    'gw dlp help') REPLY='' ;;
     'gw audit') REPLY='-h --help' ;;
     'gw audit verify') REPLY='--file --json --home -h --help' ;;
     'gw audit help') REPLY='' ;;
@@ -86,19 +162,31 @@ _gw_options() {
 # PATH/INDEX -> REPLY: subcommands (before any positional) and the choices of positional INDEX.
 _gw_words() {
   case "$1/$2" in
-    'gw/0') REPLY='serve teams keys settings providers audit completion help' ;;
-    'gw teams/0') REPLY='create list help' ;;
-    'gw teams help/0') REPLY='create list' ;;
+    'gw/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit completion help' ;;
+    'gw teams/0') REPLY='create list rotate-key help' ;;
+    'gw teams help/0') REPLY='create list rotate-key' ;;
+    'gw people/0') REPLY='add list remove help' ;;
+    'gw people help/0') REPLY='add list remove' ;;
+    'gw device/0') REPLY='approve deny list help' ;;
+    'gw device help/0') REPLY='approve deny list' ;;
+    'gw tokens/0') REPLY='list revoke help' ;;
+    'gw tokens help/0') REPLY='list revoke' ;;
     'gw keys/0') REPLY='create list revoke help' ;;
     'gw keys help/0') REPLY='create list revoke' ;;
     'gw settings/0') REPLY='get set help' ;;
     'gw settings help/0') REPLY='get set' ;;
     'gw providers/0') REPLY='add list remove test help' ;;
     'gw providers help/0') REPLY='add list remove test' ;;
+    'gw routes/0') REPLY='list add remove test help' ;;
+    'gw routes help/0') REPLY='list add remove test' ;;
+    'gw policy/0') REPLY='list set remove test help' ;;
+    'gw policy help/0') REPLY='list set remove test' ;;
+    'gw dlp/0') REPLY='list set add remove output test help' ;;
+    'gw dlp help/0') REPLY='list set add remove output test' ;;
     'gw audit/0') REPLY='verify help' ;;
     'gw audit help/0') REPLY='verify' ;;
     'gw completion/0') REPLY='bash zsh fish' ;;
-    'gw help/0') REPLY='serve teams keys settings providers audit completion' ;;
+    'gw help/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit completion' ;;
     *) REPLY='' ;;
   esac
 }

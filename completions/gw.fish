@@ -3,9 +3,18 @@
 
 complete -c gw -n '__fish_use_subcommand' -f -a 'serve' -d 'run the gateway (default http://127.0.0.1:8080)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'teams' -d 'Create and list teams (every key belongs to one)'
+complete -c gw -n '__fish_use_subcommand' -f -a 'people' -d 'People who may log in to this hub with gw login (each in one team)'
+complete -c gw -n '__fish_use_subcommand' -f -a 'device' -d 'Approve or deny device logins (gw login) waiting on this hub'
+complete -c gw -n '__fish_use_subcommand' -f -a 'tokens' -d 'List and revoke personal tokens (atu-…) issued by device login'
+complete -c gw -n '__fish_use_subcommand' -f -a 'login' -d 'Log in to a gw hub with device login; then gw serve runs as your sidecar'
+complete -c gw -n '__fish_use_subcommand' -f -a 'logout' -d 'Revoke the token at the hub and delete it from this computer'
+complete -c gw -n '__fish_use_subcommand' -f -a 'whoami' -d 'Show the person, team and hub of this login, and where the token is kept'
 complete -c gw -n '__fish_use_subcommand' -f -a 'keys' -d 'Create, list and revoke virtual keys (sk-gw-…)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'settings' -d 'Show and change gateway settings'
 complete -c gw -n '__fish_use_subcommand' -f -a 'providers' -d 'Add, list, remove and test upstream providers'
+complete -c gw -n '__fish_use_subcommand' -f -a 'routes' -d 'Routing rules: a model name → weighted targets with fallbacks, retries, time-outs and session affinity'
+complete -c gw -n '__fish_use_subcommand' -f -a 'policy' -d 'Policies per team and key: models, providers, operations, max tokens, rate limits, shadow mode'
+complete -c gw -n '__fish_use_subcommand' -f -a 'dlp' -d 'Data-loss prevention rules: built-in secret and PII detectors, custom patterns, actions per team and key'
 complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'inspect the hash-chained audit trail'
 complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c gw -n '__fish_use_subcommand' -f -a 'help' -d 'display help for command'
@@ -18,11 +27,13 @@ complete -c gw -n '__fish_seen_subcommand_from serve' -l home -r -d 'state folde
 complete -c gw -n '__fish_seen_subcommand_from serve' -l tls-cert -r -d 'PEM certificate, to terminate TLS in gw itself'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l tls-key -r -d 'PEM private key for --tls-cert'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l log-level -r -d 'pino log level (GW_LOG_LEVEL; default info)'
+complete -c gw -n '__fish_seen_subcommand_from serve' -l standalone -d 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub'
 complete -c gw -n '__fish_seen_subcommand_from serve' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from teams; and not __fish_seen_subcommand_from create list help' -f -a 'create' -d 'Create a team'
-complete -c gw -n '__fish_seen_subcommand_from teams; and not __fish_seen_subcommand_from create list help' -f -a 'list' -d 'List teams'
-complete -c gw -n '__fish_seen_subcommand_from teams; and not __fish_seen_subcommand_from create list help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from teams; and not __fish_seen_subcommand_from create list rotate-key help' -f -a 'create' -d 'Create a team'
+complete -c gw -n '__fish_seen_subcommand_from teams; and not __fish_seen_subcommand_from create list rotate-key help' -f -a 'list' -d 'List teams'
+complete -c gw -n '__fish_seen_subcommand_from teams; and not __fish_seen_subcommand_from create list rotate-key help' -f -a 'rotate-key' -d 'Replace the team\'s live key; the old one stays valid for --overlap, and sidecars re-exchange'
+complete -c gw -n '__fish_seen_subcommand_from teams; and not __fish_seen_subcommand_from create list rotate-key help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from teams' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from teams; and __fish_seen_subcommand_from create' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
@@ -32,7 +43,75 @@ complete -c gw -n '__fish_seen_subcommand_from teams; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from teams; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from teams; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from teams; and __fish_seen_subcommand_from help' -f -a 'create list'
+complete -c gw -n '__fish_seen_subcommand_from teams; and __fish_seen_subcommand_from rotate-key' -l overlap -r -d 'how long the old key keeps working: 0s to cut it now, else like 30m or 2h'
+complete -c gw -n '__fish_seen_subcommand_from teams; and __fish_seen_subcommand_from rotate-key' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from teams; and __fish_seen_subcommand_from rotate-key' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from teams; and __fish_seen_subcommand_from help' -f -a 'create list rotate-key'
+
+complete -c gw -n '__fish_seen_subcommand_from people; and not __fish_seen_subcommand_from add list remove help' -f -a 'add' -d 'Add a person; their device logins are approved for this email'
+complete -c gw -n '__fish_seen_subcommand_from people; and not __fish_seen_subcommand_from add list remove help' -f -a 'list' -d 'List people'
+complete -c gw -n '__fish_seen_subcommand_from people; and not __fish_seen_subcommand_from add list remove help' -f -a 'remove' -d 'Remove a person and revoke their tokens (a running hub refuses them within a second)'
+complete -c gw -n '__fish_seen_subcommand_from people; and not __fish_seen_subcommand_from add list remove help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from people' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from add' -l team -r -d 'team whose live key serves their requests'
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from help' -f -a 'add list remove'
+
+complete -c gw -n '__fish_seen_subcommand_from device; and not __fish_seen_subcommand_from approve deny list help' -f -a 'approve' -d 'Approve a waiting login for a person; their gw login finishes on its next poll'
+complete -c gw -n '__fish_seen_subcommand_from device; and not __fish_seen_subcommand_from approve deny list help' -f -a 'deny' -d 'Deny a waiting login'
+complete -c gw -n '__fish_seen_subcommand_from device; and not __fish_seen_subcommand_from approve deny list help' -f -a 'list' -d 'List device logins of the last day: who asked, from where, and their state'
+complete -c gw -n '__fish_seen_subcommand_from device; and not __fish_seen_subcommand_from approve deny list help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from device' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from approve' -l person -r -d 'the person the token is issued to (see gw people list)'
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from approve' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from approve' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from deny' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from deny' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from help' -f -a 'approve deny list'
+
+complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'list' -d 'List tokens (never their secrets)'
+complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'revoke' -d 'Revoke a token by id (tok_…); a running hub refuses it within a second and its sidecar stops'
+complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from tokens' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from list' -l person -r -d 'only this person\'s tokens'
+complete -c gw -n '__fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from revoke' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from revoke' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from help' -f -a 'list revoke'
+
+complete -c gw -n '__fish_seen_subcommand_from login' -l hub -r -d 'the hub, like https://gw.example.com (default: the last one, or GW_HUB)'
+complete -c gw -n '__fish_seen_subcommand_from login' -l no-browser -d 'do not offer to open the browser'
+complete -c gw -n '__fish_seen_subcommand_from login' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from login' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from logout' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from logout' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from whoami' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from whoami' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from create list revoke help' -f -a 'create' -d 'Create a key; it is printed once and stored only as a hash'
 complete -c gw -n '__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from create list revoke help' -f -a 'list' -d 'List keys (never their secrets)'
@@ -57,7 +136,7 @@ complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from help' -f -a 'create list revoke'
 
 complete -c gw -n '__fish_seen_subcommand_from settings; and not __fish_seen_subcommand_from get set help' -f -a 'get' -d 'Show one setting, or all of them'
-complete -c gw -n '__fish_seen_subcommand_from settings; and not __fish_seen_subcommand_from get set help' -f -a 'set' -d 'Change a setting; a running gateway picks it up within a second'
+complete -c gw -n '__fish_seen_subcommand_from settings; and not __fish_seen_subcommand_from get set help' -f -a 'set' -d 'Change a setting; a running gateway picks it up within a second (trusted_proxies, audit_fsync and refused_burst_window_seconds at its next start)'
 complete -c gw -n '__fish_seen_subcommand_from settings; and not __fish_seen_subcommand_from get set help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from settings' -s h -l help -d 'display help for command'
 
@@ -77,7 +156,7 @@ complete -c gw -n '__fish_seen_subcommand_from providers; and not __fish_seen_su
 complete -c gw -n '__fish_seen_subcommand_from providers; and not __fish_seen_subcommand_from add list remove test help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from providers' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l kind -x -a 'openai anthropic gemini azure openai-compatible gateway' -d 'provider kind (default openai-compatible with --preset)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l kind -x -a 'openai anthropic gemini azure openai-compatible gateway cohere jina voyage mistral bedrock' -d 'provider kind (default openai-compatible with --preset)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l base-url -r -d 'API base URL as the provider\'s SDK takes it (default: the kind\'s or preset\'s)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-key-env -r -d 'read the key from this environment variable of gw serve (stored as env:VARIABLE)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-key -r -d 'store the key itself in state.json (0600); prefer --api-key-env'
@@ -99,6 +178,113 @@ complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcom
 
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from help' -f -a 'add list remove test'
 
+complete -c gw -n '__fish_seen_subcommand_from routes; and not __fish_seen_subcommand_from list add remove test help' -f -a 'list' -d 'List routing rules'
+complete -c gw -n '__fish_seen_subcommand_from routes; and not __fish_seen_subcommand_from list add remove test help' -f -a 'add' -d 'Add or replace a routing rule'
+complete -c gw -n '__fish_seen_subcommand_from routes; and not __fish_seen_subcommand_from list add remove test help' -f -a 'remove' -d 'Remove a routing rule'
+complete -c gw -n '__fish_seen_subcommand_from routes; and not __fish_seen_subcommand_from list add remove test help' -f -a 'test' -d 'Which rule a sample request hits, the order its targets would be tried in, and why'
+complete -c gw -n '__fish_seen_subcommand_from routes; and not __fish_seen_subcommand_from list add remove test help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from routes' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -l target -r -d 'provider/model[,weight=N][,key=env:NAME][,timeout=MS] (repeat for each target)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -l retries -r -d 'extra tries of a target before falling back (0–5)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -l no-fallback -d 'only the first pick, no fallback to other targets'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -l session -r -d 'a session id (x-claude-code-session-id…): the pick sticks to it'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -l team -r -d 'as this team (its provider policies apply)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -l key -r -d 'as this key (vk_…)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from help' -f -a 'list add remove test'
+
+complete -c gw -n '__fish_seen_subcommand_from policy; and not __fish_seen_subcommand_from list set remove test help' -f -a 'list' -d 'List policies'
+complete -c gw -n '__fish_seen_subcommand_from policy; and not __fish_seen_subcommand_from list set remove test help' -f -a 'set' -d 'Create or change the policy of a scope (*, team:NAME or key:vk_…); unnamed fields stay as they are'
+complete -c gw -n '__fish_seen_subcommand_from policy; and not __fish_seen_subcommand_from list set remove test help' -f -a 'remove' -d 'Remove the policy of a scope'
+complete -c gw -n '__fish_seen_subcommand_from policy; and not __fish_seen_subcommand_from list set remove test help' -f -a 'test' -d 'Which policy refuses a sample request, and why'
+complete -c gw -n '__fish_seen_subcommand_from policy; and not __fish_seen_subcommand_from list set remove test help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from policy' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l mode -r -d 'enforce (refuse) or shadow (record only)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l allow-models -r -d 'model globs allowed (comma-separated; e.g. "openai/*,claude-*"); "none" clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l deny-models -r -d 'model globs refused; "none" clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l allow-providers -r -d 'providers allowed; "none" clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l deny-providers -r -d 'providers refused; "none" clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l allow-operations -r -d 'operations allowed (chat.completions, messages, embeddings, genai.generateContent…); "none" clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l deny-operations -r -d 'operations refused; "none" clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l max-tokens -r -d 'largest max_tokens a request may ask for; 0 clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l rpm -r -d 'requests per minute (sliding window, shared by the scope); 0 clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l tpm -r -d 'tokens per minute (estimated, corrected by usage); 0 clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l team -r -d 'the caller\'s team'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l key -r -d 'the caller\'s key id (vk_…)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l model -r -d 'the model asked for'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l operation -r -d 'operation'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l provider -r -d 'the provider routing would pick'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l max-tokens -r -d 'max tokens asked for'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from help' -f -a 'list set remove test'
+
+complete -c gw -n '__fish_seen_subcommand_from dlp; and not __fish_seen_subcommand_from list set add remove output test help' -f -a 'list' -d 'Rules and their actions in a scope (with * and the team under a key)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and not __fish_seen_subcommand_from list set add remove output test help' -f -a 'set' -d 'Set a rule\'s action in a scope: block, redact, log or off'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and not __fish_seen_subcommand_from list set add remove output test help' -f -a 'add' -d 'Add a custom rule (RE2 syntax: linear time, no backreferences or lookarounds)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and not __fish_seen_subcommand_from list set add remove output test help' -f -a 'remove' -d 'Remove a custom rule, or a rule\'s action override, from a scope'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and not __fish_seen_subcommand_from list set add remove output test help' -f -a 'output' -d 'Scan responses too (streams end with an error event on a block): on or off'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and not __fish_seen_subcommand_from list set add remove output test help' -f -a 'test' -d 'Which rules fire on a sample (text, or a JSON request body with --file) and what they would do; matches are not printed'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and not __fish_seen_subcommand_from list set add remove output test help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from dlp' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from list' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from set' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l pattern -r -d 'the pattern'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l action -r -d 'block, redact or log'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l ignore-case -d 'match case-insensitively'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from remove' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from output' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from output' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from output' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -l file -r -d 'a JSON request body or a text file'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -l team -r -d 'as this team'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -l key -r -d 'as this key (vk_…)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from help' -f -a 'list set add remove output test'
+
 complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'verify' -d 'check the audit trail for edits, inserts, deletes, reorders and a cut tail'
 complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from audit' -s h -l help -d 'display help for command'
@@ -113,4 +299,4 @@ complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams keys settings providers audit completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit completion'

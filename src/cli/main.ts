@@ -8,6 +8,14 @@ import { registerProvidersCommand } from './commands/providers.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSettingsCommand } from './commands/settings.js';
 import { registerTeamsCommand } from './commands/teams.js';
+import { registerPolicyCommand } from './commands/policy.js';
+import { registerDlpCommand } from './commands/dlp.js';
+import { registerRoutesCommand } from './commands/routes.js';
+import { registerDeviceCommand } from './commands/device.js';
+import { registerLoginCommands } from './commands/login.js';
+import { registerPeopleCommand } from './commands/people.js';
+import { registerTeamKeyCommands } from './commands/team-keys.js';
+import { registerTokensCommand } from './commands/tokens.js';
 
 export function buildProgram(context: CliContext): Command {
   const program = new Command('gw')
@@ -21,9 +29,17 @@ export function buildProgram(context: CliContext): Command {
   });
   registerServeCommand(program, context);
   registerTeamsCommand(program, context);
+  registerTeamKeyCommands(program, context);
+  registerPeopleCommand(program, context);
+  registerDeviceCommand(program, context);
+  registerTokensCommand(program, context);
+  registerLoginCommands(program, context);
   registerKeysCommand(program, context);
   registerSettingsCommand(program, context);
   registerProvidersCommand(program, context);
+  registerRoutesCommand(program, context);
+  registerPolicyCommand(program, context);
+  registerDlpCommand(program, context);
   registerAuditCommand(program, context);
   registerCompletionCommand(program, context);
   return program;

@@ -28,6 +28,7 @@ export interface ProviderSide {
 /** Only generation crosses dialects; other operations (embeddings, files…) stay with providers of their own format. */
 export function providerSideFor(adapter: ProviderAdapter, inbound: InboundCall): ProviderSide | null {
   if (!clientCodecFor(inbound)) return null;
+  if (adapter.kind === 'mock') return { codec: CODECS['openai-chat'], operation: 'chat.completions', binaryEvents: false };
   switch (adapter.dialect) {
     case 'openai': return { codec: CODECS['openai-chat'], operation: 'chat.completions', binaryEvents: false };
     case 'anthropic': return { codec: CODECS['anthropic-messages'], operation: 'messages', binaryEvents: false };

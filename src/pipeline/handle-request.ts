@@ -7,7 +7,7 @@ import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import { GatewayError } from '../errors.js';
 import type { GatewayServices } from './gateway-services.js';
 import { listModels } from './list-models.js';
-import { readInboundCall } from './read-inbound-call.js';
+import { readInboundCall, type InboundCall } from './read-inbound-call.js';
 import { relayStream, readJsonBody } from './relay-response.js';
 import { buildClientHeaders } from './upstream-headers.js';
 import type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
@@ -21,21 +21,22 @@ import { refuseResponsesWebSocket } from './responses-websocket.js';
 export type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
 
 export async function handleRequest(request: PipelineRequest, services: GatewayServices, facts: PipelineFacts): Promise<PipelineResponse> {
-  // 0. resources and media routes (files, batches, images, audio, rerank…): forward-resource.ts.
   if (request.route.operation === 'responses.websocket') throw refuseResponsesWebSocket();
-  const resource = await forwardResource(request, services, facts);
-  if (resource) return resource;
-
-  // 1. decode: what the client asked for, in its own dialect.
+  // 1. decode: what the client asked for, in its own dialect (null for most resource routes).
   const inbound = readInboundCall(request);
-  if (!inbound) throw notImplemented(request);
-  facts.model = inbound.model;
-  if (inbound.operation === 'models.list' || inbound.operation === 'genai.models.list') {
+  if (inbound?.operation === 'models.list' || inbound?.operation === 'genai.models.list') {
     return listModels(inbound.dialect, services, request.signal);
   }
 
-  // 1b. govern (govern-request.ts): bring-your-own-key, policy and rate limits, DLP over the parsed body.
-  const governed = governRequest(request, inbound, services, facts);
+  // 1b. govern (govern-request.ts): bring-your-own-key, policy and rate limits, DLP over the parsed
+  // body, for every route, resources included (a Responses input item is scanned like a message).
+  const governed = governRequest(request, inbound ?? resourceCall(request), services, facts);
+
+  // 2. resources and media routes (files, batches, images, audio, rerank…): forward-resource.ts.
+  const resource = await forwardResource(request, services, facts);
+  if (resource) return resource;
+  if (!inbound) throw notImplemented(request);
+  facts.model = inbound.model;
 
   // 2–4. routing, encode, provider (attempt-targets.ts → try-target.ts): a routing rule's weighted
   // targets or the model's provider, tried in turn (fallbacks, retries, per-target time-outs) until
@@ -75,6 +76,13 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   if (upstream.status < 400) scanOutputJson(json.bytes, governed, facts);
   facts.bytesOut = json.bytes.length;
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: json.bytes };
+}
+
+/** A resource route as policy sees it: its route operation and the model its JSON body names, if any. */
+function resourceCall(request: PipelineRequest): InboundCall {
+  const body = request.body as { model?: unknown } | null;
+  const model = typeof body?.model === 'string' ? body.model : null;
+  return { dialect: 'openai', operation: request.route.operation as InboundCall['operation'], model, stream: false };
 }
 
 function notImplemented(request: PipelineRequest): GatewayError {

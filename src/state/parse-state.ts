@@ -4,7 +4,9 @@
 // data a newer gw wrote.
 import type { StateData, Team, VirtualKeyRecord } from './schema.js';
 import { readAliases, readProviderRecord } from './providers.js';
+import { readDeviceCode, readLiveKey, readPerson, readToken } from './parse-hub-state.js';
 import { readSettings } from './settings.js';
+import { readGovernance } from './parse-governance.js';
 import { StateFileError } from './state-errors.js';
 
 type Json = Record<string, unknown>;
@@ -33,7 +35,13 @@ export function parseStateText(text: string, file: string): StateData {
   if (typeof providers === 'string') throw problem(providers);
   const aliases = readAliases(raw.aliases);
   if (typeof aliases === 'string') throw problem(aliases);
-  return { ...raw, version: 1, teams, keys, settings: { ...settingsRaw, ...settings }, providers, aliases };
+  const hub = { people: readArray(raw, 'people', readPerson), tokens: readArray(raw, 'tokens', readToken),
+    device_codes: readArray(raw, 'device_codes', readDeviceCode), live_keys: readArray(raw, 'live_keys', readLiveKey) };
+  const hubProblem = Object.values(hub).find((value): value is string => typeof value === 'string');
+  if (hubProblem !== undefined) throw problem(hubProblem);
+  const governance = readGovernance(raw);
+  if (typeof governance === 'string') throw problem(governance);
+  return { ...raw, ...governance, version: 1, teams, keys, settings: { ...settingsRaw, ...settings }, providers, aliases, ...(hub as Pick<StateData, keyof typeof hub>) };
 }
 
 function readArray<T>(raw: Json, field: string, readItem: (item: Json) => T | string): T[] | string {

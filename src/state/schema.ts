@@ -4,6 +4,12 @@
 // stored as `env:NAME` (read from gw's environment at start) or, when the user
 // insists, literally: the file is 0600 for that reason.
 import type { ProviderKind } from '../providers/provider-adapter.js';
+import type { DlpScopeRecord } from '../dlp/dlp-config.js';
+import type { PolicyRecord } from '../policy/policy-record.js';
+import type { RouteRule } from '../routing/route-rule.js';
+import type { DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
+
+export type { DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
 export interface Team {
   name: string;
@@ -39,6 +45,21 @@ export interface Settings {
   trusted_proxies: string[];
   /** Seconds a refused origin's burst window lasts before its summary is written. */
   refused_burst_window_seconds: number;
+  /** Hub: whether POST /oauth/device/code starts new device logins. */
+  device_login: boolean;
+  /** Hub: the URL people reach it at (verification_uri, OIDC redirect); null = from the request. */
+  public_url: string | null;
+  /** Hub: OpenID Connect issuer for approving device logins; null = the hub admin approves. */
+  oidc_issuer: string | null;
+  oidc_client_id: string | null;
+  /** `env:NAME`: the client secret is read from the hub's environment, never stored here. */
+  oidc_client_secret: string | null;
+  /** Hub: age after which a team's live key is replaced (the old one stays valid for an overlap). */
+  live_key_rotation_seconds: number;
+  /** Hub: lifetime of a personal atu- token. */
+  personal_token_days: number;
+  /** Bring your own key: honour x-gw-direct-key: true (the caller's Authorization is the provider key). */
+  allow_direct_keys: boolean;
 }
 
 /** A provider added with `gw providers add`; wins over the environment's provider of the same name. */
@@ -60,6 +81,15 @@ export interface StateData {
   providers: ProviderRecord[];
   /** alias → `provider/model`. */
   aliases: Record<string, string>;
+  /** Device login (src/hub): see hub-schema.ts. */
+  people: Person[];
+  tokens: PersonalTokenRecord[];
+  device_codes: DeviceCodeRecord[];
+  live_keys: LiveKeyRecord[];
+  /** Policies, DLP scopes and routing rules (gw policy|dlp|routes): see src/policy, src/dlp, src/routing. */
+  policies: PolicyRecord[];
+  dlp: DlpScopeRecord[];
+  routes: RouteRule[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -70,8 +100,20 @@ export const DEFAULT_SETTINGS: Settings = {
   body_limit_bytes: 32 * 1024 * 1024,
   trusted_proxies: [],
   refused_burst_window_seconds: 60,
+  device_login: true,
+  public_url: null,
+  oidc_issuer: null,
+  oidc_client_id: null,
+  oidc_client_secret: null,
+  live_key_rotation_seconds: 86_400,
+  personal_token_days: 30,
+  allow_direct_keys: false,
 };
 
 export function emptyState(): StateData {
-  return { version: 1, teams: [], keys: [], settings: { ...DEFAULT_SETTINGS }, providers: [], aliases: {} };
+  return {
+    version: 1, teams: [], keys: [], settings: { ...DEFAULT_SETTINGS }, providers: [], aliases: {},
+    people: [], tokens: [], device_codes: [], live_keys: [],
+    policies: [], dlp: [], routes: [],
+  };
 }

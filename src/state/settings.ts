@@ -81,7 +81,95 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is number => isIntegerIn(value, 1, 3600),
     format: (value) => String(value),
   },
+  device_login: {
+    name: 'device_login',
+    description: 'Hub: accept new device logins (gw login) at POST /oauth/device/code (on|off).',
+    parse: (text) => parseChoice('device_login', text, { on: true, true: true, off: false, false: false }),
+    check: (value): value is boolean => typeof value === 'boolean',
+    format: (value) => (value ? 'on' : 'off'),
+  },
+  public_url: {
+    name: 'public_url',
+    description: 'Hub: the URL people reach it at, for verification and OIDC redirect URLs (or none: from the request).',
+    parse: (text) => parseOptionalUrl('public_url', text),
+    check: (value): value is string | null => value === null || (typeof value === 'string' && isHttpUrl(value)),
+    format: (value) => value ?? 'none',
+  },
+  oidc_issuer: {
+    name: 'oidc_issuer',
+    description: 'Hub: OpenID Connect issuer that approves device logins by email (or none: the hub admin approves).',
+    parse: (text) => parseOptionalUrl('oidc_issuer', text),
+    check: (value): value is string | null => value === null || (typeof value === 'string' && isHttpUrl(value)),
+    format: (value) => value ?? 'none',
+  },
+  oidc_client_id: {
+    name: 'oidc_client_id',
+    description: 'Hub: the OpenID Connect client id (or none).',
+    parse: (text) => (text.trim() === 'none' ? null : parsePrintable('oidc_client_id', text)),
+    check: (value): value is string | null => value === null || typeof value === 'string',
+    format: (value) => value ?? 'none',
+  },
+  oidc_client_secret: {
+    name: 'oidc_client_secret',
+    description: 'Hub: env:NAME, the variable holding the OpenID Connect client secret (never stored here), or none.',
+    parse: (text) => parseEnvReference('oidc_client_secret', text),
+    check: (value): value is string | null => value === null || (typeof value === 'string' && ENV_NAME.test(value)),
+    format: (value) => value ?? 'none',
+  },
+  live_key_rotation_seconds: {
+    name: 'live_key_rotation_seconds',
+    description: 'Hub: age after which a team\'s live key is rotated; the old one stays valid for an overlap (300..31536000).',
+    parse: (text) => parseInteger('live_key_rotation_seconds', text, 300, 31_536_000),
+    check: (value): value is number => isIntegerIn(value, 300, 31_536_000),
+    format: (value) => String(value),
+  },
+  personal_token_days: {
+    name: 'personal_token_days',
+    description: 'Hub: lifetime in days of a personal token issued by device login (1..365).',
+    parse: (text) => parseInteger('personal_token_days', text, 1, 365),
+    check: (value): value is number => isIntegerIn(value, 1, 365),
+    format: (value) => String(value),
+  },
+  allow_direct_keys: {
+    name: 'allow_direct_keys',
+    description: 'Bring your own key: a request with x-gw-direct-key: true uses its own Authorization value as the provider key (on|off).',
+    parse: (text) => parseChoice('allow_direct_keys', text, { on: true, true: true, off: false, false: false }),
+    check: (value): value is boolean => typeof value === 'boolean',
+    format: (value) => (value ? 'on' : 'off'),
+  },
 };
+
+const ENV_NAME = /^env:[A-Za-z_][A-Za-z0-9_]*$/;
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
+function parseOptionalUrl(name: SettingName, text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === 'none') return null;
+  if (isHttpUrl(trimmed)) return trimmed.replace(/\/+$/, '');
+  throw new StateInputError(`invalid value "${text}" for ${name}: use an http(s) URL without credentials, or none`);
+}
+
+function parsePrintable(name: SettingName, text: string): string {
+  const trimmed = text.trim();
+  if (/^[\x21-\x7e]{1,256}$/.test(trimmed)) return trimmed;
+  throw new StateInputError(`invalid value "${text}" for ${name}: use 1 to 256 visible ASCII characters`);
+}
+
+function parseEnvReference(name: SettingName, text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === 'none') return null;
+  if (ENV_NAME.test(trimmed)) return trimmed;
+  // A literal secret would sit in state.json and in every backup of it.
+  throw new StateInputError(`invalid value for ${name}: use env:NAME (the variable that holds the secret in the hub's environment), or none`);
+}
 
 export const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS) as SettingName[];
 

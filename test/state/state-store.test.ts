@@ -63,12 +63,12 @@ describe('openStateStore', () => {
 
   it('fills missing settings from the defaults and keeps fields it does not know', async () => {
     const home = await makeTempHome();
-    await writeState(home, JSON.stringify({ version: 1, teams: [], keys: [], settings: { enforce_auth: true }, people: [{ email: 'a@b' }] }));
+    await writeState(home, JSON.stringify({ version: 1, teams: [], keys: [], settings: { enforce_auth: true }, webhooks: [{ url: 'a@b' }] }));
     const store = await openStateStore(home);
     expect(store.snapshot().settings).toEqual({ ...DEFAULT_SETTINGS, enforce_auth: true });
     await createTeam(store, 'ops');
     const saved = JSON.parse(await readFile(store.file, 'utf8'));
-    expect(saved.people).toEqual([{ email: 'a@b' }]);
+    expect(saved.webhooks).toEqual([{ url: 'a@b' }]);
     await store.close();
   });
 

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.js';
 import type { RunningGateway } from '../../server/start-gateway.js';
 import { CliExit, type CliContext } from '../cli-context.js';
+import { findSidecarLogin } from '../sidecar-login.js';
+import type { SidecarLogin } from '../../sidecar/hub-session.js';
 
 export function registerServeCommand(program: Command, context: CliContext): void {
   program.command('serve')
@@ -14,21 +16,25 @@ export function registerServeCommand(program: Command, context: CliContext): voi
     .option('--tls-cert <file>', 'PEM certificate, to terminate TLS in gw itself')
     .option('--tls-key <file>', 'PEM private key for --tls-cert')
     .option('--log-level <level>', 'pino log level (GW_LOG_LEVEL; default info)')
-    .action(async (flags: ServeFlags) => runServe(flags, context));
+    .option('--standalone', 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub')
+    .action(async (flags: ServeFlags & { standalone?: boolean }) => runServe(flags, context));
 }
 
-async function runServe(flags: ServeFlags, context: CliContext): Promise<void> {
+async function runServe(flags: ServeFlags & { standalone?: boolean }, context: CliContext): Promise<void> {
   let config;
   let gateway: RunningGateway;
+  let sidecar: SidecarLogin | null = null;
   try {
     config = resolveServeConfig(flags, context.env);
+    sidecar = flags.standalone ? null : await findSidecarLogin(config.home, context.env);
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
     const [{ startGateway }, { createLogger }] = await Promise.all([import('../../server/start-gateway.js'), import('../../logger.js')]);
-    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: config.logLevel }) });
+    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: config.logLevel }), ...(sidecar ? { sidecar } : {}) });
   } catch (error) {
+    if (error instanceof CliExit) throw error;
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
   }
-  context.stdout.write(describeStart(gateway, config.home));
+  context.stdout.write(sidecar ? describeSidecarStart(gateway, config.home, sidecar) : describeStart(gateway, config.home));
   await new Promise<void>((resolve) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
@@ -41,6 +47,22 @@ async function runServe(flags: ServeFlags, context: CliContext): Promise<void> {
     process.on('SIGTERM', onSignal);
   });
   context.stderr.write('gw: stopped; audit trail flushed\n');
+}
+
+/** Sidecar mode (DESIGN.md, "Modes"): says so, names the hub and person, and how tools connect with no key. */
+function describeSidecarStart(gateway: RunningGateway, home: string, login: SidecarLogin): string {
+  const local = gateway.providerNames.filter((name) => name !== 'hub' && name !== 'mock');
+  const base = gateway.url;
+  return `${[
+    `gw serve: sidecar mode, listening on ${base}`,
+    `  hub ${login.hub} · ${login.person ? `logged in as ${login.person}${login.team ? ` (team ${login.team})` : ''}` : 'token from GW_TOKEN'} · token from ${login.source}`,
+    `  every model goes through the hub${local.length > 0 ? `, except local providers added with gw providers add: ${local.join(', ')}` : ''}; audit ${path.join(home, 'audit', 'audit.jsonl')}`,
+    ...gateway.providerWarnings.map((warning) => `  notice: ${warning}`),
+    'Point your tools at it; no key is needed (requests are served as you):',
+    `  Claude Code      ANTHROPIC_BASE_URL=${base} claude`,
+    `  Gemini CLI       GOOGLE_GEMINI_BASE_URL=${base} gemini`,
+    `  OpenAI SDKs      OPENAI_BASE_URL=${base}/v1`,
+  ].join('\n')}\n`;
 }
 
 function describeStart(gateway: RunningGateway, home: string): string {

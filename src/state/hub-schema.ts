@@ -1,0 +1,62 @@
+// The hub's part of state.json: people, their personal tokens, device-login
+// codes and each team's live key. Like virtual keys, every secret is stored only
+// as a SHA-256 hash (tokens and device codes are 256-bit random); a live key is
+// stored as the salt it is derived from with the hub secret ($GW_HOME/hub.key),
+// so this file alone holds no usable credential.
+
+export interface Person {
+  /** Lowercased email: the identity a device login approves and audit records name. */
+  email: string;
+  team: string;
+  created_at: string;
+}
+
+export interface PersonalTokenRecord {
+  /** Public id, `tok_` + 12 base62 characters; safe to log, audit and list. */
+  id: string;
+  person: string;
+  /** hex SHA-256 of the whole `atu-…` token. */
+  hash: string;
+  /** `atu-AbCd…wxyz`. */
+  hint: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  /** Where the login came from (shown in `gw tokens list`). */
+  device: { ip: string; user_agent: string; client_host: string | null };
+}
+
+export type DeviceCodeStatus = 'pending' | 'approved' | 'denied' | 'used';
+
+export interface DeviceCodeRecord {
+  id: string;
+  /** hex SHA-256 of the device_code (RFC 8628 §3.2: never shown to a person). */
+  device_code_hash: string;
+  /** 8 characters of the base-20 alphabet, stored without the dash. */
+  user_code: string;
+  status: DeviceCodeStatus;
+  /** RFC 8628 §5.4: what the verification page shows, so a phished code is easy to spot. */
+  requester: { ip: string; user_agent: string; client_host: string | null };
+  created_at: string;
+  expires_at: string;
+  /** The email typed on the verification page, awaiting the admin's `gw device approve`. */
+  claimed_email: string | null;
+  /** Set on approval: the person the token is issued to. */
+  person: string | null;
+  approved_at: string | null;
+  /** `cli` or `oidc:<issuer>`. */
+  approved_by: string | null;
+  /** The token issued for this code, revoked again if the code is replayed. */
+  token_id: string | null;
+}
+
+export interface LiveKeyRecord {
+  team: string;
+  /** The virtual key (in `keys`) whose hash is that of the derived key. */
+  key_id: string;
+  /** Random; the key is HMAC-SHA256(hub secret, "gw live key\n" + team + "\n" + salt). */
+  salt: string;
+  created_at: string;
+  /** When a newer live key replaced it; it stays valid until its key's expires_at (the overlap). */
+  superseded_at: string | null;
+}
