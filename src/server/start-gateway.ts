@@ -6,8 +6,9 @@ import path from 'node:path';
 import { openAuditTrail, type AuditTrail } from '../audit/audit-trail.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
-import type { GatewayServices } from '../pipeline/gateway-services.js';
+import type { GatewayServices, HealthComponent } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
+import { createLicenseReader, type LicenseReport } from '../state/license.js';
 import type { StateError } from '../state/state-errors.js';
 import { openStateStore, type StateStore } from '../state/state-store.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
@@ -97,6 +98,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 }
 
 function createServices(state: StateStore, audit: AuditTrail, upstream: UpstreamClient, providers: GatewayServices['providers'], logger: Logger): GatewayServices {
+  const license = createLicenseReader(state.home, () => new Date());
   let lastStateError: StateError | null = null;
   state.onError((error) => {
     lastStateError = error;
@@ -111,8 +113,13 @@ function createServices(state: StateStore, audit: AuditTrail, upstream: Upstream
     now: () => new Date(),
     providers,
     upstream,
-    healthComponents: () => ({ providers: describeProviders(providers()) }),
+    healthComponents: () => ({ providers: describeProviders(providers()), license: describeLicense(license()) }),
   };
+}
+
+/** Shown in /health; checkHealth leaves it out of the overall status, so it never stops the data plane. */
+function describeLicense(report: LicenseReport): HealthComponent {
+  return { status: report.state === 'expired' || report.state === 'invalid' ? 'degraded' : 'ok', ...report };
 }
 
 function describeProviders(set: ReturnType<GatewayServices['providers']>) {
