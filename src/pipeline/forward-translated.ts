@@ -62,6 +62,7 @@ export async function forwardTranslated(
     const stream = relayTranslatedStream(upstream.body, {
       providerCodec: provider.codec, clientCodec, binaryEvents: provider.binaryEvents, model: inbound.model ?? '', context: CODEC_CONTEXT,
       signal: request.signal,
+      onFinished: () => { facts.finished = true; },
       onDone: ({ usage, bytes, failure }) => {
         facts.tokens = toAuditTokens(usage);
         facts.bytesOut = bytes;

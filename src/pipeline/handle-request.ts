@@ -54,6 +54,7 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
     facts.settled = new Promise((resolve) => { settle = resolve; });
     const body = scanOutputStream(relayStream(upstream.body, {
       dialect: inbound.dialect, hideUsageChunk: call.hideUsageChunk, signal: request.signal,
+      onFinished: () => { facts.finished = true; },
       onDone: ({ usage, bytes, failure }) => {
         facts.tokens = toAuditTokens(usage);
         governed.settle(facts.tokens);

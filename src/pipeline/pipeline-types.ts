@@ -41,6 +41,8 @@ export interface PipelineFacts {
   dlp?: Record<string, number>;
   /** Extra audit payload: routing attempts, a direct key's fingerprint. */
   data: Record<string, AuditValue>;
+  /** The client has been handed its stream's final event: a hang-up after that is not a disconnect. */
+  finished: boolean;
   /** Resolves when a relayed stream has finished and its bytes and usage are known. */
   settled: Promise<void> | null;
 }

@@ -62,6 +62,7 @@ function relayEvents(upstream: UpstreamResponse, context: ResourceRelayContext, 
   const tapped = tapResponseId(upstream.body, (id) => context.ids?.remember(id, context.provider));
   const body = relayStream(tapped, {
     dialect: 'openai', hideUsageChunk: false, signal: context.signal,
+    onFinished: () => { facts.finished = true; },
     onDone: ({ usage, bytes, failure }) => {
       facts.tokens = toAuditTokens(usage);
       facts.bytesOut = bytes;

@@ -23,6 +23,13 @@ export interface RelayOptions {
   signal: AbortSignal;
   /** Called once when the body is done, with what was learned on the side. */
   onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
+  /** Called once the stream's last event has been handed to the client (Codex hangs up right after it). */
+  onFinished?(): void;
+}
+
+/** The event that ends a stream in each dialect: OpenAI's [DONE], Anthropic's message_stop, Responses' terminal events. */
+export function isTerminalEvent(event: SseEvent): boolean {
+  return event.data === '[DONE]' || event.event === 'message_stop' || /^response\.(completed|failed|incomplete)$/.test(event.event ?? '');
 }
 
 const STREAM_ERROR_ENCODERS: Record<WireDialect, (error: GatewayError) => string> = {
@@ -59,6 +66,7 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
         if (options.hideUsageChunk) throw error;
         tapping = false; // an oversized line: stop reading on the side, keep forwarding
       }
+      if (events.some(isTerminalEvent)) options.onFinished?.();
       let hidden = false;
       const parsed = events.map((event) => {
         const data = tap.readEventData(event.data);

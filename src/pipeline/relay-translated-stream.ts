@@ -18,6 +18,8 @@ export interface TranslatedRelayOptions {
   context: CodecContext;
   signal: AbortSignal;
   onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
+  /** Called once the client's stream has been closed properly (its final events handed over). */
+  onFinished?(): void;
 }
 
 async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {
@@ -47,6 +49,7 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
       if (out.length > 0) { bytes += out.length; yield out; }
     }
     const tail = Buffer.concat([emit(decoder.end()), encoder.end()]);
+    options.onFinished?.();
     if (tail.length > 0) { bytes += tail.length; yield tail; }
   } catch (error) {
     if (!options.signal.aborted) {

@@ -21,7 +21,8 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
   const state = request.gw;
   if (!state) return;
   // writableEnded: the response was completed by us (a finished write may still be in flight).
-  const clientLeft = !reply.raw.writableEnded;
+  // A client that hangs up after its stream's final event (Codex after response.completed) got everything.
+  const clientLeft = !reply.raw.writableEnded && !state.finished;
   if (state.settled) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([state.settled, new Promise((resolve) => { timer = setTimeout(resolve, SETTLE_BOUND_MS); })]);

@@ -25,6 +25,8 @@ export interface RequestState {
   upstreamNanos: bigint;
   /** gw's own time up to the response headers (set when the pipeline answered). */
   overheadSeconds: number | null;
+  /** The client got its stream's final event (Codex hangs up right after response.completed). */
+  finished: boolean;
   /** Set by the pipeline for a relayed stream: the record waits for its bytes and usage. */
   settled: Promise<void> | null;
 }
@@ -42,6 +44,6 @@ export function newRequestState(route: RouteEntry | null, family: RouteEntry['fa
   return {
     route, family, operation: route?.operation ?? 'unknown', startedAt: process.hrtime.bigint(), identity: null,
     refusedAtDoor: false, rawBody: null, model: null, provider: null, tokens: null, outcome: [], warnings: [], data: {}, bytesOut: null,
-    upstreamNanos: 0n, overheadSeconds: null, settled: null,
+    upstreamNanos: 0n, overheadSeconds: null, settled: null, finished: false,
   };
 }
