@@ -2,8 +2,10 @@
 # Installs the Debian packages the test suite drives for real (the shells the
 # completion scripts are checked in, and chromium, which drives the device-login
 # page through playwright-core at /usr/bin/chromium). Runs as part of `npm test`; does nothing
-# when they are already there.
+# when they are already there. First, the coding tools test/e2e/coding-tools drives
+# (npm packages into a cache folder: see ensure-coding-tools.sh).
 set -euo pipefail
+bash "$(dirname "${BASH_SOURCE[0]}")/ensure-coding-tools.sh"
 packages=(zsh fish chromium)
 missing=()
 for package in "${packages[@]}"; do

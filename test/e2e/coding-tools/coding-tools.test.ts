@@ -108,7 +108,7 @@ const PROVIDERS: ProviderDialect[] = ['openai', 'anthropic', 'gemini'];
 describe.concurrent.each(TOOLS)('%s', (tool) => {
   it.each(PROVIDERS)(`completes a turn with a tool call against the %s dialect`, async (provider) => {
     await expectTurnWithToolCall(tool, provider);
-  }, 90_000);
+  }, 110_000);
 });
 
 // opencode speaks whichever dialect its provider package does; the matrix above uses
@@ -116,15 +116,15 @@ describe.concurrent.each(TOOLS)('%s', (tool) => {
 describe.concurrent('opencode with its other provider packages', () => {
   it('@ai-sdk/anthropic (Messages) to the openai dialect', async () => {
     await expectTurnWithToolCall('opencode', 'openai', { opencodeSdk: '@ai-sdk/anthropic' });
-  }, 90_000);
+  }, 110_000);
   it('@ai-sdk/openai (Responses) to the gemini dialect', async () => {
     await expectTurnWithToolCall('opencode', 'gemini', { opencodeSdk: '@ai-sdk/openai' });
-  }, 90_000);
+  }, 110_000);
   // @ai-sdk/google takes a model id with a slash as a whole resource path (no `models/`),
   // so gw's provider/model names are written `models/provider/model` there.
   it('@ai-sdk/google (GenAI) to the anthropic dialect', async () => {
     await expectTurnWithToolCall('opencode', 'anthropic', { opencodeSdk: '@ai-sdk/google', model: `models/${MODELS.anthropic}` });
-  }, 90_000);
+  }, 110_000);
 });
 
 it('gw recorded every turn in an intact audit trail', async () => {

@@ -7,7 +7,7 @@
 // The tools are installed by scripts/ensure-test-deps.sh into a cache folder.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -50,8 +50,7 @@ export function missingTools(): string[] {
 
 interface Prepared { args: string[]; env: NodeJS.ProcessEnv }
 
-async function prepareClaude(home: string, options: ToolRunOptions): Promise<Prepared> {
-  void home;
+async function prepareClaude(_home: string, options: ToolRunOptions): Promise<Prepared> {
   return {
     args: ['-p', options.prompt, '--model', options.model, '--output-format', 'json'],
     env: {
@@ -181,6 +180,14 @@ function readOutput(tool: CodingTool, stdout: string): Pick<ToolRun, 'finalText'
 export async function runCodingTool(tool: CodingTool, options: ToolRunOptions): Promise<ToolRun> {
   const home = await mkdtemp(path.join(os.tmpdir(), `gw-${tool}-home-`));
   const workDir = await mkdtemp(path.join(os.tmpdir(), `gw-${tool}-work-`));
+  try {
+    return await runIn(tool, home, workDir, options);
+  } finally {
+    await Promise.all([home, workDir].map((dir) => rm(dir, { recursive: true, force: true })));
+  }
+}
+
+async function runIn(tool: CodingTool, home: string, workDir: string, options: ToolRunOptions): Promise<ToolRun> {
   const prepared = await PREPARE[tool](home, options);
   // Node for the tools that are Node scripts (Codex's launcher, Gemini CLI); nothing else of the developer's.
   const env: NodeJS.ProcessEnv = { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, LANG: 'C.UTF-8', TMPDIR: os.tmpdir(), ...prepared.env };
@@ -189,7 +196,7 @@ export async function runCodingTool(tool: CodingTool, options: ToolRunOptions): 
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 75_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 100_000);
   const code = await new Promise<number | string>((resolve) => {
     child.once('error', (error) => { stderr += String(error); resolve('spawn-error'); });
     child.once('close', (exitCode, signal) => resolve(exitCode ?? signal ?? 'unknown'));
