@@ -112,12 +112,18 @@ describe('gw login, then gw serve as a sidecar', () => {
   it('keeps working when the team key is rotated away under it (re-exchange, then retry)', async () => {
     const before = (await liveKeysOf(rig.hub.home)).length;
     expect(await runChecked(['teams', 'rotate-key', TEAM, '--overlap', '0s'], rig.hub.home)).toContain('rotated the live key of team eng');
-    await sleep(700); // the hub reloads state.json within ~250 ms
-    const response = await chat(sidecar.url, 'gpt-4o-mini', 'after rotation');
-    expect(response.status).toBe(200);
     expect(await liveKeysOf(rig.hub.home)).toHaveLength(before + 1);
-    const exchanges = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'login.exchange');
-    expect(exchanges.length).toBeGreaterThanOrEqual(2);
+    // The hub notices state.json within about a second (longer on a loaded machine); every call
+    // meanwhile and after must succeed, and the sidecar must end up re-exchanging for the new key.
+    const deadline = Date.now() + 10_000;
+    let exchanges = 0;
+    while (exchanges < 2 && Date.now() < deadline) {
+      const response = await chat(sidecar.url, 'gpt-4o-mini', 'after rotation');
+      expect(response.status).toBe(200);
+      await sleep(300);
+      exchanges = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'login.exchange').length;
+    }
+    expect(exchanges).toBeGreaterThanOrEqual(2);
   }, 20_000);
 
   it('keeps serving local models while the hub is down, with /health showing the hub degraded, and recovers', async () => {
