@@ -4,7 +4,7 @@ import type { TranslationWarning } from '../../canonical/codec.js';
 import type {
   AssistantPart, CacheControl, DocumentPart, ImagePart, MediaSource, TextPart, ToolResultPart,
 } from '../../canonical/request.js';
-import { invalid, isRecord, optionalString, requireArray, requireRecord, type JsonObject } from './read-json.js';
+import { invalid, isRecord, optionalString, requireArray, requireRecord, type JsonObject } from '../shared/read-json.js';
 
 export function decodeCacheControl(value: unknown, param: string): CacheControl | undefined {
   if (value === undefined || value === null) return undefined;

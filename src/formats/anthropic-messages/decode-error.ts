@@ -1,7 +1,7 @@
 // A provider's Anthropic error → canonical, so it can be re-encoded in the client's shape.
 // Shape {"type":"error","error":{"type","message"}}: https://docs.anthropic.com/en/api/errors
 import type { CanonicalError } from '../../canonical/response.js';
-import { isRecord } from './read-json.js';
+import { isRecord } from '../shared/read-json.js';
 
 type Kind = CanonicalError['kind'];
 

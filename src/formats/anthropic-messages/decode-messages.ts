@@ -4,7 +4,7 @@
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, Message, TextPart, ToolResultPart, UserPart } from '../../canonical/request.js';
 import { decodeAssistantBlock, decodeDocumentBlock, decodeImageBlock, decodeTextBlock, decodeToolResultBlock } from './decode-content.js';
-import { invalid, requireArray, requireRecord } from './read-json.js';
+import { invalid, requireArray, requireRecord } from '../shared/read-json.js';
 
 export function decodeAnthropicSystem(value: unknown, param: string, warnings: TranslationWarning[]): TextPart[] {
   if (value === undefined || value === null) return [];

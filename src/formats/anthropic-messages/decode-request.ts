@@ -7,7 +7,7 @@ import { decodeCacheControl } from './decode-content.js';
 import { decodeAnthropicMessages, decodeAnthropicSystem } from './decode-messages.js';
 import {
   invalid, optionalInteger, optionalNumber, optionalString, requireArray, requireRecord, type JsonObject,
-} from './read-json.js';
+} from '../shared/read-json.js';
 
 /** Fields only Anthropic has (Claude Code sends them): kept in extensions.anthropic, read back by encodeRequest. */
 export const ANTHROPIC_EXTENSION_FIELDS = [

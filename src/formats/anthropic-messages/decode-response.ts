@@ -6,7 +6,7 @@ import type { CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 import { mapAnthropicUsage } from './map-usage.js';
-import { isRecord, type JsonObject } from './read-json.js';
+import { isRecord, type JsonObject } from '../shared/read-json.js';
 
 export function decodeAnthropicResponse(body: unknown): Decoded<CanonicalResponse> {
   if (!isRecord(body) || !Array.isArray(body.content)) {

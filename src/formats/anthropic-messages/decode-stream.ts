@@ -8,7 +8,7 @@ import type { Usage } from '../../canonical/usage.js';
 import { decodeAnthropicError } from './decode-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 import { mapAnthropicUsage, mergeUsage } from './map-usage.js';
-import { isRecord, type JsonObject } from './read-json.js';
+import { isRecord, type JsonObject } from '../shared/read-json.js';
 
 type BlockKind = 'text' | 'tool-call' | 'reasoning';
 

@@ -3,7 +3,7 @@
 // https://ai.google.dev/api/caching#Schema ; https://ai.google.dev/gemini-api/docs/function-calling
 // Each keyword removed becomes one `dropped:schema.<keyword>` warning (deduplicated).
 import type { TranslationWarning } from '../../canonical/codec.js';
-import { isRecord, type JsonRecord } from './json-guards.js';
+import { isRecord, type JsonRecord } from '../shared/json-guards.js';
 
 /** Keywords Gemini's Schema object understands; everything else is removed. */
 const KEPT = new Set([

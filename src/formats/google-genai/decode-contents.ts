@@ -4,7 +4,7 @@
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, Message, TextPart, ToolResultPart, UserPart } from '../../canonical/request.js';
 import { decodeModelPart, decodeUserPart } from './decode-parts.js';
-import { invalid, optionalArray, optionalString, requireRecord } from './json-guards.js';
+import { invalid, optionalArray, optionalString, requireRecord } from '../shared/json-guards.js';
 
 interface PendingCall {
   id: string;

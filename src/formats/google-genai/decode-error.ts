@@ -1,7 +1,7 @@
 // A Gemini error body {"error":{code,message,status}} → canonical, so it can be re-encoded
 // in the client's shape. https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
 import type { CanonicalError } from '../../canonical/response.js';
-import { isRecord } from './json-guards.js';
+import { isRecord } from '../shared/json-guards.js';
 
 const KINDS: Record<string, CanonicalError['kind']> = {
   INVALID_ARGUMENT: 'invalid_request', FAILED_PRECONDITION: 'invalid_request', OUT_OF_RANGE: 'invalid_request',

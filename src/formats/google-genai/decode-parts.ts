@@ -4,7 +4,7 @@ import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, MediaSource, ToolResultPart, UserPart } from '../../canonical/request.js';
 import {
   invalid, isRecord, optionalBoolean, optionalRecord, optionalString, requireRecord, type JsonRecord,
-} from './json-guards.js';
+} from '../shared/json-guards.js';
 
 /** Gives a tool call without an id (older Gemini models send none) a stable one. */
 export type CallIdSource = (name: string) => string;

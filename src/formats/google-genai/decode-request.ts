@@ -9,7 +9,7 @@ import { decodeContents, decodeSystemInstruction } from './decode-contents.js';
 import {
   invalid, optionalArray, optionalBoolean, optionalInteger, optionalNumber, optionalRecord, optionalString,
   optionalStringArray, requireRecord, type JsonRecord,
-} from './json-guards.js';
+} from '../shared/json-guards.js';
 
 const TOP_LEVEL = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'safetySettings', 'cachedContent', 'model']);
 const GENERATION_MAPPED = new Set(['maxOutputTokens', 'temperature', 'topP', 'topK', 'stopSequences', 'responseMimeType',

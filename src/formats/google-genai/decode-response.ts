@@ -5,7 +5,7 @@ import type { AssistantPart } from '../../canonical/request.js';
 import type { CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import { decodeModelPart, type CallIdSource } from './decode-parts.js';
-import { isRecord, type JsonRecord } from './json-guards.js';
+import { isRecord, type JsonRecord } from '../shared/json-guards.js';
 import { mapGoogleFinishReason } from './map-finish-reason.js';
 import { mapGoogleUsage } from './map-usage.js';
 

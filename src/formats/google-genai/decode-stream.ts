@@ -9,7 +9,7 @@ import type { Usage } from '../../canonical/usage.js';
 import { createCallIdSource } from './decode-response.js';
 import { decodeGoogleError } from './decode-error.js';
 import { decodeModelPart, type CallIdSource } from './decode-parts.js';
-import { isRecord, type JsonRecord } from './json-guards.js';
+import { isRecord, type JsonRecord } from '../shared/json-guards.js';
 import { mapGoogleFinishReason } from './map-finish-reason.js';
 import { mapGoogleUsage } from './map-usage.js';
 

@@ -3,7 +3,7 @@
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { CanonicalRequest, ReasoningConfig } from '../../canonical/request.js';
 import { cleanJsonSchemaForGemini } from './clean-json-schema.js';
-import { isRecord, type JsonRecord } from './json-guards.js';
+import { isRecord, type JsonRecord } from '../shared/json-guards.js';
 
 /** Gemini 2.x takes a token budget, not a level; these mirror the levels' documented defaults. */
 const BUDGETS: Record<NonNullable<ReasoningConfig['effort']>, number> = { minimal: 0, low: 1024, medium: 8192, high: 24576, max: 32768 };

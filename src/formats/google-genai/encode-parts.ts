@@ -3,7 +3,7 @@
 // part that follows it. https://ai.google.dev/gemini-api/docs/thought-signatures
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, MediaSource, ToolResultPart, UserPart } from '../../canonical/request.js';
-import { parseJsonObject, type JsonRecord } from './json-guards.js';
+import { parseJsonObject, type JsonRecord } from '../shared/json-guards.js';
 
 export function encodeModelParts(parts: AssistantPart[], warnings: TranslationWarning[]): JsonRecord[] {
   const output: JsonRecord[] = [];

@@ -6,7 +6,7 @@ import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
 import { cleanJsonSchemaForGemini } from './clean-json-schema.js';
 import { encodeGenerationConfig } from './encode-generation-config.js';
 import { encodeModelParts, encodeToolResults, encodeUserParts } from './encode-parts.js';
-import { isRecord, type JsonRecord } from './json-guards.js';
+import { isRecord, type JsonRecord } from '../shared/json-guards.js';
 
 export function encodeGoogleRequest(request: CanonicalRequest): Decoded<Record<string, unknown>> {
   const warnings: TranslationWarning[] = [];

@@ -3,7 +3,7 @@
 import type { CodecContext } from '../../canonical/codec.js';
 import type { CanonicalResponse } from '../../canonical/response.js';
 import { encodeModelParts } from './encode-parts.js';
-import { isRecord, type JsonRecord } from './json-guards.js';
+import { isRecord, type JsonRecord } from '../shared/json-guards.js';
 import { encodeGoogleFinishReason } from './map-finish-reason.js';
 import { encodeGoogleUsage } from './map-usage.js';
 

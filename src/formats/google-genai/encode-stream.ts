@@ -7,7 +7,7 @@ import type { StreamPart } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
 import { encodeGoogleCanonicalError } from './encode-error.js';
-import { parseJsonObject, type JsonRecord } from './json-guards.js';
+import { parseJsonObject, type JsonRecord } from '../shared/json-guards.js';
 import { encodeGoogleFinishReason } from './map-finish-reason.js';
 import { encodeGoogleUsage } from './map-usage.js';
 

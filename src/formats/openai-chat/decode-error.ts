@@ -1,7 +1,7 @@
 // A provider's OpenAI-shaped error → canonical, so it can be re-encoded in the client's shape.
 // Shape {"error":{"message","type","param","code"}}: https://platform.openai.com/docs/guides/error-codes
 import type { CanonicalError } from '../../canonical/response.js';
-import { isRecord } from './read-json.js';
+import { isRecord } from '../shared/read-json.js';
 
 type Kind = CanonicalError['kind'];
 

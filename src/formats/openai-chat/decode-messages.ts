@@ -2,7 +2,7 @@
 // https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, DocumentPart, ImagePart, Message, TextPart, ToolResultPart, UserPart } from '../../canonical/request.js';
-import { invalid, optionalString, parseDataUrl, requireArray, requireRecord, type JsonObject } from './read-json.js';
+import { invalid, optionalString, parseDataUrl, requireArray, requireRecord, type JsonObject } from '../shared/read-json.js';
 
 interface MessageState {
   system: TextPart[];

@@ -6,7 +6,7 @@ import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
 import { decodeOpenAiMessages } from './decode-messages.js';
 import {
   invalid, isRecord, optionalInteger, optionalNumber, optionalString, requireArray, requireRecord, type JsonObject,
-} from './read-json.js';
+} from '../shared/read-json.js';
 
 /** Chat-only fields other dialects lack: kept in extensions.openai, read back by encodeRequest. */
 export const OPENAI_EXTENSION_FIELDS = [

@@ -6,7 +6,7 @@ import type { CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import { mapOpenAiFinishReason } from './map-finish-reason.js';
 import { mapOpenAiUsage } from './map-usage.js';
-import { isRecord, type JsonObject } from './read-json.js';
+import { isRecord, type JsonObject } from '../shared/read-json.js';
 
 export function decodeOpenAiChatResponse(body: unknown): Decoded<CanonicalResponse> {
   if (!isRecord(body) || !Array.isArray(body.choices)) {

@@ -8,7 +8,7 @@ import type { Usage } from '../../canonical/usage.js';
 import { decodeOpenAiChatError } from './decode-error.js';
 import { mapOpenAiFinishReason } from './map-finish-reason.js';
 import { mapOpenAiUsage } from './map-usage.js';
-import { isRecord, type JsonObject } from './read-json.js';
+import { isRecord, type JsonObject } from '../shared/read-json.js';
 
 export function createOpenAiChatStreamDecoder(): StreamDecoder {
   return new OpenAiChatStreamDecoder();

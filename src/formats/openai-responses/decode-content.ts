@@ -2,7 +2,7 @@
 // https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { MediaSource, TextPart, UserPart } from '../../canonical/request.js';
-import { invalid, optionalString, requireRecord } from './json-guards.js';
+import { invalid, optionalString, requireRecord } from '../shared/json-guards.js';
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 

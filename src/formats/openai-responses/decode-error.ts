@@ -1,7 +1,7 @@
 // An OpenAI error body {"error":{message,type,param,code}} → canonical.
 // https://platform.openai.com/docs/guides/error-codes
 import type { CanonicalError } from '../../canonical/response.js';
-import { isRecord } from './json-guards.js';
+import { isRecord } from '../shared/json-guards.js';
 
 const KINDS: Record<string, CanonicalError['kind']> = {
   invalid_request_error: 'invalid_request', authentication_error: 'authentication', permission_error: 'permission',

@@ -4,7 +4,7 @@
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, Message, TextPart, ToolResultPart } from '../../canonical/request.js';
 import { decodeMessageContent, textOnly } from './decode-content.js';
-import { invalid, optionalArray, optionalString, requireRecord, type JsonRecord } from './json-guards.js';
+import { invalid, optionalArray, optionalString, requireRecord, type JsonRecord } from '../shared/json-guards.js';
 
 /** Codex's namespace tools are flattened to `<namespace>__<name>` (see decode-tools.ts). */
 export const NAMESPACE_SEPARATOR = '__';

@@ -6,7 +6,7 @@ import { decodeInput } from './decode-input.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
 import {
   invalid, optionalBoolean, optionalInteger, optionalNumber, optionalRecord, optionalString, requireRecord, type JsonRecord,
-} from './json-guards.js';
+} from '../shared/json-guards.js';
 
 /** Fields only OpenAI understands: kept under extensions.openai (a Responses or Chat target may use them). */
 export const OPENAI_ONLY = ['store', 'include', 'previous_response_id', 'prompt_cache_key', 'prompt_cache_retention',

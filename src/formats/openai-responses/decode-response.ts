@@ -6,7 +6,7 @@ import type { CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import { decodeContentPart } from './decode-content.js';
 import { decodeReasoningItem, NAMESPACE_SEPARATOR } from './decode-input.js';
-import { isRecord, type JsonRecord } from './json-guards.js';
+import { isRecord, type JsonRecord } from '../shared/json-guards.js';
 import { mapResponsesFinishReason } from './map-finish-reason.js';
 import { mapResponsesUsage } from './map-usage.js';
 

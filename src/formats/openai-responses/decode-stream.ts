@@ -5,7 +5,7 @@ import type { StreamDecoder, WireEvent } from '../../canonical/codec.js';
 import type { CanonicalError, StreamPart } from '../../canonical/response.js';
 import { decodeResponsesError } from './decode-error.js';
 import { NAMESPACE_SEPARATOR } from './decode-input.js';
-import { isRecord, type JsonRecord } from './json-guards.js';
+import { isRecord, type JsonRecord } from '../shared/json-guards.js';
 import { mapResponsesFinishReason } from './map-finish-reason.js';
 import { mapResponsesUsage } from './map-usage.js';
 

@@ -8,7 +8,7 @@
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
 import { NAMESPACE_SEPARATOR } from './decode-input.js';
-import { invalid, optionalArray, optionalBoolean, optionalRecord, optionalString, requireRecord, type JsonRecord } from './json-guards.js';
+import { invalid, optionalArray, optionalBoolean, optionalRecord, optionalString, requireRecord, type JsonRecord } from '../shared/json-guards.js';
 
 export function decodeTools(value: unknown, openai: JsonRecord, warnings: TranslationWarning[]): ToolDefinition[] {
   const definitions: ToolDefinition[] = [];

@@ -3,7 +3,7 @@
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, MediaSource, Message, ToolResultPart, UserPart } from '../../canonical/request.js';
 import { NAMESPACE_SEPARATOR } from './decode-input.js';
-import type { JsonRecord } from './json-guards.js';
+import type { JsonRecord } from '../shared/json-guards.js';
 
 export function encodeInput(messages: Message[], namespaces: Set<string>, warnings: TranslationWarning[]): JsonRecord[] {
   return messages.flatMap((message): JsonRecord[] => {

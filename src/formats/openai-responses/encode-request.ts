@@ -6,7 +6,7 @@ import type { CanonicalRequest, ReasoningConfig } from '../../canonical/request.
 import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
 import { OPENAI_ONLY } from './decode-request.js';
 import { encodeInput, splitName } from './encode-input.js';
-import { isRecord, type JsonRecord } from './json-guards.js';
+import { isRecord, type JsonRecord } from '../shared/json-guards.js';
 
 export function encodeResponsesRequest(request: CanonicalRequest): Decoded<Record<string, unknown>> {
   const warnings: TranslationWarning[] = [];

@@ -4,7 +4,7 @@ import type { CodecContext } from '../../canonical/codec.js';
 import type { AssistantPart } from '../../canonical/request.js';
 import type { CanonicalResponse, FinishReason } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
-import type { JsonRecord } from './json-guards.js';
+import type { JsonRecord } from '../shared/json-guards.js';
 import { encodeResponsesStatus } from './map-finish-reason.js';
 import { encodeResponsesUsage } from './map-usage.js';
 

@@ -8,7 +8,7 @@ import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
 import { OPENAI_ERROR_TYPES } from './encode-error.js';
 import { createResponseObject, encodeReasoningItem, toResponseId } from './encode-response.js';
-import type { JsonRecord } from './json-guards.js';
+import type { JsonRecord } from '../shared/json-guards.js';
 
 interface OpenItem {
   kind: 'text' | 'reasoning' | 'tool';

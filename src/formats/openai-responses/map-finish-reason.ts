@@ -1,7 +1,7 @@
 // Response `status` + `incomplete_details.reason` ⇄ the unified finish reason.
 // https://platform.openai.com/docs/api-reference/responses/object#responses/object-status
 import type { FinishReason } from '../../canonical/response.js';
-import type { JsonRecord } from './json-guards.js';
+import type { JsonRecord } from '../shared/json-guards.js';
 
 export function mapResponsesFinishReason(status: string | undefined, incompleteReason: string | undefined, hasToolCalls: boolean): FinishReason {
   if (status === 'incomplete') {

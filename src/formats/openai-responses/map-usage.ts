@@ -1,7 +1,7 @@
 // Responses `usage`: input_tokens includes input_tokens_details.cached_tokens; output_tokens
 // includes output_tokens_details.reasoning_tokens. https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage
 import { toCount, type Usage } from '../../canonical/usage.js';
-import { isRecord } from './json-guards.js';
+import { isRecord } from '../shared/json-guards.js';
 
 export function mapResponsesUsage(usage: unknown): Usage | undefined {
   if (!isRecord(usage)) return undefined;

@@ -1,5 +1,5 @@
-// Boundary checks for untrusted chat bodies: a wrong type becomes GW_ERR_REQUEST_INVALID
-// naming the exact field (OpenAI's `param`), so the client can fix it.
+// Boundary checks for untrusted request bodies, shared by openai-chat and anthropic-messages:
+// a wrong type becomes GW_ERR_REQUEST_INVALID naming the exact field, so the client can fix it.
 import { GatewayError } from '../../errors.js';
 
 export type JsonObject = Record<string, unknown>;

@@ -1,4 +1,5 @@
-// Boundary checks for untrusted GenAI bodies: a wrong type is a 400 naming the exact field.
+// Boundary checks for untrusted request bodies, shared by the dialects that read fields one by one
+// (google-genai, openai-responses): a wrong type is a 400 naming the exact field.
 import { GatewayError } from '../../errors.js';
 
 export type JsonRecord = Record<string, unknown>;
