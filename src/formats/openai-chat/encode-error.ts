@@ -1,33 +1,10 @@
-// OpenAI error shape: {"error":{"message","type","param","code"}}.
-// https://platform.openai.com/docs/guides/error-codes
-import { toSnakeCode, type ErrorKind, type GatewayError } from '../../errors.js';
+// Chat Completions errors are OpenAI's shape (src/formats/shared/openai-error.ts).
+import type { GatewayError } from '../../errors.js';
+import { encodeOpenAiShapedError } from '../shared/openai-error.js';
 import type { WireError } from '../wire-error.js';
 
-const OPENAI_TYPES: Record<ErrorKind, string> = {
-  invalid_request: 'invalid_request_error',
-  authentication: 'authentication_error',
-  permission: 'permission_error',
-  not_found: 'invalid_request_error',
-  payload_too_large: 'invalid_request_error',
-  unsupported_media_type: 'invalid_request_error',
-  rate_limit: 'rate_limit_error',
-  not_implemented: 'not_implemented_error',
-  api_error: 'api_error',
-  overloaded: 'server_error',
-  timeout: 'timeout_error',
-};
-
-/** The OpenAI `type` for an error kind, for provider errors re-encoded from canonical form. */
-export function openAiErrorType(kind: ErrorKind): string {
-  return OPENAI_TYPES[kind];
-}
+export { openAiErrorType } from '../shared/openai-error.js';
 
 export function encodeOpenAiError(error: GatewayError): WireError {
-  return {
-    status: error.status,
-    headers: error.headers,
-    body: {
-      error: { message: error.message, type: OPENAI_TYPES[error.kind], param: error.param ?? null, code: toSnakeCode(error.code) },
-    },
-  };
+  return encodeOpenAiShapedError(error);
 }

@@ -1,32 +1,10 @@
-// Client side: errors in OpenAI's shape {"error":{"message","type","param","code"}}, the
-// legacy endpoint's too. https://platform.openai.com/docs/guides/error-codes
-import type { CanonicalError } from '../../canonical/response.js';
-import { toSnakeCode, type ErrorKind, type GatewayError } from '../../errors.js';
+// The legacy Completions endpoint answers errors in OpenAI's shape too (src/formats/shared/openai-error.ts).
+import type { GatewayError } from '../../errors.js';
+import { encodeOpenAiShapedError } from '../shared/openai-error.js';
 import type { WireError } from '../wire-error.js';
 
-const OPENAI_TYPES: Record<ErrorKind, string> = {
-  invalid_request: 'invalid_request_error',
-  authentication: 'authentication_error',
-  permission: 'permission_error',
-  not_found: 'invalid_request_error',
-  payload_too_large: 'invalid_request_error',
-  unsupported_media_type: 'invalid_request_error',
-  rate_limit: 'rate_limit_error',
-  not_implemented: 'not_implemented_error',
-  api_error: 'api_error',
-  overloaded: 'server_error',
-  timeout: 'timeout_error',
-};
+export { encodeCanonicalOpenAiError as encodeCanonicalCompletionsError } from '../shared/openai-error.js';
 
 export function encodeCompletionsError(error: GatewayError): WireError {
-  return {
-    status: error.status,
-    headers: error.headers,
-    body: { error: { message: error.message, type: OPENAI_TYPES[error.kind], param: error.param ?? null, code: toSnakeCode(error.code) } },
-  };
-}
-
-/** A provider error re-encoded for a completions client (after translation, no gw code applies). */
-export function encodeCanonicalCompletionsError(error: CanonicalError): Record<string, unknown> {
-  return { error: { message: error.message, type: OPENAI_TYPES[error.kind], param: null, code: null } };
+  return encodeOpenAiShapedError(error);
 }

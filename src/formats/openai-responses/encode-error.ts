@@ -1,26 +1,9 @@
 // OpenAI error shape, as the Responses API returns it: {"error":{"message","type","param","code"}}.
-// https://platform.openai.com/docs/guides/error-codes (kept apart from openai-chat: formats do not import each other).
-import { toSnakeCode, type ErrorKind, type GatewayError } from '../../errors.js';
+// The shape lives in src/formats/shared/openai-error.ts, shared with Chat and Completions.
+import type { GatewayError } from '../../errors.js';
+import { encodeOpenAiShapedError } from '../shared/openai-error.js';
 import type { WireError } from '../wire-error.js';
 
-export const OPENAI_ERROR_TYPES: Record<ErrorKind, string> = {
-  invalid_request: 'invalid_request_error',
-  authentication: 'authentication_error',
-  permission: 'permission_error',
-  not_found: 'invalid_request_error',
-  payload_too_large: 'invalid_request_error',
-  unsupported_media_type: 'invalid_request_error',
-  rate_limit: 'rate_limit_error',
-  not_implemented: 'not_implemented_error',
-  api_error: 'api_error',
-  overloaded: 'server_error',
-  timeout: 'timeout_error',
-};
-
 export function encodeResponsesError(error: GatewayError): WireError {
-  return {
-    status: error.status,
-    headers: error.headers,
-    body: { error: { message: error.message, type: OPENAI_ERROR_TYPES[error.kind], param: error.param ?? null, code: toSnakeCode(error.code) } },
-  };
+  return encodeOpenAiShapedError(error);
 }

@@ -6,7 +6,7 @@ import type { CodecContext, StreamEncoder } from '../../canonical/codec.js';
 import type { CanonicalError, FinishReason, StreamPart } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
-import { OPENAI_ERROR_TYPES } from './encode-error.js';
+import { openAiErrorType } from '../shared/openai-error.js';
 import { createResponseObject, encodeReasoningItem, toResponseId } from './encode-response.js';
 import type { JsonRecord } from '../shared/json-guards.js';
 
@@ -142,7 +142,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   /** An error is an `error` event, then response.failed so the client sees a terminal event. */
   private fail(error: CanonicalError): string {
     this.closed = true;
-    const code = OPENAI_ERROR_TYPES[error.kind];
+    const code = openAiErrorType(error.kind);
     const failed = this.snapshot(undefined, this.usage, { code, message: error.message });
     return this.emit('error', { code, message: error.message, param: null }) + this.emit('response.failed', { response: failed });
   }
