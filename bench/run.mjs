@@ -5,7 +5,7 @@
 //
 // Env: BENCH_DURATION (measured seconds per cell, 4), BENCH_WARMUP (1), BENCH_RUNS (2, interleaved),
 // BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream,messages-stream-translated; also messages,messages-stream),
-// BENCH_TARGETS (direct,bare-proxy,gw), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
+// BENCH_TARGETS (direct,bare-proxy,gw; also fastify-floor: fastify + undici parsing JSON, no gw logic), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
 // GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…),
 // BENCH_DLP (0 skips the DLP case).
 import { execFileSync } from 'node:child_process';
@@ -89,6 +89,10 @@ async function probe(target, scenario) {
 const targets = new Map();
 const mock = await startListening('mock', path.join(benchFolder, 'lib', 'mock-upstream.mjs'), {}, settings.pinning?.load);
 targets.set('direct', { ...mock, key: 'unused' });
+if (settings.targets.includes('fastify-floor')) {
+  const floor = await startListening('fastify-floor', path.join(benchFolder, 'targets', 'fastify-floor.mjs'), { UPSTREAM: mock.origin }, settings.pinning?.target);
+  targets.set('fastify-floor', { ...floor, key: 'unused' });
+}
 if (settings.targets.includes('bare-proxy')) {
   const bare = await startListening('bare-proxy', path.join(benchFolder, 'targets', 'bare-proxy.mjs'), { UPSTREAM: mock.origin }, settings.pinning?.target);
   targets.set('bare-proxy', { ...bare, key: 'unused' });

@@ -117,10 +117,18 @@ export function findKeyRecord(state: StateData, presented: string): VirtualKeyRe
   return index.get(hashVirtualKey(presented)) ?? null;
 }
 
+// Checked on every request at the door, so the 32-bit CRC is encoded with plain numbers
+// (the same digits encodeBase62 gives for its four big-endian bytes, without BigInt).
+const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
 function checksumOf(body: string): string {
-  const checksum = crc32(body) >>> 0;
-  const bytes = new Uint8Array([checksum >>> 24, (checksum >>> 16) & 0xff, (checksum >>> 8) & 0xff, checksum & 0xff]);
-  return encodeBase62(bytes, CHECKSUM_LENGTH);
+  let value = crc32(body) >>> 0;
+  let text = '';
+  for (let index = 0; index < CHECKSUM_LENGTH; index += 1) {
+    text = DIGITS[value % 62] + text;
+    value = Math.floor(value / 62);
+  }
+  return text;
 }
 
 function newKeyId(draft: StateData): string {
