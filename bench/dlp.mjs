@@ -3,9 +3,13 @@
 // about 200 KB. Reports MB/s and the milliseconds a scan adds to one request
 // (the median of many runs, after warm-up): cold (no text seen before), warm (the
 // next turn of the same conversation: long texts found clean last time are
-// remembered), and with the PII rules set to redact. Run alone: `node bench/dlp.mjs` (after `npm run build`).
-import { resolveDlpSettings } from '../dist/dlp/dlp-config.js';
-import { scanRequestBody } from '../dist/dlp/scan-request.js';
+// remembered), with the PII rules set to redact, and with a few non-ASCII
+// characters (em dashes, arrows: what real prompts carry, and what NFKC must see).
+// Run alone: `node bench/dlp.mjs` (after `npm run build`). BENCH_DLP_DIST=/other/dist
+// measures another build of src/dlp (a before/after comparison on the same load).
+const dist = process.env.BENCH_DLP_DIST ?? new URL('../dist', import.meta.url).pathname;
+const { resolveDlpSettings } = await import(`${dist}/dlp/dlp-config.js`);
+const { scanRequestBody } = await import(`${dist}/dlp/scan-request.js`);
 
 const TARGET_BYTES = 200 * 1024;
 
@@ -33,23 +37,26 @@ function tool(index) {
   };
 }
 
-export function claudeCodeBody() {
+/** `nonAscii`: an em dash in the system prompt and an arrow in each tool result. */
+export function claudeCodeBody(nonAscii = false) {
   const messages = [{ role: 'user', content: [{ type: 'text', text: 'Refactor the handlers so the offsets are computed once; contact me at dev.person@example.com if unsure.' }] }];
   for (let turn = 0; JSON.stringify(messages).length < TARGET_BYTES - 20_000; turn += 1) {
     messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'tool_1', input: { path: `/repo/src/handler${turn}.ts` } }] });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}`, content: [{ type: 'text', text: sourceFile(turn) }] }] });
+    const result = nonAscii ? `${sourceFile(turn)}// → handler${turn} done\n` : sourceFile(turn);
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}`, content: [{ type: 'text', text: result }] }] });
   }
+  const intro = nonAscii ? 'You are Claude Code — an interactive CLI tool. ' : '';
   return {
     model: 'claude-sonnet-4-5', max_tokens: 32000, stream: true,
-    system: [{ type: 'text', text: 'You are Claude Code, an interactive CLI tool. '.repeat(200) }],
+    system: [{ type: 'text', text: intro + 'You are Claude Code, an interactive CLI tool. '.repeat(200) }],
     tools: Array.from({ length: 24 }, (_unused, index) => tool(index)),
     messages,
   };
 }
 
-function measure(label, records, warm) {
+function measure(label, records, warm, nonAscii = false) {
   const { rules, cache } = resolveDlpSettings(records, ['*']);
-  const text = JSON.stringify(claudeCodeBody());
+  const text = JSON.stringify(claudeCodeBody(nonAscii));
   const times = [];
   let counts = {};
   for (let run = 0; run < 300; run += 1) {
@@ -71,6 +78,7 @@ export function runDlpBench() {
     measure('cold, defaults (secrets block, PII log)', [], false),
     measure('warm (the conversation seen last turn), defaults', [], true),
     measure('cold, PII rules redact', [{ scope: '*', actions: Object.fromEntries(['email', 'credit_card', 'iban', 'us_ssn', 'phone_number', 'github_token'].map((id) => [id, 'redact'])) }], false),
+    measure('cold, a few non-ASCII characters (em dash, arrows)', [], false, true),
   ];
 }
 

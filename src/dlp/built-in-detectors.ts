@@ -5,6 +5,7 @@
 // time on the 200 KB bodies coding tools send; admin rules use re2js instead.
 import { hasJwtHeader, hasMixedCharacters, isCardNumber, isIban, isUsSsn } from './checksums.js';
 import { regexFinder, type Detector, type TextMatch } from './detector.js';
+import { TRIGGER } from './trigger-scan.js';
 
 const AWS_KEY_ID = /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b/g;
 const AWS_SECRET_AFTER_LABEL = /(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["'\s:=]{1,6}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
@@ -12,12 +13,16 @@ const FORTY_BASE64 = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
 /** How far from an access key id a bare 40-character secret is believed to be its secret. */
 const AWS_SECRET_NEARBY = 256;
 
+const findLabelledAwsSecrets = regexFinder(AWS_SECRET_AFTER_LABEL, (match) => hasMixedCharacters(match[1] ?? ''), 1);
+const findAwsKeyIds = regexFinder(AWS_KEY_ID);
+const findFortyBase64 = regexFinder(FORTY_BASE64, (candidate) => hasMixedCharacters(candidate[0]));
+
 function findAwsSecrets(text: string): TextMatch[] {
-  const found = regexFinder(AWS_SECRET_AFTER_LABEL, (match) => hasMixedCharacters(match[1] ?? ''), 1)(text);
-  for (const keyId of regexFinder(AWS_KEY_ID)(text)) {
+  const found = findLabelledAwsSecrets(text);
+  for (const keyId of findAwsKeyIds(text)) {
     const from = Math.max(0, keyId.start - AWS_SECRET_NEARBY);
     const window = text.slice(from, keyId.end + AWS_SECRET_NEARBY);
-    for (const match of regexFinder(FORTY_BASE64, (candidate) => hasMixedCharacters(candidate[0]))(window)) {
+    for (const match of findFortyBase64(window)) {
       found.push({ start: from + match.start, end: from + match.end });
     }
   }
@@ -45,50 +50,50 @@ const digitsOf = (value: string) => value.replace(/[^0-9]/g, '');
 
 export const BUILT_IN_DETECTORS: readonly Detector[] = [
   {
-    id: 'private_key', category: 'secret', description: 'PEM private key block (RSA, EC, OpenSSH, PGP…)', keywords: ['PRIVATE KEY'],
+    id: 'private_key', triggers: TRIGGER.privateKey, category: 'secret', description: 'PEM private key block (RSA, EC, OpenSSH, PGP…)', keywords: ['PRIVATE KEY'],
     find: regexFinder(/-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{1,65536}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s]{64,})/g),
   },
-  { id: 'aws_access_key', category: 'secret', description: 'AWS access key id (AKIA…, ASIA…)', keywords: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], find: regexFinder(AWS_KEY_ID) },
+  { id: 'aws_access_key', triggers: TRIGGER.awsKeyword, category: 'secret', description: 'AWS access key id (AKIA…, ASIA…)', keywords: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], find: regexFinder(AWS_KEY_ID) },
   {
-    id: 'aws_secret_key', category: 'secret', description: 'AWS secret access key (labelled, or next to an access key id)',
+    id: 'aws_secret_key', triggers: TRIGGER.awsKeyword | TRIGGER.secretWord, category: 'secret', description: 'AWS secret access key (labelled, or next to an access key id)',
     keywords: ['ecret', 'ECRET', 'AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], find: findAwsSecrets,
   },
   {
-    id: 'github_token', category: 'secret', description: 'GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
+    id: 'github_token', triggers: TRIGGER.github, category: 'secret', description: 'GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
     keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
     find: regexFinder(/\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{82})\b/g),
   },
   {
-    id: 'anthropic_api_key', category: 'secret', description: 'Anthropic API, admin or OAuth key (sk-ant-…)', keywords: ['sk-ant-'],
+    id: 'anthropic_api_key', triggers: TRIGGER.skDash, category: 'secret', description: 'Anthropic API, admin or OAuth key (sk-ant-…)', keywords: ['sk-ant-'],
     find: regexFinder(/\bsk-ant-(?:api|admin|oat|ort)\d{2}-[A-Za-z0-9_-]{32,}/g),
   },
   {
-    id: 'openai_api_key', category: 'secret', description: 'OpenAI API key (sk-proj-…, sk-svcacct-…, sk-admin-…, legacy sk-…)', keywords: ['sk-'],
+    id: 'openai_api_key', triggers: TRIGGER.skDash, category: 'secret', description: 'OpenAI API key (sk-proj-…, sk-svcacct-…, sk-admin-…, legacy sk-…)', keywords: ['sk-'],
     find: regexFinder(/\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48})(?![A-Za-z0-9_-])/g),
   },
-  { id: 'google_api_key', category: 'secret', description: 'Google API key (AIza…)', keywords: ['AIza'], find: regexFinder(/\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g) },
-  { id: 'slack_token', category: 'secret', description: 'Slack token (xoxa-, xoxb-, xoxp-, xoxr-)', keywords: ['xox'], find: regexFinder(/\bxox[abpr]-\d{8,}-[0-9A-Za-z-]{8,}/g) },
-  { id: 'stripe_key', category: 'secret', description: 'Stripe live secret or restricted key (sk_live_, rk_live_)', keywords: ['_live_'], find: regexFinder(/\b[sr]k_live_[0-9A-Za-z]{20,}\b/g) },
+  { id: 'google_api_key', triggers: TRIGGER.google, category: 'secret', description: 'Google API key (AIza…)', keywords: ['AIza'], find: regexFinder(/\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g) },
+  { id: 'slack_token', triggers: TRIGGER.slack, category: 'secret', description: 'Slack token (xoxa-, xoxb-, xoxp-, xoxr-)', keywords: ['xox'], find: regexFinder(/\bxox[abpr]-\d{8,}-[0-9A-Za-z-]{8,}/g) },
+  { id: 'stripe_key', triggers: TRIGGER.stripe, category: 'secret', description: 'Stripe live secret or restricted key (sk_live_, rk_live_)', keywords: ['_live_'], find: regexFinder(/\b[sr]k_live_[0-9A-Za-z]{20,}\b/g) },
   {
-    id: 'jwt', category: 'secret', description: 'JSON Web Token (header names its alg)', keywords: ['eyJ'],
+    id: 'jwt', triggers: TRIGGER.jwt, category: 'secret', description: 'JSON Web Token (header names its alg)', keywords: ['eyJ'],
     find: regexFinder(/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, (match) => hasJwtHeader(match[0])),
   },
-  { id: 'gw_virtual_key', category: 'secret', description: "gw's own virtual keys and personal tokens (sk-gw-, atu-)", keywords: ['sk-gw-', 'atu-'], find: regexFinder(/\b(?:sk-gw-|atu-)[0-9A-Za-z]{20,}\b/g) },
-  { id: 'email', category: 'pii', description: 'Email address', keywords: ['@'], find: findEmails },
+  { id: 'gw_virtual_key', triggers: TRIGGER.skDash | TRIGGER.atuDash, category: 'secret', description: "gw's own virtual keys and personal tokens (sk-gw-, atu-)", keywords: ['sk-gw-', 'atu-'], find: regexFinder(/\b(?:sk-gw-|atu-)[0-9A-Za-z]{20,}\b/g) },
+  { id: 'email', triggers: TRIGGER.at, category: 'pii', description: 'Email address', keywords: ['@'], find: findEmails },
   {
-    id: 'credit_card', category: 'pii', description: 'Payment card number (13–19 digits, issuer prefix, Luhn)',
+    id: 'credit_card', triggers: TRIGGER.cardDigits, category: 'pii', description: 'Payment card number (13–19 digits, issuer prefix, Luhn)',
     find: regexFinder(/(?<![\d.-])\d(?:[ -]?\d){12,18}(?![\d-]|\.\d)/g, (match) => isCardNumber(digitsOf(match[0]))),
   },
   {
-    id: 'iban', category: 'pii', description: 'IBAN (country length and mod-97 checksum)',
+    id: 'iban', triggers: TRIGGER.iban, category: 'pii', description: 'IBAN (country length and mod-97 checksum)',
     find: regexFinder(/\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g, (match) => isIban(match[0].replace(/ /g, ''))),
   },
   {
-    id: 'us_ssn', category: 'pii', description: 'US Social Security number (ddd-dd-dddd, issued ranges only)', keywords: ['-'],
+    id: 'us_ssn', triggers: TRIGGER.ssn, category: 'pii', description: 'US Social Security number (ddd-dd-dddd, issued ranges only)', keywords: ['-'],
     find: regexFinder(/(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])/g, (match) => isUsSsn(match[1]!, match[2]!, match[3]!)),
   },
   {
-    id: 'phone_number', category: 'pii', description: 'International phone number (+country code, 8–15 digits)', keywords: ['+'],
+    id: 'phone_number', triggers: TRIGGER.phone, category: 'pii', description: 'International phone number (+country code, 8–15 digits)', keywords: ['+'],
     find: regexFinder(/(?<![\w+])\+[1-9]\d{0,2}(?:[ .-]?\(\d{1,4}\))?(?:[ .-]?\d{2,4}){2,5}(?![\w+])/g, (match) => {
       const count = digitsOf(match[0]).length;
       return count >= 8 && count <= 15;

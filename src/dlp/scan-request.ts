@@ -46,11 +46,13 @@ function record(scan: DlpScan, match: RuleMatch): void {
 function write(leaf: StringLeaf, value: string): void {
   (leaf.container as Record<string | number, unknown>)[leaf.key] = value;
   leaf.value = value;
+  leaf.normalized = undefined;
 }
 
 function scanLeaf(leaf: StringLeaf, rules: readonly ActiveRule[], scan: DlpScan, cache: CleanTextCache | undefined): void {
   if (cache?.has(leaf.value)) return;
   const text = normalizeText(leaf.value);
+  leaf.normalized = text;
   const matches = findMatches(text, rules);
   if (matches.length === 0) {
     cache?.add(leaf.value);
@@ -60,16 +62,18 @@ function scanLeaf(leaf: StringLeaf, rules: readonly ActiveRule[], scan: DlpScan,
   if (matches.some((match) => match.rule.action === 'redact')) write(leaf, redactMatches(text, matches));
 }
 
+/** The leaf's text as it now stands in its container, normalised (reusing the leaf scan's work when it is unchanged). */
 function currentText(leaf: StringLeaf): string {
   const value = (leaf.container as Record<string | number, unknown>)[leaf.key];
-  return typeof value === 'string' ? value : '';
+  if (typeof value !== 'string') return '';
+  return value === leaf.value && leaf.normalized !== undefined ? leaf.normalized : normalizeText(value);
 }
 
 /** A secret split across two parts: only matches that cross the joint are new here. */
 function scanJoint(pair: AdjacentPair, rules: readonly ActiveRule[], scan: DlpScan): void {
   // Read from the containers: the leaves' own scans may have redacted them already.
-  const left = normalizeText(currentText(pair.left));
-  const right = normalizeText(currentText(pair.right));
+  const left = currentText(pair.left);
+  const right = currentText(pair.right);
   const tail = left.slice(-JOINT_WINDOW);
   const joint = tail.length;
   const crossing = findMatches(tail + right.slice(0, JOINT_WINDOW), rules).filter((match) => match.start < joint && match.end > joint);

@@ -11,6 +11,8 @@ export interface StringLeaf {
   container: JsonContainer;
   key: string | number;
   value: string;
+  /** `value` normalised, once the scan has computed it (the joint check reuses it instead of normalising whole texts again). */
+  normalized?: string;
 }
 
 /** Two neighbouring text parts of one array: a secret split across them is found on the joint. */

@@ -1,0 +1,129 @@
+// The fast paths are equivalent to the straightforward scan they replace: the
+// shared trigger pass against each detector's keywords and finder run over the
+// whole text, the ASCII shortcut of normalisation against NFKC, on random texts with
+// planted secrets, near-misses, zero-width characters and non-ASCII text.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_DETECTORS } from '../../src/dlp/built-in-detectors.js';
+import { resolveDlpSettings } from '../../src/dlp/dlp-config.js';
+import { hasKeyword } from '../../src/dlp/detector.js';
+import { findMatches, type ActiveRule } from '../../src/dlp/find-matches.js';
+import { isAscii, normalizeText } from '../../src/dlp/normalize-text.js';
+import { scanRequestBody } from '../../src/dlp/scan-request.js';
+import { scanTriggers } from '../../src/dlp/trigger-scan.js';
+import { SAMPLES } from './samples.js';
+
+const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
+const referenceNormalize = (text: string) => text.normalize('NFKC').replace(INVISIBLE, '');
+
+/** The scan before the trigger pass: every rule behind its keywords, over the whole text. */
+function referenceFindMatches(text: string, rules: readonly ActiveRule[]): Array<{ id: string; start: number; end: number }> {
+  if (text.length === 0) return [];
+  const all = rules.flatMap((rule, order) => (hasKeyword(text, rule.detector.keywords) ? rule.detector.find(text).map((match) => ({ ...match, rule, order })) : []));
+  all.sort((left, right) => left.start - right.start || (right.end - right.start) - (left.end - left.start) || left.order - right.order);
+  const kept: Array<{ id: string; start: number; end: number }> = [];
+  let reached = -1;
+  for (const match of all) {
+    if (match.start < reached) continue;
+    kept.push({ id: match.rule.detector.id, start: match.start, end: match.end });
+    reached = match.end;
+  }
+  return kept;
+}
+
+const simplified = (matches: ReturnType<typeof findMatches>) => matches.map((match) => ({ id: match.rule.detector.id, start: match.start, end: match.end }));
+
+/** Pieces of secrets and PII, their triggers' near-misses, and text that normalises. */
+const FRAGMENTS = [
+  ...Object.values(SAMPLES),
+  ...Object.values(SAMPLES).map((sample) => sample.slice(0, Math.ceil(sample.length / 2))),
+  'aws_secret_access_key = ', 'AWS_SECRET_KEY=', 'aws_sEcret_key: ', 'secret_access_key ', 'SeCrEt', 'ecret', 'ECRET', 'cret',
+  'AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T', 'AIza', 'A', 'sk-', 'task-', '_sk-', 'sk-ant-api03-', 'sk-proj-', 'sk-gw-', 'atu-', 'datu-',
+  'ghp_', 'gho_', 'github_pat_', 'gh', '_live_', 'sk_live_', 'xoxb-', 'xox', 'eyJ', 'ey', 'J', '-----BEGIN ', 'PRIVATE KEY', '-----',
+  '@', 'a@b.io', '+', '+1', '+0', '-', ' ', '.', '123-45-6789', '536-22-8041', '4111 1111 1111 1111', '4539578763621486', '1 2', '12-',
+  'DE89', 'GB29', 'ES2020', '0000000000000', '\u200B', '\u200D', '\uFEFF', '\u00AD', 'é', 'e\u0301', '\u0301', 'Ａ', 'ｋ', 'ﬁ', '—', '→', '日本語',
+  '😀', '\uD83D', '\uDE00', '\u1100\u1161', 'x'.repeat(300),
+];
+
+const text = fc.array(fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...FRAGMENTS) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[0-9 -]{1,30}$/) },
+), { maxLength: 24 }).map((parts) => parts.join(''));
+
+const ALL_RULES = resolveDlpSettings([], ['*']).rules;
+
+describe('the trigger pass loses nothing and adds nothing', () => {
+  it('findMatches equals the keyword-and-finder scan, raw and normalised', () => {
+    fc.assert(fc.property(text, (sample) => {
+      for (const candidate of [sample, normalizeText(sample)]) {
+        expect(simplified(findMatches(candidate, ALL_RULES))).toEqual(referenceFindMatches(candidate, ALL_RULES));
+      }
+    }), { numRuns: 3000 });
+  });
+
+  it('each detector: a match behind its keywords sets a trigger; a trigger without the keywords finds nothing', () => {
+    fc.assert(fc.property(text, (sample) => {
+      const triggers = scanTriggers(sample);
+      for (const detector of BUILT_IN_DETECTORS) {
+        const found = detector.find(sample).length > 0;
+        const keyword = hasKeyword(sample, detector.keywords);
+        if (found && keyword) expect({ id: detector.id, triggered: (triggers & detector.triggers!) !== 0 }).toEqual({ id: detector.id, triggered: true });
+        if (found && !keyword) expect({ id: detector.id, triggered: (triggers & detector.triggers!) !== 0 }).toEqual({ id: detector.id, triggered: false });
+      }
+    }), { numRuns: 3000 });
+  });
+
+  it('every built-in detector has triggers', () => {
+    expect(BUILT_IN_DETECTORS.filter((detector) => detector.triggers === undefined).map((detector) => detector.id)).toEqual([]);
+  });
+
+  it('a mixed-case AWS label without the keywords stays undetected, as before', () => {
+    const sample = `aws_sEcret_key=${SAMPLES.awsSecret}`;
+    expect(BUILT_IN_DETECTORS.find((detector) => detector.id === 'aws_secret_key')!.find(sample)).toHaveLength(1);
+    expect(findMatches(sample, ALL_RULES)).toEqual([]);
+  });
+
+  it('a digit shape overlapping another is still seen (the search steps one character)', () => {
+    const ibanThenDigits = `DE89${'3'.repeat(11)}`;
+    expect(scanTriggers(ibanThenDigits) & BUILT_IN_DETECTORS.find((detector) => detector.id === 'credit_card')!.triggers!).not.toBe(0);
+    const cardOverSsn = '123-45-6789 0123';
+    expect(scanTriggers(cardOverSsn) & BUILT_IN_DETECTORS.find((detector) => detector.id === 'us_ssn')!.triggers!).not.toBe(0);
+  });
+});
+
+describe('normalisation with its ASCII shortcut', () => {
+  it('equals NFKC with invisible characters removed', () => {
+    fc.assert(fc.property(text, (sample) => {
+      expect(normalizeText(sample)).toBe(referenceNormalize(sample));
+    }), { numRuns: 3000 });
+  });
+
+  it('equals it on arbitrary UTF-16, lone surrogates included', () => {
+    fc.assert(fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 40 }), (sample) => {
+      expect(normalizeText(sample)).toBe(referenceNormalize(sample));
+    }), { numRuns: 3000 });
+  });
+
+  it('ASCII text is returned as it is; a lone surrogate is not ASCII', () => {
+    const ascii = 'plain text, no change';
+    expect(normalizeText(ascii)).toBe(ascii);
+    expect(isAscii('\uD83D')).toBe(false);
+    expect(isAscii('\u0080')).toBe(false);
+    expect(isAscii('~\u007F')).toBe(true);
+  });
+});
+
+describe('the joint check reuses the leaves\' normalised text', () => {
+  it('a secret split across non-ASCII parts, zero-width characters inside, is found and redacted on the joint', () => {
+    const secret = SAMPLES.githubPat;
+    const body = { messages: [{ role: 'user', content: [`— ${'é'.repeat(600)} ${secret.slice(0, 9)}\u200B${secret.slice(9, 20)}`, `${secret.slice(20)} → fin`] }] };
+    const blocked = scanRequestBody(structuredClone(body), ALL_RULES);
+    expect(blocked.counts).toEqual({ github_token: 1 });
+    const redacting = resolveDlpSettings([{ scope: '*', actions: { github_token: 'redact' } }], ['*']).rules;
+    const redacted = structuredClone(body);
+    scanRequestBody(redacted, redacting);
+    expect(redacted.messages[0]!.content).toEqual([`— ${'é'.repeat(600)} [REDACTED:github_token]`, ' → fin']);
+  });
+});
