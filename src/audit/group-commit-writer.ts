@@ -6,7 +6,7 @@
 // durable byte, queued records are re-sealed from the durable head, and an
 // `audit.gap` record leads the next batch that can be written.
 import type { AuditFsyncPolicy } from '../state/schema.js';
-import { sealRecord, type SealedRecord } from './chain.js';
+import { sealAppended, type SealedRecord } from './chain.js';
 import { signCheckpoint, type ChainHead } from './checkpoint.js';
 import { GENESIS_PREV, type AuditFields, type AuditRecord } from './record.js';
 import type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
@@ -129,7 +129,8 @@ export class GroupCommitWriter {
   }
 
   private seal(fields: AuditFields, ts: string): SealedRecord {
-    const sealed = sealRecord({ ...fields, v: 1, seq: this.tip.seq + 1, ts, prev: this.tip.hash });
+    // No `{ ...fields, v, seq, ts, prev }` copy: the clean copy made while sealing merges them.
+    const sealed = sealAppended(fields, { v: 1, seq: this.tip.seq + 1, ts, prev: this.tip.hash });
     this.tip = { seq: sealed.record.seq, hash: sealed.record.hash };
     return sealed;
   }

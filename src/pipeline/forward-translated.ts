@@ -72,7 +72,7 @@ export async function forwardTranslated(
     });
     return { status: 200, headers: { 'content-type': clientCodec.name === 'bedrock-converse' ? 'application/vnd.amazon.eventstream' : 'text/event-stream', 'cache-control': 'no-cache' }, body: stream };
   }
-  const { bytes } = await readJsonBody(upstream.body, adapter.dialect === 'any' ? 'openai' : adapter.dialect);
+  const { bytes } = await readJsonBody(upstream.body, adapter.dialect === 'any' ? 'openai' : adapter.dialect, upstream.headers);
   if (!contentType.includes('json')) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `The provider answered with ${contentType || 'no content type'}, not JSON.` });
   const response = provider.codec.decodeResponse(parseJson(bytes));
   noteWarnings(facts, response.warnings, services);

@@ -70,7 +70,7 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
     return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: countBytes(upstream.body, facts) };
   }
   const readStarted = process.hrtime.bigint();
-  const json = await readJsonBody(upstream.body, inbound.dialect);
+  const json = await readJsonBody(upstream.body, inbound.dialect, upstream.headers);
   facts.upstreamNanos += process.hrtime.bigint() - readStarted;
   facts.tokens = toAuditTokens(json.usage);
   governed.settle(facts.tokens);

@@ -27,9 +27,16 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function namedInConnection(headers: IncomingHeaders): Set<string> {
-  return new Set((single(headers.connection) ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean));
+const NONE: ReadonlySet<string> = new Set();
+const KEEP_ALIVE: ReadonlySet<string> = new Set(['keep-alive']);
+
+function namedInConnection(headers: IncomingHeaders): ReadonlySet<string> {
+  const connection = single(headers.connection);
+  // Usually absent or a bare keep-alive: no Set, split or closures on every request and response.
+  if (connection === undefined || connection === '' || connection === 'keep-alive') return connection === 'keep-alive' ? KEEP_ALIVE : NONE;
+  return new Set(connection.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean));
 }
+
 
 export function readHops(headers: IncomingHeaders): number {
   const hops = Number(single(headers[HOPS_HEADER]) ?? 0);
@@ -41,27 +48,30 @@ export function readHops(headers: IncomingHeaders): number {
 export function buildUpstreamHeaders(client: IncomingHeaders, provider: { auth: Record<string, string>; defaults: Record<string, string> }): Record<string, string> {
   const dropped = namedInConnection(client);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(client)) {
+  // for…in over the parsed headers (a plain object) instead of Object.entries: no array of pairs per request.
+  for (const name in client) {
     if (!FORWARDED_REQUEST_HEADERS.has(name) || dropped.has(name)) continue;
-    const text = single(value);
+    const text = single(client[name]);
     if (text !== undefined) headers[name] = text;
   }
-  for (const [name, value] of Object.entries(provider.defaults)) headers[name] ??= value;
+  for (const name in provider.defaults) headers[name] ??= provider.defaults[name]!;
   const clientAgent = single(client['user-agent']);
   headers['user-agent'] = clientAgent ? `${GATEWAY_USER_AGENT} ${clientAgent}` : GATEWAY_USER_AGENT;
   // Usage and error parsing read the body, so it must not come back compressed.
   headers['accept-encoding'] = 'identity';
   headers[HOPS_HEADER] = String(readHops(client) + 1);
-  return { ...headers, ...provider.auth };
+  // The provider's credential last, over anything of the same name (this object is ours alone).
+  for (const name in provider.auth) headers[name] = provider.auth[name]!;
+  return headers;
 }
 
 /** The provider's response headers minus hop-by-hop ones and cookies; the body length may change. */
 export function buildClientHeaders(upstream: IncomingHeaders, keepLength: boolean): Record<string, string> {
   const dropped = namedInConnection(upstream);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(upstream)) {
+  for (const name in upstream) {
     if (HOP_BY_HOP.has(name) || dropped.has(name)) continue;
-    const text = single(value);
+    const text = single(upstream[name]);
     if (text !== undefined) headers[name] = text;
   }
   // gw's own x-request-id names the audit record; the provider's stays visible under another name.
