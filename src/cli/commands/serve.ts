@@ -73,6 +73,7 @@ function describeStart(gateway: RunningGateway, home: string): string {
     ...gateway.providerWarnings.map((warning) => `  warning: ${warning}`),
   ];
   const key = gateway.bootstrapKey;
+  const mockOnly = gateway.providerNames.length === 1;
   if (key) {
     const base = gateway.url;
     lines.push(
@@ -85,8 +86,9 @@ function describeStart(gateway: RunningGateway, home: string): string {
       `  curl ${base}/v1/chat/completions -H "Authorization: Bearer ${key}" -H "content-type: application/json" \\`,
       `    -d '{"model":"mock/echo","messages":[{"role":"user","content":"hello"}]}'`,
       'Point your tools at it:',
-      `  Claude Code      ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${key} claude`,
-      `  Gemini CLI       GOOGLE_GEMINI_BASE_URL=${base} GEMINI_API_KEY=${key} gemini`,
+      // With only the mock, the tools' default model names would route to unconfigured providers.
+      `  Claude Code      ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${key} claude${mockOnly ? ' --model mock/echo' : ''}`,
+      `  Gemini CLI       GOOGLE_GEMINI_BASE_URL=${base} GEMINI_API_KEY=${key} gemini${mockOnly ? ' -m mock/echo' : ''}`,
       `  OpenAI SDKs      OPENAI_BASE_URL=${base}/v1 OPENAI_API_KEY=${key}`,
       `  Codex            openai_base_url = "${base}/v1" in ~/.codex/config.toml, CODEX_API_KEY=${key}`,
     );
