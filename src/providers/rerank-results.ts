@@ -1,6 +1,7 @@
 // Reading a rerank provider's result list into gw's shape: shared by the rerank
 // adapters (no provider knowledge; untrusted input checked item by item).
-import type { RerankRequest, RerankResponse } from './provider-adapter.js';
+import type { ProviderAdapter, ProviderConfig, ProviderKind, RerankMapper, RerankRequest, RerankResponse, UpstreamCall } from './provider-adapter.js';
+import { bearerAuth, trimBaseUrl, withQuery } from './provider-http.js';
 
 type Result = RerankResponse['results'][number];
 
@@ -17,4 +18,17 @@ export function readRerankResults(list: unknown, request: RerankRequest): Result
     results.push({ index, relevance_score: score, ...document });
   }
   return results;
+}
+
+/** A rerank-only provider at `{base}/rerank` with Bearer auth (Jina, Voyage): only its body mapping differs. */
+export function rerankOnlyAdapter(kind: ProviderKind, rerank: RerankMapper): ProviderAdapter {
+  return {
+    kind,
+    dialect: 'openai',
+    urlFor: (config: ProviderConfig, call: UpstreamCall) => (call.operation === 'rerank' ? withQuery(`${trimBaseUrl(config.baseUrl)}/rerank`, call.query) : null),
+    authHeaders: (config) => bearerAuth(config.apiKey),
+    defaultHeaders: () => ({}),
+    modelInBody: () => true,
+    rerank,
+  };
 }

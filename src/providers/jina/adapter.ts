@@ -1,8 +1,7 @@
 // Jina AI (https://jina.ai/reranker/#apiform): rerank only, at {base}/rerank with
 // Bearer auth. Its body and answer are close to Cohere's; usage counts tokens.
-import type { ProviderAdapter, ProviderConfig, RerankMapper, RerankRequest, UpstreamCall } from '../provider-adapter.js';
-import { bearerAuth, trimBaseUrl, withQuery } from '../provider-http.js';
-import { readRerankResults } from '../rerank-results.js';
+import type { ProviderAdapter, RerankMapper, RerankRequest } from '../provider-adapter.js';
+import { readRerankResults, rerankOnlyAdapter } from '../rerank-results.js';
 
 const jinaRerank: RerankMapper = {
   encodeRequest: (request: RerankRequest) => ({
@@ -21,14 +20,4 @@ const jinaRerank: RerankMapper = {
   },
 };
 
-export const jinaAdapter: ProviderAdapter = {
-  kind: 'jina',
-  dialect: 'openai',
-  urlFor(config: ProviderConfig, call: UpstreamCall): string | null {
-    return call.operation === 'rerank' ? withQuery(`${trimBaseUrl(config.baseUrl)}/rerank`, call.query) : null;
-  },
-  authHeaders: (config) => bearerAuth(config.apiKey),
-  defaultHeaders: () => ({}),
-  modelInBody: () => true,
-  rerank: jinaRerank,
-};
+export const jinaAdapter: ProviderAdapter = rerankOnlyAdapter('jina', jinaRerank);

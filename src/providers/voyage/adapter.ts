@@ -1,8 +1,7 @@
 // Voyage AI (https://docs.voyageai.com/reference/reranker-api): rerank only. It names
 // the limit `top_k` and answers a list object: `{object: "list", data: [...], usage}`.
-import type { ProviderAdapter, ProviderConfig, RerankMapper, RerankRequest, UpstreamCall } from '../provider-adapter.js';
-import { bearerAuth, trimBaseUrl, withQuery } from '../provider-http.js';
-import { readRerankResults } from '../rerank-results.js';
+import type { ProviderAdapter, RerankMapper, RerankRequest } from '../provider-adapter.js';
+import { readRerankResults, rerankOnlyAdapter } from '../rerank-results.js';
 
 const voyageRerank: RerankMapper = {
   encodeRequest: (request: RerankRequest) => ({
@@ -21,14 +20,4 @@ const voyageRerank: RerankMapper = {
   },
 };
 
-export const voyageAdapter: ProviderAdapter = {
-  kind: 'voyage',
-  dialect: 'openai',
-  urlFor(config: ProviderConfig, call: UpstreamCall): string | null {
-    return call.operation === 'rerank' ? withQuery(`${trimBaseUrl(config.baseUrl)}/rerank`, call.query) : null;
-  },
-  authHeaders: (config) => bearerAuth(config.apiKey),
-  defaultHeaders: () => ({}),
-  modelInBody: () => true,
-  rerank: voyageRerank,
-};
+export const voyageAdapter: ProviderAdapter = rerankOnlyAdapter('voyage', voyageRerank);
