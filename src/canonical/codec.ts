@@ -40,6 +40,9 @@ export interface CodecContext {
   ids: () => string;
   /** Seconds since the epoch, for `created` fields. */
   now: () => number;
+  /** The client's own request, decoded: lets the client's encoder restore what only its dialect
+   *  knows (Codex's namespaced tools, flattened to `<namespace>__<name>` on the way in). */
+  request?: CanonicalRequest;
 }
 
 export interface DialectCodec {

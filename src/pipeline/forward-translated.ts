@@ -38,6 +38,8 @@ export async function forwardTranslated(
   const decoded = clientCodec.decodeRequest(request.body, { model: inbound.model ?? '', stream: inbound.stream });
   const encoded = provider.codec.encodeRequest({ ...decoded.value, model: target.upstreamModel ?? decoded.value.model });
   noteWarnings(facts, [...decoded.warnings, ...encoded.warnings], services);
+  // The client's encoder sees its own request: what only its dialect knows comes back (Codex namespaces).
+  const clientContext: CodecContext = { ...CODEC_CONTEXT, request: decoded.value };
 
   const call: UpstreamCall = { operation: provider.operation, model: target.upstreamModel, stream: inbound.stream };
   const url = adapter.urlFor(target.provider, call);
@@ -60,7 +62,7 @@ export async function forwardTranslated(
     let settle = () => {};
     facts.settled = new Promise((resolve) => { settle = resolve; });
     const stream = relayTranslatedStream(upstream.body, {
-      providerCodec: provider.codec, clientCodec, binaryEvents: provider.binaryEvents, model: inbound.model ?? '', context: CODEC_CONTEXT,
+      providerCodec: provider.codec, clientCodec, binaryEvents: provider.binaryEvents, model: inbound.model ?? '', context: clientContext,
       signal: request.signal,
       onFinished: () => { facts.finished = true; },
       onDone: ({ usage, bytes, failure }) => {
@@ -77,7 +79,7 @@ export async function forwardTranslated(
   const response = provider.codec.decodeResponse(parseJson(bytes));
   noteWarnings(facts, response.warnings, services);
   facts.tokens = toAuditTokens(response.value.usage);
-  const clientBody = clientCodec.encodeResponse({ ...response.value, model: inbound.model ?? response.value.model }, CODEC_CONTEXT);
+  const clientBody = clientCodec.encodeResponse({ ...response.value, model: inbound.model ?? response.value.model }, clientContext);
   const out = Buffer.from(JSON.stringify(clientBody));
   facts.bytesOut = out.length;
   return { status: 200, headers: { 'content-type': 'application/json' }, body: out };

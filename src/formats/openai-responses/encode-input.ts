@@ -1,5 +1,6 @@
 // Canonical messages → Responses `input` items.
 // https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
+import type { CanonicalRequest } from '../../canonical/request.js';
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, MediaSource, Message, ToolResultPart, UserPart } from '../../canonical/request.js';
 import { NAMESPACE_SEPARATOR } from './decode-input.js';
@@ -85,4 +86,10 @@ function encodeReasoning(part: Extract<AssistantPart, { type: 'reasoning' }>, wa
   }
   const summary = part.text === '' ? [] : [{ type: 'summary_text', text: part.text }];
   return { type: 'reasoning', summary, encrypted_content: part.encrypted };
+}
+
+/** The namespaces the client declared (decode-tools.ts keeps them in extensions.openai.namespaces). */
+export function declaredNamespaces(request: CanonicalRequest | undefined): Set<string> {
+  const list = request?.extensions.openai?.namespaces;
+  return new Set(Array.isArray(list) ? list.map((namespace) => String((namespace as { name?: unknown }).name)) : []);
 }

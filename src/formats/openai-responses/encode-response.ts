@@ -5,6 +5,7 @@ import type { AssistantPart } from '../../canonical/request.js';
 import type { CanonicalResponse, FinishReason } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
 import type { JsonRecord } from '../shared/json-guards.js';
+import { declaredNamespaces, splitName } from './encode-input.js';
 import { encodeResponsesStatus } from './map-finish-reason.js';
 import { encodeResponsesUsage } from './map-usage.js';
 
@@ -35,7 +36,7 @@ export function encodeOutputItems(parts: AssistantPart[], context: CodecContext)
     }
     message = undefined;
     if (part.type === 'tool-call') {
-      items.push({ id: `fc_${context.ids()}`, type: 'function_call', status: 'completed', call_id: part.id, name: part.name, arguments: part.arguments });
+      items.push({ id: `fc_${context.ids()}`, type: 'function_call', status: 'completed', call_id: part.id, ...splitName(part.name, declaredNamespaces(context.request)), arguments: part.arguments });
     } else {
       items.push(encodeReasoningItem(`rs_${context.ids()}`, part.text, part.origin === 'openai' || part.origin === undefined ? part.encrypted : undefined));
     }

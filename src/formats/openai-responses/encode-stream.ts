@@ -7,6 +7,7 @@ import type { CanonicalError, FinishReason, StreamPart } from '../../canonical/r
 import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
 import { openAiErrorType } from '../shared/openai-error.js';
+import { declaredNamespaces, splitName } from './encode-input.js';
 import { createResponseObject, encodeReasoningItem, toResponseId } from './encode-response.js';
 import type { JsonRecord } from '../shared/json-guards.js';
 
@@ -30,8 +31,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private usage: Usage = {};
   private closed = false;
 
+  private readonly namespaces: Set<string>;
+
   constructor(private readonly options: { model: string; context: CodecContext }) {
     this.createdAt = options.context.now();
+    this.namespaces = declaredNamespaces(options.context.request);
   }
 
   push(part: StreamPart): string {
@@ -79,7 +83,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private openTool(index: number, callId: string, name: string): string {
-    const added = this.openItem(index, 'tool', { type: 'function_call', status: 'in_progress', call_id: callId, name, arguments: '' });
+    // Codex dispatches a namespaced tool by {namespace, name}: split the flattened name back.
+    const added = this.openItem(index, 'tool', { type: 'function_call', status: 'in_progress', call_id: callId, ...splitName(name, this.namespaces), arguments: '' });
     Object.assign(this.items.get(index)!, { callId, name });
     return added;
   }
@@ -119,7 +124,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       done = { id: item.itemId, type: 'message', status: 'completed', role: 'assistant', content: [part] };
     } else if (item.kind === 'tool') {
       text += this.emit('response.function_call_arguments.done', { ...this.at(item), name: item.name, arguments: item.text });
-      done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, name: item.name, arguments: item.text };
+      done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, ...splitName(item.name ?? '', this.namespaces), arguments: item.text };
     } else {
       if (item.summaryStarted) {
         text += this.emit('response.reasoning_summary_text.done', { ...this.at(item), summary_index: 0, text: item.text });
