@@ -1,7 +1,8 @@
 // One request's path through gw, read top to bottom. The server has already
 // matched the route, authenticated the caller at the door and parsed the body;
 // everything after that happens here:
-//   decode → govern (BYOK, policy, limits, DLP) → routing → encode → provider → relay (usage read on the side)
+//   decode → govern (BYOK, policy, limits, DLP) → [resource routes] → routing → encode → provider → relay
+// (the relay reads usage on the side; a different provider dialect is translated inside the try).
 import { toAuditTokens } from './audit-tokens.js';
 import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import { GatewayError } from '../errors.js';
@@ -28,17 +29,17 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
     return listModels(inbound.dialect, services, request.signal);
   }
 
-  // 1b. govern (govern-request.ts): bring-your-own-key, policy and rate limits, DLP over the parsed
+  // 2. govern (govern-request.ts): bring-your-own-key, policy and rate limits, DLP over the parsed
   // body, for every route, resources included (a Responses input item is scanned like a message).
   const governed = governRequest(request, inbound ?? resourceCall(request), services, facts);
 
-  // 2. resources and media routes (files, batches, images, audio, rerank…): forward-resource.ts.
+  // 3. resources and media routes (files, batches, images, audio, rerank…): forward-resource.ts.
   const resource = await forwardResource(request, services, facts);
   if (resource) return resource;
   if (!inbound) throw notImplemented(request);
   facts.model = inbound.model;
 
-  // 2–4. routing, encode, provider (attempt-targets.ts → try-target.ts): a routing rule's weighted
+  // 4. routing, encode, provider (attempt-targets.ts → try-target.ts): a routing rule's weighted
   // targets or the model's provider, tried in turn (fallbacks, retries, per-target time-outs) until
   // one answers, all before the first byte reaches the client.
   const sent = await attemptTargets(planTargets(inbound, request, services, governed), request, facts,
