@@ -1,7 +1,7 @@
 # fish completion for gw. Generated from the commander program by `npm run completions`: do not edit.
 # Use: copy to ~/.config/fish/completions/gw.fish.
 
-complete -c gw -n '__fish_use_subcommand' -f -a 'serve' -d 'run the gateway (default http://127.0.0.1:8080)'
+complete -c gw -n '__fish_use_subcommand' -f -a 'serve' -d 'Run the gateway (default http://127.0.0.1:8080)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'teams' -d 'Create and list teams (every key belongs to one)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'people' -d 'People who may log in to this hub with gw login (each in one team)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'device' -d 'Approve or deny device logins (gw login) waiting on this hub'
@@ -15,8 +15,8 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'providers' -d 'Add, list, remov
 complete -c gw -n '__fish_use_subcommand' -f -a 'routes' -d 'Routing rules: a model name → weighted targets with fallbacks, retries, time-outs and session affinity'
 complete -c gw -n '__fish_use_subcommand' -f -a 'policy' -d 'Policies per team and key: models, providers, operations, max tokens, rate limits, shadow mode'
 complete -c gw -n '__fish_use_subcommand' -f -a 'dlp' -d 'Data-loss prevention rules: built-in secret and PII detectors, custom patterns, actions per team and key'
-complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'inspect the hash-chained audit trail'
-complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
+complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'Inspect the hash-chained audit trail'
+complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c gw -n '__fish_use_subcommand' -f -a 'help' -d 'display help for command'
 complete -c gw -s V -l version -d 'output the version number'
 complete -c gw -s h -l help -d 'display help for command'
@@ -285,7 +285,7 @@ complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_f
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from help' -f -a 'list set add remove output test'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'verify' -d 'check the audit trail for edits, inserts, deletes, reorders and a cut tail'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
 complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from audit' -s h -l help -d 'display help for command'
 

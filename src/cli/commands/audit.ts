@@ -48,10 +48,10 @@ export async function runAuditVerify(flags: VerifyFlags, context: CliContext): P
 }
 
 export function registerAuditCommand(program: Command, context: CliContext): void {
-  const audit = program.command('audit').description('inspect the hash-chained audit trail');
+  const audit = program.command('audit').description('Inspect the hash-chained audit trail');
   audit
     .command('verify')
-    .description('check the audit trail for edits, inserts, deletes, reorders and a cut tail')
+    .description('Check the audit trail for edits, inserts, deletes, reorders and a cut tail')
     .option('--file <path>', 'the trail to verify (default: <home>/audit/audit.jsonl)')
     .option('--json', 'print one JSON object')
     .option('--home <dir>', 'gw home folder (default: $GW_HOME or the platform config folder)')

@@ -7,7 +7,7 @@ import { completionShells, generateCompletion, type CompletionShell } from '../c
 export function registerCompletionCommand(program: Command, context: CliContext): Command {
   return program
     .command('completion')
-    .description('print the shell completion script for bash, zsh or fish')
+    .description('Print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell to complete for').choices(completionShells))
     .addHelpText('after', [
       '',

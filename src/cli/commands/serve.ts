@@ -9,7 +9,7 @@ import type { SidecarLogin } from '../../sidecar/hub-session.js';
 
 export function registerServeCommand(program: Command, context: CliContext): void {
   program.command('serve')
-    .description('run the gateway (default http://127.0.0.1:8080)')
+    .description('Run the gateway (default http://127.0.0.1:8080)')
     .option('--host <host>', 'address to listen on (GW_HOST; default 127.0.0.1)')
     .option('--port <port>', 'port to listen on (GW_PORT; default 8080)')
     .option('--home <dir>', 'state folder (GW_HOME; default the platform config folder)')
