@@ -44,7 +44,8 @@ function encodeJsonBody(request: PipelineRequest, inbound: InboundCall, target: 
   const hideUsageChunk = needsUsageRequested(inbound, target, original);
   if (hideUsageChunk) json = { ...json, stream_options: { ...(isObject(original.stream_options) ? original.stream_options : {}), include_usage: true } };
   const raw = request.rawBody;
-  if (!raw || hideUsageChunk || scanTopLevel(raw, 'model').duplicateKeys) return { bytes: Buffer.from(JSON.stringify(json)), json, hideUsageChunk };
+  // DLP's key count already proved the bytes free of duplicates; scan only when it did not run.
+  if (!raw || hideUsageChunk || (request.rawKeysUnique !== true && scanTopLevel(raw, 'model').duplicateKeys)) return { bytes: Buffer.from(JSON.stringify(json)), json, hideUsageChunk };
   if (!setModel) return { bytes: raw, json, hideUsageChunk };
   const patched = typeof original.model === 'string' ? patchTopLevelString(raw, 'model', target.upstreamModel!) : null;
   return { bytes: patched ?? Buffer.from(JSON.stringify(json)), json, hideUsageChunk };

@@ -117,6 +117,8 @@ function scanBody(request: PipelineRequest, dlp: DlpSettings, facts: PipelineFac
   const duplicateKeys = request.rawBody !== null && countRawKeys(request.rawBody) !== scan.objectKeys;
   if (duplicateKeys) facts.warnings.push('dlp_duplicate_keys_folded');
   if (scan.redacted > 0 || duplicateKeys) request.rawBody = Buffer.from(JSON.stringify(request.body));
+  // Either the client's bytes matched the parsed key count or they were replaced by the serialised object.
+  request.rawKeysUnique = request.rawBody !== null;
 }
 
 function isStream(value: object): boolean {

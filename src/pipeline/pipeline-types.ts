@@ -14,6 +14,8 @@ export interface PipelineRequest {
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
   rawBody: Buffer | null;
+  /** Set once DLP has counted rawBody's keys against the parsed body: no key repeats anywhere, so encode need not scan again. */
+  rawKeysUnique?: boolean;
   identity: Identity;
   /** Aborted when the client goes away or the gateway shuts down. */
   signal: AbortSignal;

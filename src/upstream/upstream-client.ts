@@ -45,9 +45,12 @@ export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTRE
   return {
     async send(call) {
       try {
-        const response = await request(call.url, {
-          method: call.method as 'POST', headers: call.headers, body: call.body ?? undefined, signal: call.signal, dispatcher: agent,
-        });
+        const target = splitUrl(call.url);
+        const options = { method: call.method as 'POST', headers: call.headers, body: call.body ?? undefined, signal: call.signal };
+        // undici's top-level request() parses the URL string on every call; the split is cached per URL.
+        const response = target
+          ? await agent.request({ ...options, method: (call.method || (call.body ? 'PUT' : 'GET')) as 'POST', origin: target.origin, path: target.path })
+          : await request(call.url, { ...options, dispatcher: agent });
         return { status: response.statusCode, headers: response.headers, body: response.body };
       } catch (error) {
         throw classifyUpstreamError(error);
@@ -55,6 +58,28 @@ export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTRE
     },
     close: () => agent.close(),
   };
+}
+
+interface SplitUrl { origin: string; path: string }
+
+/** Provider URLs repeat (one per provider and operation); bounded in case query strings vary. */
+const splitUrls = new Map<string, SplitUrl>();
+const SPLIT_URL_LIMIT = 1000;
+
+/**
+ * The origin and path undici's request(url) would derive; null for anything but plain
+ * http(s) URLs, which keep going through request(url) and its own checks and errors.
+ */
+function splitUrl(url: string): SplitUrl | null {
+  const known = splitUrls.get(url);
+  if (known) return known;
+  if (!URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hash !== '' || parsed.username !== '' || parsed.password !== '') return null;
+  const split = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
+  if (splitUrls.size >= SPLIT_URL_LIMIT) splitUrls.clear();
+  splitUrls.set(url, split);
+  return split;
 }
 
 /** Maps an undici or socket failure onto the catalog: refused → 502, time-out → 504. */
