@@ -138,7 +138,8 @@ export class GroupCommitWriter {
   private kick(): void {
     if (this.writing) return;
     this.writing = true;
-    void this.runLoop();
+    // Written once this turn of the event loop is over: every record appended meanwhile joins the batch.
+    setImmediate(() => void this.runLoop());
   }
 
   private async runLoop(): Promise<void> {
@@ -167,9 +168,9 @@ export class GroupCommitWriter {
   private async writeBatch(batch: Entry[]): Promise<void> {
     const data = Buffer.from(batch.map((entry) => `${entry.sealed.line}\n`).join(''), 'utf8');
     try {
-      if (this.needsTruncate) await this.options.file.truncate(this.size);
+      if (this.needsTruncate) this.options.file.truncate(this.size);
       this.needsTruncate = false;
-      await this.writeFully(data);
+      this.writeFully(data);
       await this.syncAfterWrite();
     } catch (error) {
       this.needsTruncate = true;
@@ -182,7 +183,9 @@ export class GroupCommitWriter {
     if (batch[0]?.settle === undefined) this.gap = undefined;
     this.problems.delete('write');
     for (const entry of batch) entry.settle?.resolve(entry.sealed.record);
-    await this.scheduleCheckpoint();
+    // Under `interval` the checkpoint follows the fdatasync instead (syncNow), so it never
+    // names a record that a power cut could still take from the log.
+    if (this.options.fsync !== 'interval') await this.scheduleCheckpoint();
   }
 
   /** At most one checkpoint write per interval; the last batch of a burst is covered by a trailing timer. */
@@ -199,14 +202,14 @@ export class GroupCommitWriter {
   }
 
   /** Checkpoint writes run one at a time: they share a temporary file. */
-  private queueCheckpoint(): Promise<void> {
-    this.checkpointing = this.checkpointing.then(() => this.writeCheckpoint());
+  private queueCheckpoint(head?: ChainHead): Promise<void> {
+    this.checkpointing = this.checkpointing.then(() => this.writeCheckpoint(head ?? this.durable));
     return this.checkpointing;
   }
 
-  private async writeFully(data: Buffer): Promise<void> {
+  private writeFully(data: Buffer): void {
     for (let offset = 0; offset < data.length;) {
-      const written = await this.options.file.write(data, offset, this.size + offset);
+      const written = this.options.file.write(data, offset, this.size + offset);
       if (written <= 0) throw new Error('the log write made no progress');
       offset += written;
     }
@@ -231,22 +234,23 @@ export class GroupCommitWriter {
   private async syncNow(): Promise<void> {
     this.unsynced = false;
     this.lastSyncAt = performance.now();
+    const head = this.durable;
     try {
       await this.options.file.datasync();
       this.problems.delete('sync');
+      if (this.options.fsync === 'interval') void this.queueCheckpoint(head);
     } catch (error) {
       this.unsynced = true;
       this.problems.set('sync', `cannot fsync the audit trail: ${describe(error)}`);
     }
   }
 
-  private async writeCheckpoint(): Promise<void> {
-    const head = this.durable;
+  private async writeCheckpoint(head: ChainHead): Promise<void> {
     this.lastCheckpointAt = performance.now();
-    if (this.checkpointed?.seq === head.seq) return;
+    if (this.checkpointed !== undefined && this.checkpointed.seq >= head.seq) return;
     const checkpoint = signCheckpoint(this.options.key, head);
     try {
-      await this.options.fileSystem.replaceFile(this.options.checkpointFile, `${JSON.stringify(checkpoint)}\n`, this.options.fsync === 'always');
+      await this.options.fileSystem.replaceFile(this.options.checkpointFile, `${JSON.stringify(checkpoint)}\n`, this.options.fsync !== 'never');
       this.checkpointed = head;
       this.problems.delete('checkpoint');
     } catch (error) {

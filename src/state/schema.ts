@@ -96,7 +96,7 @@ export const DEFAULT_SETTINGS: Settings = {
   enforce_auth: false,
   default_team: null,
   audit_failure: 'block',
-  audit_fsync: 'always',
+  audit_fsync: 'interval',
   body_limit_bytes: 32 * 1024 * 1024,
   trusted_proxies: [],
   refused_burst_window_seconds: 60,

@@ -120,6 +120,53 @@ describe('group commit', () => {
     await trail.flush();
     expect(syncs).toBeGreaterThanOrEqual(1);
   });
+  it('under fsync interval, the checkpoint only ever names records already fdatasync\'d', async () => {
+    const { nodeAuditFileSystem } = await import('../../src/audit/audit-file-system.js');
+    let writtenSeq = 0; // the highest seq whose line reached the file
+    let syncedSeq = 0; // the highest seq covered by a finished fdatasync
+    const checkpointSeqs: number[] = [];
+    const ahead: string[] = []; // checkpoints naming a record no finished fdatasync covered
+    const trail = await openAuditTrail({
+      dir: home.dir, keyPath: home.keyPath, fsync: 'interval', now: steppingClock(),
+      fileSystem: {
+        openLog: async (file) => {
+          const log = await nodeAuditFileSystem.openLog(file);
+          return {
+            ...log,
+            write: (data, offset, position) => {
+              const written = log.write(data, offset, position);
+              for (const line of data.toString('utf8').split('\n').filter(Boolean)) writtenSeq = Math.max(writtenSeq, (JSON.parse(line) as AuditRecord).seq);
+              return written;
+            },
+            datasync: async () => {
+              const covered = writtenSeq;
+              await log.datasync();
+              syncedSeq = Math.max(syncedSeq, covered);
+            },
+          };
+        },
+        replaceFile: async (file, data, sync) => {
+          const seq = (JSON.parse(data) as { seq: number }).seq;
+          checkpointSeqs.push(seq);
+          if (seq > syncedSeq || !sync) ahead.push(`checkpoint seq ${seq}, synced ${syncedSeq}, sync ${sync}`);
+          await nodeAuditFileSystem.replaceFile(file, data, sync);
+        },
+      },
+    });
+    opened.push(trail);
+    const started = Date.now();
+    while (Date.now() - started < 2_300) {
+      await Promise.all([trail.append(requestFields(1)), trail.append(requestFields(2))]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await trail.flush();
+    expect(ahead).toEqual([]);
+    expect(checkpointSeqs.length).toBeGreaterThanOrEqual(2); // one per fdatasync, about once a second
+    expect(checkpointSeqs.at(-1)).toBe(writtenSeq);
+    const checkpoint = parseCheckpoint(await readFile(path.join(home.dir, 'checkpoint.json'), 'utf8'));
+    expect(checkpoint.seq).toBe(writtenSeq);
+    expect(isCheckpointAuthentic(await readFile(home.keyPath), checkpoint)).toBe(true);
+  });
 });
 
 describe('torn tail repair', () => {

@@ -9,21 +9,34 @@ function enospc(): NodeJS.ErrnoException {
   return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 }
 
-/** A file system whose log writes fail with ENOSPC while `full` is set (or `failNext` > 0), after writing a few bytes. */
-function fullDisk(): { fileSystem: AuditFileSystem; control: { full: boolean; failNext: number; failures: number } } {
-  const control = { full: false, failNext: 0, failures: 0 };
+function eio(): NodeJS.ErrnoException {
+  return Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+}
+
+/**
+ * A file system whose log writes fail with ENOSPC while `full` is set (or `failNext` > 0), after
+ * writing a few bytes, and whose fdatasync fails with EIO, 20 ms late, while `syncFailNext` > 0.
+ */
+function fullDisk(): { fileSystem: AuditFileSystem; control: { full: boolean; failNext: number; syncFailNext: number; failures: number } } {
+  const control = { full: false, failNext: 0, syncFailNext: 0, failures: 0 };
   const fileSystem: AuditFileSystem = {
     ...nodeAuditFileSystem,
     openLog: async (file) => {
       const log = await nodeAuditFileSystem.openLog(file);
       return {
         ...log,
-        write: async (data, offset, position) => {
+        write: (data, offset, position) => {
           if (!control.full && control.failNext === 0) return log.write(data, offset, position);
           control.failNext = Math.max(0, control.failNext - 1);
           control.failures += 1;
-          await log.write(data.subarray(0, offset + 7), offset, position); // leave a torn fragment on disk
+          log.write(data.subarray(0, offset + 7), offset, position); // leave a torn fragment on disk
           throw enospc();
+        },
+        datasync: async () => {
+          if (control.syncFailNext === 0) return log.datasync();
+          control.syncFailNext -= 1;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          throw eio();
         },
       };
     },
@@ -76,10 +89,11 @@ describe('a write failure (ENOSPC)', () => {
   it('re-seals records queued behind a failed batch so they still link', async () => {
     const { fileSystem, control } = fullDisk();
     trail = await openAuditTrail({ dir: home.dir, keyPath: home.keyPath, fsync: 'always', now: steppingClock(), fileSystem });
-    await trail.flush(); // the writer is idle, so the next append starts a write alone
-    control.failNext = 1;
-    const first = trail.append(requestFields(1)); // starts a write at once, alone in its batch
-    // The first write has not failed yet, so these are sealed after it: seq 3 and 4 at first.
+    await trail.flush(); // the writer is idle, so the next append starts a batch alone
+    control.syncFailNext = 1;
+    const first = trail.append(requestFields(1));
+    await new Promise((resolve) => setImmediate(resolve)); // its batch is written; its fdatasync is in flight
+    // The first batch has not failed yet, so these are sealed after it: seq 3 and 4 at first.
     const queued = [trail.append(requestFields(2)), trail.append(requestFields(3))];
     expect(queued).toHaveLength(2);
     await expect(first).rejects.toThrow(AuditWriteError);
@@ -87,7 +101,7 @@ describe('a write failure (ENOSPC)', () => {
     expect(written.map((record) => record.seq)).toEqual([3, 4]); // 2 is now the audit.gap
     await trail.close();
     const records = (await readLines(home.logFile)).map((line) => JSON.parse(line) as AuditRecord);
-    expect(records[1]).toMatchObject({ seq: 2, kind: 'audit.gap', data: { lost: 1 } });
+    expect(records[1]).toMatchObject({ seq: 2, kind: 'audit.gap', data: { lost: 1, reason: 'EIO: i/o error, fdatasync' } });
     expect(await verifyFile(home.logFile)).toMatchObject({ ok: true, records: 5, warnings: [] });
   });
 });
