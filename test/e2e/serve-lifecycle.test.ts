@@ -52,6 +52,22 @@ describe('gw serve: start', () => {
   }, 30_000);
 });
 
+describe('gw serve: request log', () => {
+  it('a lone request\'s log line reaches stderr within about a second, while gw keeps running', async () => {
+    const gateway = await jar.start();
+    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: `Bearer ${gateway.bootstrapKey}`, 'content-type': 'application/json' }, body: CHAT_BODY,
+    });
+    await response.arrayBuffer();
+    // Lines are gathered into larger writes under load; a quiet gateway must still not sit on them.
+    const waited = await waitUntil(() => gateway.stderr().includes('"msg":"request"'), { timeoutMs: 3_000, what: 'the request line on stderr' });
+    expect(waited).toBeLessThan(2_000);
+    const line = gateway.stderr().split('\n').find((text) => text.includes('"msg":"request"'))!;
+    expect(JSON.parse(line)).toMatchObject({ path: '/v1/chat/completions', status: response.status });
+    expect(line).not.toContain(gateway.bootstrapKey);
+  }, 30_000);
+});
+
 describe('gw serve: stop', () => {
   it('SIGTERM exits 0, writes gateway.stop last, and the trail verifies', async () => {
     const gateway = await jar.start();
