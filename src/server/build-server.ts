@@ -76,7 +76,8 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    reply.raw.once('close', () => void recordRequest(services, request, reply));
+    // `on`, not `once`: the response closes once, and a once-wrapper's removal is a cost on every request.
+    reply.raw.on('close', () => void recordRequest(services, request, reply));
     if (options.loopbackOnly) {
       const refusal = checkLocalRequest(request.headers);
       if (refusal !== null) {
@@ -130,7 +131,7 @@ async function serve(services: GatewayServices, request: FastifyRequest, reply: 
   const controller = new AbortController();
   // The response's close before it finished is the reliable "client went away" signal
   // (the request's close fires as soon as the body has been read).
-  reply.raw.once('close', () => { if (!reply.raw.writableEnded) controller.abort(new Error('client disconnected')); });
+  reply.raw.on('close', () => { if (!reply.raw.writableEnded) controller.abort(new Error('client disconnected')); });
   const queryStart = request.url.indexOf('?');
   const response = await handleRequest({
     id: request.id,
