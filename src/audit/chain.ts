@@ -181,10 +181,8 @@ export function sealAppended(fields: AuditFields, chain: Pick<UnsealedRecord, 'v
 }
 
 function sealMerged(unsealed: object, chain: Pick<UnsealedRecord, 'v' | 'seq' | 'ts' | 'prev'> | undefined): SealedRecord {
-  const context: CleanContext = { indexLikeKeys: false };
-  const clean = cleanObject(unsealed as Record<string, unknown>, '', context, 'hash', chain);
   const prev = chain ? chain.prev : (unsealed as UnsealedRecord).prev;
-  const { text, hashAt } = canonicalBody(clean, context);
+  const { clean, text, hashAt } = canonicalTop(unsealed as Record<string, unknown>, chain) ?? canonicalGeneral(unsealed, chain);
   const hash = sha256Hex(`${prev}\n${text}`);
   const member = `"hash":"${hash}"`;
   const line = hashAt === 1
@@ -192,4 +190,75 @@ function sealMerged(unsealed: object, chain: Pick<UnsealedRecord, 'v' | 'seq' | 
     : `${text.slice(0, hashAt)},${member}${text.slice(hashAt)}`;
   clean.hash = hash; // clean is our own fresh copy
   return { record: clean as unknown as AuditRecord, line };
+}
+
+function canonicalGeneral(unsealed: object, chain: object | undefined): CanonicalBody & { clean: JsonObject } {
+  const context: CleanContext = { indexLikeKeys: false };
+  const clean = cleanObject(unsealed as Record<string, unknown>, '', context, 'hash', chain as Record<string, unknown> | undefined);
+  return { clean, ...canonicalBody(clean, context) };
+}
+
+/** One record shape's top-level keys (the caller's and the chain's), in JCS order, each with its `"key":` text. */
+interface Shape {
+  keys: string[];
+  prefixes: string[];
+  fromChain: boolean[];
+}
+
+/** Records of one kind share their key list: sorting and checking it is done once per shape, not once per record. */
+const shapes = new Map<string, Shape | null>();
+const SHAPE_LIMIT = 256;
+const CHAIN_KEYS = ['v', 'seq', 'ts', 'prev'];
+
+/** null when a key is index-like (JS would list it first, whatever JCS says): the general path handles those. */
+function shapeOf(value: Record<string, unknown>, chain: object | undefined): Shape | null {
+  const own = Object.keys(value);
+  const id = chain ? `${own.join('\u0000')}\u0001` : own.join('\u0000');
+  const known = shapes.get(id);
+  if (known !== undefined) return known;
+  const names = new Set(own);
+  names.delete('hash');
+  if (chain) for (const key of CHAIN_KEYS) names.add(key);
+  const keys = [...names].sort();
+  const shape = keys.some((key) => INDEX_LIKE_KEY.test(key))
+    ? null
+    : { keys, prefixes: keys.map((key) => `${JSON.stringify(cleanString(key, ''))}:`), fromChain: keys.map((key) => chain !== undefined && CHAIN_KEYS.includes(key)) };
+  if (shapes.size >= SHAPE_LIMIT) shapes.clear();
+  shapes.set(id, shape);
+  return shape;
+}
+
+/**
+ * The usual path: the top level serialised member by member in its cached key order, nested
+ * values cleaned and stringified as before. No sort, no intermediate objects: about a third of
+ * the general path's cost per record.
+ */
+function canonicalTop(value: Record<string, unknown>, chain: object | undefined): (CanonicalBody & { clean: JsonObject }) | null {
+  const shape = shapeOf(value, chain);
+  if (shape === null) return null;
+  const clean: JsonObject = {};
+  let text = '{';
+  let hashAt = -1;
+  for (let index = 0; index < shape.keys.length; index += 1) {
+    const key = shape.keys[index]!;
+    const item = shape.fromChain[index] ? (chain as Record<string, unknown>)[key] : value[key];
+    if (item === undefined) continue;
+    let encoded: string;
+    let cleaned: AuditValue;
+    if (typeof item === 'string') {
+      cleaned = cleanString(item, key);
+      encoded = JSON.stringify(cleaned);
+    } else {
+      const context: CleanContext = { indexLikeKeys: false };
+      const result = cleanValue(item, key, context);
+      if (result === undefined) continue;
+      cleaned = result;
+      encoded = context.indexLikeKeys ? canonicalValue(cleaned) : JSON.stringify(cleaned);
+    }
+    if (hashAt === -1 && key > 'hash') hashAt = text.length;
+    if (text.length > 1) text += ',';
+    text += shape.prefixes[index]! + encoded;
+    clean[key] = cleaned;
+  }
+  return { clean, text: `${text}}`, hashAt: hashAt === -1 ? text.length : hashAt };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AuditRecordError, GENESIS_PREV, hashRecord, sealRecord, type UnsealedRecord } from '../../src/audit/chain.js';
 
@@ -51,5 +52,24 @@ describe('sealRecord', () => {
     expect(Object.is(record.status, 0)).toBe(true);
     expect('model' in record).toBe(false);
     expect(JSON.parse(line)).toEqual(record);
+  });
+});
+
+describe('the per-shape fast path', () => {
+  const value = fc.letrec((tie) => ({
+    leaf: fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+    node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('leaf'), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), tie('leaf'), { maxKeys: 4 })),
+  })).node;
+
+  it('gives the same line and hash as RFC 8785 over the whole record, whatever the keys (property)', () => {
+    fc.assert(fc.property(fc.dictionary(fc.string({ maxLength: 6 }), fc.option(value, { nil: undefined }), { maxKeys: 8 }), (extra) => {
+      const unsealed = { ...extra, ...base, kind: 'request' } as UnsealedRecord;
+      // Twice: the second call takes the cached shape.
+      for (let round = 0; round < 2; round += 1) {
+        const { record, line } = sealRecord(unsealed);
+        expect(line).toBe(canonicalize(record));
+        expect(record.hash).toBe(hashRecord(GENESIS_PREV, unsealed));
+      }
+    }), { numRuns: 300 });
   });
 });
