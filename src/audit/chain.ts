@@ -230,8 +230,8 @@ function shapeOf(value: Record<string, unknown>, chain: object | undefined): Sha
 
 /**
  * The usual path: the top level serialised member by member in its cached key order, nested
- * values cleaned and stringified as before. No sort, no intermediate objects: about a third of
- * the general path's cost per record.
+ * values cleaned and stringified as before. No sort and no intermediate objects per record
+ * (a request record: ~16 µs to seal instead of ~20 here, SHA-256 itself being ~3 µs of it).
  */
 function canonicalTop(value: Record<string, unknown>, chain: object | undefined): (CanonicalBody & { clean: JsonObject }) | null {
   const shape = shapeOf(value, chain);
