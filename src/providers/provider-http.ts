@@ -49,3 +49,23 @@ export function resourceUrl(baseUrl: string, call: UpstreamCall, offered: Readon
   if (!offered.has(call.operation) || call.resourcePath === undefined) return null;
   return withQuery(`${trimBaseUrl(baseUrl)}${call.resourcePath}`, call.query);
 }
+
+/** How a provider lays out its URLs under the base URL, as OpenAI's API does. */
+export interface PathLayout {
+  /** Each model operation's path (chat, embeddings, models…). */
+  paths: Partial<Record<UpstreamOperation, string>>;
+  /** The resource operations offered, each sent to the client's own path. */
+  resources: ReadonlySet<UpstreamOperation>;
+  /** Where resource paths start under the base URL: '' unless the base URL stops short of the version. */
+  resourceRoot?: string;
+}
+
+/** A passthrough call's path, a resource call's own path, or the operation's path; null for what the provider does not offer. */
+export function urlByPathLayout(baseUrl: string, call: UpstreamCall, layout: PathLayout): string | null {
+  if (call.operation === 'passthrough') {
+    return call.clientPath === undefined ? null : joinPassthroughUrl(baseUrl, call.clientPath);
+  }
+  if (call.resourcePath !== undefined) return resourceUrl(`${trimBaseUrl(baseUrl)}${layout.resourceRoot ?? ''}`, call, layout.resources);
+  const path = layout.paths[call.operation];
+  return path === undefined ? null : withQuery(`${trimBaseUrl(baseUrl)}${path}`, call.query);
+}

@@ -2,7 +2,7 @@
 // version (ANTHROPIC_BASE_URL=https://api.anthropic.com), so paths carry `/v1`.
 // Claude Code calls `/v1/messages?beta=true`; the query is kept as the client sent it.
 import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
-import { bearerAuth, joinPassthroughUrl, keyHeader, resourceUrl, trimBaseUrl, withQuery } from '../provider-http.js';
+import { bearerAuth, keyHeader, urlByPathLayout, type PathLayout } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {
   messages: '/v1/messages',
@@ -18,17 +18,12 @@ const RESOURCES: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>([
 // https://docs.anthropic.com/en/api/versioning: required on every request.
 const ANTHROPIC_VERSION = '2023-06-01';
 
+const LAYOUT: PathLayout = { paths: PATHS, resources: RESOURCES, resourceRoot: '/v1' };
+
 export const anthropicAdapter: ProviderAdapter = {
   kind: 'anthropic',
   dialect: 'anthropic',
-  urlFor(config: ProviderConfig, call: UpstreamCall): string | null {
-    if (call.operation === 'passthrough') {
-      return call.clientPath === undefined ? null : joinPassthroughUrl(config.baseUrl, call.clientPath);
-    }
-    if (call.resourcePath !== undefined) return resourceUrl(`${trimBaseUrl(config.baseUrl)}/v1`, call, RESOURCES);
-    const path = PATHS[call.operation];
-    return path === undefined ? null : withQuery(`${trimBaseUrl(config.baseUrl)}${path}`, call.query);
-  },
+  urlFor: (config: ProviderConfig, call: UpstreamCall) => urlByPathLayout(config.baseUrl, call, LAYOUT),
   // https://docs.anthropic.com/en/api/getting-started#authentication: API keys go in x-api-key;
   // an ANTHROPIC_AUTH_TOKEN is an OAuth bearer token, sent as the SDK sends it.
   authHeaders: (config) => config.apiKeyFrom === 'env:ANTHROPIC_AUTH_TOKEN' ? bearerAuth(config.apiKey) : keyHeader('x-api-key', config.apiKey),

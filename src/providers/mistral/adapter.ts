@@ -3,7 +3,7 @@
 // in, Markdown pages out: https://docs.mistral.ai/api/#tag/ocr). gw's /v1/ocr takes
 // Mistral's body as it is, with only the model patched.
 import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
-import { bearerAuth, joinPassthroughUrl, resourceUrl, trimBaseUrl, withQuery } from '../provider-http.js';
+import { bearerAuth, urlByPathLayout, type PathLayout } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {
   'chat.completions': '/chat/completions',
@@ -13,17 +13,12 @@ const PATHS: Partial<Record<UpstreamOperation, string>> = {
 
 const RESOURCES: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>(['ocr', 'files', 'files.item', 'files.content', 'batches', 'batches.item', 'batches.cancel']);
 
+const LAYOUT: PathLayout = { paths: PATHS, resources: RESOURCES };
+
 export const mistralAdapter: ProviderAdapter = {
   kind: 'mistral',
   dialect: 'openai',
-  urlFor(config: ProviderConfig, call: UpstreamCall): string | null {
-    if (call.operation === 'passthrough') {
-      return call.clientPath === undefined ? null : joinPassthroughUrl(config.baseUrl, call.clientPath);
-    }
-    if (call.resourcePath !== undefined) return resourceUrl(config.baseUrl, call, RESOURCES);
-    const path = PATHS[call.operation];
-    return path === undefined ? null : withQuery(`${trimBaseUrl(config.baseUrl)}${path}`, call.query);
-  },
+  urlFor: (config: ProviderConfig, call: UpstreamCall) => urlByPathLayout(config.baseUrl, call, LAYOUT),
   authHeaders: (config) => bearerAuth(config.apiKey),
   defaultHeaders: () => ({}),
   modelInBody: () => true,

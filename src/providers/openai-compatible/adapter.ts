@@ -3,7 +3,7 @@
 // preset's base URL (which includes its version segment); Bearer auth, or none
 // for keyless local servers. Ollama: https://github.com/ollama/ollama/blob/main/docs/openai.md
 import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
-import { bearerAuth, joinPassthroughUrl, resourceUrl, trimBaseUrl, withQuery } from '../provider-http.js';
+import { bearerAuth, urlByPathLayout, type PathLayout } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {
   'chat.completions': '/chat/completions',
@@ -21,17 +21,12 @@ const RESOURCES: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>([
   'images.generations', 'images.edits', 'images.variations', 'audio.speech', 'audio.transcriptions',
 ]);
 
+const LAYOUT: PathLayout = { paths: PATHS, resources: RESOURCES };
+
 export const openAiCompatibleAdapter: ProviderAdapter = {
   kind: 'openai-compatible',
   dialect: 'openai',
-  urlFor(config: ProviderConfig, call: UpstreamCall): string | null {
-    if (call.operation === 'passthrough') {
-      return call.clientPath === undefined ? null : joinPassthroughUrl(config.baseUrl, call.clientPath);
-    }
-    if (call.resourcePath !== undefined) return resourceUrl(config.baseUrl, call, RESOURCES);
-    const path = PATHS[call.operation];
-    return path === undefined ? null : withQuery(`${trimBaseUrl(config.baseUrl)}${path}`, call.query);
-  },
+  urlFor: (config: ProviderConfig, call: UpstreamCall) => urlByPathLayout(config.baseUrl, call, LAYOUT),
   authHeaders: (config) => bearerAuth(config.apiKey),
   defaultHeaders: () => ({}),
   modelInBody: () => true,

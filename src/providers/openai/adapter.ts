@@ -1,7 +1,7 @@
 // OpenAI (https://platform.openai.com/docs/api-reference). The base URL includes
 // `/v1`, as OPENAI_BASE_URL does in the official SDKs, so paths are appended to it.
 import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
-import { bearerAuth, joinPassthroughUrl, resourceUrl, trimBaseUrl, withQuery } from '../provider-http.js';
+import { bearerAuth, urlByPathLayout, type PathLayout } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {
   'chat.completions': '/chat/completions',
@@ -19,17 +19,12 @@ const RESOURCES: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>([
   'audio.speech', 'audio.transcriptions', 'realtime',
 ]);
 
+const LAYOUT: PathLayout = { paths: PATHS, resources: RESOURCES };
+
 export const openAiAdapter: ProviderAdapter = {
   kind: 'openai',
   dialect: 'openai',
-  urlFor(config: ProviderConfig, call: UpstreamCall): string | null {
-    if (call.operation === 'passthrough') {
-      return call.clientPath === undefined ? null : joinPassthroughUrl(config.baseUrl, call.clientPath);
-    }
-    if (call.resourcePath !== undefined) return resourceUrl(config.baseUrl, call, RESOURCES);
-    const path = PATHS[call.operation];
-    return path === undefined ? null : withQuery(`${trimBaseUrl(config.baseUrl)}${path}`, call.query);
-  },
+  urlFor: (config: ProviderConfig, call: UpstreamCall) => urlByPathLayout(config.baseUrl, call, LAYOUT),
   authHeaders: (config) => bearerAuth(config.apiKey),
   defaultHeaders: () => ({}),
   modelInBody: () => true,
