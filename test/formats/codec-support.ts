@@ -1,15 +1,15 @@
-// Test helpers for the codec tests: fixtures, golden files, SSE parsing and a local server for the SDKs.
+// Test helpers shared by the SSE dialects' codec tests (OpenAI Chat, Anthropic Messages): fixtures, golden files, SSE parsing and a local server for the SDKs.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { CodecContext, StreamDecoder, StreamEncoder, WireEvent } from '../../../src/canonical/codec.js';
-import type { StreamPart } from '../../../src/canonical/response.js';
-import { SseDecoder } from '../../../src/streaming/sse-decoder.js';
+import type { CodecContext, StreamDecoder, StreamEncoder, WireEvent } from '../../src/canonical/codec.js';
+import type { StreamPart } from '../../src/canonical/response.js';
+import { SseDecoder } from '../../src/streaming/sse-decoder.js';
 
 export function fixtures(dialect: string): { dir: string; text: (name: string) => string; json: (name: string) => unknown } {
-  const dir = join(import.meta.dirname, '../../fixtures/formats', dialect);
+  const dir = join(import.meta.dirname, '../fixtures/formats', dialect);
   const text = (name: string): string => readFileSync(join(dir, name), 'utf8');
   return { dir, text, json: (name) => JSON.parse(text(name)) as unknown };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../../src/canonical/request.js';
 import { GatewayError } from '../../../src/errors.js';
 import { anthropicMessagesCodec as codec } from '../../../src/formats/anthropic-messages/index.js';
-import { decodeStream, expectGolden, fixedContext, fixtures } from './support.js';
+import { decodeStream, expectGolden, fixedContext, fixtures } from '../codec-support.js';
 
 const { dir, json, text } = fixtures('anthropic-messages');
 

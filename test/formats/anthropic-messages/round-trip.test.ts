@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssistantPart, CacheControl, CanonicalRequest, Message, UserPart } from '../../../src/canonical/request.js';
 import type { CanonicalResponse } from '../../../src/canonical/response.js';
 import { anthropicMessagesCodec as codec } from '../../../src/formats/anthropic-messages/index.js';
-import { fixedContext } from './support.js';
+import { fixedContext } from '../codec-support.js';
 
 const word = fc.string({ minLength: 1, maxLength: 12 });
 const optional = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arbitrary, { nil: undefined });

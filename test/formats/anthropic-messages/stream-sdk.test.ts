@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import type { StreamPart } from '../../../src/canonical/response.js';
 import { anthropicMessagesCodec as codec } from '../../../src/formats/anthropic-messages/index.js';
-import { decodeStream, encodeStream, fixedContext, fixtures, parseSse, withSseServer } from './support.js';
+import { decodeStream, encodeStream, fixedContext, fixtures, parseSse, withSseServer } from '../codec-support.js';
 
 const { text } = fixtures('anthropic-messages');
 const openAiParts = fixtures('openai-chat').json('parallel-tools.parts.json') as StreamPart[];

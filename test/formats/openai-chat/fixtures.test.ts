@@ -5,7 +5,7 @@ import type { CanonicalRequest } from '../../../src/canonical/request.js';
 import type { CanonicalResponse, StreamPart } from '../../../src/canonical/response.js';
 import { GatewayError } from '../../../src/errors.js';
 import { openAiChatCodec as codec } from '../../../src/formats/openai-chat/index.js';
-import { decodeStream, expectGolden, fixedContext, fixtures } from './support.js';
+import { decodeStream, expectGolden, fixedContext, fixtures } from '../codec-support.js';
 
 const { dir, json, text } = fixtures('openai-chat');
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssistantPart, CanonicalRequest, Message, UserPart } from '../../../src/canonical/request.js';
 import type { CanonicalResponse } from '../../../src/canonical/response.js';
 import { openAiChatCodec as codec } from '../../../src/formats/openai-chat/index.js';
-import { fixedContext } from './support.js';
+import { fixedContext } from '../codec-support.js';
 
 const word = fc.string({ minLength: 1, maxLength: 12 });
 const text = word.map((value) => ({ type: 'text' as const, text: value }));

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { StreamPart } from '../../../src/canonical/response.js';
 import { openAiChatCodec as codec } from '../../../src/formats/openai-chat/index.js';
-import { decodeStream, encodeStream, fixedContext, fixtures, parseSse, withSseServer } from './support.js';
+import { decodeStream, encodeStream, fixedContext, fixtures, parseSse, withSseServer } from '../codec-support.js';
 
 const { text } = fixtures('openai-chat');
 
