@@ -15,6 +15,7 @@ import type { GatewayServices } from './gateway-services.js';
 import type { Governed } from './govern-request.js';
 import type { PipelineFacts, PipelineRequest } from './pipeline-types.js';
 import type { InboundCall } from './read-inbound-call.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
 
 export interface TargetAttempt {
   target: Target;
@@ -80,7 +81,7 @@ function sessionOf(request: PipelineRequest): string | null {
 
 export async function attemptTargets<T extends TryResult>(
   attempts: readonly TargetAttempt[], request: PipelineRequest, facts: PipelineFacts,
-  tryTarget: (target: Target, signal: AbortSignal) => Promise<T>,
+  tryTarget: (target: Target, signal: CancelSignal) => Promise<T>,
 ): Promise<T> {
   const log: AuditValue[] = [];
   for (let index = 0; ; index += 1) {
@@ -121,7 +122,7 @@ function isUpstreamFailure(error: GatewayError): boolean {
 }
 
 /** A per-target time-out on getting an answer (response headers); the body, once flowing, is not cut by it. */
-async function withTimeout<T>(timeoutMs: number | undefined, parent: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withTimeout<T>(timeoutMs: number | undefined, parent: CancelSignal, run: (signal: CancelSignal) => Promise<T>): Promise<T> {
   // Without a time-out a child signal would only mirror the client's: hand that on as it is.
   // An AbortController (and its listener) per attempt was a measurable share of each request.
   if (!timeoutMs) return run(parent);
@@ -141,7 +142,7 @@ async function withTimeout<T>(timeoutMs: number | undefined, parent: AbortSignal
   }
 }
 
-function waitFor(ms: number, signal: AbortSignal): Promise<void> {
+function waitFor(ms: number, signal: CancelSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { signal.removeEventListener('abort', stop); resolve(); }, ms);

@@ -7,6 +7,7 @@ import type { EncodedCall } from './encode-upstream-call.js';
 import { Readable } from 'node:stream';
 import { GatewayError } from '../errors.js';
 import { signBedrockRequest } from '../providers/bedrock/sign-request.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
 
 export interface ProviderReply {
   status: number;
@@ -21,7 +22,7 @@ const MOCK_OPERATIONS: Partial<Record<UpstreamOperation, MockOperation>> = {
   'genai.countTokens': 'countTokens', 'genai.embedContent': 'embedContent', 'genai.batchEmbedContents': 'batchEmbedContents',
 };
 
-export async function callProvider(encoded: EncodedCall, provider: ProviderConfig, upstream: UpstreamClient, signal: AbortSignal): Promise<ProviderReply> {
+export async function callProvider(encoded: EncodedCall, provider: ProviderConfig, upstream: UpstreamClient, signal: CancelSignal): Promise<ProviderReply> {
   if (provider.kind === 'mock') {
     const operation = MOCK_OPERATIONS[encoded.call.operation];
     if (!operation) throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', { message: `The mock provider does not offer ${encoded.call.operation}.` });

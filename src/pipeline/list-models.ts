@@ -9,6 +9,7 @@ import type { GatewayServices } from './gateway-services.js';
 import type { PipelineResponse } from './pipeline-types.js';
 import { buildUpstreamHeaders } from './upstream-headers.js';
 import { readJsonBody } from './relay-response.js';
+import { toAbortSignal, type CancelSignal } from '../upstream/cancel-signal.js';
 
 const CATALOG_TTL_MS = 5 * 60_000;
 const CATALOG_TIMEOUT_MS = 10_000;
@@ -28,7 +29,7 @@ function idsOf(json: unknown): string[] {
   return [...fromData, ...fromModels].filter((id): id is string => typeof id === 'string');
 }
 
-async function fetchCatalog(provider: ProviderConfig, services: GatewayServices, signal: AbortSignal): Promise<string[]> {
+async function fetchCatalog(provider: ProviderConfig, services: GatewayServices, signal: CancelSignal): Promise<string[]> {
   if (provider.kind === 'mock') {
     const reply = respondAsMock({ operation: 'models', model: 'mock/echo', body: {}, stream: false });
     return idsOf(JSON.parse((await readJsonBody(reply.body, 'openai')).bytes.toString('utf8')));
@@ -37,13 +38,13 @@ async function fetchCatalog(provider: ProviderConfig, services: GatewayServices,
   const url = adapter.urlFor(provider, { operation: LIST_OPERATION[provider.kind] ?? 'models.list', model: null, stream: false, clientPath: '/v1/models' });
   if (!url) return [];
   const headers = buildUpstreamHeaders({}, { auth: adapter.authHeaders(provider), defaults: adapter.defaultHeaders(provider) });
-  const response = await services.upstream.send({ url, method: 'GET', headers, body: null, signal: AbortSignal.any([signal, AbortSignal.timeout(CATALOG_TIMEOUT_MS)]) });
+  const response = await services.upstream.send({ url, method: 'GET', headers, body: null, signal: AbortSignal.any([toAbortSignal(signal), AbortSignal.timeout(CATALOG_TIMEOUT_MS)]) });
   const { bytes } = await readJsonBody(response.body, 'openai');
   if (response.status >= 400) throw new Error(`HTTP ${response.status}`);
   return idsOf(JSON.parse(bytes.toString('utf8')));
 }
 
-async function catalogOf(provider: ProviderConfig, services: GatewayServices, signal: AbortSignal): Promise<string[]> {
+async function catalogOf(provider: ProviderConfig, services: GatewayServices, signal: CancelSignal): Promise<string[]> {
   let cache = catalogCache.get(services);
   if (!cache) catalogCache.set(services, cache = new Map());
   const cached = cache.get(provider.name);
@@ -61,7 +62,7 @@ async function catalogOf(provider: ProviderConfig, services: GatewayServices, si
   }
 }
 
-export async function listModels(dialect: WireDialect, services: GatewayServices, signal: AbortSignal): Promise<PipelineResponse> {
+export async function listModels(dialect: WireDialect, services: GatewayServices, signal: CancelSignal): Promise<PipelineResponse> {
   const catalogs = await Promise.all(services.providers().providers.map((provider) => catalogOf(provider, services, signal)));
   const ids = [...new Set(catalogs.flat())];
   return { status: 200, headers: { 'content-type': 'application/json' }, body: encodeModelList(dialect, ids) };

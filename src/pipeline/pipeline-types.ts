@@ -2,6 +2,7 @@
 import type { AuditTokens, AuditValue } from '../audit/record.js';
 import type { Identity } from '../auth/authenticate.js';
 import type { RouteEntry } from './route-table.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
 
 export interface PipelineRequest {
   id: string;
@@ -18,7 +19,7 @@ export interface PipelineRequest {
   rawKeysUnique?: boolean;
   identity: Identity;
   /** Aborted when the client goes away or the gateway shuts down. */
-  signal: AbortSignal;
+  signal: CancelSignal;
 }
 
 export interface PipelineResponse {

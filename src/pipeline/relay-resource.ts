@@ -13,13 +13,14 @@ import { toAuditTokens } from './audit-tokens.js';
 import { readJsonBody, relayStream } from './relay-response.js';
 import type { ResourceRoute } from './resource-routes.js';
 import { buildClientHeaders } from './upstream-headers.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
 
 export interface ResourceRelayContext {
   route: ResourceRoute;
   /** The provider instance that served the call: the creator of any id in the answer. */
   provider: string;
   ids: ResourceIdStore | undefined;
-  signal: AbortSignal;
+  signal: CancelSignal;
 }
 
 /** Fields of resource objects that name other resources of the same provider (a batch's files). */

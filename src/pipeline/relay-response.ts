@@ -12,6 +12,7 @@ import { SseDecoder, type SseEvent } from '../streaming/sse-decoder.js';
 import { encodeSseEvent } from '../streaming/sse-encoder.js';
 import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import { createUsageTap } from './usage-tap.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
 
 /** Largest non-streaming provider response gw holds in memory (API10: treat upstream as untrusted). */
 export const MAX_JSON_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -20,7 +21,7 @@ export interface RelayOptions {
   dialect: WireDialect;
   /** gw asked for usage the client did not (stream_options.include_usage): hide that extra chunk. */
   hideUsageChunk: boolean;
-  signal: AbortSignal;
+  signal: CancelSignal;
   /** Called once when the body is done, with what was learned on the side. */
   onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
   /** Called once the stream's last event has been handed to the client (Codex hangs up right after it). */

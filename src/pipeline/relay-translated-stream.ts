@@ -9,6 +9,7 @@ import { GatewayError } from '../errors.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import { decodeBedrockEventStream } from '../providers/bedrock/event-stream.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
 
 export interface TranslatedRelayOptions {
   providerCodec: DialectCodec;
@@ -16,7 +17,7 @@ export interface TranslatedRelayOptions {
   binaryEvents: boolean;
   model: string;
   context: CodecContext;
-  signal: AbortSignal;
+  signal: CancelSignal;
   onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
   /** Called once the client's stream has been closed properly (its final events handed over). */
   onFinished?(): void;

@@ -11,12 +11,13 @@ import { forwardTranslated } from './forward-translated.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
 import type { InboundCall } from './read-inbound-call.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
 
 export type TargetReply =
   | { kind: 'translated'; status: number; response: PipelineResponse; discard(): void }
   | { kind: 'same-format'; status: number; retryAfter?: string; call: EncodedCall; upstream: ProviderReply; discard(): void };
 
-export async function tryTarget(request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, facts: PipelineFacts, signal: AbortSignal): Promise<TargetReply> {
+export async function tryTarget(request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, facts: PipelineFacts, signal: CancelSignal): Promise<TargetReply> {
   const attemptRequest: PipelineRequest = { ...request, signal };
   const adapter = adapterFor(target.provider.kind);
   // Different dialects on the two sides: translate through the canonical model. The mock speaks

@@ -22,6 +22,7 @@ import type { PersonalIdentity } from '../auth/personal-identity.js';
 import type { HubContext } from '../hub/hub-context.js';
 import { checkLocalRequest } from '../sidecar/loopback-guard.js';
 import { registerHubRoutes } from './hub-routes.js';
+import { ClientCancel } from '../upstream/cancel-signal.js';
 
 export interface ServerOptions {
   tls?: { cert: Buffer; key: Buffer };
@@ -128,10 +129,11 @@ function operational(method: RouteEntry['method'], url: string, operation: strin
 
 async function serve(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const state = request.gw;
-  const controller = new AbortController();
+  // A plain cancel object, not an AbortController: see src/upstream/cancel-signal.ts.
+  const cancel = new ClientCancel();
   // The response's close before it finished is the reliable "client went away" signal
   // (the request's close fires as soon as the body has been read).
-  reply.raw.on('close', () => { if (!reply.raw.writableEnded) controller.abort(new Error('client disconnected')); });
+  reply.raw.on('close', () => { if (!reply.raw.writableEnded) cancel.abort(new Error('client disconnected')); });
   const queryStart = request.url.indexOf('?');
   const response = await handleRequest({
     id: request.id,
@@ -144,7 +146,7 @@ async function serve(services: GatewayServices, request: FastifyRequest, reply: 
     body: request.body,
     rawBody: state.rawBody,
     identity: state.identity!,
-    signal: controller.signal,
+    signal: cancel,
   }, services, state);
   return sendPipelineResponse(request, reply, response);
 }

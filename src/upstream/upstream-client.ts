@@ -1,9 +1,10 @@
 // The only importer of undici for data-plane calls: one keep-alive Agent with
-// connect, header and idle time-outs, no redirects, and the caller's AbortSignal
+// connect, header and idle time-outs, no redirects, and the caller's cancel signal
 // wired through, so a client that leaves cancels the provider call at any moment.
 import { Agent, errors as undiciErrors, request } from 'undici';
 import type { Readable } from 'node:stream';
 import { GatewayError } from '../errors.js';
+import type { CancelSignal } from './cancel-signal.js';
 
 export interface UpstreamTimeouts {
   connectMs: number;
@@ -20,7 +21,7 @@ export interface UpstreamRequest {
   method: string;
   headers: Record<string, string>;
   body: Buffer | string | Readable | null;
-  signal: AbortSignal;
+  signal: CancelSignal;
 }
 
 export interface UpstreamResponse {
@@ -46,7 +47,8 @@ export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTRE
     async send(call) {
       try {
         const target = splitUrl(call.url);
-        const options = { method: call.method as 'POST', headers: call.headers, body: call.body ?? undefined, signal: call.signal };
+        // undici takes any signal with aborted, reason and add/removeEventListener (api-request.js); its types say AbortSignal.
+        const options = { method: call.method as 'POST', headers: call.headers, body: call.body ?? undefined, signal: call.signal as AbortSignal };
         // undici's top-level request() parses the URL string on every call; the split is cached per URL.
         const response = target
           ? await agent.request({ ...options, method: (call.method || (call.body ? 'PUT' : 'GET')) as 'POST', origin: target.origin, path: target.path })
