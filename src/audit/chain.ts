@@ -210,12 +210,27 @@ const shapes = new Map<string, Shape | null>();
 const SHAPE_LIMIT = 256;
 const CHAIN_KEYS = ['v', 'seq', 'ts', 'prev'];
 
+/** The shape found last: records mostly repeat one shape, so most lookups compare keys instead of joining and hashing them. */
+let lastShape: { own: string[]; chained: boolean; shape: Shape | null } | undefined;
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}
+
 /** null when a key is index-like (JS would list it first, whatever JCS says): the general path handles those. */
 function shapeOf(value: Record<string, unknown>, chain: object | undefined): Shape | null {
   const own = Object.keys(value);
+  if (lastShape !== undefined && lastShape.chained === (chain !== undefined) && sameKeys(lastShape.own, own)) return lastShape.shape;
   const id = chain ? `${own.join('\u0000')}\u0001` : own.join('\u0000');
-  const known = shapes.get(id);
-  if (known !== undefined) return known;
+  let known = shapes.get(id);
+  if (known === undefined) known = describeShape(own, chain, id);
+  lastShape = { own, chained: chain !== undefined, shape: known };
+  return known;
+}
+
+function describeShape(own: readonly string[], chain: object | undefined, id: string): Shape | null {
   const names = new Set(own);
   names.delete('hash');
   if (chain) for (const key of CHAIN_KEYS) names.add(key);
