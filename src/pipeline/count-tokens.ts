@@ -7,13 +7,14 @@ import type { CanonicalRequest } from '../canonical/request.js';
 import { GatewayError } from '../errors.js';
 import { CODECS } from '../formats/codec-registry.js';
 import type { ProviderAdapter, UpstreamOperation } from '../providers/provider-adapter.js';
-import { callProvider } from './call-provider.js';
-import type { Target } from './choose-target.js';
+import { adapterFor } from '../providers/registry.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
+import type { Target } from './plan-targets.js';
 import type { InboundCall } from './read-inbound-call.js';
 import { readJsonBody } from './relay-response.js';
-import { buildUpstreamHeaders } from './upstream-headers.js';
+import type { RequestTrace } from './request-trace.js';
+import { sendToProvider } from './send-to-provider.js';
 
 export const COUNT_OPERATIONS: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>(['messages.count_tokens', 'genai.countTokens', 'responses.input_tokens']);
 
@@ -36,10 +37,11 @@ function encodeCount(inbound: InboundCall, tokens: number): unknown {
   return { object: 'response.input_tokens', input_tokens: tokens };
 }
 
-export async function countTokens(request: PipelineRequest, inbound: InboundCall, target: Target, adapter: ProviderAdapter, services: GatewayServices): Promise<PipelineResponse> {
+export async function countTokens(request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace): Promise<PipelineResponse> {
+  const adapter = adapterFor(target.provider.kind);
   const canonical = { ...decodeClientRequest(request, inbound), model: target.upstreamModel ?? inbound.model ?? '' };
   const tokens = adapter.dialect === 'anthropic' || adapter.dialect === 'google'
-    ? await countUpstream(canonical, target, adapter, services, request)
+    ? await countUpstream(canonical, target, adapter, services, request, trace)
     : adapter.dialect === 'openai' ? await estimateTokens(canonical) : null;
   if (tokens === null) {
     throw new GatewayError('GW_ERR_OPERATION_NOT_IMPLEMENTED', { message: `Provider ${target.provider.name} cannot count tokens, and gw has no estimate for its format.` });
@@ -47,17 +49,15 @@ export async function countTokens(request: PipelineRequest, inbound: InboundCall
   return { status: 200, headers: { 'content-type': 'application/json' }, body: encodeCount(inbound, tokens) };
 }
 
-async function countUpstream(canonical: CanonicalRequest, target: Target, adapter: ProviderAdapter, services: GatewayServices, request: PipelineRequest): Promise<number> {
+async function countUpstream(canonical: CanonicalRequest, target: Target, adapter: ProviderAdapter, services: GatewayServices, request: PipelineRequest, trace: RequestTrace): Promise<number> {
   const anthropic = adapter.dialect === 'anthropic';
   const encoded = (anthropic ? CODECS['anthropic-messages'] : CODECS['google-genai']).encodeRequest(canonical).value;
   const body = anthropic ? withoutFields(encoded, ['max_tokens', 'stream', 'temperature', 'top_p', 'top_k', 'stop_sequences'])
     : { generateContentRequest: { model: `models/${canonical.model}`, ...encoded } };
   const operation: UpstreamOperation = anthropic ? 'messages.count_tokens' : 'genai.countTokens';
   const call = { operation, model: canonical.model, stream: false };
-  const url = adapter.urlFor(target.provider, call);
-  if (!url) throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', { message: `Provider ${target.provider.name} does not count tokens.` });
-  const headers = { ...buildUpstreamHeaders({}, { auth: adapter.authHeaders(target.provider), defaults: adapter.defaultHeaders(target.provider) }), 'content-type': 'application/json' };
-  const reply = await callProvider({ call, url, method: 'POST', headers, body: Buffer.from(JSON.stringify(body)), json: body, hideUsageChunk: false }, target.provider, services.upstream, request.signal);
+  // None of the client's headers cross: they belong to another dialect.
+  const reply = await sendToProvider(target, { call, method: 'POST', clientHeaders: {}, body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' }, services, request.signal, trace);
   const { bytes } = await readJsonBody(reply.body, anthropic ? 'anthropic' : 'google');
   const json = JSON.parse(bytes.toString('utf8') || '{}') as { input_tokens?: unknown; totalTokens?: unknown };
   const count = anthropic ? json.input_tokens : json.totalTokens;

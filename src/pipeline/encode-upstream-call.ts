@@ -1,26 +1,21 @@
-// Encode, same format: the upstream URL, the headers (client credentials out, the
-// provider's in) and the body: the client's original bytes with only the model
+// Stage 6, encode, same format: the client's original bytes with only the model
 // patched. The parsed object is serialised instead when the bytes cannot be
-// patched safely (duplicate top-level keys) or gw must add a field.
+// patched safely (duplicate top-level keys) or gw must add a field. The URL and
+// headers are send-to-provider.ts's.
 import type { Readable } from 'node:stream';
-import { GatewayError } from '../errors.js';
 import { patchTopLevelString, scanTopLevel } from '../formats/patch-json-field.js';
-import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
+import type { UpstreamCall } from '../providers/provider-adapter.js';
+import { adapterFor } from '../providers/registry.js';
 import type { PipelineRequest } from './pipeline-types.js';
+import type { Target } from './plan-targets.js';
 import type { InboundCall } from './read-inbound-call.js';
-import type { Target } from './choose-target.js';
-import { buildUpstreamHeaders } from './upstream-headers.js';
+import type { ProviderRequest } from './send-to-provider.js';
 
 export interface EncodedCall {
-  call: UpstreamCall;
-  /** Null for the in-process mock. */
-  url: string | null;
-  method: string;
-  headers: Record<string, string>;
-  body: Buffer | Readable | null;
-  /** The parsed body as forwarded (for the mock, and what DLP will scan). */
-  json: unknown;
+  request: ProviderRequest;
+  /** gw asked for stream usage the client did not (stream_options.include_usage): hide that chunk. */
   hideUsageChunk: boolean;
+  resource: null;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -29,49 +24,44 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 }
 
-/** OpenAI streams report usage only when asked; gw asks so the audit has tokens, and hides the extra chunk. */
-function needsUsageRequested(inbound: InboundCall, target: Target, body: JsonObject): boolean {
-  if (inbound.operation !== 'chat.completions' || !inbound.stream || target.provider.kind === 'mock' || target.provider.kind === 'gateway') return false;
+/** OpenAI streams report usage only when asked; gw asks an OpenAI-dialect provider so the audit has tokens, and hides the extra chunk. */
+function needsUsageRequested(call: InboundCall, target: Target, body: JsonObject): boolean {
+  if (call.operation !== 'chat.completions' || !call.stream || adapterFor(target.provider.kind).dialect !== 'openai') return false;
   const options = body.stream_options;
   return !(isObject(options) && options.include_usage === true);
 }
 
-function encodeJsonBody(request: PipelineRequest, inbound: InboundCall, target: Target, adapter: ProviderAdapter): { bytes: Buffer; json: JsonObject; hideUsageChunk: boolean } {
+function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Target): { bytes: Buffer; hideUsageChunk: boolean } {
   const original = request.body as JsonObject;
   let json = original;
-  const setModel = adapter.modelInBody(target.provider) && target.upstreamModel !== null && original.model !== target.upstreamModel;
+  const setModel = adapterFor(target.provider.kind).modelInBody(target.provider) && target.upstreamModel !== null && original.model !== target.upstreamModel;
   if (setModel) json = { ...json, model: target.upstreamModel };
-  const hideUsageChunk = needsUsageRequested(inbound, target, original);
+  const hideUsageChunk = needsUsageRequested(call, target, original);
   if (hideUsageChunk) json = { ...json, stream_options: { ...(isObject(original.stream_options) ? original.stream_options : {}), include_usage: true } };
   const raw = request.rawBody;
   // DLP's key count already proved the bytes free of duplicates; scan only when it did not run.
-  if (!raw || hideUsageChunk || (request.rawKeysUnique !== true && scanTopLevel(raw, 'model').duplicateKeys)) return { bytes: Buffer.from(JSON.stringify(json)), json, hideUsageChunk };
-  if (!setModel) return { bytes: raw, json, hideUsageChunk };
+  if (!raw || hideUsageChunk || (request.rawKeysUnique !== true && scanTopLevel(raw, 'model').duplicateKeys)) return { bytes: Buffer.from(JSON.stringify(json)), hideUsageChunk };
+  if (!setModel) return { bytes: raw, hideUsageChunk };
   const patched = typeof original.model === 'string' ? patchTopLevelString(raw, 'model', target.upstreamModel!) : null;
-  return { bytes: patched ?? Buffer.from(JSON.stringify(json)), json, hideUsageChunk };
+  return { bytes: patched ?? Buffer.from(JSON.stringify(json)), hideUsageChunk };
 }
 
-export function encodeUpstreamCall(request: PipelineRequest, inbound: InboundCall, target: Target, adapter: ProviderAdapter): EncodedCall {
-  const call: UpstreamCall = {
-    operation: inbound.operation,
-    model: target.upstreamModel,
-    stream: inbound.stream,
-    query: queryFor(request.query, target),
+export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, target: Target): EncodedCall {
+  // clientPath: another gw serves the same paths as this one; a passthrough forwards the rest of its path.
+  const upstreamCall: UpstreamCall = {
+    operation: call.operation, model: target.upstreamModel, stream: call.stream, query: queryFor(request.query, target),
+    clientPath: call.passthroughPath ?? clientPathOf(request),
   };
-  // Another gw serves the same paths; a passthrough forwards the rest of its path.
-  if (adapter.kind === 'gateway' || inbound.operation === 'passthrough') call.clientPath = inbound.passthroughPath ?? clientPathOf(request);
-  const url = target.provider.kind === 'mock' ? null : adapter.urlFor(target.provider, call);
-  if (url === null && target.provider.kind !== 'mock') {
-    throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', { message: `Provider ${target.provider.name} (${adapter.kind}) does not offer ${inbound.operation}.` });
-  }
-  const headers = buildUpstreamHeaders(request.headers, { auth: adapter.authHeaders(target.provider), defaults: adapter.defaultHeaders(target.provider) });
-  if (inbound.operation === 'passthrough') {
+  if (call.operation === 'passthrough') {
+    // What DLP scanned is what leaves: the raw bytes (replaced by the scanned object after a redaction), or the streamed body.
     const body = request.rawBody ?? (isReadable(request.body) ? request.body : null);
-    return { call, url, method: request.method, headers, body, json: request.body, hideUsageChunk: false };
+    return { request: { call: upstreamCall, method: request.method, clientHeaders: request.headers, body }, hideUsageChunk: false, resource: null };
   }
-  const encoded = encodeJsonBody(request, inbound, target, adapter);
-  headers['content-type'] = 'application/json';
-  return { call, url, method: 'POST', headers, body: encoded.bytes, json: encoded.json, hideUsageChunk: encoded.hideUsageChunk };
+  const encoded = encodeJsonBody(request, call, target);
+  return {
+    request: { call: upstreamCall, method: 'POST', clientHeaders: request.headers, body: encoded.bytes, contentType: 'application/json' },
+    hideUsageChunk: encoded.hideUsageChunk, resource: null,
+  };
 }
 
 /** Azure's api-version means nothing to other providers (the Azure adapter sets its own). */

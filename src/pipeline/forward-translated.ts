@@ -1,22 +1,23 @@
-// The translated path: the client and the provider speak different dialects.
+// Stage 6, attempt, translated: the client and the provider speak different dialects.
 //   client body → client codec → canonical request → provider codec → provider body
 //   provider response/stream/error → provider codec → canonical → client codec → client
-// What a side cannot express is dropped on purpose and listed in facts.warnings
+// What a side cannot express is dropped on purpose and noted on the trace
 // (audited, counted in metrics); nothing is dropped silently.
 import type { CodecContext, DialectCodec, TranslationWarning } from '../canonical/codec.js';
 import type { CanonicalError } from '../canonical/response.js';
 import { GatewayError } from '../errors.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
-import { callProvider } from './call-provider.js';
-import type { Target } from './choose-target.js';
+import { adapterFor } from '../providers/registry.js';
 import { clientCodecFor, providerSideFor } from './codec-choice.js';
 import type { GatewayServices } from './gateway-services.js';
-import type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
+import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
+import type { Target } from './plan-targets.js';
 import type { InboundCall } from './read-inbound-call.js';
 import { readJsonBody } from './relay-response.js';
 import { relayTranslatedStream } from './relay-translated-stream.js';
+import type { RequestTrace } from './request-trace.js';
+import { sendToProvider } from './send-to-provider.js';
 import { toAuditTokens } from './audit-tokens.js';
-import { buildUpstreamHeaders } from './upstream-headers.js';
 import { randomUUID } from 'node:crypto';
 
 export const CODEC_CONTEXT: CodecContext = {
@@ -25,9 +26,9 @@ export const CODEC_CONTEXT: CodecContext = {
 };
 
 export async function forwardTranslated(
-  request: PipelineRequest, inbound: InboundCall, target: Target, adapter: ProviderAdapter,
-  services: GatewayServices, facts: PipelineFacts,
+  request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace,
 ): Promise<PipelineResponse> {
+  const adapter = adapterFor(target.provider.kind);
   const clientCodec = clientCodecFor(inbound);
   const provider = providerSideFor(adapter, inbound);
   if (!clientCodec || !provider) {
@@ -37,39 +38,30 @@ export async function forwardTranslated(
   }
   const decoded = clientCodec.decodeRequest(request.body, { model: inbound.model ?? '', stream: inbound.stream });
   const encoded = provider.codec.encodeRequest({ ...decoded.value, model: target.upstreamModel ?? decoded.value.model });
-  noteWarnings(facts, [...decoded.warnings, ...encoded.warnings], services);
+  noteWarnings(trace, [...decoded.warnings, ...encoded.warnings], services);
   // The client's encoder sees its own request: what only its dialect knows comes back (Codex namespaces).
   const clientContext: CodecContext = { ...CODEC_CONTEXT, request: decoded.value };
 
   const call: UpstreamCall = { operation: provider.operation, model: target.upstreamModel, stream: inbound.stream };
-  const url = adapter.urlFor(target.provider, call);
-  if (!url) throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', { message: `Provider ${target.provider.name} does not offer ${provider.operation}.` });
-  const headers = buildUpstreamHeaders(withoutClientDialectHeaders(request.headers, adapter), { auth: adapter.authHeaders(target.provider), defaults: adapter.defaultHeaders(target.provider) });
-  headers['content-type'] = 'application/json';
-  const body = Buffer.from(JSON.stringify(encoded.value));
-
-  const started = process.hrtime.bigint();
-  const upstream = await callProvider({ call, url, method: 'POST', headers, body, json: encoded.value, hideUsageChunk: false }, target.provider, services.upstream, request.signal);
-  facts.upstreamNanos += process.hrtime.bigint() - started;
+  const upstream = await sendToProvider(target, {
+    call, method: 'POST', clientHeaders: withoutClientDialectHeaders(request.headers, adapter), body: Buffer.from(JSON.stringify(encoded.value)), contentType: 'application/json',
+  }, services, request.signal, trace);
 
   if (upstream.status >= 400) {
-    facts.outcome.push(`upstream_${upstream.status}`);
+    trace.noteOutcome(`upstream_${upstream.status}`);
     const { bytes } = await readJsonBody(upstream.body, adapter.dialect === 'any' ? 'openai' : adapter.dialect);
     throw providerError(provider.codec, upstream.status, bytes, upstream.headers['retry-after']);
   }
   const contentType = String(upstream.headers['content-type'] ?? '');
   if (inbound.stream) {
-    let settle = () => {};
-    facts.settled = new Promise((resolve) => { settle = resolve; });
     const stream = relayTranslatedStream(upstream.body, {
       providerCodec: provider.codec, clientCodec, binaryEvents: provider.binaryEvents, model: inbound.model ?? '', context: clientContext,
       signal: request.signal,
-      onFinished: () => { facts.finished = true; },
+      onFinished: () => trace.noteFinished(),
       onDone: ({ usage, bytes, failure }) => {
-        facts.tokens = toAuditTokens(usage);
-        facts.bytesOut = bytes;
-        if (failure) facts.outcome.push(failure.code);
-        settle();
+        trace.noteUsage(toAuditTokens(usage));
+        trace.noteBytesOut(bytes);
+        if (failure) trace.noteOutcome(failure.code);
       },
     });
     return { status: 200, headers: { 'content-type': clientCodec.name === 'bedrock-converse' ? 'application/vnd.amazon.eventstream' : 'text/event-stream', 'cache-control': 'no-cache' }, body: stream };
@@ -77,11 +69,11 @@ export async function forwardTranslated(
   const { bytes } = await readJsonBody(upstream.body, adapter.dialect === 'any' ? 'openai' : adapter.dialect, upstream.headers);
   if (!contentType.includes('json')) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `The provider answered with ${contentType || 'no content type'}, not JSON.` });
   const response = provider.codec.decodeResponse(parseJson(bytes));
-  noteWarnings(facts, response.warnings, services);
-  facts.tokens = toAuditTokens(response.value.usage);
+  noteWarnings(trace, response.warnings, services);
+  trace.noteUsage(toAuditTokens(response.value.usage));
   const clientBody = clientCodec.encodeResponse({ ...response.value, model: inbound.model ?? response.value.model }, clientContext);
   const out = Buffer.from(JSON.stringify(clientBody));
-  facts.bytesOut = out.length;
+  trace.noteBytesOut(out.length);
   return { status: 200, headers: { 'content-type': 'application/json' }, body: out };
 }
 
@@ -110,9 +102,9 @@ function withoutClientDialectHeaders(headers: PipelineRequest['headers'], adapte
   return rest;
 }
 
-function noteWarnings(facts: PipelineFacts, warnings: TranslationWarning[], services: GatewayServices): void {
+function noteWarnings(trace: RequestTrace, warnings: TranslationWarning[], services: GatewayServices): void {
   for (const warning of warnings) {
-    if (!facts.warnings.includes(warning.code)) facts.warnings.push(warning.code);
+    trace.noteWarning(warning.code, { once: true });
     services.metrics.translationDrops.inc({ code: warning.code });
   }
 }

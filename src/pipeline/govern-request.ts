@@ -1,4 +1,4 @@
-// Governance between decode and routing: bring-your-own-key, policy (access,
+// Stage 4, govern, between decode and planning: bring-your-own-key, policy (access,
 // max tokens, rate limits; shadow mode), and DLP over every string of the
 // parsed body. Decisions are made by the pure modules in src/policy and src/dlp;
 // this file reads the live state, keeps the limiter and the DLP rule cache for the
@@ -13,8 +13,9 @@ import { evaluateAccess } from '../policy/evaluate-policy.js';
 import { policiesFor, type PolicyRecord } from '../policy/policy-record.js';
 import { RateLimiter, type Admission, type LimitSpec } from '../policy/rate-limiter.js';
 import type { GatewayServices } from './gateway-services.js';
-import type { PipelineFacts, PipelineRequest } from './pipeline-types.js';
+import type { PipelineRequest } from './pipeline-types.js';
 import type { InboundCall } from './read-inbound-call.js';
+import type { RequestTrace } from './request-trace.js';
 
 export interface Governed {
   policies: PolicyRecord[];
@@ -41,16 +42,16 @@ function governanceOf(services: GatewayServices): ProcessGovernance {
   return governance;
 }
 
-export function governRequest(request: PipelineRequest, inbound: InboundCall, services: GatewayServices, facts: PipelineFacts): Governed {
+export function governRequest(request: PipelineRequest, inbound: InboundCall, services: GatewayServices, trace: RequestTrace): Governed {
   const state = services.state.snapshot();
   const governance = governanceOf(services);
   const { team, keyId } = request.identity;
-  const directKey = readDirectKey(request, state.settings.allow_direct_keys, facts);
+  const directKey = readDirectKey(request, state.settings.allow_direct_keys, trace);
   const policies = policiesFor(state.policies ?? [], team, keyId);
-  checkAccess(policies, inbound, request.body, facts);
-  const admission = admitLimits(governance.limiter, policies, request, facts);
+  checkAccess(policies, inbound, request.body, trace);
+  const admission = admitLimits(governance.limiter, policies, request, trace);
   const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
-  scanBody(request, dlp, facts);
+  scanBody(request, dlp, trace);
   return {
     policies, dlp, directKey,
     settle: (tokens) => admission.settle(tokens ? tokens.total ?? (tokens.input ?? 0) + (tokens.output ?? 0) : undefined),
@@ -58,7 +59,7 @@ export function governRequest(request: PipelineRequest, inbound: InboundCall, se
 }
 
 /** x-gw-direct-key: true → the caller's Authorization (or provider key header) value is the provider key. */
-function readDirectKey(request: PipelineRequest, allowed: boolean, facts: PipelineFacts): string | null {
+function readDirectKey(request: PipelineRequest, allowed: boolean, trace: RequestTrace): string | null {
   const flag = headerOf(request, 'x-gw-direct-key');
   if (flag === undefined) return null;
   if (!allowed) throw new GatewayError('GW_ERR_DIRECT_KEY_DISABLED');
@@ -68,20 +69,23 @@ function readDirectKey(request: PipelineRequest, allowed: boolean, facts: Pipeli
     .find((value): value is string => value !== undefined && value !== '' && !/^(sk-gw-|atu-)/.test(value));
   if (key === undefined) throw new GatewayError('GW_ERR_DIRECT_KEY_MISSING');
   // A fingerprint tells requests with the same key apart in the audit without revealing it.
-  facts.data.direct_key = `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+  trace.noteData('direct_key', `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`);
   return key;
 }
 
-function checkAccess(policies: readonly PolicyRecord[], inbound: InboundCall, body: unknown, facts: PipelineFacts): void {
+function checkAccess(policies: readonly PolicyRecord[], inbound: InboundCall, body: unknown, trace: RequestTrace): void {
   if (policies.length === 0) return;
-  const refusals = evaluateAccess(policies, { model: inbound.model, operation: inbound.operation, maxTokens: readMaxTokens(body) });
+  // A call that runs a model it does not name (the provider's default, or one inside a form gw
+  // streams through unread) cannot pass an allow_models list.
+  const unnamedModel = inbound.model === null && inbound.resource?.usesModel === true;
+  const refusals = evaluateAccess(policies, { model: inbound.model, operation: inbound.operation, maxTokens: readMaxTokens(body), unnamedModel });
   for (const refusal of refusals) {
     if (!refusal.shadow) throw new GatewayError('GW_ERR_POLICY_DENIED', { message: `Refused by ${refusal.reason}.` });
-    facts.warnings.push(`policy_shadow: ${refusal.reason}`);
+    trace.noteWarning(`policy_shadow: ${refusal.reason}`);
   }
 }
 
-function admitLimits(limiter: RateLimiter, policies: readonly PolicyRecord[], request: PipelineRequest, facts: PipelineFacts): Admission {
+function admitLimits(limiter: RateLimiter, policies: readonly PolicyRecord[], request: PipelineRequest, trace: RequestTrace): Admission {
   const specs: LimitSpec[] = policies.filter((policy) => policy.requests_per_minute !== undefined || policy.tokens_per_minute !== undefined).map((policy) => ({
     scope: policy.scope, requestsPerMinute: policy.requests_per_minute, tokensPerMinute: policy.tokens_per_minute, shadow: policy.mode === 'shadow',
   }));
@@ -95,7 +99,7 @@ function admitLimits(limiter: RateLimiter, policies: readonly PolicyRecord[], re
         message: `Rate limited by ${refusal.reason}; retry in ${refusal.retryAfterSeconds} s.`, headers: { 'retry-after': String(refusal.retryAfterSeconds) },
       });
     }
-    facts.warnings.push(`policy_shadow: ${refusal.reason}`);
+    trace.noteWarning(`policy_shadow: ${refusal.reason}`);
   }
   return admission;
 }
@@ -105,17 +109,17 @@ function admitLimits(limiter: RateLimiter, policies: readonly PolicyRecord[], re
  * duplicate key the parser folded (last wins; a provider might read the first),
  * the bytes forwarded are the scanned object serialised; else the client's own.
  */
-function scanBody(request: PipelineRequest, dlp: DlpSettings, facts: PipelineFacts): void {
+function scanBody(request: PipelineRequest, dlp: DlpSettings, trace: RequestTrace): void {
   if (dlp.rules.length === 0 || typeof request.body !== 'object' || request.body === null || isStream(request.body)) return;
   const scan = scanRequestBody(request.body, dlp.rules, dlp.cache);
-  if (Object.keys(scan.counts).length > 0) facts.dlp = { ...facts.dlp, ...scan.counts };
-  if (scan.binarySkipped > 0) facts.warnings.push(`dlp_binary_skipped: ${scan.binarySkipped}`);
+  for (const [ruleId, matches] of Object.entries(scan.counts)) trace.noteDlp(ruleId, matches);
+  if (scan.binarySkipped > 0) trace.noteWarning(`dlp_binary_skipped: ${scan.binarySkipped}`);
   if (scan.blockedBy !== null) {
     throw new GatewayError('GW_ERR_DLP_BLOCKED', { message: `Blocked by DLP rule "${scan.blockedBy}": the request carries what looks like ${scan.blockedBy.replace(/_/g, ' ')}. The matched text is not shown; remove it or ask an admin (gw dlp).` });
   }
-  if (scan.redacted > 0) facts.warnings.push(`dlp_redacted: ${scan.redacted}`);
+  if (scan.redacted > 0) trace.noteWarning(`dlp_redacted: ${scan.redacted}`);
   const duplicateKeys = request.rawBody !== null && countRawKeys(request.rawBody) !== scan.objectKeys;
-  if (duplicateKeys) facts.warnings.push('dlp_duplicate_keys_folded');
+  if (duplicateKeys) trace.noteWarning('dlp_duplicate_keys_folded');
   if (scan.redacted > 0 || duplicateKeys) request.rawBody = Buffer.from(JSON.stringify(request.body));
   // Either the client's bytes matched the parsed key count or they were replaced by the serialised object.
   request.rawKeysUnique = request.rawBody !== null;

@@ -1,14 +1,15 @@
-// GET /v1/models (and GenAI's models list): every configured provider's catalog,
-// merged, each id prefixed with its provider name so it routes back. Catalogs are
-// cached for a few minutes; a provider that fails to answer is left out (and
-// logged), not allowed to fail the whole list.
+// Stages 6 and 7 for GET /v1/models (and GenAI's models list): the catalog of every
+// provider the plan allows (policy's allow/deny_providers), merged, each id prefixed
+// with its provider name so it routes back. Catalogs are cached for a few minutes; a
+// provider that fails to answer is left out (and logged), not allowed to fail the list.
 import { adapterFor } from '../providers/registry.js';
-import type { ProviderConfig, UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
-import { respondAsMock } from '../providers/mock/respond-as-mock.js';
+import type { UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { PipelineResponse } from './pipeline-types.js';
-import { buildUpstreamHeaders } from './upstream-headers.js';
+import type { Target } from './plan-targets.js';
 import { readJsonBody } from './relay-response.js';
+import type { RequestTrace } from './request-trace.js';
+import { sendToProvider } from './send-to-provider.js';
 import { toAbortSignal, type CancelSignal } from '../upstream/cancel-signal.js';
 
 const CATALOG_TTL_MS = 5 * 60_000;
@@ -29,31 +30,28 @@ function idsOf(json: unknown): string[] {
   return [...fromData, ...fromModels].filter((id): id is string => typeof id === 'string');
 }
 
-async function fetchCatalog(provider: ProviderConfig, services: GatewayServices, signal: CancelSignal): Promise<string[]> {
-  if (provider.kind === 'mock') {
-    const reply = respondAsMock({ operation: 'models', model: 'mock/echo', body: {}, stream: false });
-    return idsOf(JSON.parse((await readJsonBody(reply.body, 'openai')).bytes.toString('utf8')));
-  }
-  const adapter = adapterFor(provider.kind);
-  const url = adapter.urlFor(provider, { operation: LIST_OPERATION[provider.kind] ?? 'models.list', model: null, stream: false, clientPath: '/v1/models' });
-  if (!url) return [];
-  const headers = buildUpstreamHeaders({}, { auth: adapter.authHeaders(provider), defaults: adapter.defaultHeaders(provider) });
-  const response = await services.upstream.send({ url, method: 'GET', headers, body: null, signal: AbortSignal.any([toAbortSignal(signal), AbortSignal.timeout(CATALOG_TIMEOUT_MS)]) });
+async function fetchCatalog(target: Target, services: GatewayServices, signal: CancelSignal, trace: RequestTrace): Promise<string[]> {
+  const { provider } = target;
+  const call = { operation: LIST_OPERATION[provider.kind] ?? 'models.list', model: null, stream: false, clientPath: '/v1/models' };
+  if (adapterFor(provider.kind).urlFor(provider, call) === null) return [];
+  const bounded = AbortSignal.any([toAbortSignal(signal), AbortSignal.timeout(CATALOG_TIMEOUT_MS)]);
+  const response = await sendToProvider(target, { call, method: 'GET', clientHeaders: {}, body: null }, services, bounded, trace);
   const { bytes } = await readJsonBody(response.body, 'openai');
   if (response.status >= 400) throw new Error(`HTTP ${response.status}`);
   return idsOf(JSON.parse(bytes.toString('utf8')));
 }
 
-async function catalogOf(provider: ProviderConfig, services: GatewayServices, signal: CancelSignal): Promise<string[]> {
+async function catalogOf(target: Target, services: GatewayServices, signal: CancelSignal, trace: RequestTrace): Promise<string[]> {
+  const { provider } = target;
   let cache = catalogCache.get(services);
   if (!cache) catalogCache.set(services, cache = new Map());
   const cached = cache.get(provider.name);
   const now = services.now().getTime();
   if (cached && cached.until > now) return cached.ids;
   try {
-    const ids = await fetchCatalog(provider, services, signal);
-    // Another gw already names its models provider/model.
-    const named = provider.kind === 'gateway' || provider.kind === 'mock' ? ids : ids.map((id) => `${provider.name}/${id}`);
+    const ids = await fetchCatalog(target, services, signal, trace);
+    // Another gw, and the mock, already name their models the way gw routes them.
+    const named = adapterFor(provider.kind).catalogIdsRoute ? ids : ids.map((id) => `${provider.name}/${id}`);
     cache.set(provider.name, { ids: named, until: now + CATALOG_TTL_MS });
     return named;
   } catch (error) {
@@ -62,8 +60,8 @@ async function catalogOf(provider: ProviderConfig, services: GatewayServices, si
   }
 }
 
-export async function listModels(dialect: WireDialect, services: GatewayServices, signal: CancelSignal): Promise<PipelineResponse> {
-  const catalogs = await Promise.all(services.providers().providers.map((provider) => catalogOf(provider, services, signal)));
+export async function listModels(dialect: WireDialect, targets: readonly Target[], services: GatewayServices, signal: CancelSignal, trace: RequestTrace): Promise<PipelineResponse> {
+  const catalogs = await Promise.all(targets.map((target) => catalogOf(target, services, signal, trace)));
   const ids = [...new Set(catalogs.flat())];
   return { status: 200, headers: { 'content-type': 'application/json' }, body: encodeModelList(dialect, ids) };
 }

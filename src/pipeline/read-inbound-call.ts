@@ -1,8 +1,11 @@
-// Decode, for same-format forwarding: what the client asked for, in its own
-// dialect: the operation as a provider names it, the model, and whether it streams.
+// Stage 3, decode: what the client asked for, in its own dialect, for every route:
+// the operation as a provider names it, the model, whether it streams, and for the
+// resource routes which resource route it is. The body itself stays as parsed; the
+// codecs read it only when a call is translated.
 import { GatewayError } from '../errors.js';
 import type { UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
 import type { PipelineRequest } from './pipeline-types.js';
+import { findResourceRoute, type ResourceRoute } from './resource-routes.js';
 
 export interface InboundCall {
   dialect: WireDialect;
@@ -16,7 +19,14 @@ export interface InboundCall {
   deployment?: boolean;
   /** A Bedrock Converse client (under /litellm/bedrock/model/{id}/…). */
   bedrock?: boolean;
+  /** A resource or media route (files, batches, images, Responses…): forwarded to its own path. */
+  resource?: ResourceRoute;
+  /** A resource route a provider of another dialect can still serve through the translator. */
+  translatable?: boolean;
 }
+
+/** Resource routes that cross dialects: Responses is generation, input_tokens a count. */
+const TRANSLATABLE: ReadonlySet<string> = new Set(['responses.create', 'responses.input_tokens']);
 
 const ROUTE_OPERATIONS: Record<string, UpstreamOperation> = {
   'chat.completions': 'chat.completions',
@@ -26,8 +36,6 @@ const ROUTE_OPERATIONS: Record<string, UpstreamOperation> = {
   messages: 'messages',
   'messages.count_tokens': 'messages.count_tokens',
   'genai.models.list': 'genai.models.list',
-  'responses.create': 'responses.create',
-  'responses.input_tokens': 'responses.input_tokens',
 };
 
 const GENAI_METHODS: Record<string, UpstreamOperation> = {
@@ -51,16 +59,18 @@ function requireModel(body: unknown, request: PipelineRequest): string {
   return model;
 }
 
-export function readInboundCall(request: PipelineRequest): InboundCall | null {
+export function readInboundCall(request: PipelineRequest): InboundCall {
   const { route, body } = request;
   if (route.operation === 'passthrough') {
     const query = request.query.toString();
     return { dialect: route.family as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `/${request.params['*'] ?? ''}${query ? `?${query}` : ''}` };
   }
-  if (route.operation === 'genai.models') return readGenAiCall(request);
+  if (route.operation === 'genai.models') return readGenAiCall(request) ?? notImplemented(request);
   if (route.operation === 'bedrock.converse' || route.operation === 'bedrock.converse_stream') return readBedrockCall(request);
+  const resource = findResourceRoute(route.operation);
+  if (resource) return readResourceCall(request, resource);
   const operation = ROUTE_OPERATIONS[route.operation];
-  if (!operation) return null;
+  if (!operation) return notImplemented(request);
   // request.family, not route.family: GET /v1/models answers Anthropic clients (anthropic-version) in their shape.
   const dialect: WireDialect = request.family === 'anthropic' ? 'anthropic' : request.family === 'google' ? 'google' : 'openai';
   if (operation === 'models.list' || operation === 'genai.models.list') return { dialect, operation, model: null, stream: false };
@@ -72,6 +82,23 @@ export function readInboundCall(request: PipelineRequest): InboundCall | null {
     throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: '"stream" must be a boolean.', param: 'stream' });
   }
   return { dialect, operation, model: requireModel(body, request), stream: stream === true, deployment: request.params.deployment !== undefined };
+}
+
+/** A resource route: the model its JSON body names, if any (a multipart form is streamed through unread). */
+function readResourceCall(request: PipelineRequest, resource: ResourceRoute): InboundCall {
+  const model = bodyField(request.body, 'model');
+  const stream = bodyField(request.body, 'stream') === true;
+  const dialect: WireDialect = request.family === 'anthropic' ? 'anthropic' : 'openai';
+  return {
+    dialect, operation: resource.operation, model: typeof model === 'string' && model !== '' ? model : null, stream, resource,
+    ...(TRANSLATABLE.has(resource.operation) ? { translatable: true } : {}),
+  };
+}
+
+function notImplemented(request: PipelineRequest): never {
+  throw new GatewayError('GW_ERR_OPERATION_NOT_IMPLEMENTED', {
+    message: `The operation "${request.route.operation}" (${request.method} ${request.route.url}) is not implemented by this gateway yet.`,
+  });
 }
 
 /** `models/{model}:{method}`, where the model may itself contain a slash (`anthropic/claude-sonnet-4-5`). */

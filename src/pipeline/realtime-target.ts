@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors.js';
 import { adapterFor } from '../providers/registry.js';
 import { resolveModel } from '../routing/resolve-model.js';
-import { offers } from './choose-resource-target.js';
+import { offers } from './resource-routes.js';
 import type { GatewayServices } from './gateway-services.js';
 import { buildUpstreamHeaders } from './upstream-headers.js';
 

@@ -1,50 +1,59 @@
-// Provider → client for the resource routes. Three ways back:
+// Stage 7, relay, for the resource routes. Three ways back:
 //   - an event stream (POST /v1/responses with stream): forwarded as it arrives, the
 //     response id read from its first events and usage on the side (relay-response.ts);
 //   - a JSON answer: read whole (bounded), the ids it names remembered, sent unchanged;
 //   - anything else, and every download (file content, audio, results): piped through
 //     chunk by chunk with its length, never held, its bytes counted for the audit.
+// Output DLP reads the JSON answers and the event streams; downloads are the caller's own
+// files and are not scanned.
 import type { RerankMapper, RerankRequest } from '../providers/provider-adapter.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
-import type { UpstreamResponse } from '../upstream/upstream-client.js';
-import type { PipelineFacts, PipelineResponse } from './pipeline-types.js';
-import { toAuditTokens } from './audit-tokens.js';
-import { readJsonBody, relayStream } from './relay-response.js';
-import type { ResourceRoute } from './resource-routes.js';
-import { buildClientHeaders } from './upstream-headers.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
+import { toAuditTokens } from './audit-tokens.js';
+import type { ResourceCall } from './forward-resource.js';
+import type { Governed } from './govern-request.js';
+import type { PipelineResponse } from './pipeline-types.js';
+import type { InboundCall } from './read-inbound-call.js';
+import { readJsonBody, relayStream } from './relay-response.js';
+import type { RequestTrace } from './request-trace.js';
+import { scanOutputJson, scanOutputStream } from './scan-output.js';
+import type { ProviderReply } from './send-to-provider.js';
+import { buildClientHeaders } from './upstream-headers.js';
 
-export interface ResourceRelayContext {
-  route: ResourceRoute;
-  /** The provider instance that served the call: the creator of any id in the answer. */
-  provider: string;
+export interface ResourceRelayContext extends ResourceCall {
   ids: ResourceIdStore | undefined;
   signal: CancelSignal;
+  call: InboundCall;
+  governed: Governed;
 }
 
 /** Fields of resource objects that name other resources of the same provider (a batch's files). */
 const ID_FIELDS = ['id', 'input_file_id', 'output_file_id', 'error_file_id'];
 
-export async function relayResource(upstream: UpstreamResponse, context: ResourceRelayContext, facts: PipelineFacts): Promise<PipelineResponse> {
+export async function relayResource(upstream: ProviderReply, context: ResourceRelayContext, trace: RequestTrace): Promise<PipelineResponse> {
+  if (context.rerank !== null) return relayRerank(upstream, context.rerank.mapper, context.rerank.request, trace);
   const type = String(upstream.headers['content-type'] ?? '');
-  if (upstream.status < 400 && type.includes('text/event-stream')) return relayEvents(upstream, context, facts);
-  if (context.route.download || !type.includes('json')) return relayBytes(upstream, facts);
+  if (upstream.status < 400 && type.includes('text/event-stream')) return relayEvents(upstream, context, trace);
+  if (context.route.download || !type.includes('json')) return relayBytes(upstream, trace);
   const readStarted = process.hrtime.bigint();
   const json = await readJsonBody(upstream.body, 'openai');
-  facts.upstreamNanos += process.hrtime.bigint() - readStarted;
-  facts.tokens = toAuditTokens(json.usage);
-  facts.bytesOut = json.bytes.length;
+  trace.noteUpstreamWait(readStarted);
+  const tokens = toAuditTokens(json.usage);
+  trace.noteUsage(tokens);
+  context.governed.settle(tokens);
+  trace.noteBytesOut(json.bytes.length);
+  if (upstream.status < 400) scanOutputJson(json.bytes, context.governed, trace);
   if (upstream.status < 400 && context.ids) rememberIds(json.bytes, context.provider, context.ids);
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: json.bytes };
 }
 
 /** Rerank answers in the provider's format are mapped to gw's; refusals pass through as they are. */
-export async function relayRerank(upstream: UpstreamResponse, mapper: RerankMapper, request: RerankRequest, facts: PipelineFacts): Promise<PipelineResponse> {
+async function relayRerank(upstream: ProviderReply, mapper: RerankMapper, request: RerankRequest, trace: RequestTrace): Promise<PipelineResponse> {
   const json = await readJsonBody(upstream.body, 'openai');
   const headers = buildClientHeaders(upstream.headers, false);
   if (upstream.status >= 400) {
-    facts.bytesOut = json.bytes.length;
+    trace.noteBytesOut(json.bytes.length);
     return { status: upstream.status, headers, body: json.bytes };
   }
   let parsed: unknown;
@@ -52,44 +61,41 @@ export async function relayRerank(upstream: UpstreamResponse, mapper: RerankMapp
   const mapped = mapper.decodeResponse(parsed, request);
   const bytes = Buffer.from(JSON.stringify(mapped));
   const total = mapped.usage?.total_tokens;
-  if (total !== undefined) facts.tokens = { input: total, total };
-  facts.bytesOut = bytes.length;
+  if (total !== undefined) trace.noteUsage({ input: total, total });
+  trace.noteBytesOut(bytes.length);
   return { status: upstream.status, headers: { ...headers, 'content-type': 'application/json' }, body: bytes };
 }
 
-function relayEvents(upstream: UpstreamResponse, context: ResourceRelayContext, facts: PipelineFacts): PipelineResponse {
-  let settle = () => {};
-  facts.settled = new Promise((resolve) => { settle = resolve; });
+function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, trace: RequestTrace): PipelineResponse {
   const tapped = tapResponseId(upstream.body, (id) => context.ids?.remember(id, context.provider));
   const body = relayStream(tapped, {
     dialect: 'openai', hideUsageChunk: false, signal: context.signal,
-    onFinished: () => { facts.finished = true; },
+    onFinished: () => trace.noteFinished(),
     onDone: ({ usage, bytes, failure }) => {
-      facts.tokens = toAuditTokens(usage);
-      facts.bytesOut = bytes;
-      if (failure) facts.outcome.push(failure.code);
-      settle();
+      const tokens = toAuditTokens(usage);
+      trace.noteUsage(tokens);
+      context.governed.settle(tokens);
+      trace.noteBytesOut(bytes);
+      if (failure) trace.noteOutcome(failure.code);
     },
   });
-  return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body };
+  const scanned = scanOutputStream(body, context.governed, context.call.dialect, trace);
+  return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: trace.trackStream(scanned) };
 }
 
-function relayBytes(upstream: UpstreamResponse, facts: PipelineFacts): PipelineResponse {
-  let settle = () => {};
-  facts.settled = new Promise((resolve) => { settle = resolve; });
+function relayBytes(upstream: ProviderReply, trace: RequestTrace): PipelineResponse {
   async function* counted(): AsyncGenerator<Uint8Array> {
     let bytes = 0;
     try {
-      for await (const chunk of upstream.body as AsyncIterable<Uint8Array>) {
+      for await (const chunk of upstream.body) {
         bytes += chunk.length;
         yield chunk;
       }
     } finally {
-      facts.bytesOut = bytes;
-      settle();
+      trace.noteBytesOut(bytes);
     }
   }
-  return { status: upstream.status, headers: buildClientHeaders(upstream.headers, true), body: counted() };
+  return { status: upstream.status, headers: buildClientHeaders(upstream.headers, true), body: trace.trackStream(counted()) };
 }
 
 /** Reads event data until the response id shows (`response.created` is the first event), then only forwards. */

@@ -3,7 +3,8 @@
 // retrieval routes (images, audio, rerank, OCR). Each entry says where the id of a
 // follow-up call is, which providers serve it when nothing else decides, and how its
 // answer comes back.
-import type { ProviderKind, ResourceOperation } from '../providers/provider-adapter.js';
+import type { ProviderConfig, ProviderKind, ResourceOperation, UpstreamCall } from '../providers/provider-adapter.js';
+import { PROVIDER_KINDS, adapterFor } from '../providers/registry.js';
 import type { PipelineRequest } from './pipeline-types.js';
 
 export type ResourceRouteOperation = ResourceOperation | 'responses.create';
@@ -18,6 +19,8 @@ export interface ResourceRoute {
   download?: boolean;
   /** The JSON body is gw's rerank shape, mapped to the provider's. */
   rerank?: boolean;
+  /** The provider runs a model (named in the body, or its default): allow_models applies even when none is named. */
+  usesModel?: boolean;
 }
 
 const OPENAI: ProviderKind[] = ['openai', 'openai-compatible', 'mistral'];
@@ -27,13 +30,13 @@ function routes(list: ResourceRoute[]): Record<string, ResourceRoute> {
 }
 
 const RESOURCE_ROUTES: Record<string, ResourceRoute> = routes([
-  { operation: 'responses.create', kinds: OPENAI },
+  { operation: 'responses.create', kinds: OPENAI, usesModel: true },
   { operation: 'responses.retrieve', idParam: 'response_id', kinds: OPENAI },
   { operation: 'responses.delete', idParam: 'response_id', kinds: OPENAI },
   { operation: 'responses.cancel', idParam: 'response_id', kinds: OPENAI },
   { operation: 'responses.input_items', idParam: 'response_id', kinds: OPENAI },
-  { operation: 'responses.input_tokens', kinds: OPENAI },
-  { operation: 'responses.compact', kinds: OPENAI },
+  { operation: 'responses.input_tokens', kinds: OPENAI, usesModel: true },
+  { operation: 'responses.compact', kinds: OPENAI, usesModel: true },
   { operation: 'files', kinds: OPENAI },
   { operation: 'files.item', idParam: 'file_id', kinds: OPENAI },
   { operation: 'files.content', idParam: 'file_id', kinds: OPENAI, download: true },
@@ -43,22 +46,34 @@ const RESOURCE_ROUTES: Record<string, ResourceRoute> = routes([
   { operation: 'batches.cancel', idParam: 'batch_id', kinds: OPENAI },
   { operation: 'containers', kinds: ['openai'] },
   { operation: 'containers.item', idParam: '*', kinds: ['openai'] },
-  { operation: 'videos', kinds: ['openai'] },
+  { operation: 'videos', kinds: ['openai'], usesModel: true },
   { operation: 'videos.item', idParam: 'video_id', kinds: ['openai'] },
   { operation: 'videos.content', idParam: 'video_id', kinds: ['openai'], download: true },
-  { operation: 'videos.remix', idParam: 'video_id', kinds: ['openai'] },
-  { operation: 'images.generations', kinds: OPENAI },
-  { operation: 'images.edits', kinds: OPENAI },
-  { operation: 'images.variations', kinds: OPENAI },
-  { operation: 'audio.speech', kinds: OPENAI, download: true },
-  { operation: 'audio.transcriptions', kinds: OPENAI },
-  { operation: 'rerank', kinds: ['cohere', 'jina', 'voyage'], rerank: true },
-  { operation: 'ocr', kinds: ['mistral'] },
+  { operation: 'videos.remix', idParam: 'video_id', kinds: ['openai'], usesModel: true },
+  { operation: 'images.generations', kinds: OPENAI, usesModel: true },
+  { operation: 'images.edits', kinds: OPENAI, usesModel: true },
+  { operation: 'images.variations', kinds: OPENAI, usesModel: true },
+  { operation: 'audio.speech', kinds: OPENAI, download: true, usesModel: true },
+  { operation: 'audio.transcriptions', kinds: OPENAI, usesModel: true },
+  { operation: 'rerank', kinds: ['cohere', 'jina', 'voyage'], rerank: true, usesModel: true },
+  { operation: 'ocr', kinds: ['mistral'], usesModel: true },
   { operation: 'messages.batches', kinds: ['anthropic'] },
   { operation: 'messages.batches.item', idParam: 'batch_id', kinds: ['anthropic'] },
   { operation: 'messages.batches.results', idParam: 'batch_id', kinds: ['anthropic'], download: true },
   { operation: 'messages.batches.cancel', idParam: 'batch_id', kinds: ['anthropic'] },
 ]);
+
+/** Whether a provider's adapter has a URL for the operation. */
+export function offers(provider: ProviderConfig, operation: UpstreamCall['operation']): boolean {
+  const probe: UpstreamCall = { operation, model: null, stream: false, resourcePath: '/probe', clientPath: '/probe' };
+  return adapterFor(provider.kind).urlFor(provider, probe) !== null;
+}
+
+/** The provider kinds that offer a route's operation, for messages that say where to find it. */
+export function kindsOffering(route: ResourceRoute): string[] {
+  return PROVIDER_KINDS.filter((kind) => kind !== 'gateway'
+    && offers({ name: kind, kind, baseUrl: 'http://provider.invalid', apiKey: null, source: 'built-in' }, route.operation));
+}
 
 export function findResourceRoute(operation: string): ResourceRoute | null {
   return Object.hasOwn(RESOURCE_ROUTES, operation) ? RESOURCE_ROUTES[operation]! : null;

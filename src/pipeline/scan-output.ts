@@ -12,30 +12,29 @@ import { encodeOpenAiStreamError } from '../formats/openai-chat/encode-stream-er
 import type { WireDialect } from '../providers/provider-adapter.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { Governed } from './govern-request.js';
-import type { PipelineFacts } from './pipeline-types.js';
+import type { RequestTrace } from './request-trace.js';
 
 const STREAM_ERROR: Partial<Record<WireDialect, (error: GatewayError) => string>> = {
   openai: encodeOpenAiStreamError, anthropic: encodeAnthropicStreamError, google: encodeGoogleStreamError,
 };
 
-/** Where stream events carry generated text, whatever the dialect. */
-const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal']);
+/** Where stream events carry generated text, whatever the dialect (reasoning included: `reasoning_content` on OpenAI-compatible servers). */
+const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal', 'reasoning_content', 'reasoning']);
 
 function blockedError(ruleId: string): GatewayError {
   return new GatewayError('GW_ERR_DLP_BLOCKED', { message: `The response was stopped by DLP rule "${ruleId}"; the matched text is not shown.` });
 }
 
-function count(facts: PipelineFacts, ruleId: string): void {
-  const id = `output.${ruleId}`;
-  facts.dlp = { ...facts.dlp, [id]: (facts.dlp?.[id] ?? 0) + 1 };
+function count(trace: RequestTrace, ruleId: string): void {
+  trace.noteDlp(`output.${ruleId}`);
 }
 
-export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, dialect: WireDialect, facts: PipelineFacts): AsyncIterable<Uint8Array | string> {
+export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, dialect: WireDialect, trace: RequestTrace): AsyncIterable<Uint8Array | string> {
   if (!governed.dlp.outputScan || governed.dlp.rules.length === 0) return body;
-  return scanStream(body, governed, dialect, facts);
+  return scanStream(body, governed, dialect, trace);
 }
 
-async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, dialect: WireDialect, facts: PipelineFacts): AsyncGenerator<Uint8Array | string> {
+async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, dialect: WireDialect, trace: RequestTrace): AsyncGenerator<Uint8Array | string> {
   const scanner = createStreamTextScanner(governed.dlp.rules);
   const decoder = new SseDecoder();
   // Bytes are held only until their event is complete, so no event leaves unscanned.
@@ -50,10 +49,10 @@ async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: G
     pending = pending.slice(boundary + 2);
     for (const event of decoder.push(Buffer.from(complete))) {
       for (const match of scanner.push(textOf(event.data))) {
-        count(facts, match.rule.detector.id);
+        count(trace, match.rule.detector.id);
         if (match.rule.action !== 'block') continue;
         const error = blockedError(match.rule.detector.id);
-        facts.outcome.push(error.code);
+        trace.noteOutcome(error.code);
         const encode = STREAM_ERROR[dialect];
         if (encode) yield encode(error);
         return;
@@ -84,12 +83,12 @@ function collect(node: unknown, pieces: string[], depth: number): void {
 }
 
 /** A whole JSON answer: a block replaces it with the 403; other matches are counted. */
-export function scanOutputJson(bytes: Buffer, governed: Governed, facts: PipelineFacts): void {
+export function scanOutputJson(bytes: Buffer, governed: Governed, trace: RequestTrace): void {
   if (!governed.dlp.outputScan || governed.dlp.rules.length === 0) return;
   let parsed: unknown;
   try { parsed = JSON.parse(bytes.toString('utf8')); } catch { return; }
   const rules = governed.dlp.rules.map((rule) => ({ ...rule, action: rule.action === 'redact' ? 'log' as const : rule.action }));
   const scan = scanRequestBody(parsed, rules);
-  for (const [ruleId, matches] of Object.entries(scan.counts)) for (let index = 0; index < matches; index += 1) count(facts, ruleId);
+  for (const [ruleId, matches] of Object.entries(scan.counts)) for (let index = 0; index < matches; index += 1) count(trace, ruleId);
   if (scan.blockedBy !== null) throw blockedError(scan.blockedBy);
 }

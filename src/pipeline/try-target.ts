@@ -1,45 +1,58 @@
-// One try of one routing target (attempt-targets.ts calls it per attempt):
-// translate when the dialects differ, else encode the client's bytes with only
-// the model patched, and call the provider. The result's status is known before
-// any byte is relayed, so a failed try can still be dropped for the next target.
+// Stage 6, attempt, for one routing target (attempt-targets.ts calls it per target):
+// encode the call for this provider and send it (send-to-provider.ts). Four ways:
+//   - same format: the client's bytes with only the model patched (encode-upstream-call.ts);
+//   - a resource or media route: the client's path under the provider's API root (forward-resource.ts);
+//   - translated: the provider speaks another dialect, or lacks the operation natively
+//     (forward-translated.ts; count_tokens in count-tokens.ts);
+// The reply's status is known before any byte is relayed, so a failed try can still be
+// dropped for the next target.
 import { adapterFor } from '../providers/registry.js';
-import { callProvider, type ProviderReply } from './call-provider.js';
-import type { Target } from './choose-target.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
 import { COUNT_OPERATIONS, countTokens } from './count-tokens.js';
-import { encodeUpstreamCall, type EncodedCall } from './encode-upstream-call.js';
+import { encodeUpstreamCall } from './encode-upstream-call.js';
+import { encodeResourceCall, type ResourceCall } from './forward-resource.js';
 import { forwardTranslated } from './forward-translated.js';
 import type { GatewayServices } from './gateway-services.js';
-import type { PipelineFacts, PipelineRequest, PipelineResponse } from './pipeline-types.js';
+import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
+import type { Target } from './plan-targets.js';
 import type { InboundCall } from './read-inbound-call.js';
-import type { CancelSignal } from '../upstream/cancel-signal.js';
+import type { RequestTrace } from './request-trace.js';
+import { sendToProvider, type ProviderReply } from './send-to-provider.js';
 
 export type TargetReply =
-  | { kind: 'translated'; status: number; response: PipelineResponse; discard(): void }
-  | { kind: 'same-format'; status: number; retryAfter?: string; call: EncodedCall; upstream: ProviderReply; discard(): void };
+  /** Already in the client's dialect (translated, or counted). */
+  | { kind: 'answered'; status: number; response: PipelineResponse; discard(): void }
+  /** The provider's own reply, relayed as it is. */
+  | { kind: 'provider'; status: number; retryAfter?: string; upstream: ProviderReply; hideUsageChunk: boolean; resource: ResourceCall | null; discard(): void };
 
-export async function tryTarget(request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, facts: PipelineFacts, signal: CancelSignal): Promise<TargetReply> {
+export async function tryTarget(request: PipelineRequest, call: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace, signal: CancelSignal): Promise<TargetReply> {
   const attemptRequest: PipelineRequest = { ...request, signal };
-  const adapter = adapterFor(target.provider.kind);
-  // Different dialects on the two sides: translate through the canonical model. The mock speaks
-  // every dialect except Responses, which it serves as Chat through the translator.
-  const mockResponses = target.provider.kind === 'mock' && inbound.operation === 'responses.create';
-  if (mockResponses || (adapter.dialect !== 'any' && adapter.dialect !== inbound.dialect)) {
-    const response = COUNT_OPERATIONS.has(inbound.operation)
-      ? await countTokens(attemptRequest, inbound, target, adapter, services)
-      : await forwardTranslated(attemptRequest, inbound, target, adapter, services, facts);
-    return { kind: 'translated', status: response.status, response, discard: () => discard(response.body) };
+  if (needsTranslation(call, target)) {
+    const response = COUNT_OPERATIONS.has(call.operation)
+      ? await countTokens(attemptRequest, call, target, services, trace)
+      : await forwardTranslated(attemptRequest, call, target, services, trace);
+    return { kind: 'answered', status: response.status, response, discard: () => discard(response.body) };
   }
-  // 3. encode: the client's own bytes with only the model patched (same format).
-  const call = encodeUpstreamCall(attemptRequest, inbound, target, adapter);
-  // 4. provider: undici upstream, or the mock in-process.
-  const started = process.hrtime.bigint();
-  const upstream = await callProvider(call, target.provider, services.upstream, signal);
-  facts.upstreamNanos += process.hrtime.bigint() - started;
+  const encoded = call.resource ? encodeResourceCall(attemptRequest, call, target) : encodeUpstreamCall(attemptRequest, call, target);
+  const upstream = await sendToProvider(target, encoded.request, services, signal, trace);
   const retryAfter = upstream.headers['retry-after'];
   return {
-    kind: 'same-format', status: upstream.status, call, upstream, discard: () => discard(upstream.body),
+    kind: 'provider', status: upstream.status, upstream, hideUsageChunk: encoded.hideUsageChunk, resource: encoded.resource,
+    discard: () => discard(upstream.body),
     ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
   };
+}
+
+/**
+ * Different dialects on the two sides, or a provider without the operation in its own API
+ * (the mock has no Responses endpoint): translate through the canonical model.
+ */
+function needsTranslation(call: InboundCall, target: Target): boolean {
+  if (call.operation === 'passthrough' || (call.resource && !call.translatable)) return false;
+  const adapter = adapterFor(target.provider.kind);
+  if (adapter.dialect !== 'any' && adapter.dialect !== call.dialect) return true;
+  const probe = { operation: call.operation, model: target.upstreamModel, stream: call.stream, clientPath: '/probe', ...(call.resource ? { resourcePath: '/probe' } : {}) };
+  return adapter.urlFor(target.provider, probe) === null;
 }
 
 /** Drops a reply's body so its connection is released. */

@@ -8,6 +8,8 @@ export interface PolicyRequest {
   model: string | null;
   operation: string;
   maxTokens: number | null;
+  /** The call runs a model it does not name (a provider default, or a field gw cannot read). */
+  unnamedModel?: boolean;
 }
 
 export interface PolicyRefusal {
@@ -21,6 +23,10 @@ type Check = (record: PolicyRecord, request: PolicyRequest) => string | null;
 function listCheck(kind: 'model' | 'operation', allow: keyof PolicyRecord, deny: keyof PolicyRecord): Check {
   return (record, request) => {
     const value = kind === 'model' ? request.model : request.operation;
+    const allowedList = record[allow] as string[] | undefined;
+    if (value === null && kind === 'model' && request.unnamedModel && allowedList !== undefined) {
+      return `the call names no model (the provider would pick one), and ${String(allow)} is set (${allowedList.join(', ') || 'empty'}); name the model`;
+    }
     if (value === null) return null;
     const denied = record[deny] as string[] | undefined;
     if (matchesAny(denied, value)) return `${kind} "${value}" matches ${String(deny)} (${denied!.join(', ')})`;

@@ -82,6 +82,8 @@ export interface ProviderAdapter {
   modelInBody(config: ProviderConfig): boolean;
   /** Rerank providers: gw's Cohere-like rerank body to the provider's wire format and back. */
   rerank?: RerankMapper;
+  /** Its model catalog already names models the way gw routes them (another gw, the mock): listed as they are. */
+  catalogIdsRoute?: boolean;
 }
 
 /** gw's rerank request (Cohere-like, src/providers/rerank-wire.ts) ⇄ one provider's format. */

@@ -147,6 +147,6 @@ async function serve(services: GatewayServices, request: FastifyRequest, reply: 
     rawBody: state.rawBody,
     identity: state.identity!,
     signal: cancel,
-  }, services, state);
+  }, services, state.trace);
   return sendPipelineResponse(request, reply, response);
 }

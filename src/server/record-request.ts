@@ -39,16 +39,17 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
   if (!state) return;
   // writableEnded: the response was completed by us (a finished write may still be in flight).
   // A client that hangs up after its stream's final event (Codex after response.completed) got everything.
-  const clientLeft = !reply.raw.writableEnded && !state.finished;
-  if (state.settled) {
+  const trace = state.trace;
+  const clientLeft = !reply.raw.writableEnded && !trace.finished;
+  if (trace.settled) {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([state.settled, new Promise((resolve) => { timer = setTimeout(resolve, SETTLE_BOUND_MS); })]);
+    await Promise.race([trace.settled, new Promise((resolve) => { timer = setTimeout(resolve, SETTLE_BOUND_MS); })]);
     clearTimeout(timer);
   }
   const status = clientLeft ? CLIENT_CLOSED_REQUEST : reply.statusCode;
   const latencyMs = elapsedMs(state.startedAt);
-  if (clientLeft && !state.outcome.includes('client_disconnected')) state.outcome.push('client_disconnected');
-  if (state.outcome.length === 0) state.outcome.push(status < 400 ? 'ok' : `http_${status}`);
+  if (clientLeft && !trace.outcome.includes('client_disconnected')) trace.noteOutcome('client_disconnected');
+  if (trace.outcome.length === 0) trace.noteOutcome(status < 400 ? 'ok' : `http_${status}`);
 
   const labels = { family: state.family, operation: state.operation };
   services.metrics.requests.inc({ family: state.family, operation: state.operation, status_class: statusClass(status) });
@@ -59,7 +60,7 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
   requestLogger(services.logger).info({
     request_id: request.id, method: request.method, path: pathForLog(request.url), family: state.family,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
-    model: state.model ?? undefined, provider: state.provider ?? undefined, outcome: state.outcome,
+    model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome,
   }, 'request');
 
   if (state.refusedAtDoor || !state.route?.authenticated) return;
@@ -74,17 +75,17 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
     route: state.route.url,
     family: state.family,
     operation: state.operation,
-    model: state.model ?? undefined,
-    provider: state.provider ?? undefined,
+    model: trace.model ?? undefined,
+    provider: trace.provider ?? undefined,
     status,
     latency_ms: latencyMs,
     bytes_in: state.rawBody?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
-    bytes_out: state.bytesOut ?? Number(reply.getHeader('content-length') ?? 0),
-    tokens: state.tokens ?? undefined,
-    outcome: state.outcome,
-    warnings: state.warnings.length > 0 ? state.warnings : undefined,
-    dlp: state.dlp,
-    data: Object.keys(state.data).length > 0 ? state.data : undefined,
+    bytes_out: trace.bytesOut ?? Number(reply.getHeader('content-length') ?? 0),
+    tokens: trace.tokens ?? undefined,
+    outcome: [...trace.outcome],
+    warnings: trace.warnings.length > 0 ? [...trace.warnings] : undefined,
+    dlp: trace.dlp,
+    data: Object.keys(trace.data).length > 0 ? { ...trace.data } : undefined,
   };
   services.audit.append(fields).then(
     () => services.metrics.auditRecords.inc({ kind: 'request' }),

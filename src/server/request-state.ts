@@ -1,6 +1,6 @@
 // What gw tracks about one request while fastify carries it through its hooks.
 import type { Identity } from '../auth/authenticate.js';
-import type { AuditTokens, AuditValue } from '../audit/record.js';
+import { RequestTrace } from '../pipeline/request-trace.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
 
 export interface RequestState {
@@ -13,22 +13,10 @@ export interface RequestState {
   refusedAtDoor: boolean;
   /** Raw JSON bytes as received, for byte-preserving forwarding. */
   rawBody: Buffer | null;
-  model: string | null;
-  provider: string | null;
-  tokens: AuditTokens | null;
-  outcome: string[];
-  warnings: string[];
-  dlp?: Record<string, number>;
-  data: Record<string, AuditValue>;
-  bytesOut: number | null;
-  /** Nanoseconds spent waiting on the provider; subtracted to get gw's own overhead. */
-  upstreamNanos: bigint;
+  /** What the corridor learned (provider, usage, outcome, DLP counts…), for the record stage. */
+  trace: RequestTrace;
   /** gw's own time up to the response headers (set when the pipeline answered). */
   overheadSeconds: number | null;
-  /** The client got its stream's final event (Codex hangs up right after response.completed). */
-  finished: boolean;
-  /** Set by the pipeline for a relayed stream: the record waits for its bytes and usage. */
-  settled: Promise<void> | null;
 }
 
 declare module 'fastify' {
@@ -43,7 +31,6 @@ declare module 'fastify' {
 export function newRequestState(route: RouteEntry | null, family: RouteEntry['family']): RequestState {
   return {
     route, family, operation: route?.operation ?? 'unknown', startedAt: process.hrtime.bigint(), identity: null,
-    refusedAtDoor: false, rawBody: null, model: null, provider: null, tokens: null, outcome: [], warnings: [], data: {}, bytesOut: null,
-    upstreamNanos: 0n, overheadSeconds: null, settled: null, finished: false,
+    refusedAtDoor: false, rawBody: null, trace: new RequestTrace(), overheadSeconds: null,
   };
 }

@@ -37,7 +37,8 @@ export function toGatewayError(error: unknown): GatewayError {
 
 export function sendError(reply: FastifyReply, family: Family, error: GatewayError, options: { closeConnection?: boolean } = {}): FastifyReply {
   const wire = encodeErrorForFamily(family, error);
-  if (reply.request.gw && !reply.request.gw.outcome.includes(error.code)) reply.request.gw.outcome.push(error.code);
+  const trace = reply.request.gw?.trace;
+  if (trace && !trace.outcome.includes(error.code)) trace.noteOutcome(error.code);
   // Closing tells the client we will not read a body we refused before parsing it.
   if (options.closeConnection) reply.header('connection', 'close');
   return reply.code(wire.status).headers(wire.headers).type('application/json').send(wire.body);

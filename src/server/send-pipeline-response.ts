@@ -11,7 +11,7 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | st
 
 export function overheadNanos(request: FastifyRequest): bigint {
   const state = request.gw;
-  const overhead = process.hrtime.bigint() - state.startedAt - state.upstreamNanos;
+  const overhead = process.hrtime.bigint() - state.startedAt - state.trace.upstreamNanos;
   return overhead > 0n ? overhead : 0n;
 }
 

@@ -17,6 +17,8 @@ import { describeListenError } from './listen-errors.js';
 import { createProviderSource } from './provider-source.js';
 import { prepareMode } from './gateway-mode.js';
 import type { SidecarLogin } from '../sidecar/hub-session.js';
+import { answerMockCall } from '../providers/mock/answer-mock-call.js';
+import { withInProcessProviders } from '../upstream/in-process-upstream.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamTimeouts } from '../upstream/upstream-client.js';
 
 export interface GatewayOptions {
@@ -55,7 +57,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       fsync: state.snapshot().settings.audit_fsync,
     });
     cleanups.unshift(() => audit.close());
-    const upstream = createUpstreamClient(options.upstreamTimeouts);
+    // The mock answers in-process behind the same client every provider call goes through.
+    const upstream = withInProcessProviders(createUpstreamClient(options.upstreamTimeouts), answerMockCall);
     cleanups.push(() => upstream.close());
     const logger = options.logger ?? createLogger();
     const mode = await prepareMode({ home: options.home, env: options.env, state, audit, logger, ...(options.sidecar ? { sidecar: options.sidecar } : {}) });

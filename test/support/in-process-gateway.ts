@@ -15,6 +15,8 @@ import { makeHome } from './gateway-process.js';
 import { Writable } from 'node:stream';
 import { resolveProviders } from '../../src/config/resolve-providers.js';
 import { createUpstreamClient } from '../../src/upstream/upstream-client.js';
+import { withInProcessProviders } from '../../src/upstream/in-process-upstream.js';
+import { answerMockCall } from '../../src/providers/mock/answer-mock-call.js';
 
 export interface InProcessGateway extends GatewayServer {
   home: string;
@@ -40,7 +42,7 @@ export async function startInProcessGateway(settings: Partial<Settings> = {}, en
   const services: GatewayServices = {
     state: store, audit, metrics: createGatewayMetrics({ processMetrics: false }),
     logger: createLogger({ destination }), now: () => new Date(),
-    upstream: createUpstreamClient(),
+    upstream: withInProcessProviders(createUpstreamClient(), answerMockCall),
     providers: () => ({ ...resolveProviders({ env, state: store.snapshot() }), aliases: store.snapshot().aliases }),
   };
   const server = await buildServer(services);

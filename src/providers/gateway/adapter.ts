@@ -17,4 +17,5 @@ export const gatewayAdapter: ProviderAdapter = {
   defaultHeaders: () => ({}),
   // OpenAI and Anthropic bodies name the model; GenAI paths name it inside clientPath, forwarded as is.
   modelInBody: () => true,
+  catalogIdsRoute: true,
 };

@@ -1,7 +1,10 @@
-// The built-in mock (respond-as-mock.ts) answers every dialect in-process: the
-// pipeline dispatches kind 'mock' to respondAsMock and never opens a socket, so
-// the `mock:` URL here only names the call (for logs and audit), it is never fetched.
+// The built-in mock (respond-as-mock.ts) answers every dialect in-process. Its URLs
+// (`mock:<operation>/<model>`) are answered by answer-mock-call.ts, which the
+// composition root puts in front of the real upstream client the way undici's
+// MockAgent sits in front of a dispatcher: the pipeline calls the mock exactly as it
+// calls any provider and never asks which kind it is talking to.
 import type { ProviderAdapter, ProviderConfig, UpstreamCall } from '../provider-adapter.js';
+import { MOCK_OPERATIONS } from './answer-mock-call.js';
 
 export const MOCK_BASE_URL = 'mock:';
 
@@ -9,10 +12,12 @@ export const mockAdapter: ProviderAdapter = {
   kind: 'mock',
   dialect: 'any',
   urlFor(_config: ProviderConfig, call: UpstreamCall): string | null {
-    if (call.operation === 'passthrough') return null;
+    // Only what the mock answers; Responses is served through the translator as Chat.
+    if (!Object.hasOwn(MOCK_OPERATIONS, call.operation)) return null;
     return call.model === null ? `mock:${call.operation}` : `mock:${call.operation}/${encodeURIComponent(call.model)}`;
   },
   authHeaders: () => ({}),
   defaultHeaders: () => ({}),
   modelInBody: () => true,
+  catalogIdsRoute: true,
 };

@@ -1,0 +1,191 @@
+// Stage 5, plan targets: which provider(s) a call may go to, in the order to try
+// them. One plan for every route; its inputs, first that decides wins:
+//   1. the resource-id memory: a follow-up call (a file's content, a batch's results)
+//      goes to the provider that created the id, or that holds a batch's input file;
+//   2. a passthrough prefix names its provider kind;
+//   3. the model: a routing rule's weighted targets (session affinity, retries,
+//      time-outs), else provider/model, an alias, a well-known prefix, a gateway;
+//   4. `x-gw-provider: NAME`, for a call whose body names no model (a multipart upload);
+//      with a model it may only agree with the model's provider;
+//   5. a resource route with nothing else: the first configured provider of its kinds.
+// Then policy filters the providers (allow/deny_providers, shadow mode only warns),
+// and a caller's own key (x-gw-direct-key) replaces the provider key.
+import { GatewayError } from '../errors.js';
+import { refuseProvider } from '../policy/evaluate-policy.js';
+import type { ProviderConfig, ProviderKind } from '../providers/provider-adapter.js';
+import { resolveModel } from '../routing/resolve-model.js';
+import { planAttempts, type PlannedAttempt } from '../routing/plan-attempts.js';
+import type { RouteRule } from '../routing/route-rule.js';
+import type { GatewayServices, ProviderSet } from './gateway-services.js';
+import type { Governed } from './govern-request.js';
+import type { PipelineRequest } from './pipeline-types.js';
+import type { InboundCall } from './read-inbound-call.js';
+import { kindsOffering, offers, resourceIdOf, type ResourceRoute } from './resource-routes.js';
+
+export interface Target {
+  provider: ProviderConfig;
+  /** The model as the provider knows it; null for passthrough and model-less resource calls. */
+  upstreamModel: string | null;
+}
+
+export interface TargetAttempt {
+  target: Target;
+  retry: number;
+  timeoutMs?: number;
+}
+
+export const PROVIDER_HEADER = 'x-gw-provider';
+
+/** Headers clients use to name a session (Claude Code sends the first on every request). */
+const SESSION_HEADERS = ['x-claude-code-session-id', 'x-session-affinity', 'x-session-id', 'session-id', 'x-gw-session'];
+
+const PASSTHROUGH_KINDS: Readonly<Record<string, ProviderKind>> = { openai: 'openai', anthropic: 'anthropic', google: 'gemini' };
+
+export function planTargets(call: InboundCall, request: PipelineRequest, services: GatewayServices, governed: Governed): TargetAttempt[] {
+  const set = services.providers();
+  let attempts = candidates(call, request, services, set);
+  if (call.resource) attempts = attempts.map((attempt) => ({ ...attempt, target: offering(attempt.target, call, set.providers) }));
+  attempts = filterByPolicy(attempts, governed);
+  const directKey = governed.directKey;
+  if (directKey !== null) {
+    attempts = attempts.map((attempt) => ({ ...attempt, target: { ...attempt.target, provider: { ...attempt.target.provider, apiKey: directKey } } }));
+  }
+  return attempts;
+}
+
+/** Every provider policy lets this caller use, for the merged model list. */
+export function planCatalogTargets(services: GatewayServices, governed: Governed): Target[] {
+  return services.providers().providers
+    .filter((provider) => { const refusal = refuseProvider(governed.policies, provider.name); return refusal === null || refusal.shadow; })
+    .map((provider) => ({ provider, upstreamModel: null }));
+}
+
+function candidates(call: InboundCall, request: PipelineRequest, services: GatewayServices, set: ProviderSet): TargetAttempt[] {
+  const byName = (name: string | undefined) => name === undefined ? undefined : set.providers.find((provider) => provider.name === name);
+  if (call.resource) {
+    const id = resourceIdOf(request, call.resource);
+    const creator = byName(id === null ? undefined : services.resourceIds?.providerOf(id))
+      ?? byName(bodyString(request.body, 'input_file_id', (fileId) => services.resourceIds?.providerOf(fileId)));
+    if (creator) return [once({ provider: creator, upstreamModel: null })];
+  }
+  if (call.operation === 'passthrough') return [once(passthroughTarget(request.family, set.providers))];
+  const named = headerValue(request.headers[PROVIDER_HEADER]);
+  const namedProvider = named === undefined ? undefined : byName(named);
+  if (named !== undefined && namedProvider === undefined) {
+    throw new GatewayError('GW_ERR_PROVIDER_NOT_CONFIGURED', { message: `${PROVIDER_HEADER} names "${named}", which is not a configured provider (configured: ${set.providers.map((provider) => provider.name).join(', ')}).` });
+  }
+  if (call.model !== null && call.model !== '') {
+    const rule = (services.state.snapshot().routes ?? []).find((candidate: RouteRule) => candidate.name === call.model);
+    const planned = rule ? ruleTargets(rule, request, set) : [once(modelTarget(call, set))];
+    if (namedProvider) requireAgreement(namedProvider, planned, call.model);
+    return planned;
+  }
+  if (namedProvider) return [once({ provider: namedProvider, upstreamModel: null })];
+  if (call.resource) return [once(fallbackTarget(call.resource, set.providers))];
+  throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'The request needs a "model" string.', param: 'model' });
+}
+
+function once(target: Target): TargetAttempt {
+  return { target, retry: 0 };
+}
+
+function ruleTargets(rule: RouteRule, request: PipelineRequest, set: ProviderSet): TargetAttempt[] {
+  const planned = planAttempts(rule, { random: Math.random, sessionId: sessionOf(request) });
+  const attempts = planned.flatMap((attempt) => toTargetAttempt(attempt, set));
+  if (attempts.length === 0) throw new GatewayError('GW_ERR_PROVIDER_NOT_CONFIGURED', { message: `Route "${rule.name}" has no usable target (see gw routes list).` });
+  return attempts;
+}
+
+function toTargetAttempt(attempt: PlannedAttempt, set: ProviderSet): TargetAttempt[] {
+  const { target } = attempt;
+  const keys = set.routeKeys ?? {};
+  if (target.key !== undefined && keys[target.key] === undefined) return [];
+  const route = resolveModel(target.model, set.providers, set.aliases);
+  const provider = target.key === undefined ? route.provider : { ...route.provider, apiKey: keys[target.key]! };
+  return [{ target: { provider, upstreamModel: route.upstreamModel }, retry: attempt.retry, ...(target.timeout_ms ? { timeoutMs: target.timeout_ms } : {}) }];
+}
+
+function modelTarget(call: InboundCall, set: ProviderSet): Target {
+  // The AzureOpenAI client names a deployment: an Azure provider, when there is one, serves it.
+  const azure = call.deployment && !call.model?.includes('/') ? set.providers.find((candidate) => candidate.kind === 'azure') : undefined;
+  if (azure) return { provider: azure, upstreamModel: call.model };
+  const route = resolveModel(call.model ?? '', set.providers, set.aliases);
+  return { provider: route.provider, upstreamModel: route.upstreamModel };
+}
+
+/** A header may pick among providers only where the model does not already decide. */
+function requireAgreement(named: ProviderConfig, planned: readonly TargetAttempt[], model: string): void {
+  if (planned.every((attempt) => attempt.target.provider.name === named.name)) return;
+  throw new GatewayError('GW_ERR_REQUEST_INVALID', {
+    message: `${PROVIDER_HEADER} names "${named.name}", but the model "${model}" is served by ${planned.map((attempt) => attempt.target.provider.name).join(', ')}; ` +
+      `name the model as ${named.name}/<model> instead, or drop the header.`,
+    param: PROVIDER_HEADER,
+  });
+}
+
+function passthroughTarget(family: string, providers: readonly ProviderConfig[]): Target {
+  const kind = PASSTHROUGH_KINDS[family] ?? 'openai';
+  const provider = providers.find((candidate) => candidate.name === kind)
+    ?? providers.find((candidate) => candidate.kind === kind)
+    ?? providers.find((candidate) => candidate.kind === 'gateway');
+  if (!provider) {
+    throw new GatewayError('GW_ERR_PROVIDER_NOT_CONFIGURED', {
+      message: `The ${family} passthrough needs a configured ${kind} provider (set its API key in the environment or run gw providers add ${kind} --kind ${kind}).`,
+    });
+  }
+  return { provider, upstreamModel: null };
+}
+
+function fallbackTarget(route: ResourceRoute, providers: readonly ProviderConfig[]): Target {
+  const provider = route.kinds.map((kind) => providers.find((candidate) => candidate.kind === kind)).find(Boolean)
+    ?? providers.find((candidate) => candidate.kind === 'gateway');
+  if (!provider) {
+    throw new GatewayError('GW_ERR_PROVIDER_NOT_CONFIGURED', {
+      message: `No configured provider offers ${route.operation}; providers of kind ${kindsOffering(route).join(', ')} do (set one's API key, or gw providers add).`,
+    });
+  }
+  return { provider, upstreamModel: null };
+}
+
+/** A resource route's provider must offer it, unless the call can be translated (Responses on a Claude model). */
+function offering(target: Target, call: InboundCall, all: readonly ProviderConfig[]): Target {
+  if (call.translatable || offers(target.provider, call.resource!.operation)) return target;
+  const route = call.resource!;
+  const configured = all.filter((candidate) => offers(candidate, route.operation)).map((candidate) => candidate.name);
+  const elsewhere = configured.length > 0 ? `configured providers that do: ${configured.join(', ')}` : 'no configured provider does';
+  throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', {
+    message: `Provider ${target.provider.name} (${target.provider.kind}) does not offer ${route.operation}; ${elsewhere} ` +
+      `(provider kinds that do: ${kindsOffering(route).join(', ')}).`,
+  });
+}
+
+function filterByPolicy(attempts: TargetAttempt[], governed: Governed): TargetAttempt[] {
+  if (governed.policies.length === 0) return attempts;
+  const kept = attempts.filter((attempt) => {
+    const refusal = refuseProvider(governed.policies, attempt.target.provider.name);
+    return refusal === null || refusal.shadow;
+  });
+  if (kept.length > 0) return kept;
+  const refusal = refuseProvider(governed.policies, attempts[0]!.target.provider.name);
+  throw new GatewayError('GW_ERR_POLICY_DENIED', { message: `Refused by ${refusal?.reason ?? 'policy'}.` });
+}
+
+function sessionOf(request: PipelineRequest): string | null {
+  for (const name of SESSION_HEADERS) {
+    const value = request.headers[name];
+    const text = Array.isArray(value) ? value[0] : value;
+    if (text) return text;
+  }
+  return null;
+}
+
+function bodyString(body: unknown, name: string, then: (value: string) => string | undefined): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Buffer.isBuffer(body)) return undefined;
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' && value !== '' ? then(value) : undefined;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text.trim() === '' ? undefined : text.trim();
+}

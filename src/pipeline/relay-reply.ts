@@ -1,0 +1,94 @@
+// Stage 7, relay: the provider's answer back to the client, on every path, with output
+// DLP (`gw dlp output on`) wherever text comes back:
+//   - translated or counted (already in the client's dialect): scanned like any other;
+//   - same format, event stream: forwarded as it arrives, usage read on the side, scanned
+//     event by event with a look-behind (scan-output.ts);
+//   - same format, JSON: read whole (bounded) for its usage, scanned, sent unchanged;
+//   - same format, a binary stream (Bedrock frames, GenAI's JSON array): relayed as it is;
+//   - resource routes: relay-resource.ts (ids remembered, downloads piped through).
+// Every relayed stream is tracked on the trace, so the record waits for its end.
+import { classifyUpstreamError } from '../upstream/upstream-client.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
+import { toAuditTokens } from './audit-tokens.js';
+import type { GatewayServices } from './gateway-services.js';
+import type { Governed } from './govern-request.js';
+import type { PipelineResponse } from './pipeline-types.js';
+import type { InboundCall } from './read-inbound-call.js';
+import { relayResource } from './relay-resource.js';
+import { readJsonBody, relayStream } from './relay-response.js';
+import type { RequestTrace } from './request-trace.js';
+import { scanOutputJson, scanOutputStream } from './scan-output.js';
+import type { TargetReply } from './try-target.js';
+import { buildClientHeaders } from './upstream-headers.js';
+
+export async function relayReply(
+  reply: TargetReply, call: InboundCall, governed: Governed, services: GatewayServices, signal: CancelSignal, trace: RequestTrace,
+): Promise<PipelineResponse> {
+  if (reply.kind === 'answered') return relayAnswered(reply.response, call, governed, trace);
+  const { upstream } = reply;
+  if (upstream.status >= 400) trace.noteOutcome(`upstream_${upstream.status}`);
+  if (reply.resource) return relayResource(upstream, { ...reply.resource, ids: services.resourceIds, signal, call, governed }, trace);
+  const contentType = String(upstream.headers['content-type'] ?? '');
+  const headers = buildClientHeaders(upstream.headers, false);
+  if (upstream.status < 400 && contentType.includes('text/event-stream')) {
+    const relayed = relayStream(upstream.body, {
+      dialect: call.dialect, hideUsageChunk: reply.hideUsageChunk, signal,
+      onFinished: () => trace.noteFinished(),
+      onDone: ({ usage, bytes, failure }) => {
+        const tokens = toAuditTokens(usage);
+        trace.noteUsage(tokens);
+        governed.settle(tokens);
+        trace.noteBytesOut(bytes);
+        if (failure) trace.noteOutcome(failure.code);
+      },
+    });
+    return { status: upstream.status, headers, body: trace.trackStream(scanOutputStream(relayed, governed, call.dialect, trace)) };
+  }
+  if (upstream.status < 400 && call.stream) {
+    if (governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
+    return { status: upstream.status, headers, body: trace.trackStream(countBytes(upstream.body, trace)) };
+  }
+  const readStarted = process.hrtime.bigint();
+  const json = await readJsonBody(upstream.body, call.dialect, upstream.headers);
+  trace.noteUpstreamWait(readStarted);
+  const tokens = toAuditTokens(json.usage);
+  trace.noteUsage(tokens);
+  governed.settle(tokens);
+  if (upstream.status < 400) scanOutputJson(json.bytes, governed, trace);
+  trace.noteBytesOut(json.bytes.length);
+  return { status: upstream.status, headers, body: json.bytes };
+}
+
+/** A translated (or counted) answer is text the provider wrote, scanned like a same-format one. */
+function relayAnswered(response: PipelineResponse, call: InboundCall, governed: Governed, trace: RequestTrace): PipelineResponse {
+  if (Buffer.isBuffer(response.body)) {
+    scanOutputJson(response.body, governed, trace);
+    return response;
+  }
+  if (isAsyncIterable(response.body)) {
+    // Bedrock clients read binary frames, which the SSE scanner cannot read.
+    const scanned = call.bedrock ? response.body : scanOutputStream(response.body, governed, call.dialect, trace);
+    if (call.bedrock && governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
+    return { ...response, body: trace.trackStream(scanned) };
+  }
+  return response;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
+  return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Symbol.asyncIterator in value;
+}
+
+async function* countBytes(body: AsyncIterable<Uint8Array>, trace: RequestTrace): AsyncGenerator<Uint8Array> {
+  let bytes = 0;
+  try {
+    for await (const chunk of body) {
+      bytes += chunk.length;
+      yield chunk;
+    }
+  } catch (error) {
+    // No in-stream error event exists for these formats: the stream ends where the provider's did.
+    trace.noteOutcome(classifyUpstreamError(error).code);
+  } finally {
+    trace.noteBytesOut(bytes);
+  }
+}

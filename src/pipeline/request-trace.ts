@@ -1,0 +1,83 @@
+// What the corridor learns about one call, for the record stage (audit record, log
+// line, metrics): every stage notes what it learned through a method here, instead of
+// writing into a shared object, and a relayed stream is tracked so the record waits
+// for its last byte and its usage.
+import type { AuditTokens, AuditValue } from '../audit/record.js';
+
+/** What the record stage reads. */
+export interface TraceView {
+  readonly model: string | null;
+  readonly provider: string | null;
+  readonly tokens: AuditTokens | null;
+  readonly outcome: readonly string[];
+  /** Translation warnings and other notes (what one side could not express), by code. */
+  readonly warnings: readonly string[];
+  /** DLP rule id → matches in this call (never the matched text). */
+  readonly dlp: Readonly<Record<string, number>> | undefined;
+  /** Extra audit payload: routing attempts, a direct key's fingerprint, unscanned uploads. */
+  readonly data: Readonly<Record<string, AuditValue>>;
+  readonly bytesOut: number | null;
+  /** Time spent waiting on the provider, so gw's own overhead can be told apart. */
+  readonly upstreamNanos: bigint;
+  /** The client has been handed its stream's final event: a hang-up after that is not a disconnect. */
+  readonly finished: boolean;
+  /** Resolves when a tracked stream has ended (its bytes and usage are known); null when none is. */
+  readonly settled: Promise<void> | null;
+}
+
+export class RequestTrace implements TraceView {
+  model: string | null = null;
+  provider: string | null = null;
+  tokens: AuditTokens | null = null;
+  readonly outcome: string[] = [];
+  readonly warnings: string[] = [];
+  dlp: Record<string, number> | undefined = undefined;
+  readonly data: Record<string, AuditValue> = {};
+  bytesOut: number | null = null;
+  upstreamNanos = 0n;
+  finished = false;
+  settled: Promise<void> | null = null;
+
+  noteModel(model: string | null): void { this.model = model; }
+
+  noteProvider(name: string): void { this.provider = name; }
+
+  noteUsage(tokens: AuditTokens | null): void { this.tokens = tokens; }
+
+  noteWarning(code: string, options: { once?: boolean } = {}): void {
+    if (options.once && this.warnings.includes(code)) return;
+    this.warnings.push(code);
+  }
+
+  noteOutcome(code: string): void { this.outcome.push(code); }
+
+  noteDlp(ruleId: string, matches = 1): void {
+    this.dlp = { ...this.dlp, [ruleId]: (this.dlp?.[ruleId] ?? 0) + matches };
+  }
+
+  noteData(name: string, value: AuditValue): void { this.data[name] = value; }
+
+  noteBytesOut(bytes: number): void { this.bytesOut = bytes; }
+
+  noteUpstreamWait(startedAt: bigint): void { this.upstreamNanos += process.hrtime.bigint() - startedAt; }
+
+  noteFinished(): void { this.finished = true; }
+
+  /**
+   * The body the client gets, passed through so the record waits for its end: the
+   * stages inside have noted their bytes and usage by then (their `finally` ran first).
+   */
+  trackStream<T>(body: AsyncIterable<T>): AsyncIterable<T> {
+    let done = () => {};
+    this.settled = new Promise((resolve) => { done = resolve; });
+    return follow(body, () => done());
+  }
+}
+
+async function* follow<T>(body: AsyncIterable<T>, onEnd: () => void): AsyncGenerator<T> {
+  try {
+    yield* body;
+  } finally {
+    onEnd();
+  }
+}

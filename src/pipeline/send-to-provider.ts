@@ -1,0 +1,73 @@
+// Stage 6, attempt: the one way a call reaches a provider. Whatever the route
+// (inference, translated, count_tokens, resources, passthrough, model lists), the
+// URL and headers are built here from the provider's adapter (client credentials
+// out, the provider's in), the body is signed when the provider needs it (SigV4),
+// and the wait is timed. Realtime opens a WebSocket instead of sending, so it takes
+// the URL and headers from `describeProviderCall` and nothing else.
+import type { Readable } from 'node:stream';
+import { GatewayError } from '../errors.js';
+import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
+import { signBedrockRequest } from '../providers/bedrock/sign-request.js';
+import { adapterFor } from '../providers/registry.js';
+import type { CancelSignal } from '../upstream/cancel-signal.js';
+import type { Target } from './plan-targets.js';
+import type { GatewayServices } from './gateway-services.js';
+import type { RequestTrace } from './request-trace.js';
+import { buildUpstreamHeaders } from './upstream-headers.js';
+
+type IncomingHeaders = Record<string, string | string[] | undefined>;
+
+export interface ProviderReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array>;
+}
+
+export interface ProviderRequest {
+  call: UpstreamCall;
+  method: string;
+  /** The client's headers: only the allow-listed ones cross (upstream-headers.ts). */
+  clientHeaders: IncomingHeaders;
+  body: Buffer | Readable | null;
+  /** Set when gw wrote the body (JSON it encoded); else the client's own content-type crosses. */
+  contentType?: string;
+  /** A streamed upload's declared length: undici would send it chunked, and upload endpoints prefer the length. */
+  contentLength?: string;
+}
+
+export interface DescribedCall {
+  adapter: ProviderAdapter;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** The provider's URL and headers for a call; a provider that lacks the operation is refused here. */
+export function describeProviderCall(target: Target, call: UpstreamCall, clientHeaders: IncomingHeaders): DescribedCall {
+  const adapter = adapterFor(target.provider.kind);
+  const url = adapter.urlFor(target.provider, call);
+  if (url === null) {
+    throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', { message: `Provider ${target.provider.name} (${adapter.kind}) does not offer ${call.operation}.` });
+  }
+  const headers = buildUpstreamHeaders(clientHeaders, { auth: adapter.authHeaders(target.provider), defaults: adapter.defaultHeaders(target.provider) });
+  return { adapter, url, headers };
+}
+
+export async function sendToProvider(target: Target, request: ProviderRequest, services: GatewayServices, signal: CancelSignal, trace: RequestTrace): Promise<ProviderReply> {
+  const described = describeProviderCall(target, request.call, request.clientHeaders);
+  let headers = described.headers;
+  if (request.contentType !== undefined) headers['content-type'] = request.contentType;
+  if (request.contentLength !== undefined) headers['content-length'] = request.contentLength;
+  const { aws } = target.provider;
+  if (aws && Buffer.isBuffer(request.body)) {
+    // SigV4 covers the body, so Bedrock calls are signed here, once the body is final.
+    const signed = await signBedrockRequest({ url: described.url, method: request.method, headers, body: request.body, region: aws.region, credentials: aws.credentials });
+    const { host: _host, ...withoutHost } = signed;
+    headers = withoutHost;
+  }
+  const started = process.hrtime.bigint();
+  try {
+    return await services.upstream.send({ url: described.url, method: request.method, headers, body: request.body, signal });
+  } finally {
+    trace.noteUpstreamWait(started);
+  }
+}
