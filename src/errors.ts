@@ -121,6 +121,10 @@ export const ERROR_CATALOG = {
     status: 403, kind: 'permission', retryable: false,
     message: 'A data-loss-prevention rule blocked this request.',
   },
+  GW_ERR_DLP_UNSCANNED: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'This upload carries a part DLP cannot read (setting unscanned_uploads is refuse); send text, JSON or JSON Lines, or ask an admin.',
+  },
   GW_ERR_DIRECT_KEY_DISABLED: {
     status: 403, kind: 'permission', retryable: false,
     message: 'x-gw-direct-key is not allowed on this gateway (setting allow_direct_keys is off); remove the header and use the gateway\'s provider keys.',

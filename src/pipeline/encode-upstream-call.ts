@@ -55,7 +55,8 @@ export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, 
   if (call.operation === 'passthrough') {
     // What DLP scanned is what leaves: the raw bytes (replaced by the scanned object after a redaction), or the streamed body.
     const body = request.rawBody ?? (isReadable(request.body) ? request.body : null);
-    return { request: { call: upstreamCall, method: request.method, clientHeaders: request.headers, body }, hideUsageChunk: false, resource: null };
+    const refusal = request.bodyRefusal ? { bodyRefusal: request.bodyRefusal } : {};
+    return { request: { call: upstreamCall, method: request.method, clientHeaders: request.headers, body, ...refusal }, hideUsageChunk: false, resource: null };
   }
   const encoded = encodeJsonBody(request, call, target);
   return {

@@ -48,8 +48,12 @@ export function encodeResourceCall(request: PipelineRequest, call: InboundCall, 
     } else {
       providerRequest.body = patchModel(request.rawBody, request.body, target);
     }
+  } else if (request.rawBody !== null) {
+    // A small non-JSON body, read whole and scanned (src/server/body-parsers.ts): the client's bytes.
+    providerRequest.body = request.rawBody;
   } else if (isReadable(request.body)) {
     providerRequest.body = request.body;
+    if (request.bodyRefusal) providerRequest.bodyRefusal = request.bodyRefusal;
     // undici sends a stream chunked unless told its length; providers' upload endpoints prefer the length.
     const length = request.headers['content-length'];
     if (typeof length === 'string' && /^\d+$/.test(length)) providerRequest.contentLength = length;

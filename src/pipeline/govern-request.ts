@@ -3,10 +3,13 @@
 // parsed body. Decisions are made by the pure modules in src/policy and src/dlp;
 // this file reads the live state, keeps the limiter and the DLP rule cache for the
 // process, and records what was decided (never a matched text or a key).
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { AuditTokens } from '../audit/record.js';
 import { createDlpResolver, type DlpResolver, type DlpSettings } from '../dlp/dlp-config.js';
 import { countRawKeys } from '../dlp/count-json-keys.js';
+import { scanPlainText } from '../dlp/scan-plain-text.js';
 import { scanRequestBody } from '../dlp/scan-request.js';
 import { GatewayError } from '../errors.js';
 import { evaluateAccess } from '../policy/evaluate-policy.js';
@@ -16,6 +19,7 @@ import type { GatewayServices } from './gateway-services.js';
 import type { PipelineRequest } from './pipeline-types.js';
 import type { InboundCall } from './read-inbound-call.js';
 import type { RequestTrace } from './request-trace.js';
+import { scanUpload } from './scan-upload.js';
 
 export interface Governed {
   policies: PolicyRecord[];
@@ -51,7 +55,7 @@ export function governRequest(request: PipelineRequest, inbound: InboundCall, se
   checkAccess(policies, inbound, request.body, trace);
   const admission = admitLimits(governance.limiter, policies, request, trace);
   const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
-  scanBody(request, dlp, trace);
+  if (dlp.rules.length > 0) scanBody(request, dlp, trace, state.settings.unscanned_uploads === 'refuse');
   return {
     policies, dlp, directKey,
     settle: (tokens) => admission.settle(tokens ? tokens.total ?? (tokens.input ?? 0) + (tokens.output ?? 0) : undefined),
@@ -109,20 +113,52 @@ function admitLimits(limiter: RateLimiter, policies: readonly PolicyRecord[], re
  * duplicate key the parser folded (last wins; a provider might read the first),
  * the bytes forwarded are the scanned object serialised; else the client's own.
  */
-function scanBody(request: PipelineRequest, dlp: DlpSettings, trace: RequestTrace): void {
-  if (dlp.rules.length === 0 || typeof request.body !== 'object' || request.body === null || isStream(request.body)) return;
+function scanBody(request: PipelineRequest, dlp: DlpSettings, trace: RequestTrace, refuseUnscanned: boolean): void {
+  if (typeof request.body !== 'object' || request.body === null) return;
+  if (isStream(request.body)) return scanStreamedBody(request, dlp, trace, refuseUnscanned);
+  if (Buffer.isBuffer(request.body)) return scanBytesBody(request, request.body, dlp, trace, refuseUnscanned);
   const scan = scanRequestBody(request.body, dlp.rules, dlp.cache);
   for (const [ruleId, matches] of Object.entries(scan.counts)) trace.noteDlp(ruleId, matches);
   if (scan.binarySkipped > 0) trace.noteWarning(`dlp_binary_skipped: ${scan.binarySkipped}`);
-  if (scan.blockedBy !== null) {
-    throw new GatewayError('GW_ERR_DLP_BLOCKED', { message: `Blocked by DLP rule "${scan.blockedBy}": the request carries what looks like ${scan.blockedBy.replace(/_/g, ' ')}. The matched text is not shown; remove it or ask an admin (gw dlp).` });
-  }
+  if (scan.blockedBy !== null) throw blocked(scan.blockedBy);
   if (scan.redacted > 0) trace.noteWarning(`dlp_redacted: ${scan.redacted}`);
   const duplicateKeys = request.rawBody !== null && countRawKeys(request.rawBody) !== scan.objectKeys;
   if (duplicateKeys) trace.noteWarning('dlp_duplicate_keys_folded');
   if (scan.redacted > 0 || duplicateKeys) request.rawBody = Buffer.from(JSON.stringify(request.body));
   // Either the client's bytes matched the parsed key count or they were replaced by the serialised object.
   request.rawKeysUnique = request.rawBody !== null;
+}
+
+/** A small body that is not JSON, read whole: scanned as text when it is text. */
+function scanBytesBody(request: PipelineRequest, bytes: Buffer, dlp: DlpSettings, trace: RequestTrace, refuseUnscanned: boolean): void {
+  if (!isUtf8(bytes)) {
+    trace.noteData('unscanned', [`body: ${contentTypeOf(request) || 'no content type'}`]);
+    if (refuseUnscanned) throw new GatewayError('GW_ERR_DLP_UNSCANNED', { message: 'This body is binary, which DLP cannot read; setting unscanned_uploads is refuse.' });
+    return;
+  }
+  const scan = scanPlainText(bytes.toString('utf8'), dlp.rules);
+  for (const [ruleId, matches] of Object.entries(scan.counts)) trace.noteDlp(ruleId, matches);
+  if (scan.blockedBy !== null) throw blocked(scan.blockedBy);
+  if (scan.redactedText !== null) {
+    trace.noteWarning(`dlp_redacted: ${scan.redacted}`);
+    request.rawBody = Buffer.from(scan.redactedText);
+    request.body = request.rawBody;
+  }
+}
+
+/** An upload streamed through: read as it passes, each chunk released once scanned (scan-upload.ts). */
+function scanStreamedBody(request: PipelineRequest, dlp: DlpSettings, trace: RequestTrace, refuseUnscanned: boolean): void {
+  const upload = scanUpload(request.body as Readable, { contentType: contentTypeOf(request), rules: dlp.rules, refuseUnscanned }, trace);
+  request.body = upload.body;
+  request.bodyRefusal = upload.refusal;
+}
+
+function contentTypeOf(request: PipelineRequest): string {
+  return headerOf(request, 'content-type') ?? '';
+}
+
+function blocked(ruleId: string): GatewayError {
+  return new GatewayError('GW_ERR_DLP_BLOCKED', { message: `Blocked by DLP rule "${ruleId}": the request carries what looks like ${ruleId.replace(/_/g, ' ')}. The matched text is not shown; remove it or ask an admin (gw dlp).` });
 }
 
 function isStream(value: object): boolean {

@@ -1,5 +1,6 @@
 // The shapes the server hands the pipeline and gets back.
 import type { Identity } from '../auth/authenticate.js';
+import type { GatewayError } from '../errors.js';
 import type { RouteEntry } from './route-table.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
 
@@ -17,6 +18,8 @@ export interface PipelineRequest {
   /** Set once DLP has counted rawBody's keys against the parsed body: no key repeats anywhere, so encode need not scan again. */
   rawKeysUnique?: boolean;
   identity: Identity;
+  /** Set by DLP on a streamed upload: the refusal that cut it, if any (scan-upload.ts). */
+  bodyRefusal?: () => GatewayError | null;
   /** Aborted when the client goes away or the gateway shuts down. */
   signal: CancelSignal;
 }

@@ -31,6 +31,8 @@ export interface ProviderRequest {
   body: Buffer | Readable | null;
   /** Set when gw wrote the body (JSON it encoded); else the client's own content-type crosses. */
   contentType?: string;
+  /** A streamed upload cut by DLP: its refusal is the answer, not the provider's reaction to the cut. */
+  bodyRefusal?: () => GatewayError | null;
   /** A streamed upload's declared length: undici would send it chunked, and upload endpoints prefer the length. */
   contentLength?: string;
 }
@@ -66,7 +68,12 @@ export async function sendToProvider(target: Target, request: ProviderRequest, s
   }
   const started = process.hrtime.bigint();
   try {
-    return await services.upstream.send({ url: described.url, method: request.method, headers, body: request.body, signal });
+    const reply = await services.upstream.send({ url: described.url, method: request.method, headers, body: request.body, signal });
+    const refusal = request.bodyRefusal?.();
+    if (refusal) { reply.body.destroy(); throw refusal; }
+    return reply;
+  } catch (error) {
+    throw request.bodyRefusal?.() ?? error;
   } finally {
     trace.noteUpstreamWait(started);
   }

@@ -1,11 +1,19 @@
-// Only JSON (UTF-8) is parsed, and its raw bytes are kept so a same-format request
-// can be forwarded byte for byte. Other bodies (multipart uploads, binary) are
-// handed on as a stream, and only on routes that take them; fastify's default of
-// also accepting text/plain is removed (a 415 is clearer than a confused parse).
+// JSON (UTF-8) is parsed, and its raw bytes are kept so a same-format request can
+// be forwarded byte for byte. On routes that take other bodies (passthrough,
+// uploads), a multipart upload is handed on as a stream, and any other body is read
+// into memory up to BUFFERED_BODY_BYTES whatever its declared type: JSON in it is
+// parsed like a JSON body, so DLP reads a JSON body sent as text/plain or
+// octet-stream exactly as it reads application/json; a larger one streams on.
+// DLP reads every one of these (src/pipeline/govern-request.ts). Routes that take
+// only JSON answer another content type with 415.
 import type { FastifyInstance } from 'fastify';
 import { isUtf8 } from 'node:buffer';
+import { Readable } from 'node:stream';
 import secureJson from 'secure-json-parse';
 import { GatewayError } from '../errors.js';
+
+/** Non-multipart bodies on upload and passthrough routes up to this size are read whole (and scanned whole). */
+export const BUFFERED_BODY_BYTES = 8 * 1024 * 1024;
 
 
 function charsetOf(contentType: string): string | null {
@@ -43,13 +51,52 @@ export function registerBodyParsers(app: FastifyInstance): void {
   });
 
   app.addContentTypeParser('*', (request, payload, done) => {
+    const type = request.headers['content-type'] ?? '';
     if (request.gw.route?.jsonBody !== false) {
-      const type = request.headers['content-type'] ?? '(none)';
-      done(new GatewayError('GW_ERR_REQUEST_UNSUPPORTED_MEDIA_TYPE', { message: `Unsupported Content-Type ${type}: this route takes application/json (UTF-8).` }));
+      done(new GatewayError('GW_ERR_REQUEST_UNSUPPORTED_MEDIA_TYPE', { message: `Unsupported Content-Type ${type || '(none)'}: this route takes application/json (UTF-8).` }));
       return;
     }
-    done(null, payload);
+    if (/^multipart\//i.test(type)) {
+      done(null, payload);
+      return;
+    }
+    readSmallBody(payload).then((read) => {
+      if (read.rest !== null) return done(null, read.rest);
+      request.gw.rawBody = read.bytes;
+      done(null, parseIfJson(read.bytes));
+    }, (error: Error) => done(error));
   });
+}
+
+/** The whole body when it fits BUFFERED_BODY_BYTES; else a stream that replays what was read, then the rest. */
+async function readSmallBody(payload: NodeJS.ReadableStream): Promise<{ bytes: Buffer; rest: null } | { bytes: null; rest: Readable }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const iterator = (payload as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return { bytes: Buffer.concat(chunks, size), rest: null };
+    chunks.push(next.value);
+    size += next.value.length;
+    if (size > BUFFERED_BODY_BYTES) break;
+  }
+  async function* replay(): AsyncGenerator<Buffer> {
+    yield* chunks;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { bytes: null, rest: Readable.from(replay(), { objectMode: false }) };
+}
+
+/** A JSON object or array, whatever the declared type, is read as JSON; anything else stays bytes. */
+function parseIfJson(bytes: Buffer): unknown {
+  const first = bytes.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
+  if ((first !== 0x7b && first !== 0x5b) || !isUtf8(bytes)) return bytes;
+  try {
+    return secureJson.parse(bytes.toString('utf8'), undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch {
+    // Not JSON after all (or poisoned): scanned as text, forwarded as the client sent it.
+    return bytes;
+  }
 }
 
 function toJsonError(error: Error): GatewayError {

@@ -32,6 +32,7 @@ export interface VirtualKeyRecord {
 
 export type AuditFailurePolicy = 'block' | 'continue';
 export type AuditFsyncPolicy = 'always' | 'interval' | 'never';
+export type UnscannedUploadPolicy = 'record' | 'refuse';
 
 export interface Settings {
   enforce_auth: boolean;
@@ -41,6 +42,8 @@ export interface Settings {
   audit_fsync: AuditFsyncPolicy;
   /** Largest accepted request body, in bytes. */
   body_limit_bytes: number;
+  /** An upload DLP cannot read (audio, images, archives): recorded as unscanned, or refused. */
+  unscanned_uploads: UnscannedUploadPolicy;
   /** Socket addresses (IPs or CIDRs) whose X-Forwarded-For is believed. */
   trusted_proxies: string[];
   /** Seconds a refused origin's burst window lasts before its summary is written. */
@@ -96,6 +99,7 @@ export const DEFAULT_SETTINGS: Settings = {
   enforce_auth: false,
   default_team: null,
   audit_failure: 'block',
+  unscanned_uploads: 'record',
   audit_fsync: 'interval',
   body_limit_bytes: 32 * 1024 * 1024,
   trusted_proxies: [],

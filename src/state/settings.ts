@@ -67,6 +67,13 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is number => isIntegerIn(value, MIN_BODY_LIMIT, MAX_BODY_LIMIT),
     format: (value) => formatByteSize(value),
   },
+  unscanned_uploads: {
+    name: 'unscanned_uploads',
+    description: 'Uploads DLP cannot read (audio, images, archives): record them as unscanned, or refuse them (record|refuse).',
+    parse: (text) => parseChoice('unscanned_uploads', text, { record: 'record', refuse: 'refuse' }),
+    check: (value): value is Settings['unscanned_uploads'] => value === 'record' || value === 'refuse',
+    format: (value) => value,
+  },
   trusted_proxies: {
     name: 'trusted_proxies',
     description: 'Comma-separated IPs or CIDRs whose X-Forwarded-For is believed (or none).',
