@@ -93,9 +93,16 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
       recordOpen(services, session, connection.status, [`upstream_${connection.status}`]);
       return writeHttpResponse(socket, connection.status, { 'content-type': String(connection.headers['content-type'] ?? 'application/json') }, connection.body);
     }
-    if (cancel.aborted || !socket.writable) return recordOpen(services, session, CLIENT_CLOSED_REQUEST, ['client_disconnected']);
     const upstream = connection.socket;
+    if (cancel.aborted || !socket.writable) {
+      upstream.terminate();
+      return recordOpen(services, session, CLIENT_CLOSED_REQUEST, ['client_disconnected']);
+    }
+    // ws answers a malformed handshake itself and never calls back: the provider's socket must not outlive it.
+    let bridged = false;
+    socket.once('close', () => { if (!bridged) upstream.terminate(); });
     sockets.handleUpgrade(request, socket, head, (client) => {
+      bridged = true;
       open.add(client);
       client.once('close', () => open.delete(client));
       recordOpen(services, session, 101, ['ok']);
