@@ -41,6 +41,9 @@ beforeAll(async () => {
   // The primary is picked (weights 100 : 0.0001) unless policy filters it out.
   await cli(home, 'routes', 'add', 'voice', '--target', 'openai/gpt-realtime,weight=100', '--target', 'backup/gpt-realtime,weight=0.0001');
   await cli(home, 'routes', 'add', 'voice-mini', '--target', 'backup/gpt-realtime-mini');
+  // Port 1 refuses connections: the first pick fails and the session falls back to the backup.
+  await cli(home, 'providers', 'add', 'dead', '--kind', 'openai', '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'sk-never-used');
+  await cli(home, 'routes', 'add', 'voice-fallback', '--target', 'dead/gpt-realtime,weight=100', '--target', 'backup/gpt-realtime,weight=0.0001');
   await cli(home, 'policy', 'set', 'team:models', '--deny-models', 'openai/gpt-realtime*');
   await cli(home, 'policy', 'set', 'team:ops', '--deny-operations', 'realtime');
   await cli(home, 'policy', 'set', 'team:rpm', '--rpm', '1');
@@ -170,6 +173,18 @@ describe('realtime handshake through policy and routing', () => {
     expect(backup.upgrades.at(-1)!.headers.authorization).toBe(`Bearer ${BACKUP_KEY}`);
     session.client.close();
     await session.closed;
+  });
+
+  it('a provider that cannot be reached moves the session on to the rule\'s next target, and both attempts are in the trail', async () => {
+    const session = await connect('voice-fallback', 'plain');
+    await waitForEvent(session, 'session.created');
+    session.client.close();
+    await session.closed;
+    const open = await auditRecord((line) => line.kind === 'realtime.open' && line.model === 'voice-fallback');
+    expect(open).toMatchObject({ status: 101, provider: 'backup' });
+    expect((open.data as { attempts: Array<Record<string, unknown>> }).attempts).toMatchObject([
+      { target: 'dead/gpt-realtime', error: 'GW_ERR_UPSTREAM_UNREACHABLE' }, { target: 'backup/gpt-realtime', status: 101 },
+    ]);
   });
 });
 
