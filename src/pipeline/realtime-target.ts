@@ -1,18 +1,19 @@
 // Where a realtime WebSocket session goes (src/server/realtime-proxy.ts does the
-// socket work): the `model` query parameter routes like a chat model
+// socket work): the `model` query parameter names the model
 // (https://platform.openai.com/docs/guides/realtime-websocket: wss://…/v1/realtime?model=…),
-// the provider's URL turns https into wss, and the headers are the allow-listed ones
-// with the provider's credential, as for any other call.
+// routed like any other call by planTargets (routing rules, aliases, well-known names,
+// policy's provider filter); this file turns one planned target into the provider's
+// wss URL and the allow-listed headers with the provider's credential.
 import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors.js';
-import { adapterFor } from '../providers/registry.js';
-import { resolveModel } from '../routing/resolve-model.js';
+import type { ProviderConfig } from '../providers/provider-adapter.js';
 import { offers } from './resource-routes.js';
-import type { GatewayServices } from './gateway-services.js';
-import { buildUpstreamHeaders } from './upstream-headers.js';
+import type { Target } from './plan-targets.js';
+import { describeProviderCall } from './send-to-provider.js';
 
 export interface RealtimeTarget {
   provider: string;
+  /** The model as the client named it (a routing rule's name, an alias, `openai/gpt-realtime`). */
   model: string;
   url: string;
   headers: Record<string, string>;
@@ -27,29 +28,35 @@ export function readSubprotocols(headers: IncomingHttpHeaders): string[] {
   return String(headers['sec-websocket-protocol'] ?? '').split(',').map((value) => value.trim()).filter(Boolean);
 }
 
-export function chooseRealtimeTarget(query: URLSearchParams, headers: IncomingHttpHeaders, services: GatewayServices): RealtimeTarget {
+/** Decode for a realtime handshake: the model is the `model` query parameter. */
+export function readRealtimeModel(query: URLSearchParams): string {
   const model = query.get('model');
   if (model === null || model === '') {
     throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'A realtime session needs ?model=… (for example openai/gpt-realtime).', param: 'model' });
   }
-  const { providers, aliases } = services.providers();
-  const route = resolveModel(model, providers, aliases);
-  if (!offers(route.provider, 'realtime')) {
-    const able = providers.filter((provider) => offers(provider, 'realtime')).map((provider) => provider.name);
-    throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', {
-      message: `Provider ${route.provider.name} (${route.provider.kind}) does not offer realtime; ${able.length > 0 ? `configured providers that do: ${able.join(', ')}` : 'no configured provider does'} (provider kinds that do: openai).`,
-    });
-  }
-  const adapter = adapterFor(route.provider.kind);
+  return model;
+}
+
+/** Refuses a target whose provider has no realtime endpoint, naming the configured ones that do. */
+export function requireRealtimeProvider(provider: ProviderConfig, all: readonly ProviderConfig[]): void {
+  if (offers(provider, 'realtime')) return;
+  const able = all.filter((candidate) => offers(candidate, 'realtime')).map((candidate) => candidate.name);
+  throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', {
+    message: `Provider ${provider.name} (${provider.kind}) does not offer realtime; ${able.length > 0 ? `configured providers that do: ${able.join(', ')}` : 'no configured provider does'} (provider kinds that do: openai).`,
+  });
+}
+
+export function buildRealtimeTarget(target: Target, model: string, query: URLSearchParams, headers: IncomingHttpHeaders): RealtimeTarget {
+  const { provider } = target;
+  const upstreamModel = target.upstreamModel ?? model;
   const upstreamQuery = new URLSearchParams(query);
-  upstreamQuery.set('model', route.upstreamModel);
-  const url = adapter.urlFor(route.provider, { operation: 'realtime', model: route.upstreamModel, stream: true, query: upstreamQuery, resourcePath: '/realtime' });
-  if (url === null) throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', { message: `Provider ${route.provider.name} does not offer realtime.` });
-  const upstreamHeaders = buildUpstreamHeaders(headers, { auth: adapter.authHeaders(route.provider), defaults: adapter.defaultHeaders(route.provider) });
+  upstreamQuery.set('model', upstreamModel);
+  // The same URL and header building as every other provider call (send-to-provider.ts); a socket instead of a request.
+  const { url, headers: upstreamHeaders } = describeProviderCall(target, { operation: 'realtime', model: upstreamModel, stream: true, query: upstreamQuery, resourcePath: '/realtime' }, headers);
   delete upstreamHeaders['accept-encoding'];
   delete upstreamHeaders['content-type'];
   return {
-    provider: route.provider.name,
+    provider: provider.name,
     model,
     url: url.replace(/^http/, 'ws'),
     headers: upstreamHeaders,

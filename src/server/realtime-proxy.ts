@@ -1,9 +1,12 @@
 // WebSocket routes, served on the Node server's 'upgrade' event (fastify routes never
 // see an upgrade): `/v1/realtime` (and under /openai, /litellm) is proxied to the
 // provider; the Responses WebSocket transport Codex tries first is refused with 426
-// (src/pipeline/responses-websocket.ts); any other upgrade gets a 404. The door's
-// checks run on the handshake, and each session writes a `realtime.open` and a
-// `realtime.close` audit record with the bytes and events that crossed each way.
+// (src/pipeline/responses-websocket.ts); any other upgrade gets a 404. A realtime
+// handshake passes the same corridor as an HTTP call: the door, then decode, govern,
+// plan and attempt (src/pipeline/realtime-session.ts); a refusal answers the handshake
+// with its HTTP status. Each handshake past the door writes a `realtime.open` record
+// (status 101, or the refusal's status and code), and each session a `realtime.close`
+// with bytes and events each way, DLP counts and the tokens of its responses.
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
@@ -13,24 +16,36 @@ import type { Identity } from '../auth/authenticate.js';
 import { GatewayError } from '../errors.js';
 import { encodeErrorForFamily } from '../formats/encode-error-for-family.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
-import { KEY_PROTOCOL_PREFIX, chooseRealtimeTarget, readSubprotocols, type RealtimeTarget } from '../pipeline/realtime-target.js';
+import type { AuditFields } from '../audit/record.js';
+import { statusClass } from '../metrics/gateway-metrics.js';
+import type { Governed } from '../pipeline/govern-request.js';
+import { RequestTrace } from '../pipeline/request-trace.js';
+import { openRealtimeSession, type RealtimeSession } from '../pipeline/realtime-session.js';
+import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/realtime-target.js';
+import { newRealtimeDlpTally, scanClientEvent } from '../pipeline/scan-realtime-event.js';
+import { createRealtimeOutputWatcher } from '../pipeline/watch-realtime-output.js';
 import { refuseResponsesWebSocket } from '../pipeline/responses-websocket.js';
 import { ROUTE_TABLE, type RouteEntry } from '../pipeline/route-table.js';
-import { openUpstreamWebSocket } from '../upstream/upstream-websocket.js';
+import { ClientCancel } from '../upstream/cancel-signal.js';
 import type { Door } from './door.js';
+import { CLIENT_CLOSED_REQUEST } from './record-request.js';
 import { toGatewayError } from './send-error.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** Realtime events carry base64 audio chunks; a single message above this is refused by ws. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
+/** 1008: "policy violation" (RFC 6455 §7.4.1), sent when output DLP stops a session. */
+const POLICY_VIOLATION = 1008;
+
 interface Session {
   id: string;
   route: RouteEntry;
   identity: Identity;
-  target: RealtimeTarget;
   origin: string;
   started: number;
+  /** What the corridor learned (model, provider, warnings, attempts), for both audit records. */
+  trace: RequestTrace;
 }
 
 /** Serves WebSocket upgrades on the gateway's server; open sessions are closed when the server stops. */
@@ -55,20 +70,43 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
     promoteKeyProtocol(request);
     const admission = await door.admitUpgrade(request);
     if (!admission.ok) return refuse(socket, route.family, admission.error);
-    const target = chooseRealtimeTarget(new URLSearchParams(queryText), request.headers, services);
-    const opening = await openUpstreamWebSocket(target.url, target.headers, target.protocols, CONNECT_TIMEOUT_MS);
-    if (!opening.ok) {
-      if (opening.status === null) return refuse(socket, route.family, new GatewayError('GW_ERR_UPSTREAM_UNREACHABLE', { message: `The provider could not be reached (${opening.failure}).` }));
-      return writeHttpResponse(socket, opening.status, { 'content-type': String(opening.headers['content-type'] ?? 'application/json') }, opening.body);
-    }
     const session: Session = {
-      id: `req_${randomUUID().replace(/-/g, '')}`, route, identity: admission.identity, target,
-      origin: request.socket.remoteAddress ?? 'unknown', started: Date.now(),
+      id: `req_${randomUUID().replace(/-/g, '')}`, route, identity: admission.identity,
+      origin: request.socket.remoteAddress ?? 'unknown', started: Date.now(), trace: new RequestTrace(),
     };
+    // The corridor (src/pipeline/realtime-session.ts): govern, plan, attempt, before the client's handshake is answered.
+    const cancel = new ClientCancel();
+    const onGone = () => cancel.abort(new Error('client went away'));
+    socket.once('close', onGone);
+    let opened: RealtimeSession;
+    try {
+      opened = await openRealtimeSession({ id: session.id, route, query: new URLSearchParams(queryText), headers: request.headers, identity: admission.identity, signal: cancel }, services, session.trace, CONNECT_TIMEOUT_MS);
+    } catch (error) {
+      const refusal = toGatewayError(error);
+      recordOpen(services, session, refusal.status, [refusal.code]);
+      return refuse(socket, route.family, refusal);
+    } finally {
+      socket.off('close', onGone);
+    }
+    const { connection, governed } = opened;
+    if (connection.socket === null) {
+      recordOpen(services, session, connection.status, [`upstream_${connection.status}`]);
+      return writeHttpResponse(socket, connection.status, { 'content-type': String(connection.headers['content-type'] ?? 'application/json') }, connection.body);
+    }
+    const upstream = connection.socket;
+    if (cancel.aborted || !socket.writable) {
+      upstream.terminate();
+      return recordOpen(services, session, CLIENT_CLOSED_REQUEST, ['client_disconnected']);
+    }
+    // ws answers a malformed handshake itself and never calls back: the provider's socket must not outlive it.
+    let bridged = false;
+    socket.once('close', () => { if (!bridged) upstream.terminate(); });
     sockets.handleUpgrade(request, socket, head, (client) => {
+      bridged = true;
       open.add(client);
       client.once('close', () => open.delete(client));
-      bridge(client, opening.socket, session, services);
+      recordOpen(services, session, 101, ['ok']);
+      bridge(client, upstream, session, governed, services);
     });
   }
 }
@@ -81,18 +119,42 @@ function promoteKeyProtocol(request: IncomingMessage): void {
   request.rawHeaders.push('x-gw-vk', key);
 }
 
-function bridge(client: WebSocket, upstream: WebSocket, session: Session, services: GatewayServices): void {
+/**
+ * Relays events both ways. Client text events pass DLP first (a block answers the client with an
+ * `error` event and drops that one event); provider events are watched for usage and, with output
+ * scanning on, for generated text (a block ends the session with 1008). Binary frames pass unscanned.
+ */
+function bridge(client: WebSocket, upstream: WebSocket, session: Session, governed: Governed, services: GatewayServices): void {
   const counts = { client_bytes: 0, client_events: 0, provider_bytes: 0, provider_events: 0 };
-  let closedBy: 'client' | 'provider' | null = null;
+  const tally = newRealtimeDlpTally();
+  const output = createRealtimeOutputWatcher(governed.dlp, tally, newEventId);
+  let closedBy: 'client' | 'provider' | 'gateway' | null = null;
   let closeCode = 1000;
   let pending = 2;
-  appendAudit(services, session, 'realtime.open', {});
-  const relay = (from: WebSocket, to: WebSocket, side: 'client' | 'provider') => {
-    from.on('message', (data: RawData, isBinary: boolean) => {
-      counts[`${side}_bytes`] += byteLength(data);
-      counts[`${side}_events`] += 1;
-      if (to.readyState === to.OPEN) to.send(data, { binary: isBinary });
-    });
+  client.on('message', (data: RawData, isBinary: boolean) => {
+    counts.client_bytes += byteLength(data);
+    counts.client_events += 1;
+    if (closedBy === 'gateway') return;
+    if (isBinary) { tally.unscanned += 1; return sendIfOpen(upstream, data, true); }
+    const verdict = scanClientEvent(toText(data), governed.dlp, tally, newEventId);
+    if (verdict.action === 'refuse') return sendIfOpen(client, verdict.reply, false);
+    sendIfOpen(upstream, verdict.data ?? data, false);
+  });
+  upstream.on('message', (data: RawData, isBinary: boolean) => {
+    counts.provider_bytes += byteLength(data);
+    counts.provider_events += 1;
+    if (closedBy === 'gateway') return;
+    if (isBinary) return sendIfOpen(client, data, true);
+    const verdict = output.inspect(toText(data));
+    if (verdict.action === 'forward') return sendIfOpen(client, data, false);
+    closedBy = 'gateway';
+    closeCode = POLICY_VIOLATION;
+    session.trace.noteOutcome('GW_ERR_DLP_BLOCKED');
+    sendIfOpen(client, verdict.reply, false);
+    client.close(POLICY_VIOLATION, 'dlp_blocked');
+    upstream.close(POLICY_VIOLATION, 'dlp_blocked');
+  });
+  const onClose = (from: WebSocket, to: WebSocket, side: 'client' | 'provider') => {
     from.once('close', (code: number, reason: Buffer) => {
       if (closedBy === null) { closedBy = side; closeCode = code; }
       if (to.readyState === to.OPEN || to.readyState === to.CONNECTING) to.close(sendableCode(code), reason.subarray(0, 123));
@@ -102,22 +164,51 @@ function bridge(client: WebSocket, upstream: WebSocket, session: Session, servic
     from.on('error', () => to.terminate());
   };
   const finish = () => {
-    appendAudit(services, session, 'realtime.close', { ...counts, closed_by: closedBy ?? 'client', close_code: closeCode, duration_ms: Date.now() - session.started });
+    const tokens = output.tokens();
+    governed.settle(tokens);
+    const { trace } = session;
+    appendAudit(services, session, {
+      kind: 'realtime.close', tokens: tokens ?? undefined, outcome: trace.outcome.length > 0 ? trace.outcome : ['ok'],
+      dlp: Object.keys(tally.counts).length > 0 ? tally.counts : undefined,
+      data: {
+        ...counts, closed_by: closedBy ?? 'client', close_code: closeCode, duration_ms: Date.now() - session.started,
+        dlp_blocked_events: tally.blockedEvents, dlp_redacted_events: tally.redactedEvents, dlp_unscanned: tally.unscanned,
+      },
+    });
     services.metrics.requests.inc({ family: session.route.family, operation: 'realtime', status_class: '1xx' });
   };
-  relay(client, upstream, 'client');
-  relay(upstream, client, 'provider');
+  onClose(client, upstream, 'client');
+  onClose(upstream, client, 'provider');
   upstream.resume();
 }
 
-function appendAudit(services: GatewayServices, session: Session, kind: 'realtime.open' | 'realtime.close', data: Record<string, string | number>): void {
-  const { identity } = session;
+function sendIfOpen(socket: WebSocket, data: RawData | string, binary: boolean): void {
+  if (socket.readyState === socket.OPEN) socket.send(data, { binary });
+}
+
+function newEventId(): string {
+  return `event_gw_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+}
+
+/** How the handshake ended: 101 (bridged), a refusal by gw or the provider, or a client gone meanwhile. */
+function recordOpen(services: GatewayServices, session: Session, status: number, outcome: string[]): void {
+  const { trace } = session;
+  services.metrics.requests.inc({ family: session.route.family, operation: 'realtime', status_class: statusClass(status) });
+  appendAudit(services, session, {
+    kind: 'realtime.open', status, outcome, latency_ms: Date.now() - session.started,
+    warnings: trace.warnings.length > 0 ? trace.warnings : undefined,
+    data: Object.keys(trace.data).length > 0 ? trace.data : undefined,
+  });
+}
+
+function appendAudit(services: GatewayServices, session: Session, fields: Pick<AuditFields, 'kind'> & Partial<AuditFields>): void {
+  const { identity, trace } = session;
   services.audit.append({
-    kind, request_id: session.id, origin: session.origin, team: identity.team, key_id: identity.keyId ?? undefined,
+    request_id: session.id, origin: session.origin, team: identity.team, key_id: identity.keyId ?? undefined,
     person: identity.person ?? undefined, route: session.route.url, family: session.route.family, operation: 'realtime',
-    model: session.target.model, provider: session.target.provider, data,
+    model: trace.model ?? undefined, provider: trace.provider ?? undefined, ...fields,
   }).then(
-    () => services.metrics.auditRecords.inc({ kind }),
+    () => services.metrics.auditRecords.inc({ kind: fields.kind }),
     () => services.metrics.auditWriteErrors.inc(),
   );
 }
@@ -127,6 +218,11 @@ function sendableCode(code: number): number {
   if (code === 1005) return 1000;
   if (code === 1006 || code === 1015 || code < 1000 || code >= 5000) return 1011;
   return code;
+}
+
+function toText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }
 
 function byteLength(data: RawData): number {
