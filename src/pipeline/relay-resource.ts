@@ -4,9 +4,9 @@
 //   - a JSON answer: read whole (bounded), the ids it names remembered, sent unchanged;
 //   - anything else, and every download (file content, audio, results): piped through
 //     chunk by chunk with its length, never held, its bytes counted for the audit.
-// Output DLP reads the JSON answers and the event streams; downloads are the caller's own
-// files and are not scanned.
+// Output DLP reads the JSON answers, the event streams and text downloads.
 import type { RerankMapper, RerankRequest } from '../providers/provider-adapter.js';
+import { createUploadScanner, type UploadScanner } from '../dlp/scan-upload.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
@@ -35,7 +35,7 @@ export async function relayResource(upstream: ProviderReply, context: ResourceRe
   if (context.rerank !== null) return relayRerank(upstream, context.rerank.mapper, context.rerank.request, trace);
   const type = String(upstream.headers['content-type'] ?? '');
   if (upstream.status < 400 && type.includes('text/event-stream')) return relayEvents(upstream, context, trace);
-  if (context.route.download || !type.includes('json')) return relayBytes(upstream, trace);
+  if (context.route.download || !type.includes('json')) return relayBytes(upstream, downloadScan(type, context, trace), trace);
   const readStarted = process.hrtime.bigint();
   const json = await readJsonBody(upstream.body, 'openai');
   trace.noteUpstreamWait(readStarted);
@@ -83,11 +83,34 @@ function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, tra
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: trace.trackStream(scanned) };
 }
 
-function relayBytes(upstream: ProviderReply, trace: RequestTrace): PipelineResponse {
+/**
+ * With output scanning on, a text download (batch results, a JSONL or text file) is read as it
+ * passes, each chunk released once scanned: a block cuts the download there (its status is
+ * already sent). Binary downloads (audio, video, images) pass unscanned, and the record says so.
+ */
+function downloadScan(type: string, context: ResourceRelayContext, trace: RequestTrace): UploadScanner | null {
+  const { dlp } = context.governed;
+  if (!dlp.outputScan || dlp.rules.length === 0) return null;
+  if (!TEXT_DOWNLOAD.test(type)) {
+    trace.noteWarning('dlp_output_unscanned: binary download');
+    return null;
+  }
+  return createUploadScanner(dlp.rules);
+}
+
+const TEXT_DOWNLOAD = /json|text\/|jsonl|ndjson|xml|csv/i;
+
+function relayBytes(upstream: ProviderReply, scanner: UploadScanner | null, trace: RequestTrace): PipelineResponse {
   async function* counted(): AsyncGenerator<Uint8Array> {
     let bytes = 0;
     try {
       for await (const chunk of upstream.body) {
+        const found = scanner?.push(chunk);
+        for (const [ruleId, matches] of Object.entries(found?.counts ?? {})) trace.noteDlp(`output.${ruleId}`, matches);
+        if (found?.blockedBy) {
+          trace.noteOutcome('GW_ERR_DLP_BLOCKED');
+          return;
+        }
         bytes += chunk.length;
         yield chunk;
       }

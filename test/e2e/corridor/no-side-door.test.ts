@@ -26,8 +26,8 @@ interface Row {
   reaches: Fake | 'none';
   /** The body names a model, so deny_models applies. */
   named?: boolean;
-  /** The answer is JSON text gw relays (output DLP applies). */
-  answers?: boolean;
+  /** The answer is text gw relays (output DLP applies): JSON read whole (refused with 403), or a download (cut). */
+  answers?: boolean | 'download';
   /** The rest of a wildcard path. */
   wildcard?: string;
 }
@@ -54,7 +54,7 @@ const ROWS: Record<string, Row> = {
   'openai GET responses.input_items': { body: 'none', reaches: 'openai', answers: true },
   'openai POST rerank': { body: 'json', json: (text) => ({ model: 'cohere/rerank-v3.5', query: text, documents: ['a'] }), reaches: 'cohere', named: true },
   'openai POST ocr': { body: 'json', json: (text) => ({ model: 'mistral/mistral-ocr-latest', document: { type: 'document_url', document_url: `https://example.com/${text}` } }), reaches: 'mistral', named: true, answers: true },
-  'openai POST audio.speech': { body: 'json', json: (text) => ({ model: 'openai/tts-1', input: text, voice: 'alloy' }), reaches: 'openai', named: true },
+  'openai POST audio.speech': { body: 'json', json: (text) => ({ model: 'openai/tts-1', input: text, voice: 'alloy' }), reaches: 'openai', named: true, answers: 'download' },
   'openai POST audio.transcriptions': { body: 'multipart', reaches: 'openai', answers: true },
   'openai POST images.generations': { body: 'json', json: (text) => ({ model: 'openai/gpt-image-1', prompt: text }), reaches: 'openai', named: true, answers: true },
   'openai POST images.edits': { body: 'multipart', reaches: 'openai', answers: true },
@@ -63,16 +63,16 @@ const ROWS: Record<string, Row> = {
   'openai GET videos': { body: 'none', reaches: 'openai', answers: true },
   'openai POST videos.item': { body: 'json', json: note, reaches: 'openai', answers: true },
   'openai GET videos.item': { body: 'none', reaches: 'openai', answers: true },
-  'openai POST videos.content': { body: 'json', json: note, reaches: 'openai', answers: true },
-  'openai GET videos.content': { body: 'none', reaches: 'openai' },
+  'openai POST videos.content': { body: 'json', json: note, reaches: 'openai', answers: 'download' },
+  'openai GET videos.content': { body: 'none', reaches: 'openai', answers: 'download' },
   'openai POST videos.remix': { body: 'json', json: (text) => ({ prompt: text }), reaches: 'openai', answers: true },
   'openai GET videos.remix': { body: 'none', reaches: 'openai', answers: true },
   'openai POST batches': { body: 'json', json: (text) => ({ input_file_id: 'file-unknown', endpoint: '/v1/chat/completions', completion_window: '24h', ...note(text) }), reaches: 'openai', answers: true },
   'openai GET batches': { body: 'none', reaches: 'openai', answers: true },
   'openai POST batches.item': { body: 'json', json: note, reaches: 'openai', answers: true },
   'openai GET batches.item': { body: 'none', reaches: 'openai', answers: true },
-  'openai POST batches.results': { body: 'json', json: note, reaches: 'openai' },
-  'openai GET batches.results': { body: 'none', reaches: 'openai' },
+  'openai POST batches.results': { body: 'json', json: note, reaches: 'openai', answers: 'download' },
+  'openai GET batches.results': { body: 'none', reaches: 'openai', answers: 'download' },
   'openai POST batches.cancel': { body: 'json', json: note, reaches: 'openai', answers: true },
   'openai GET batches.cancel': { body: 'none', reaches: 'openai', answers: true },
   'openai POST files': { body: 'multipart', reaches: 'openai', answers: true },
@@ -81,9 +81,9 @@ const ROWS: Record<string, Row> = {
   'openai POST files.item': { body: 'text', reaches: 'openai', answers: true },
   'openai GET files.item': { body: 'none', reaches: 'openai', answers: true },
   'openai DELETE files.item': { body: 'none', reaches: 'openai', answers: true },
-  'openai POST files.content': { body: 'text', reaches: 'openai' },
-  'openai GET files.content': { body: 'none', reaches: 'openai' },
-  'openai DELETE files.content': { body: 'none', reaches: 'openai' },
+  'openai POST files.content': { body: 'text', reaches: 'openai', answers: 'download' },
+  'openai GET files.content': { body: 'none', reaches: 'openai', answers: 'download' },
+  'openai DELETE files.content': { body: 'none', reaches: 'openai', answers: 'download' },
   'openai POST containers': { body: 'json', json: (text) => ({ name: text }), reaches: 'openai', answers: true },
   'openai GET containers': { body: 'none', reaches: 'openai', answers: true },
   'openai DELETE containers': { body: 'none', reaches: 'openai', answers: true },
@@ -97,7 +97,7 @@ const ROWS: Record<string, Row> = {
   'anthropic GET messages.batches': { body: 'none', reaches: 'anthropic', answers: true },
   'anthropic GET messages.batches.item': { body: 'none', reaches: 'anthropic', answers: true },
   'anthropic DELETE messages.batches.item': { body: 'none', reaches: 'anthropic', answers: true },
-  'anthropic GET messages.batches.results': { body: 'none', reaches: 'anthropic' },
+  'anthropic GET messages.batches.results': { body: 'none', reaches: 'anthropic', answers: 'download' },
   'anthropic POST messages.batches.cancel': { body: 'json', json: note, reaches: 'anthropic', answers: true },
   'google GET genai.models.list': { body: 'none', reaches: 'gemini' },
   'google POST genai.models': {
@@ -210,9 +210,12 @@ it('every route of the table has its row in the matrix', () => {
 describe('a planted secret never reaches a provider', () => {
   it.each(ROUTES.filter((route) => route.method !== 'GET' && route.method !== 'DELETE' && rowOf(route).body !== 'none').map((route) => [named(route), route] as const))('%s', async (_name, route) => {
     const sent = await send(route, `my token is ${SECRET} ok`, auth('ok'));
-    expect(sent.status, sent.text).toBeGreaterThanOrEqual(400);
-    expect(sent.status, sent.text).toBeLessThan(500);
-    if (rowOf(route).reaches !== 'none') expect(sent.text).toContain('github_token');
+    if (rowOf(route).reaches === 'none') {
+      expect([403, 426, 501], sent.text).toContain(sent.status);
+    } else {
+      expect(sent.status, sent.text).toBe(403);
+      expect(sent.text).toContain('github_token');
+    }
     expect(seenByAll()).not.toContain(SECRET);
   });
 });
@@ -243,10 +246,11 @@ describe('policy: a denied provider, operation and model are refused before any 
 });
 
 describe('output DLP: a secret the provider answers never reaches the client', () => {
-  it.each(ROUTES.filter((route) => rowOf(route).answers && route.method !== 'GET' && route.method !== 'DELETE').map((route) => [named(route), route] as const))('%s', async (_name, route) => {
+  it.each(ROUTES.filter((route) => rowOf(route).answers && route.method === 'POST').map((route) => [named(route), route] as const))('%s', async (_name, route) => {
     const sent = await send(route, LEAK_TRIGGER, auth('output'));
     expect(sent.text).not.toContain(SECRET);
-    expect(sent.status, sent.text).toBe(403);
+    // A download's status is sent before its bytes: a block cuts it instead.
+    if (rowOf(route).answers === true) expect(sent.status, sent.text).toBe(403);
   });
 });
 
