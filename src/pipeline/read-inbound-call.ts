@@ -2,6 +2,7 @@
 // dialect: the operation as a provider names it, the model, and whether it streams.
 import { GatewayError } from '../errors.js';
 import type { UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
+import { readPassthroughPath } from './passthrough-path.js';
 import type { PipelineRequest } from './pipeline-types.js';
 
 export interface InboundCall {
@@ -55,7 +56,9 @@ export function readInboundCall(request: PipelineRequest): InboundCall | null {
   const { route, body } = request;
   if (route.operation === 'passthrough') {
     const query = request.query.toString();
-    return { dialect: route.family as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `/${request.params['*'] ?? ''}${query ? `?${query}` : ''}` };
+    // The raw target, not params['*']: the router has already decoded %2F into "/" there.
+    const rest = request.rawPath === undefined ? `/${request.params['*'] ?? ''}` : readPassthroughPath(request.rawPath);
+    return { dialect: route.family as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `${rest}${query ? `?${query}` : ''}` };
   }
   if (route.operation === 'genai.models') return readGenAiCall(request);
   if (route.operation === 'bedrock.converse' || route.operation === 'bedrock.converse_stream') return readBedrockCall(request);

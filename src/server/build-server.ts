@@ -142,6 +142,7 @@ async function serve(services: GatewayServices, request: FastifyRequest, reply: 
     family: state.family,
     params: request.params as Record<string, string>,
     query: new URLSearchParams(queryStart >= 0 ? request.url.slice(queryStart + 1) : ''),
+    rawPath: request.raw.url ?? request.url,
     headers: request.headers,
     body: request.body,
     rawBody: state.rawBody,
