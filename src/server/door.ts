@@ -81,6 +81,7 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
     const route = request.routeOptions.config.route ?? null;
     const family = familyFor(request, route?.family ?? guessFamily(request.url));
     request.gw = newRequestState(route, family);
+    request.gw.origin = request.ip;
     if (!route?.authenticated) return undefined;
     const settings = services.state.snapshot().settings;
     const decision = await identify(request, settings);

@@ -4,7 +4,7 @@
 // Node's http client sends the path as written (fetch would resolve "..").
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRig, type Rig } from './forwarding/support.js';
+import { auditRecord, startRig, type Rig } from './forwarding/support.js';
 
 let rig: Rig;
 beforeAll(async () => { rig = await startRig({ eventDelayMs: 1 }); });
@@ -53,5 +53,17 @@ describe('passthrough paths', () => {
     const response = await get('/openai_passthrough/v1/models');
     expect(response.status).toBe(200);
     expect(rig.openai.requests.at(-1)?.path).toBe('/v1/models');
+  });
+});
+
+describe('the audit record of a streamed body', () => {
+  it('names its origin, as a JSON request\'s record does', async () => {
+    const response = await fetch(`${rig.gw.url}/openai_passthrough/v1/files`, {
+      method: 'POST', headers: { authorization: `Bearer ${rig.key}`, 'content-type': 'application/octet-stream' }, body: Buffer.alloc(64 * 1024, 7),
+    });
+    const requestId = response.headers.get('x-request-id')!;
+    await response.arrayBuffer();
+    const record = await auditRecord(rig.gw.home, requestId);
+    expect(record).toMatchObject({ kind: 'request', route: '/openai_passthrough/*', origin: '127.0.0.1' });
   });
 });
