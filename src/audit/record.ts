@@ -7,6 +7,8 @@ export type AuditKind =
   | 'request'             // one per data-plane request that passed the door
   | 'auth.refused'        // the first refusal of a burst from one origin, written at once
   | 'auth.refused_burst'  // the summary of an origin's refusals over one window
+  | 'guard.refused'       // the first local-guard refusal (foreign Host, cross-origin) of a burst from one origin
+  | 'guard.refused_burst' // the summary of an origin's local-guard refusals over one window
   | 'audit.recovered'     // a torn tail was repaired at start-up
   | 'audit.gap'           // records that could not be written (ENOSPC, EIO…), counted once writing works again
   | 'gateway.start'

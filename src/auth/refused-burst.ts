@@ -3,27 +3,40 @@
 // The first refusal of a burst is reported at once (alerts fire without delay); the
 // rest are summarised when the window closes. The origin map is bounded: past
 // `maxOrigins`, new origins are counted into one overflow bucket "*".
+// The local guard's refusals (foreign Host, cross-origin) are aggregated the same
+// way under their own kinds, guard.refused and guard.refused_burst.
 import type { RefusalReason } from './authenticate.js';
 
-export interface RefusalSummary {
+/** The audit kinds of one tracker: its first refusal of a burst, and each window's summary. */
+export type BurstKinds =
+  | { first: 'auth.refused'; burst: 'auth.refused_burst' }
+  | { first: 'guard.refused'; burst: 'guard.refused_burst' };
+
+type BurstKind = BurstKinds['first'] | BurstKinds['burst'];
+
+const AUTH_KINDS: BurstKinds = { first: 'auth.refused', burst: 'auth.refused_burst' };
+
+export interface RefusalSummary<Reason extends string = RefusalReason> {
   origin: string;
   count: number;
   first_ts: string;
   last_ts: string;
   paths: string[];
-  reasons: Partial<Record<RefusalReason, number>>;
+  reasons: Partial<Record<Reason, number>>;
 }
 
-export interface RefusedBurstOptions {
+export interface RefusedBurstOptions<Reason extends string = RefusalReason> {
   windowMs: number;
   maxOrigins?: number;
   maxPathsPerOrigin?: number;
   now?: () => number;
-  /** Called for the first refusal of a burst (kind 'auth.refused') and for each window summary ('auth.refused_burst'). */
-  emit: (kind: 'auth.refused' | 'auth.refused_burst', summary: RefusalSummary) => void;
+  /** Default: auth.refused and auth.refused_burst. */
+  kinds?: BurstKinds;
+  /** Called for the first refusal of a burst (kinds.first) and for each window summary (kinds.burst). */
+  emit: (kind: BurstKind, summary: RefusalSummary<Reason>) => void;
 }
 
-interface Burst {
+interface Burst<Reason extends string> {
   windowStart: number;
   first: number;
   last: number;
@@ -31,18 +44,20 @@ interface Burst {
   unreported: number;
   count: number;
   paths: Set<string>;
-  reasons: Partial<Record<RefusalReason, number>>;
+  reasons: Partial<Record<Reason, number>>;
 }
 
 export const OVERFLOW_ORIGIN = '*';
 
-export class RefusedBurstTracker {
-  private readonly bursts = new Map<string, Burst>();
+export class RefusedBurstTracker<Reason extends string = RefusalReason> {
+  private readonly bursts = new Map<string, Burst<Reason>>();
   private readonly maxOrigins: number;
   private readonly maxPaths: number;
   private readonly now: () => number;
+  private readonly kinds: BurstKinds;
 
-  constructor(private readonly options: RefusedBurstOptions) {
+  constructor(private readonly options: RefusedBurstOptions<Reason>) {
+    this.kinds = options.kinds ?? AUTH_KINDS;
     this.maxOrigins = options.maxOrigins ?? 10_000;
     this.maxPaths = options.maxPathsPerOrigin ?? 10;
     this.now = options.now ?? Date.now;
@@ -52,7 +67,7 @@ export class RefusedBurstTracker {
     return this.bursts.size;
   }
 
-  record(origin: string, path: string, reason: RefusalReason): void {
+  record(origin: string, path: string, reason: Reason): void {
     const now = this.now();
     const key = this.bursts.has(origin) || this.bursts.size < this.maxOrigins ? origin : OVERFLOW_ORIGIN;
     let burst = this.bursts.get(key);
@@ -68,7 +83,7 @@ export class RefusedBurstTracker {
     if (burst.paths.size < this.maxPaths) burst.paths.add(path);
     if (isNew) {
       burst.unreported = 0;
-      this.options.emit('auth.refused', this.summarise(key, burst));
+      this.options.emit(this.kinds.first, this.summarise(key, burst));
     }
   }
 
@@ -78,7 +93,7 @@ export class RefusedBurstTracker {
     for (const [origin, burst] of this.bursts) {
       if (!all && now - burst.windowStart < this.options.windowMs) continue;
       if (burst.unreported > 0) {
-        this.options.emit('auth.refused_burst', this.summarise(origin, burst));
+        this.options.emit(this.kinds.burst, this.summarise(origin, burst));
         // The burst goes on: the next window counts afresh, with no second immediate event.
         Object.assign(burst, { windowStart: now, first: now, unreported: 0, count: 0, paths: new Set(), reasons: {} });
         if (all) this.bursts.delete(origin);
@@ -88,7 +103,7 @@ export class RefusedBurstTracker {
     }
   }
 
-  private summarise(origin: string, burst: Burst): RefusalSummary {
+  private summarise(origin: string, burst: Burst<Reason>): RefusalSummary<Reason> {
     return {
       origin,
       count: burst.count,

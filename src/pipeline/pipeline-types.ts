@@ -12,6 +12,8 @@ export interface PipelineRequest {
   /** Path parameters, `*` holding the rest of a wildcard path. */
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The request target exactly as received (path and query, still percent-encoded). */
+  rawPath?: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
   rawBody: Buffer | null;

@@ -4,6 +4,7 @@
 // codecs read it only when a call is translated.
 import { GatewayError } from '../errors.js';
 import type { UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
+import { readPassthroughPath } from './passthrough-path.js';
 import type { PipelineRequest } from './pipeline-types.js';
 import { findResourceRoute, type ResourceRoute } from './resource-routes.js';
 
@@ -63,7 +64,9 @@ export function readInboundCall(request: PipelineRequest): InboundCall {
   const { route, body } = request;
   if (route.operation === 'passthrough') {
     const query = request.query.toString();
-    return { dialect: route.family as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `/${request.params['*'] ?? ''}${query ? `?${query}` : ''}` };
+    // The raw target, not params['*']: the router has already decoded %2F into "/" there.
+    const rest = request.rawPath === undefined ? `/${request.params['*'] ?? ''}` : readPassthroughPath(request.rawPath);
+    return { dialect: route.family as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `${rest}${query ? `?${query}` : ''}` };
   }
   if (route.operation === 'genai.models') return readGenAiCall(request) ?? notImplemented(request);
   if (route.operation === 'bedrock.converse' || route.operation === 'bedrock.converse_stream') return readBedrockCall(request);

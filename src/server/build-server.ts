@@ -20,7 +20,6 @@ import { sendPipelineResponse } from './send-pipeline-response.js';
 import { MAX_BODY_LIMIT_BYTES, STREAMED_BODY_LIMIT_BYTES, limitBodySize } from './limit-body-size.js';
 import type { PersonalIdentity } from '../auth/personal-identity.js';
 import type { HubContext } from '../hub/hub-context.js';
-import { checkLocalRequest } from '../sidecar/loopback-guard.js';
 import { registerHubRoutes } from './hub-routes.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
 
@@ -32,7 +31,7 @@ export interface ServerOptions {
   hub?: HubContext;
   /** How atu- tokens, person proofs and a sidecar's default identity resolve at the door. */
   people?: PersonalIdentity;
-  /** Sidecar: refuse non-loopback Host headers and browser cross-origin requests. */
+  /** Sidecar: every request and upgrade must pass the local guard (src/sidecar/loopback-guard.ts); otherwise only calls served on default_team. */
   loopbackOnly?: boolean;
 }
 
@@ -70,7 +69,7 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
     onConstructorPoisoning: 'error',
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
   });
-  const door = createDoor(services, options.people ?? null);
+  const door = createDoor(services, options.people ?? null, { loopbackOnly: options.loopbackOnly === true });
   app.decorateRequest('gw');
   registerBodyParsers(app);
   attachRealtimeProxy(app, services, door);
@@ -79,14 +78,12 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
     reply.header('x-request-id', request.id);
     // `on`, not `once`: the response closes once, and a once-wrapper's removal is a cost on every request.
     reply.raw.on('close', () => void recordRequest(services, request, reply));
-    if (options.loopbackOnly) {
-      const refusal = checkLocalRequest(request.headers);
-      if (refusal !== null) {
-        request.gw = newRequestState(null, guessFamily(request.url));
-        request.gw.refusedAtDoor = true;
-        const code = refusal === 'foreign-host' ? 'GW_ERR_AUTH_FOREIGN_HOST' : 'GW_ERR_AUTH_CROSS_ORIGIN';
-        return sendError(reply, request.gw.family, new GatewayError(code), { closeConnection: true });
-      }
+    const refused = door.guardRequest(request);
+    if (refused !== null) {
+      request.gw = newRequestState(null, guessFamily(request.url));
+      // Counted into guard.refused_burst instead of a per-request record.
+      request.gw.refusedAtDoor = true;
+      return sendError(reply, request.gw.family, refused, { closeConnection: true });
     }
     return door.onRequest(request, reply);
   });
@@ -142,6 +139,7 @@ async function serve(services: GatewayServices, request: FastifyRequest, reply: 
     family: state.family,
     params: request.params as Record<string, string>,
     query: new URLSearchParams(queryStart >= 0 ? request.url.slice(queryStart + 1) : ''),
+    rawPath: request.raw.url ?? request.url,
     headers: request.headers,
     body: request.body,
     rawBody: state.rawBody,

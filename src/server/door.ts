@@ -1,15 +1,19 @@
 // The door (fastify onRequest, before any body byte is read): who is calling, is
 // the audit trail writable, is the body small enough. A refusal here answers at
 // once with `connection: close`, so a 50 MB body from a stranger is never read.
+// The local guard (src/sidecar/loopback-guard.ts) runs first, on every listener's
+// requests and upgrades alike: guardRequest for fastify, guardUpgrade for WebSockets.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/authenticate.js';
 import { authenticate, refuse, type AuthDecision } from '../auth/authenticate.js';
 import { replaceTokenWithLiveKey, type PersonalIdentity } from '../auth/personal-identity.js';
 import { buildKeyIndex, type KeyIndex } from '../auth/key-index.js';
-import { readCredentials } from '../auth/read-credentials.js';
-import { RefusedBurstTracker, originOf } from '../auth/refused-burst.js';
+import { VIRTUAL_KEY_PREFIX, readCredentials } from '../auth/read-credentials.js';
+import { RefusedBurstTracker, originOf, type BurstKinds } from '../auth/refused-burst.js';
 import { GatewayError } from '../errors.js';
+import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/realtime-target.js';
+import { checkLocalRequest, isGuarded, type LocalRefusal } from '../sidecar/loopback-guard.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { StateData } from '../state/schema.js';
 import { newRequestState } from './request-state.js';
@@ -23,7 +27,16 @@ export interface Door {
   flushRefusals(all?: boolean): void;
   /** The same checks for a WebSocket upgrade (src/server/realtime-proxy.ts), which never reaches fastify. */
   admitUpgrade(raw: IncomingMessage): Promise<UpgradeAdmission>;
+  /** The local guard for an HTTP request (every route, before the credential check): the refusal to send, or null. */
+  guardRequest(request: FastifyRequest): GatewayError | null;
+  /** The same guard for a WebSocket upgrade; call before anything else answers the handshake. */
+  guardUpgrade(raw: IncomingMessage): GatewayError | null;
   close(): void;
+}
+
+export interface DoorOptions {
+  /** A sidecar: every request and upgrade must pass the local guard, whatever it carries. */
+  loopbackOnly?: boolean;
 }
 
 export type UpgradeAdmission = { ok: true; identity: Identity } | { ok: false; error: GatewayError };
@@ -42,25 +55,33 @@ function familyFor(request: FastifyRequest, family: Family): Family {
 const PERSON_PROOF_HEADER = 'x-gw-on-behalf-of';
 
 /** `people`: how atu- tokens, person proofs and a sidecar's default identity are resolved (hub or sidecar). */
-export function createDoor(services: GatewayServices, people: PersonalIdentity | null = null): Door {
+export function createDoor(services: GatewayServices, people: PersonalIdentity | null = null, options: DoorOptions = {}): Door {
   let keyIndex: KeyIndex = buildKeyIndex(services.state.snapshot());
   const stopWatching = services.state.onChange((state: StateData) => { keyIndex = buildKeyIndex(state); });
-  const refusals = new RefusedBurstTracker({
-    windowMs: services.state.snapshot().settings.refused_burst_window_seconds * 1000,
-    now: () => services.now().getTime(),
-    emit: (kind, summary) => {
-      const { origin, ...data } = summary;
-      services.audit.append({ kind, origin, data: { ...data } }).then(
-        () => services.metrics.auditRecords.inc({ kind }),
-        () => services.metrics.auditWriteErrors.inc(),
-      );
-    },
-  });
+  const refusals = newBurstTracker(services, { first: 'auth.refused', burst: 'auth.refused_burst' });
+  const guardRefusals = newBurstTracker<Exclude<LocalRefusal, null>>(services, { first: 'guard.refused', burst: 'guard.refused_burst' });
+  const loopbackOnly = options.loopbackOnly === true;
+
+  /** Read live: `gw settings set default_team …` or enforce_auth changes whom the guard covers. */
+  const servesDefaultIdentity = (): boolean => {
+    const settings = services.state.snapshot().settings;
+    return !settings.enforce_auth && (settings.default_team !== null || (people?.defaultIdentity?.() ?? null) !== null);
+  };
+
+  function guard(raw: IncomingMessage, servesCalls: boolean, origin: string): GatewayError | null {
+    if (!isGuarded({ loopbackOnly, servesCalls, servesDefaultIdentity, ownCredential: () => presentsCredential(raw) })) return null;
+    const refusal = checkLocalRequest(raw.headers);
+    if (refusal === null) return null;
+    services.metrics.authRefusals.inc({ reason: refusal });
+    guardRefusals.record(originOf(origin), (raw.url ?? '/').split('?')[0] ?? '/', refusal);
+    return guardError(refusal, loopbackOnly);
+  }
 
   async function onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const route = request.routeOptions.config.route ?? null;
     const family = familyFor(request, route?.family ?? guessFamily(request.url));
     request.gw = newRequestState(route, family);
+    request.gw.origin = request.ip;
     if (!route?.authenticated) return undefined;
     const settings = services.state.snapshot().settings;
     const decision = await identify(request, settings);
@@ -123,10 +144,45 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
   return {
     onRequest,
     admitUpgrade,
+    guardRequest: (request) => guard(request.raw, request.routeOptions.config.route?.authenticated === true, request.ip),
+    guardUpgrade: (raw) => guard(raw, true, raw.socket.remoteAddress ?? 'unknown'),
     flushRefusals: (all = false) => {
       refusals.flush(all);
+      guardRefusals.flush(all);
       services.metrics.refusedOriginsTracked.set(refusals.trackedOrigins);
     },
     close: stopWatching,
   };
+}
+
+function newBurstTracker<Reason extends string>(services: GatewayServices, kinds: BurstKinds): RefusedBurstTracker<Reason> {
+  return new RefusedBurstTracker<Reason>({
+    windowMs: services.state.snapshot().settings.refused_burst_window_seconds * 1000,
+    now: () => services.now().getTime(),
+    kinds,
+    emit: (kind, summary) => {
+      const { origin, reasons, ...data } = summary;
+      // Only reasons that occurred are keys, so no value is undefined.
+      services.audit.append({ kind, origin, data: { ...data, reasons: reasons as Record<string, number> } }).then(
+        () => services.metrics.auditRecords.inc({ kind }),
+        () => services.metrics.auditWriteErrors.inc(),
+      );
+    },
+  });
+}
+
+/** A gw credential of the call's own: in a header, or (browser WebSockets can send no header) a subprotocol. */
+function presentsCredential(raw: IncomingMessage): boolean {
+  if (readCredentials(raw.rawHeaders).outcome !== 'none') return true;
+  return readSubprotocols(raw.headers).some((protocol) => protocol.startsWith(`${KEY_PROTOCOL_PREFIX}${VIRTUAL_KEY_PREFIX}`));
+}
+
+function guardError(refusal: Exclude<LocalRefusal, null>, sidecar: boolean): GatewayError {
+  const code = refusal === 'foreign-host' ? 'GW_ERR_AUTH_FOREIGN_HOST' : 'GW_ERR_AUTH_CROSS_ORIGIN';
+  if (sidecar) return new GatewayError(code);
+  // The catalog's message speaks of a sidecar; here the call would have been served on default_team.
+  const message = refusal === 'foreign-host'
+    ? 'This gateway serves calls without a credential (setting default_team) only when addressed to a loopback name (Host: localhost, 127.0.0.1 or [::1]), to stop DNS rebinding; send your own gw key.'
+    : 'This gateway serves calls without a credential (setting default_team) only to same-origin callers, not to web pages of other origins; send your own gw key.';
+  return new GatewayError(code, { message });
 }

@@ -65,6 +65,8 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
     const [path = '/', queryText = ''] = (request.url ?? '/').split('?');
     const route = ROUTE_TABLE.find((entry) => entry.method === 'GET' && entry.url === path && (entry.operation === 'realtime' || entry.operation === 'responses.websocket'));
     if (!route) return refuse(socket, 'openai', new GatewayError('GW_ERR_ROUTE_NOT_FOUND', { message: `No WebSocket route ${path} on this gateway.` }));
+    const guarded = door.guardUpgrade(request);
+    if (guarded !== null) return refuse(socket, route.family, guarded);
     // Refused before any credential check: nothing is served, and Codex must fall back at once.
     if (route.operation === 'responses.websocket') return refuse(socket, route.family, refuseResponsesWebSocket());
     promoteKeyProtocol(request);

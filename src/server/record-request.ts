@@ -1,6 +1,7 @@
 // After the response (fastify onResponse): one log line, the metrics, and one
 // hash-chained audit record for every request that passed the door. Refusals at
-// the door are not recorded here: they are aggregated into auth.refused_burst.
+// the door are not recorded here: they are aggregated into auth.refused_burst
+// (credentials) and guard.refused_burst (the local guard).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditFields } from '../audit/record.js';
 import { pathForLog, type Logger } from '../logger.js';
@@ -68,7 +69,7 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
   const fields: AuditFields = {
     kind: 'request',
     request_id: request.id,
-    origin: request.ip,
+    origin: state.origin ?? request.ip,
     team: identity?.team,
     key_id: identity?.keyId ?? undefined,
     person: identity?.person ?? undefined,

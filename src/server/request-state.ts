@@ -9,7 +9,9 @@ export interface RequestState {
   operation: string;
   startedAt: bigint;
   identity: Identity | null;
-  /** Refused at the door: counted into auth.refused_burst instead of a per-request audit record. */
+  /** The caller's address, read at the door: undici detaches a streamed body's socket from the request once sent. */
+  origin?: string;
+  /** Refused at the door: counted into auth.refused_burst or guard.refused_burst instead of a per-request audit record. */
   refusedAtDoor: boolean;
   /** Raw JSON bytes as received, for byte-preserving forwarding. */
   rawBody: Buffer | null;

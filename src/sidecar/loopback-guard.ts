@@ -1,9 +1,33 @@
-// The sidecar listens on 127.0.0.1 and serves without a credential, so two
-// browser attacks matter: DNS rebinding (a page whose host name now resolves to
+// The local guard. A gw that serves calls without a credential (a sidecar as its
+// logged-in person, or any gw with the default_team setting) is exposed to two
+// browser attacks: DNS rebinding (a page whose host name now resolves to
 // 127.0.0.1 sends Host: evil.example) and plain cross-origin requests from a
 // page. Host must be a loopback name; a browser request must be same-origin.
 
 export type LocalRefusal = 'foreign-host' | 'cross-origin' | null;
+
+/** What decides whether the guard applies to one HTTP request or WebSocket upgrade. */
+export interface GuardScope {
+  /** A sidecar: it binds loopback and is its person, so everything it answers is guarded. */
+  loopbackOnly: boolean;
+  /** The route serves calls (not /health, /metrics or HEAD /). */
+  servesCalls: boolean;
+  /** Without a credential the call would be served: enforce_auth off and default_team (or a default person) set. Read live. */
+  servesDefaultIdentity: () => boolean;
+  /** The call carries a gw credential of its own (sk-gw- key or atu- token); read only when needed. */
+  ownCredential: () => boolean;
+}
+
+/**
+ * The rule (the same for requests and upgrades): a sidecar guards every request and
+ * upgrade; any other gw guards a call it would serve on its default identity, i.e.
+ * one with no credential of its own. A call with its own key or token is served as
+ * that key's owner, which a web page cannot borrow, so it is not affected.
+ */
+export function isGuarded(scope: GuardScope): boolean {
+  if (scope.loopbackOnly) return true;
+  return scope.servesCalls && scope.servesDefaultIdentity() && !scope.ownCredential();
+}
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -19,7 +43,13 @@ export function isLoopbackHost(hostHeader: string | undefined): boolean {
   return LOOPBACK_HOSTS.has(name) || name.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
-/** Why a request to the sidecar is refused, or null. `headers` are lowercased request headers. */
+/** An address `gw serve --host` binds that only this machine can reach. */
+export function isLoopbackAddress(host: string): boolean {
+  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(name);
+}
+
+/** Why a guarded request is refused, or null. `headers` are lowercased request headers. */
 export function checkLocalRequest(headers: Record<string, string | string[] | undefined>): LocalRefusal {
   const host = headers.host;
   if (typeof host !== 'string' || !isLoopbackHost(host)) return 'foreign-host';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.js';
 import type { RunningGateway } from '../../server/start-gateway.js';
+import { isLoopbackAddress } from '../../sidecar/loopback-guard.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
@@ -17,16 +18,20 @@ export function registerServeCommand(program: Command, context: CliContext): voi
     .option('--tls-key <file>', 'PEM private key for --tls-cert')
     .option('--log-level <level>', 'pino log level (GW_LOG_LEVEL; default info)')
     .option('--standalone', 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub')
-    .action(async (flags: ServeFlags & { standalone?: boolean }) => runServe(flags, context));
+    .option('--allow-remote-sidecar', 'let a sidecar bind an address other machines can reach (its Host/Origin guard stays on)')
+    .action(async (flags: RunFlags) => runServe(flags, context));
 }
 
-async function runServe(flags: ServeFlags & { standalone?: boolean }, context: CliContext): Promise<void> {
+type RunFlags = ServeFlags & { standalone?: boolean; allowRemoteSidecar?: boolean };
+
+async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
   let config;
   let gateway: RunningGateway;
   let sidecar: SidecarLogin | null = null;
   try {
     config = resolveServeConfig(flags, context.env);
     sidecar = flags.standalone ? null : await findSidecarLogin(config.home, context.env);
+    if (sidecar && !flags.allowRemoteSidecar && !isLoopbackAddress(config.host)) throw refuseRemoteSidecar(config.host, sidecar);
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
     const [{ startGateway }, { createLogger }] = await Promise.all([import('../../server/start-gateway.js'), import('../../logger.js')]);
     gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: config.logLevel }), ...(sidecar ? { sidecar } : {}) });
@@ -47,6 +52,20 @@ async function runServe(flags: ServeFlags & { standalone?: boolean }, context: C
     process.on('SIGTERM', onSignal);
   });
   context.stderr.write('gw: stopped; audit trail flushed\n');
+}
+
+/**
+ * A sidecar serves every call without a key as its logged-in person; bound off loopback,
+ * anyone on the network could be served as them. Exit 2, as for other bad usage.
+ */
+function refuseRemoteSidecar(host: string, login: SidecarLogin): CliExit {
+  const who = login.person ?? 'the person whose token is in GW_TOKEN';
+  return new CliExit(2, [
+    `refusing to start a sidecar on ${host}: a sidecar serves calls without a key as the logged-in person (${who}),`,
+    'so anyone who can reach that address would be served as them.',
+    'Bind 127.0.0.1 (the default), start with --standalone to serve as a gateway with its own keys,',
+    'or pass --allow-remote-sidecar if this is meant (e.g. in a container whose port is published on the host\'s loopback; the Host/Origin guard stays on).',
+  ].join('\n'));
 }
 
 /** Sidecar mode (DESIGN.md, "Modes"): says so, names the hub and person, and how tools connect with no key. */
