@@ -6,6 +6,8 @@
 // (Normalising only the stretches around non-ASCII characters was tried: ICU's
 // own quick-check over the whole text measured faster than finding them.)
 
+import { foldConfusables } from './fold-confusables.js';
+
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
 
 /**
@@ -19,4 +21,17 @@ export function isAscii(text: string): boolean {
 export function normalizeText(text: string): string {
   if (isAscii(text)) return text;
   return text.normalize('NFKC').replace(INVISIBLE, '');
+}
+
+export interface MatchableText {
+  /** What a redaction writes back: NFKC, invisible characters removed. */
+  normalized: string;
+  /** What detectors read: `normalized` with confusables folded (fold-confusables.ts); same length, same offsets. */
+  folded: string;
+}
+
+export function prepareText(text: string): MatchableText {
+  if (isAscii(text)) return { normalized: text, folded: text };
+  const normalized = text.normalize('NFKC').replace(INVISIBLE, '');
+  return { normalized, folded: foldConfusables(normalized) };
 }
