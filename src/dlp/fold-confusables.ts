@@ -26,6 +26,9 @@ const FOLDS = new Map<string, string>(PAIRS);
 const CONFUSABLE = new RegExp(`[${PAIRS.map(([from]) => from).join('')}]`, 'g');
 const foldOne = (character: string) => FOLDS.get(character) ?? character;
 
+/** Ranges (RegExp class syntax) holding every source letter: a cheap first test, see normalize-text.ts. */
+export const FOLDABLE_RANGES = '\\u0131\\u0237\\u0251\\u0261\\u0391-\\u052F\\u1D00';
+
 /** The text with each confusable letter replaced by its ASCII look-alike; same length, same offsets. */
 export function foldConfusables(text: string): string {
   return text.replace(CONFUSABLE, foldOne);
