@@ -80,14 +80,14 @@ describe('confusable letters', () => {
 
 describe('a prefix glued to a word', () => {
   it.each([
-    ['aws_access_key', `KEY_${SAMPLES.awsKeyId}`],
-    ['github_token', `token${SECRET}`],
-    ['anthropic_api_key', `apikey${SAMPLES.anthropic}`],
-    ['openai_api_key', `KEY${SAMPLES.openaiProject}`],
-    ['google_api_key', `g${SAMPLES.google}`],
-    ['jwt', `Bearer_${SAMPLES.jwt}`],
-  ])('%s in %s', (id, text) => {
-    expect(scanRequestBody({ input: text.slice(0, 200) }, rules()).counts).toEqual({ [id]: 1 });
+    ['aws_access_key', 'KEY_', SAMPLES.awsKeyId],
+    ['github_token', 'token', SECRET],
+    ['anthropic_api_key', 'apikey', SAMPLES.anthropic],
+    ['openai_api_key', 'KEY', SAMPLES.openaiProject],
+    ['google_api_key', 'g', SAMPLES.google],
+    ['jwt', 'Bearer_', SAMPLES.jwt],
+  ])('%s after %s', (id, word, secret) => {
+    expect(scanRequestBody({ input: `${word}${secret}` }, rules()).counts).toEqual({ [id]: 1 });
   });
 });
 
