@@ -1,14 +1,14 @@
 // A secret split across text parts the model reads one after the other (a run:
-// walk-strings.ts) is found on the joints between them. At each joint up to
-// JOINT_WINDOW characters either side are scanned together, reaching across as
-// many short parts as that takes, so a key cut into three or more pieces, or
-// across two messages, is still seen. A match is counted at the first joint it
-// crosses (it starts in the part just left of it), so one split secret is one
-// match however many joints it spans; matches inside one part were the leaf
-// scan's. A redaction puts the placeholder where the secret began and removes
-// its pieces from the parts after.
+// walk-strings.ts) is found on the joints between them. Around each joint
+// JOINT_WINDOW characters either side of the run's joined text are scanned,
+// reaching across as many short parts as that takes, so a key cut into three or
+// more pieces, or across two messages, is still seen. Windows that overlap are
+// merged and scanned once: a run of many tiny parts costs one pass over its
+// text, not a window per joint. A match inside one part was the leaf scan's;
+// one that spans parts is counted here, once. A redaction puts the placeholder
+// where the secret began and removes its pieces from the parts after.
 import { findMatches, placeholderFor, type ActiveRule, type RuleMatch } from './find-matches.js';
-import { prepareText } from './normalize-text.js';
+import { prepareText, type MatchableText } from './normalize-text.js';
 import type { StringLeaf } from './walk-strings.js';
 
 /** How much of each side of a joint between two text parts is scanned together. */
@@ -22,7 +22,7 @@ export function write(leaf: StringLeaf, value: string): void {
 }
 
 /** The leaf's text as it now stands in its container (the leaf scan may have redacted it), reusing the leaf scan's normalisation when unchanged. */
-function currentText(leaf: StringLeaf): { normalized: string; folded: string } {
+function currentText(leaf: StringLeaf): MatchableText {
   const value = (leaf.container as Record<string | number, unknown>)[leaf.key];
   if (typeof value !== 'string') return { normalized: '', folded: '' };
   if (value !== leaf.value || leaf.normalized === undefined || leaf.folded === undefined) {
@@ -34,40 +34,84 @@ function currentText(leaf: StringLeaf): { normalized: string; folded: string } {
   return { normalized: leaf.normalized, folded: leaf.folded };
 }
 
+/** One replacement inside one part, in that part's offsets. */
+interface Edit {
+  from: number;
+  to: number;
+  text: string;
+}
+
 export function scanJoints(run: readonly StringLeaf[], rules: readonly ActiveRule[], record: (match: RuleMatch) => void): void {
-  for (let joint = 1; joint < run.length; joint += 1) scanJoint(run, joint, rules, record);
+  const texts = run.map(currentText);
+  // starts[i]: where part i begins in the run's joined text; starts[run.length]: its length.
+  const starts = [0];
+  for (const text of texts) starts.push(starts[starts.length - 1]! + text.folded.length);
+  const edits = new Map<number, Edit[]>();
+  let part = 0;
+  for (const [from, to] of mergedWindows(starts)) {
+    while (starts[part + 1]! <= from) part += 1;
+    let window = '';
+    for (let index = part; index < run.length && starts[index]! < to; index += 1) {
+      window += texts[index]!.folded.slice(Math.max(0, from - starts[index]!), to - starts[index]!);
+    }
+    for (const match of findMatches(window, rules)) {
+      const first = partAt(starts, from + match.start);
+      const last = partAt(starts, from + match.end - 1);
+      if (first === last) continue;
+      record(match);
+      if (match.rule.action === 'redact') planRedaction(edits, starts, first, last, from + match.start, from + match.end, match.rule.detector.id);
+    }
+  }
+  for (const [index, partEdits] of edits) write(run[index]!, applyEdits(texts[index]!.normalized, partEdits));
 }
 
-/** The joint between run[joint - 1] and run[joint]. */
-function scanJoint(run: readonly StringLeaf[], joint: number, rules: readonly ActiveRule[], record: (match: RuleMatch) => void): void {
-  const leftPart = currentText(run[joint - 1]!).folded;
-  let left = leftPart.slice(-JOINT_WINDOW);
-  for (let index = joint - 2; index >= 0 && left.length < JOINT_WINDOW; index -= 1) {
-    left = currentText(run[index]!).folded.slice(-(JOINT_WINDOW - left.length)) + left;
+/** [from, to) of the joined text around every joint, overlapping windows merged, in order. */
+function mergedWindows(starts: readonly number[]): Array<[number, number]> {
+  const total = starts[starts.length - 1]!;
+  const windows: Array<[number, number]> = [];
+  for (let joint = 1; joint < starts.length - 1; joint += 1) {
+    const at = starts[joint]!;
+    // A joint with nothing on one side cannot be crossed.
+    if (at === 0 || at === total) continue;
+    const from = Math.max(0, at - JOINT_WINDOW);
+    const to = Math.min(total, at + JOINT_WINDOW);
+    const last = windows[windows.length - 1];
+    if (last && from <= last[1]) last[1] = to;
+    else windows.push([from, to]);
   }
-  const cut = left.length;
-  const leftPartStart = cut - Math.min(leftPart.length, cut);
-  let right = '';
-  for (let index = joint; index < run.length && right.length < JOINT_WINDOW; index += 1) {
-    right += currentText(run[index]!).folded.slice(0, JOINT_WINDOW - right.length);
-  }
-  if (leftPartStart === cut || right.length === 0) return;
-  for (const match of findMatches(left + right, rules)) {
-    if (match.start < leftPartStart || match.start >= cut || match.end <= cut) continue;
-    record(match);
-    if (match.rule.action === 'redact') redactAcross(run, joint, leftPart.length - (cut - match.start), match.end - cut, match.rule.detector.id);
-    // Matches do not overlap: only one can cover the joint.
-    return;
-  }
+  return windows;
 }
 
-/** Cuts a match that begins `start` characters into run[joint - 1] and runs `rightLength` characters past the joint. */
-function redactAcross(run: readonly StringLeaf[], joint: number, start: number, rightLength: number, ruleId: string): void {
-  write(run[joint - 1]!, currentText(run[joint - 1]!).normalized.slice(0, start) + placeholderFor(ruleId));
-  let remaining = rightLength;
-  for (let index = joint; index < run.length && remaining > 0; index += 1) {
-    const text = currentText(run[index]!).normalized;
-    write(run[index]!, text.slice(Math.min(remaining, text.length)));
-    remaining -= text.length;
+/** The part holding joined-text offset `offset` (the last of equal starts: empty parts hold nothing). */
+function partAt(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 2;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle]! <= offset) low = middle;
+    else high = middle - 1;
   }
+  return low;
+}
+
+function planRedaction(edits: Map<number, Edit[]>, starts: readonly number[], first: number, last: number, start: number, end: number, ruleId: string): void {
+  const add = (index: number, edit: Edit) => {
+    const list = edits.get(index);
+    if (list) list.push(edit);
+    else edits.set(index, [edit]);
+  };
+  add(first, { from: start - starts[first]!, to: starts[first + 1]! - starts[first]!, text: placeholderFor(ruleId) });
+  for (let index = first + 1; index < last; index += 1) add(index, { from: 0, to: starts[index + 1]! - starts[index]!, text: '' });
+  add(last, { from: 0, to: end - starts[last]!, text: '' });
+}
+
+/** Edits arrive in text order (windows and matches are scanned left to right) and never overlap. */
+function applyEdits(text: string, edits: readonly Edit[]): string {
+  let output = '';
+  let cursor = 0;
+  for (const edit of edits) {
+    output += text.slice(cursor, edit.from) + edit.text;
+    cursor = edit.to;
+  }
+  return output + text.slice(cursor);
 }

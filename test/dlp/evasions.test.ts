@@ -135,3 +135,16 @@ describe('Anthropic documents', () => {
     expect(scanRequestBody(body, rules())).toMatchObject({ counts: {}, binarySkipped: 1 });
   });
 });
+
+describe('the cost of joints', () => {
+  it('a run of 20,000 one-character parts is scanned about once, not a window per joint, and the secret in it is found', () => {
+    let scanned = 0;
+    const counting = { detector: { id: 'counting', category: 'custom' as const, description: 'counts what it reads', find: (text: string) => { scanned += text.length; return []; } }, action: 'log' as const };
+    const text = `${'a'.repeat(10_000)} ${SECRET} ${'b'.repeat(10_000)}`;
+    const body = { contents: [{ parts: [...text].map((character) => ({ text: character })) }] };
+    const scan = scanRequestBody(body, [...rules(), counting]);
+    expect(scan.counts).toEqual({ github_token: 1 });
+    // Each part once alone, then the joined run once.
+    expect(scanned).toBeLessThanOrEqual(2 * text.length);
+  });
+});
