@@ -9,6 +9,7 @@
 // where the secret began and removes its pieces from the parts after.
 import { findMatches, placeholderFor, type ActiveRule, type RuleMatch } from './find-matches.js';
 import { prepareText, type MatchableText } from './normalize-text.js';
+import type { CleanTextCache } from './clean-text-cache.js';
 import type { StringLeaf } from './walk-strings.js';
 
 /** How much of each side of a joint between two text parts is scanned together. */
@@ -41,7 +42,14 @@ interface Edit {
   text: string;
 }
 
-export function scanJoints(run: readonly StringLeaf[], rules: readonly ActiveRule[], record: (match: RuleMatch) => void): void {
+/**
+ * Windows shorter than this are scanned, not looked up in the clean-text cache.
+ * A window is a new string each request, so a lookup hashes it: worth it at 1 KB
+ * (the next turn of a conversation has the same joints), not for a few characters.
+ */
+const CACHED_WINDOW_MIN_LENGTH = 256;
+
+export function scanJoints(run: readonly StringLeaf[], rules: readonly ActiveRule[], record: (match: RuleMatch) => void, cache?: CleanTextCache): void {
   const texts = run.map(currentText);
   // starts[i]: where part i begins in the run's joined text; starts[run.length]: its length.
   const starts = [0];
@@ -54,7 +62,10 @@ export function scanJoints(run: readonly StringLeaf[], rules: readonly ActiveRul
     for (let index = part; index < run.length && starts[index]! < to; index += 1) {
       window += texts[index]!.folded.slice(Math.max(0, from - starts[index]!), to - starts[index]!);
     }
-    for (const match of findMatches(window, rules)) {
+    if (cache?.has(window, CACHED_WINDOW_MIN_LENGTH)) continue;
+    const matches = findMatches(window, rules);
+    if (matches.length === 0) cache?.add(window, CACHED_WINDOW_MIN_LENGTH);
+    for (const match of matches) {
       const first = partAt(starts, from + match.start);
       const last = partAt(starts, from + match.end - 1);
       if (first === last) continue;
