@@ -6,7 +6,7 @@ import type { CleanTextCache } from './clean-text-cache.js';
 import type { DlpAction } from './detector.js';
 import { findMatches, redactMatches, type ActiveRule, type RuleMatch } from './find-matches.js';
 import { prepareText } from './normalize-text.js';
-import { scanJoints, write } from './scan-joints.js';
+import { scanRun, write } from './scan-run.js';
 import { walkStrings, type StringLeaf } from './walk-strings.js';
 
 export interface DlpScan {
@@ -29,7 +29,7 @@ export function scanRequestBody(body: unknown, rules: readonly ActiveRule[], cac
   scan.binarySkipped = walk.binarySkipped;
   scan.objectKeys = walk.objectKeys;
   for (const leaf of walk.leaves) scanLeaf(leaf, rules, scan, cache);
-  for (const run of walk.chains) scanJoints(run, rules, (match) => record(scan, match), cache);
+  for (const run of walk.chains) scanRun(run, rules, (match) => record(scan, match), cache);
   return scan;
 }
 
@@ -49,6 +49,10 @@ function scanLeaf(leaf: StringLeaf, rules: readonly ActiveRule[], scan: DlpScan,
   const matches = findMatches(folded, rules);
   if (matches.length === 0) {
     cache?.add(leaf.value);
+    return;
+  }
+  if (leaf.inRun) {
+    leaf.matches = matches;
     return;
   }
   for (const match of matches) record(scan, match);

@@ -10,6 +10,8 @@
 // every string is visited (a depth limit would be a place to hide a secret, and
 // recursion a stack overflow).
 
+import type { RuleMatch } from './find-matches.js';
+
 export type JsonContainer = Record<string, unknown> | unknown[];
 
 export interface StringLeaf {
@@ -20,6 +22,10 @@ export interface StringLeaf {
   normalized?: string;
   /** `normalized` with confusables folded: what detectors read. */
   folded?: string;
+  /** Part of a run (below): its own matches wait for the run's, so a secret that continues in the next part is one match. */
+  inRun?: boolean;
+  /** The leaf scan's matches, kept for the run when `inRun`. */
+  matches?: RuleMatch[];
 }
 
 export interface WalkResult {
@@ -96,6 +102,10 @@ export function walkStrings(root: unknown): WalkResult {
       runs.push(run !== null && RUN_KEYS.has(name) ? run : null);
     }
   }
-  for (const run of allRuns) if (run.length > 1) result.chains.push(run);
+  for (const run of allRuns) {
+    if (run.length < 2) continue;
+    result.chains.push(run);
+    for (const leaf of run) leaf.inRun = true;
+  }
   return result;
 }

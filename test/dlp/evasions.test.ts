@@ -57,6 +57,14 @@ describe('a secret split across three or more parts, or across messages', () => 
     expect(scanRequestBody(body, rules()).counts).toEqual({ google_api_key: 1 });
   });
 
+  it('a part that ends with what is already a whole key, the key going on in the next part: one match, redacted whole', () => {
+    const [head, tail] = cut(SAMPLES.anthropic, 45); // sk-ant-api03- and 32 characters: a key by itself
+    const body = { messages: [{ role: 'user', content: `key ${head}` }, { role: 'user', content: `${tail} end` }] };
+    expect(scanRequestBody(structuredClone(body), rules()).counts).toEqual({ anthropic_api_key: 1 });
+    scanRequestBody(body, rules([{ scope: '*', actions: { anthropic_api_key: 'redact' } }]));
+    expect(body.messages.map((message) => message.content)).toEqual(['key [REDACTED:anthropic_api_key]', ' end']);
+  });
+
   it('texts that are not read one after the other are not joined (a tool schema beside a message)', () => {
     const [head, tail] = cut(SECRET, 20);
     const body = { tools: [{ name: 'f', description: head }], messages: [{ role: 'user', content: tail }] };
