@@ -29,7 +29,7 @@ export function scanRequestBody(body: unknown, rules: readonly ActiveRule[], cac
   scan.binarySkipped = walk.binarySkipped;
   scan.objectKeys = walk.objectKeys;
   for (const leaf of walk.leaves) scanLeaf(leaf, rules, scan, cache);
-  for (const run of walk.chains) scanRun(run, rules, (match) => record(scan, match), cache);
+  for (const run of walk.runs) scanRun(run, rules, (match) => record(scan, match), cache);
   return scan;
 }
 

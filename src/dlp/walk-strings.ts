@@ -36,7 +36,7 @@ export interface WalkResult {
    * blocks, tool results, GenAI `parts`). A secret split across any number of
    * them is found on their joints. Only runs of two or more leaves are listed.
    */
-  chains: StringLeaf[][];
+  runs: StringLeaf[][];
   /** How many binary strings were skipped. */
   binarySkipped: number;
   /** Object keys in the whole tree (compared with the raw bytes' to spot duplicate keys). */
@@ -57,17 +57,17 @@ function isBinary(container: JsonContainer, key: string | number, value: string)
 }
 
 export function walkStrings(root: unknown): WalkResult {
-  const result: WalkResult = { leaves: [], chains: [], binarySkipped: 0, objectKeys: 0 };
+  const result: WalkResult = { leaves: [], runs: [], binarySkipped: 0, objectKeys: 0 };
   if (typeof root !== 'object' || root === null) return result;
   // Three parallel stacks (no object per node): the container, the key in it, and the run a text there joins (null: none).
   const containers: JsonContainer[] = [{ root }];
   const keys: Array<string | number> = ['root'];
-  const runs: Array<StringLeaf[] | null> = [null];
+  const runOf: Array<StringLeaf[] | null> = [null];
   const allRuns: StringLeaf[][] = [];
   while (containers.length > 0) {
     const container = containers.pop()!;
     const key = keys.pop()!;
-    let run = runs.pop()!;
+    let run = runOf.pop()!;
     const node = (container as Record<string | number, unknown>)[key];
     if (typeof node === 'string') {
       if (isBinary(container, key, node)) result.binarySkipped += 1;
@@ -88,7 +88,7 @@ export function walkStrings(root: unknown): WalkResult {
       for (let index = node.length - 1; index >= 0; index -= 1) {
         containers.push(node);
         keys.push(index);
-        runs.push(run);
+        runOf.push(run);
       }
       continue;
     }
@@ -99,12 +99,12 @@ export function walkStrings(root: unknown): WalkResult {
       const name = names[index]!;
       containers.push(object);
       keys.push(name);
-      runs.push(run !== null && RUN_KEYS.has(name) ? run : null);
+      runOf.push(run !== null && RUN_KEYS.has(name) ? run : null);
     }
   }
   for (const run of allRuns) {
     if (run.length < 2) continue;
-    result.chains.push(run);
+    result.runs.push(run);
     for (const leaf of run) leaf.inRun = true;
   }
   return result;

@@ -169,7 +169,7 @@ describe('a secret cut into any number of parts, across messages, is found', () 
         expect(scan.counts).toEqual({ [id]: 1 });
         const body = SHAPES[shape]!(pieces);
         expect(scanRequestBody(body, REDACT_SECRETS).redacted).toBe(1);
-        expect(walkStrings(body).chains[0]!.map((leaf) => leaf.value).join('')).toBe(`${before} [REDACTED:${id}] ${after}`);
+        expect(walkStrings(body).runs[0]!.map((leaf) => leaf.value).join('')).toBe(`${before} [REDACTED:${id}] ${after}`);
       },
     ), { numRuns: 1500 });
   });
