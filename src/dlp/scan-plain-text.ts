@@ -1,5 +1,8 @@
 // DLP over a body that is not JSON (text/plain, form-encoded): the whole body is
 // one text, scanned and redacted as one string leaf of a JSON body would be.
+// Percent-escapes are not decoded here (`%41KIA…` is not `AKIA…` to this scan):
+// a form body is best scanned field by field on its decoded values
+// (URLSearchParams), each redacted value encoded again by the caller.
 import { findMatches, redactMatches, type ActiveRule, type RuleMatch } from './find-matches.js';
 import { prepareText } from './normalize-text.js';
 

@@ -155,4 +155,19 @@ describe('the cost of joints', () => {
     // Each part once alone, then the joined run once.
     expect(scanned).toBeLessThanOrEqual(2 * text.length);
   });
+
+  it('the next turn of a conversation does not rescan clean joints; a changed joint is scanned again', () => {
+    let scanned = 0;
+    const counting = { detector: { id: 'counting', category: 'custom' as const, description: 'counts what it reads', find: (text: string) => { scanned += text.length; return []; } }, action: 'log' as const };
+    const { rules: active, cache } = resolveDlpSettings([], ['*']);
+    const all = [...active, counting];
+    const turn = (last: string) => ({ messages: [{ content: 'x'.repeat(3000) }, { content: 'y'.repeat(3000) }, { content: last }] });
+    scanRequestBody(turn('z'.repeat(3000)), all, cache);
+    scanned = 0;
+    expect(scanRequestBody(turn('z'.repeat(3000)), all, cache).counts).toEqual({});
+    expect(scanned).toBe(0);
+    const [head, tail] = cut(SECRET, 20);
+    const changed = { messages: [{ content: 'x'.repeat(3000) }, { content: `${'y'.repeat(2980)} ${head}` }, { content: `${tail} ${'z'.repeat(2999)}` }] };
+    expect(scanRequestBody(changed, all, cache).counts).toEqual({ github_token: 1 });
+  });
 });
