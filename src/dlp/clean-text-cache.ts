@@ -5,8 +5,9 @@
 // a changed character is always a miss. One cache per rule set: new rules, new cache.
 
 export interface CleanTextCache {
-  has(text: string): boolean;
-  add(text: string): void;
+  /** `minLength`: the joint windows (scan-joints.ts, at most 1 KB) are looked up from a lower length than whole texts. */
+  has(text: string, minLength?: number): boolean;
+  add(text: string, minLength?: number): void;
 }
 
 /** Texts shorter than this are cheaper to scan than to look up. */
@@ -16,9 +17,9 @@ export function createCleanTextCache(maxChars = 16 * 1024 * 1024): CleanTextCach
   const texts = new Set<string>();
   let total = 0;
   return {
-    has: (text) => text.length >= CACHED_MIN_LENGTH && texts.has(text),
-    add(text) {
-      if (text.length < CACHED_MIN_LENGTH || text.length > maxChars || texts.has(text)) return;
+    has: (text, minLength = CACHED_MIN_LENGTH) => text.length >= minLength && texts.has(text),
+    add(text, minLength = CACHED_MIN_LENGTH) {
+      if (text.length < minLength || text.length > maxChars || texts.has(text)) return;
       texts.add(text);
       total += text.length;
       for (const oldest of texts) {

@@ -4,10 +4,10 @@
 // it first ends in new text. What was already sent cannot be unsent: a block
 // ends the stream at that point (README, "Decisions").
 import { findMatches, type ActiveRule, type RuleMatch } from './find-matches.js';
-import { normalizeText } from './normalize-text.js';
+import { prepareText } from './normalize-text.js';
 
 export interface StreamTextScanner {
-  /** The matches that end in `text` (with the look-behind before it). */
+  /** The matches that end in `text` (with the look-behind before it); offsets are into the look-behind and `text`, normalised and folded. */
   push(text: string): RuleMatch[];
 }
 
@@ -19,7 +19,7 @@ export function createStreamTextScanner(rules: readonly ActiveRule[], window = 5
   return {
     push(text) {
       if (rules.length === 0 || text.length === 0) return [];
-      const buffer = tail + normalizeText(text);
+      const buffer = tail + prepareText(text).folded;
       const found = findMatches(buffer, rules).filter((match) => tailStart + match.start >= reportedUpTo && match.end > tail.length);
       for (const match of found) reportedUpTo = Math.max(reportedUpTo, tailStart + match.end);
       const keep = Math.min(window, buffer.length);

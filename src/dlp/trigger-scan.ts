@@ -19,9 +19,9 @@ export const TRIGGER = {
   secretWord: 1 << 2,
   /** `gh[pousr]_` or `github_pat_` */
   github: 1 << 3,
-  /** `sk-` at a word start */
+  /** `sk-` */
   skDash: 1 << 4,
-  /** `atu-` at a word start */
+  /** `atu-` */
   atuDash: 1 << 5,
   /** `AIza` */
   google: 1 << 6,
@@ -43,11 +43,6 @@ export const TRIGGER = {
   phone: 1 << 14,
 } as const;
 
-const isDigit = (code: number) => code >= 48 && code <= 57;
-/** `\b`'s word characters (RegExp without the u flag): [A-Za-z0-9_]. */
-const isWord = (code: number) => isDigit(code) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
-/** `\b` before `index`, given that the character at `index` is a word character. */
-const wordStartAt = (text: string, index: number) => index === 0 || !isWord(text.charCodeAt(index - 1));
 /** `startsWith` that is false before the text's start (startsWith itself would clamp to 0). */
 const hasAt = (text: string, word: string, index: number) => index >= 0 && text.startsWith(word, index);
 
@@ -92,8 +87,8 @@ function around(text: string, character: string, check: (text: string, index: nu
 /** `sk-`, `atu-` or `xox[abpr]-` ending at this dash. */
 function dashTriggers(text: string, index: number): number {
   const before = text.charCodeAt(index - 1);
-  if (before === 107 && text.charCodeAt(index - 2) === 115 && wordStartAt(text, index - 2)) return TRIGGER.skDash; // sk-
-  if (before === 117 && hasAt(text, 'atu', index - 3) && wordStartAt(text, index - 3)) return TRIGGER.atuDash; // atu-
+  if (before === 107 && text.charCodeAt(index - 2) === 115) return TRIGGER.skDash; // sk-
+  if (before === 117 && hasAt(text, 'atu', index - 3)) return TRIGGER.atuDash; // atu-
   if ((before === 97 || before === 98 || before === 112 || before === 114) && hasAt(text, 'xox', index - 4)) return TRIGGER.slack; // xox[abpr]-
   return 0;
 }

@@ -3,7 +3,14 @@
 // results, Responses input items, GenAI parts…) instead of knowing field names,
 // so a new dialect or field cannot slip past. Binary payloads are skipped by
 // design (base64 is not text and only yields false positives and CPU): `data` /
-// `bytes` beside a media type, and `data:…;base64,` URLs.
+// `bytes` beside a media type, and `data:…;base64,` URLs; a source that says
+// `type: "text"` (an Anthropic plain-text document) is text and is scanned.
+//
+// The walk keeps its own stack instead of recursing: however deep a body nests,
+// every string is visited (a depth limit would be a place to hide a secret, and
+// recursion a stack overflow).
+
+import type { RuleMatch } from './find-matches.js';
 
 export type JsonContainer = Record<string, unknown> | unknown[];
 
@@ -13,17 +20,23 @@ export interface StringLeaf {
   value: string;
   /** `value` normalised, once the scan has computed it (the joint check reuses it instead of normalising whole texts again). */
   normalized?: string;
-}
-
-/** Two neighbouring text parts of one array: a secret split across them is found on the joint. */
-export interface AdjacentPair {
-  left: StringLeaf;
-  right: StringLeaf;
+  /** `normalized` with confusables folded: what detectors read. */
+  folded?: string;
+  /** Part of a run (below): its own matches wait for the run's, so a secret that continues in the next part is one match. */
+  inRun?: boolean;
+  /** The leaf scan's matches, kept for the run when `inRun`. */
+  matches?: RuleMatch[];
 }
 
 export interface WalkResult {
   leaves: StringLeaf[];
-  pairs: AdjacentPair[];
+  /**
+   * Runs of text the model reads one after the other: the text parts of an
+   * array, and on through consecutive messages (`messages[i].content`, content
+   * blocks, tool results, GenAI `parts`). A secret split across any number of
+   * them is found on their joints. Only runs of two or more leaves are listed.
+   */
+  runs: StringLeaf[][];
   /** How many binary strings were skipped. */
   binarySkipped: number;
   /** Object keys in the whole tree (compared with the raw bytes' to spot duplicate keys). */
@@ -32,58 +45,67 @@ export interface WalkResult {
 
 const MEDIA_TYPE_KEYS = ['media_type', 'mime_type', 'mimeType', 'format'];
 const DATA_URL = /^data:[^,]{0,200};base64,/;
-const MAX_DEPTH = 256;
+/** Keys of an element of a text run whose value continues the run: a part's text, a message's content, a GenAI content's parts, a Responses output. */
+const RUN_KEYS = new Set(['text', 'content', 'parts', 'output']);
 
 function isBinary(container: JsonContainer, key: string | number, value: string): boolean {
   if (value.length < 64) return false;
   if (value.startsWith('data:') && DATA_URL.test(value)) return true;
   if (Array.isArray(container) || (key !== 'data' && key !== 'bytes')) return false;
+  if (container.type === 'text') return false;
   return MEDIA_TYPE_KEYS.some((name) => typeof container[name] === 'string') || container.type === 'base64';
 }
 
-/** The text of an array element that is a text part: a string, or an object with a string `text`. */
-function textLeafOf(element: unknown): StringLeaf | null {
-  if (typeof element === 'string') return null; // handled by the caller with its index
-  if (typeof element !== 'object' || element === null || Array.isArray(element)) return null;
-  const text = (element as Record<string, unknown>).text;
-  return typeof text === 'string' ? { container: element as Record<string, unknown>, key: 'text', value: text } : null;
-}
-
 export function walkStrings(root: unknown): WalkResult {
-  const result: WalkResult = { leaves: [], pairs: [], binarySkipped: 0, objectKeys: 0 };
-  visit(root, result, 0);
-  return result;
-}
-
-function visit(node: unknown, result: WalkResult, depth: number): void {
-  if (typeof node !== 'object' || node === null || depth > MAX_DEPTH) return;
-  if (Array.isArray(node)) {
-    let previous: StringLeaf | null = null;
-    for (let index = 0; index < node.length; index += 1) {
-      const element: unknown = node[index];
-      const leaf = typeof element === 'string' ? visitString(node, index, element, result) : textLeafOf(element);
-      if (typeof element !== 'string') visit(element, result, depth + 1);
-      if (leaf && previous) result.pairs.push({ left: previous, right: leaf });
-      previous = leaf;
+  const result: WalkResult = { leaves: [], runs: [], binarySkipped: 0, objectKeys: 0 };
+  if (typeof root !== 'object' || root === null) return result;
+  // Three parallel stacks (no object per node): the container, the key in it, and the run a text there joins (null: none).
+  const containers: JsonContainer[] = [{ root }];
+  const keys: Array<string | number> = ['root'];
+  const runOf: Array<StringLeaf[] | null> = [null];
+  const allRuns: StringLeaf[][] = [];
+  while (containers.length > 0) {
+    const container = containers.pop()!;
+    const key = keys.pop()!;
+    let run = runOf.pop()!;
+    const node = (container as Record<string | number, unknown>)[key];
+    if (typeof node === 'string') {
+      if (isBinary(container, key, node)) result.binarySkipped += 1;
+      else {
+        const leaf: StringLeaf = { container, key, value: node };
+        result.leaves.push(leaf);
+        run?.push(leaf);
+      }
+      continue;
     }
-    return;
+    if (typeof node !== 'object' || node === null) continue;
+    // Children are pushed last first, so they are visited in document order and runs fill in reading order.
+    if (Array.isArray(node)) {
+      if (run === null) {
+        run = [];
+        allRuns.push(run);
+      }
+      for (let index = node.length - 1; index >= 0; index -= 1) {
+        containers.push(node);
+        keys.push(index);
+        runOf.push(run);
+      }
+      continue;
+    }
+    const object = node as Record<string, unknown>;
+    const names = Object.keys(object);
+    result.objectKeys += names.length;
+    for (let index = names.length - 1; index >= 0; index -= 1) {
+      const name = names[index]!;
+      containers.push(object);
+      keys.push(name);
+      runOf.push(run !== null && RUN_KEYS.has(name) ? run : null);
+    }
   }
-  const object = node as Record<string, unknown>;
-  const keys = Object.keys(object);
-  result.objectKeys += keys.length;
-  for (const key of keys) {
-    const value = object[key];
-    if (typeof value === 'string') visitString(object, key, value, result);
-    else visit(value, result, depth + 1);
+  for (const run of allRuns) {
+    if (run.length < 2) continue;
+    result.runs.push(run);
+    for (const leaf of run) leaf.inRun = true;
   }
-}
-
-function visitString(container: JsonContainer, key: string | number, value: string, result: WalkResult): StringLeaf | null {
-  if (isBinary(container, key, value)) {
-    result.binarySkipped += 1;
-    return null;
-  }
-  const leaf = { container, key, value };
-  result.leaves.push(leaf);
-  return leaf;
+  return result;
 }

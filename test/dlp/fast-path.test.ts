@@ -8,9 +8,11 @@ import { BUILT_IN_DETECTORS } from '../../src/dlp/built-in-detectors.js';
 import { resolveDlpSettings } from '../../src/dlp/dlp-config.js';
 import { hasKeyword } from '../../src/dlp/detector.js';
 import { findMatches, type ActiveRule } from '../../src/dlp/find-matches.js';
-import { isAscii, normalizeText } from '../../src/dlp/normalize-text.js';
+import { CONFUSABLE_PAIRS, FOLDABLE_RANGES, foldConfusables } from '../../src/dlp/fold-confusables.js';
+import { isAscii, normalizeText, prepareText } from '../../src/dlp/normalize-text.js';
 import { scanRequestBody } from '../../src/dlp/scan-request.js';
 import { scanTriggers } from '../../src/dlp/trigger-scan.js';
+import { walkStrings } from '../../src/dlp/walk-strings.js';
 import { SAMPLES } from './samples.js';
 
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
@@ -43,6 +45,9 @@ const FRAGMENTS = [
   '@', 'a@b.io', '+', '+1', '+0', '-', ' ', '.', '123-45-6789', '536-22-8041', '4111 1111 1111 1111', '4539578763621486', '1 2', '12-',
   'DE89', 'GB29', 'ES2020', '0000000000000', '\u200B', '\u200D', '\uFEFF', '\u00AD', 'é', 'e\u0301', '\u0301', 'Ａ', 'ｋ', 'ﬁ', '—', '→', '日本語',
   '😀', '\uD83D', '\uDE00', '\u1100\u1161', 'x'.repeat(300),
+  // Confusables, glued prefixes, escaped newlines (the review's evasions)
+  ...CONFUSABLE_PAIRS.map(([from]) => from), '\u0410KIA', 'gh\u0440_', 'Ж', 'ω', 'KEY_', 'token', 'x', '_', '\\n', '\\\\n', '\\',
+  SAMPLES.privateKey.replace(/\n/g, '\\n'), SAMPLES.privateKey.replace(/\n/g, '\\n').slice(0, 120),
 ];
 
 const text = fc.array(fc.oneof(
@@ -57,7 +62,7 @@ const ALL_RULES = resolveDlpSettings([], ['*']).rules;
 describe('the trigger pass loses nothing and adds nothing', () => {
   it('findMatches equals the keyword-and-finder scan, raw and normalised', () => {
     fc.assert(fc.property(text, (sample) => {
-      for (const candidate of [sample, normalizeText(sample)]) {
+      for (const candidate of [sample, normalizeText(sample), prepareText(sample).folded]) {
         expect(simplified(findMatches(candidate, ALL_RULES))).toEqual(referenceFindMatches(candidate, ALL_RULES));
       }
     }), { numRuns: 3000 });
@@ -112,6 +117,61 @@ describe('normalisation with its ASCII shortcut', () => {
     expect(isAscii('\uD83D')).toBe(false);
     expect(isAscii('\u0080')).toBe(false);
     expect(isAscii('~\u007F')).toBe(true);
+  });
+});
+
+describe('folding confusables', () => {
+  const referenceFold = (sample: string) => [...sample].map((character) => CONFUSABLE_PAIRS.find(([from]) => from === character)?.[1] ?? character).join('');
+
+  it('prepareText: normalised as before, folded one UTF-16 unit for one, so offsets carry over', () => {
+    fc.assert(fc.property(text, (sample) => {
+      const { normalized, folded } = prepareText(sample);
+      expect(normalized).toBe(referenceNormalize(sample));
+      expect(folded).toBe(referenceFold(normalized));
+      expect(folded.length).toBe(normalized.length);
+    }), { numRuns: 3000 });
+  });
+
+  it('every source is one UTF-16 unit inside the quick-test ranges, every target one ASCII letter', () => {
+    const ranges = new RegExp(`^[${FOLDABLE_RANGES}]$`);
+    for (const [from, to] of CONFUSABLE_PAIRS) {
+      expect({ from, length: from.length, inRanges: ranges.test(from), target: /^[A-Za-z]$/.test(to) }).toEqual({ from, length: 1, inRanges: true, target: true });
+      expect(from.normalize('NFKC')).toBe(from);
+    }
+    expect(foldConfusables('\u0410KI\u0391 ghр_ Привет')).toBe('AKIA ghp_ Пpивeт');
+  });
+});
+
+describe('a secret cut into any number of parts, across messages, is found', () => {
+  const SECRETS = { github_token: SAMPLES.githubPat, aws_access_key: SAMPLES.awsKeyId, google_api_key: SAMPLES.google, anthropic_api_key: SAMPLES.anthropic, jwt: SAMPLES.jwt, private_key: SAMPLES.privateKey.replace(/\n/g, '\\n') };
+  const filler = fc.stringMatching(/^[a-z ,.]{0,40}$/);
+  /** The pieces laid out as each dialect would carry consecutive text. */
+  const SHAPES: Record<string, (pieces: string[]) => unknown> = {
+    'OpenAI messages': (pieces) => ({ messages: pieces.map((content) => ({ role: 'user', content })) }),
+    'OpenAI content parts': (pieces) => ({ messages: [{ role: 'user', content: pieces.map((text) => ({ type: 'text', text })) }] }),
+    'Anthropic blocks over messages': (pieces) => ({ messages: pieces.map((text, index) => ({ role: index % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }] })) }),
+    'GenAI parts': (pieces) => ({ contents: [{ role: 'user', parts: pieces.map((text) => ({ text })) }] }),
+  };
+
+  const REDACT_SECRETS = resolveDlpSettings([{ scope: '*', actions: Object.fromEntries(Object.keys(SECRETS).map((id) => [id, 'redact'])) }], ['*']).rules;
+
+  it('counted once and redacted whole, whatever the cuts', () => {
+    fc.assert(fc.property(
+      fc.constantFrom(...Object.keys(SECRETS) as Array<keyof typeof SECRETS>), fc.constantFrom(...Object.keys(SHAPES)), filler, filler,
+      fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 8 }),
+      (id, shape, before, after, cuts) => {
+        const secret = SECRETS[id];
+        const text = `${before} ${secret} ${after}`;
+        const offsets = cuts.map((cut) => before.length + 1 + Math.min(cut, secret.length - 1)).sort((left, right) => left - right);
+        const pieces = [0, ...offsets].map((from, index) => text.slice(from, [...offsets, text.length][index]));
+        const scan = scanRequestBody(SHAPES[shape]!(pieces), ALL_RULES);
+        // Once, even when a piece is itself a whole (shorter) key that goes on in the next piece.
+        expect(scan.counts).toEqual({ [id]: 1 });
+        const body = SHAPES[shape]!(pieces);
+        expect(scanRequestBody(body, REDACT_SECRETS).redacted).toBe(1);
+        expect(walkStrings(body).runs[0]!.map((leaf) => leaf.value).join('')).toBe(`${before} [REDACTED:${id}] ${after}`);
+      },
+    ), { numRuns: 1500 });
   });
 });
 
