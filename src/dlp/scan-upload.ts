@@ -2,9 +2,10 @@
 // bytes are decoded as UTF-8 across chunks (a character split between two chunks
 // is joined, not replaced), and the text goes through the stream scanner with a
 // bounded look-behind, so a secret split across chunks is found and each match
-// counted once. Text is scanned in pieces of at least the look-behind's length,
-// so tiny chunks do not rescan the look-behind each time (at most twice the work
-// of one pass); what is held back is scanned at `end()`.
+// counted once. Every push scans what it brought before it returns (only an
+// incomplete last character waits for the next chunk): the caller releases a chunk
+// to the provider, or to the client, only once it has been scanned. Each push also
+// rescans the look-behind, which network-sized chunks (16 KiB and more) barely notice.
 // A redact rule only counts here: the bytes before a match may already be on
 // their way to the provider, so there is nothing left to rewrite. The caller
 // decides what a redact match means for an upload (e.g. refuse, or log).
@@ -33,23 +34,17 @@ export function createUploadScanner(rules: readonly ActiveRule[], options: { loo
   const scanner = createStreamTextScanner(rules, lookBehind);
   const counts: Record<string, number> = {};
   let blockedBy: string | null = null;
-  let pending = '';
   const scan = (text: string) => {
     if (text.length > 0) blockedBy = countMatches(scanner.push(text), counts, blockedBy);
   };
   const result = (): UploadScanResult => ({ counts: { ...counts }, blockedBy });
   return {
     push(chunk) {
-      pending += decoder.decode(chunk, { stream: true });
-      if (pending.length >= lookBehind) {
-        scan(pending);
-        pending = '';
-      }
+      scan(decoder.decode(chunk, { stream: true }));
       return result();
     },
     end() {
-      scan(pending + decoder.decode());
-      pending = '';
+      scan(decoder.decode());
       return result();
     },
   };

@@ -106,7 +106,6 @@ function relayBytes(upstream: ProviderReply, scanner: UploadScanner | null, trac
     try {
       for await (const chunk of upstream.body) {
         const found = scanner?.push(chunk);
-        for (const [ruleId, matches] of Object.entries(found?.counts ?? {})) trace.noteDlp(`output.${ruleId}`, matches);
         if (found?.blockedBy) {
           trace.noteOutcome('GW_ERR_DLP_BLOCKED');
           return;
@@ -116,6 +115,8 @@ function relayBytes(upstream: ProviderReply, scanner: UploadScanner | null, trac
       }
     } finally {
       trace.noteBytesOut(bytes);
+      // The scanner's counts are running totals: noted once, at the end or the cut.
+      for (const [ruleId, matches] of Object.entries(scanner?.end().counts ?? {})) trace.noteDlp(`output.${ruleId}`, matches);
     }
   }
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, true), body: trace.trackStream(counted()) };

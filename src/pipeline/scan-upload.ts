@@ -13,7 +13,7 @@ import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import busboy from 'busboy';
 import type { ActiveRule } from '../dlp/find-matches.js';
-import { createUploadScanner, type UploadScanner } from '../dlp/scan-upload.js';
+import { createUploadScanner, type UploadScanResult } from '../dlp/scan-upload.js';
 import { GatewayError } from '../errors.js';
 import type { RequestTrace } from './request-trace.js';
 
@@ -73,12 +73,17 @@ function blockedBy(ruleId: string): GatewayError {
   });
 }
 
-/** Feeds a scanner and turns what it found into counts, warnings and a refusal. */
-function report(scanner: UploadScanner, trace: RequestTrace, refuse: Refuse) {
-  return (result: ReturnType<UploadScanner['push']>) => {
-    for (const [ruleId, matches] of Object.entries(result.counts)) trace.noteDlp(ruleId, matches);
+/**
+ * Turns a scanner's results into a refusal at once, and its counts into the trace once: the
+ * scanner reports running totals, noted when its text ends or a block cuts it.
+ */
+function report(trace: RequestTrace, refuse: Refuse) {
+  let noted = false;
+  return (result: UploadScanResult, last = false) => {
     if (result.blockedBy !== null) refuse(blockedBy(result.blockedBy));
-    return scanner;
+    if (noted || (!last && result.blockedBy === null)) return;
+    noted = true;
+    for (const [ruleId, matches] of Object.entries(result.counts)) trace.noteDlp(ruleId, matches);
   };
 }
 
@@ -86,9 +91,9 @@ function readMultipart(options: UploadScanOptions, trace: RequestTrace, refuse: 
   const parser = busboy({ headers: { 'content-type': options.contentType }, limits: { fieldSize: 16 * 1024 * 1024 } });
   parser.on('field', (_name, value) => {
     const scanner = createUploadScanner(options.rules);
-    const note = report(scanner, trace, refuse);
+    const note = report(trace, refuse);
     note(scanner.push(Buffer.from(value)));
-    note(scanner.end());
+    note(scanner.end(), true);
   });
   parser.on('file', (name, stream, info) => {
     if (!TEXT_TYPES.test(info.mimeType) && !TEXT_EXTENSIONS.test(info.filename ?? '')) {
@@ -97,9 +102,9 @@ function readMultipart(options: UploadScanOptions, trace: RequestTrace, refuse: 
       return;
     }
     const scanner = createUploadScanner(options.rules);
-    const note = report(scanner, trace, refuse);
+    const note = report(trace, refuse);
     stream.on('data', (data: Buffer) => note(scanner.push(data)));
-    stream.on('end', () => note(scanner.end()));
+    stream.on('end', () => note(scanner.end(), true));
   });
   // A malformed form is the provider's to refuse; DLP then has nothing more to read.
   parser.on('error', () => noteUnscanned('malformed multipart body'));
@@ -111,7 +116,7 @@ function readMultipart(options: UploadScanOptions, trace: RequestTrace, refuse: 
 
 function readPlainStream(options: UploadScanOptions, trace: RequestTrace, refuse: Refuse, noteUnscanned: (what: string) => void): SideReader {
   const scanner = createUploadScanner(options.rules);
-  const note = report(scanner, trace, refuse);
+  const note = report(trace, refuse);
   let text = true;
   return {
     write: (chunk, done) => {
@@ -123,6 +128,6 @@ function readPlainStream(options: UploadScanOptions, trace: RequestTrace, refuse
       if (text) note(scanner.push(chunk));
       done();
     },
-    end: (done) => { if (text) note(scanner.end()); done(); },
+    end: (done) => { if (text) note(scanner.end(), true); done(); },
   };
 }

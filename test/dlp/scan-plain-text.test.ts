@@ -70,11 +70,13 @@ describe('createUploadScanner', () => {
     expect(scanner.end()).toEqual({ counts: { github_token: 1 }, blockedBy: null });
   });
 
-  it('the look-behind is bounded, and the default is 4096 characters', () => {
+  it('each push scans what it brought: the chunk that completes a secret reports it, before end()', () => {
     const scanner = createUploadScanner(rules());
     for (let index = 0; index < 2000; index += 1) scanner.push(new TextEncoder().encode('lorem ipsum dolor sit amet '));
-    scanner.push(new TextEncoder().encode(SECRET.slice(0, 30)));
-    expect(scanner.push(new TextEncoder().encode(`${SECRET.slice(30)} `)).counts).toEqual({});
+    expect(scanner.push(new TextEncoder().encode(SECRET.slice(0, 30))).counts).toEqual({});
+    const completed = scanner.push(new TextEncoder().encode(`${SECRET.slice(30)} `));
+    expect(completed.counts).toEqual({ github_token: 1 });
+    expect(completed.blockedBy).toBe('github_token');
     expect(scanner.end().counts).toEqual({ github_token: 1 });
   });
 });
