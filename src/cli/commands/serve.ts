@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.js';
-import type { RunningGateway } from '../../server/start-gateway.js';
+import type { RunningGateway } from '../../gateway/start-gateway.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
@@ -28,7 +28,7 @@ async function runServe(flags: ServeFlags & { standalone?: boolean }, context: C
     config = resolveServeConfig(flags, context.env);
     sidecar = flags.standalone ? null : await findSidecarLogin(config.home, context.env);
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
-    const [{ startGateway }, { createLogger }] = await Promise.all([import('../../server/start-gateway.js'), import('../../logger.js')]);
+    const [{ startGateway }, { createLogger }] = await Promise.all([import('../../gateway/start-gateway.js'), import('../../logger.js')]);
     gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: config.logLevel }), ...(sidecar ? { sidecar } : {}) });
   } catch (error) {
     if (error instanceof CliExit) throw error;

@@ -12,7 +12,7 @@ import { createLicenseReader, type LicenseReport } from '../state/license.js';
 import type { StateError } from '../state/state-errors.js';
 import { openStateStore, type StateStore } from '../state/state-store.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
-import { buildServer, type GatewayServer } from './build-server.js';
+import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { describeListenError } from './listen-errors.js';
 import { createProviderSource } from './provider-source.js';
 import { prepareMode } from './gateway-mode.js';
