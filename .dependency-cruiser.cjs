@@ -10,8 +10,13 @@ module.exports = {
       from: { path: '^src/formats/([^/]+)/' }, to: { path: '^src/formats/([^/]+)/', pathNot: '^src/formats/($1|shared)/' } },
     { name: 'providers-stay-apart', severity: 'error', comment: 'a provider never imports another provider; only registry.ts imports them all',
       from: { path: '^src/providers/([^/]+)/' }, to: { path: '^src/providers/([^/]+)/', pathNot: '^src/providers/$1/' } },
-    { name: 'nothing-imports-cli-or-server', severity: 'error', from: { pathNot: '^src/(cli|server)/' }, to: { path: '^src/(cli|server)/' } },
-    { name: 'server-is-not-imported-by-cli-except-dynamically', severity: 'ignore', from: { path: '^src/cli/' }, to: { path: '^src/server/' } },
+    { name: 'nothing-imports-cli', severity: 'error', from: { pathNot: '^src/cli/' }, to: { path: '^src/cli/' } },
+    { name: 'server-is-imported-only-by-the-root', severity: 'error', comment: 'only the composition root (src/gateway/) builds the server; cli/ reaches it through gateway/',
+      from: { pathNot: '^src/(server|gateway)/' }, to: { path: '^src/server/' } },
+    { name: 'gateway-is-imported-only-by-cli', severity: 'error', comment: 'the composition root is the top: only `gw serve` starts it',
+      from: { pathNot: '^src/(gateway|cli)/' }, to: { path: '^src/gateway/' } },
+    { name: 'state-owns-its-shapes', severity: 'error', comment: 'state.json shapes live in src/state/; the pure folders accept them structurally (no import cycle, even type-only)',
+      from: { path: '^src/state/' }, to: { path: '^src/(policy|dlp|routing|pipeline|server|gateway|formats)/' } },
     { name: 'one-owner-per-library', severity: 'error', comment: 'fastify → server, undici → upstream, commander → cli, pino → logger, prom-client → metrics, lowdb → state',
       from: { pathNot: '^src/server/' }, to: { path: 'node_modules/(fastify|@fastify)/' } },
     { name: 'undici-only-in-upstream', severity: 'error', from: { pathNot: '^src/upstream/' }, to: { path: 'node_modules/undici/' } },
@@ -23,8 +28,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    // Runtime imports only: a type-only import cycle costs nothing at run time.
-    tsPreCompilationDeps: false,
+    // Type-only imports count too: a layer that needs another's types depends on it all the same.
+    tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },
   },
