@@ -4,8 +4,10 @@
 const pure = '^src/(formats|policy|dlp|routing|canonical|streaming)/|^src/audit/(chain|verify)\\.ts$|^src/errors\\.ts$';
 module.exports = {
   forbidden: [
-    { name: 'leaf-modules-import-nothing', severity: 'error', comment: 'canonical/, errors.ts and streaming/ import nothing else from src/',
-      from: { path: '^src/(canonical|streaming)/|^src/errors\\.ts$' }, to: { path: '^src/', pathNot: '^src/(canonical|streaming)/' } },
+    { name: 'leaf-folders-import-nothing', severity: 'error', comment: 'canonical/ and streaming/ import nothing else from src/ (not even each other)',
+      from: { path: '^src/(canonical|streaming)/' }, to: { path: '^src/', pathNot: '^src/$1/' } },
+    { name: 'errors-imports-nothing', severity: 'error', comment: 'the error catalog imports nothing from src/',
+      from: { path: '^src/errors\\.ts$' }, to: { path: '^src/' } },
     { name: 'pure-code-has-no-io', severity: 'error', comment: 'pure modules use no fs, network, fastify, undici, pino, prom-client',
       from: { path: pure }, to: { path: '^(node:)?(fs|fs/promises|net|http|https|http2|tls|dns|dgram|child_process|worker_threads)$|node_modules/(@types/)?(fastify|@fastify|undici|pino|prom-client|lowdb|commander|ws|@napi-rs|proper-lockfile)/', dependencyTypes: ['core', 'npm'] } },
     { name: 'formats-stay-apart', severity: 'error', comment: 'a format never imports another format (src/formats/shared/ holds the few helpers they share)',
