@@ -1,6 +1,7 @@
 // The provider call: over undici, or in-process for the built-in mock, which
 // answers with the same HTTP-like shape so everything after this is shared.
-import type { ProviderConfig, UpstreamOperation } from '../providers/provider-adapter.js';
+import type { ProviderConfig } from '../providers/provider-adapter.js';
+import type { UpstreamOperation } from '../canonical/dialect.js';
 import { respondAsMock, type MockOperation } from '../providers/mock/respond-as-mock.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EncodedCall } from './encode-upstream-call.js';

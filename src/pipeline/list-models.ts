@@ -3,7 +3,8 @@
 // cached for a few minutes; a provider that fails to answer is left out (and
 // logged), not allowed to fail the whole list.
 import { adapterFor } from '../providers/registry.js';
-import type { ProviderConfig, UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
+import type { ProviderConfig } from '../providers/provider-adapter.js';
+import type { UpstreamOperation, WireDialect } from '../canonical/dialect.js';
 import { respondAsMock } from '../providers/mock/respond-as-mock.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { PipelineResponse } from './pipeline-types.js';

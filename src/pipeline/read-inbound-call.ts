@@ -1,7 +1,7 @@
 // Decode, for same-format forwarding: what the client asked for, in its own
 // dialect: the operation as a provider names it, the model, and whether it streams.
 import { GatewayError } from '../errors.js';
-import type { UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
+import type { UpstreamOperation, WireDialect } from '../canonical/dialect.js';
 import type { PipelineRequest } from './pipeline-types.js';
 
 export interface InboundCall {

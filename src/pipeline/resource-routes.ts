@@ -3,7 +3,8 @@
 // retrieval routes (images, audio, rerank, OCR). Each entry says where the id of a
 // follow-up call is, which providers serve it when nothing else decides, and how its
 // answer comes back.
-import type { ProviderKind, ResourceOperation } from '../providers/provider-adapter.js';
+import type { ProviderKind } from '../providers/provider-adapter.js';
+import type { ResourceOperation } from '../canonical/dialect.js';
 import type { PipelineRequest } from './pipeline-types.js';
 
 export type ResourceRouteOperation = ResourceOperation | 'responses.create';
