@@ -1,7 +1,8 @@
 // Which codec reads the client, and which codec (and provider operation) talks to the provider.
 import type { DialectCodec } from '../canonical/codec.js';
 import { CODECS } from '../formats/codec-registry.js';
-import type { ProviderAdapter, UpstreamOperation } from '../providers/provider-adapter.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { UpstreamOperation } from '../canonical/dialect.js';
 import type { InboundCall } from './read-inbound-call.js';
 
 const CLIENT_CODECS: Partial<Record<UpstreamOperation | 'bedrock', DialectCodec['name']>> = {

@@ -6,7 +6,8 @@
 import type { CanonicalRequest } from '../canonical/request.js';
 import { GatewayError } from '../errors.js';
 import { CODECS } from '../formats/codec-registry.js';
-import type { ProviderAdapter, UpstreamOperation } from '../providers/provider-adapter.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { UpstreamOperation } from '../canonical/dialect.js';
 import { adapterFor } from '../providers/registry.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';

@@ -3,7 +3,7 @@
 // with its provider name so it routes back. Catalogs are cached for a few minutes; a
 // provider that fails to answer is left out (and logged), not allowed to fail the list.
 import { adapterFor } from '../providers/registry.js';
-import type { UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
+import type { UpstreamOperation, WireDialect } from '../canonical/dialect.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { PipelineResponse } from './pipeline-types.js';
 import type { Target } from './plan-targets.js';

@@ -3,7 +3,7 @@
 // resource routes which resource route it is. The body itself stays as parsed; the
 // codecs read it only when a call is translated.
 import { GatewayError } from '../errors.js';
-import type { UpstreamOperation, WireDialect } from '../providers/provider-adapter.js';
+import type { UpstreamOperation, WireDialect } from '../canonical/dialect.js';
 import { readPassthroughPath } from './passthrough-path.js';
 import type { PipelineRequest } from './pipeline-types.js';
 import { findResourceRoute, type ResourceRoute } from './resource-routes.js';

@@ -3,7 +3,8 @@
 // retrieval routes (images, audio, rerank, OCR). Each entry says where the id of a
 // follow-up call is, which providers serve it when nothing else decides, and how its
 // answer comes back.
-import type { ProviderConfig, ProviderKind, ResourceOperation, UpstreamCall } from '../providers/provider-adapter.js';
+import type { ProviderConfig, ProviderKind, UpstreamCall } from '../providers/provider-adapter.js';
+import type { ResourceOperation } from '../canonical/dialect.js';
 import { PROVIDER_KINDS, adapterFor } from '../providers/registry.js';
 import type { PipelineRequest } from './pipeline-types.js';
 

@@ -9,7 +9,7 @@ import { GatewayError } from '../errors.js';
 import { encodeAnthropicStreamError } from '../formats/anthropic-messages/encode-stream-error.js';
 import { encodeGoogleStreamError } from '../formats/google-genai/encode-stream-error.js';
 import { encodeOpenAiStreamError } from '../formats/openai-chat/encode-stream-error.js';
-import type { WireDialect } from '../providers/provider-adapter.js';
+import type { WireDialect } from '../canonical/dialect.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { Governed } from './govern-request.js';
 import type { RequestTrace } from './request-trace.js';

@@ -6,7 +6,7 @@ import type { Usage } from '../canonical/usage.js';
 import { mapAnthropicUsage, mergeUsage } from '../formats/anthropic-messages/map-usage.js';
 import { mapGoogleUsage } from '../formats/google-genai/map-usage.js';
 import { mapOpenAiUsage } from '../formats/openai-chat/map-usage.js';
-import type { WireDialect } from '../providers/provider-adapter.js';
+import type { WireDialect } from '../canonical/dialect.js';
 
 export interface UsageTap {
   readJson(body: unknown): void;

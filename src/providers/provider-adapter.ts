@@ -1,9 +1,7 @@
 // The one interface every provider folder implements: where its API lives, how it
 // authenticates, and its quirks. A provider never imports another provider; only
 // registry.ts imports them all. No I/O here: the upstream client does the calling.
-
-/** The wire formats gw speaks on either side. */
-export type WireDialect = 'openai' | 'anthropic' | 'google' | 'bedrock';
+import type { UpstreamOperation, WireDialect } from '../canonical/dialect.js';
 
 export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'openai-compatible' | 'gateway' | 'mock'
   | 'cohere' | 'jina' | 'voyage' | 'mistral' | 'bedrock';
@@ -29,30 +27,6 @@ export interface ProviderConfig {
   /** Where apiKey came from, for `gw providers list`: `env:NAME` or `state.json`. Never the key itself. */
   apiKeyFrom?: string;
 }
-
-/** Operations as the provider's own API names them. */
-export type UpstreamOperation =
-  | 'chat.completions' | 'completions' | 'embeddings' | 'models.list'
-  | 'messages' | 'messages.count_tokens' | 'models.list.anthropic'
-  | 'genai.generateContent' | 'genai.streamGenerateContent' | 'genai.countTokens' | 'genai.embedContent'
-  | 'genai.batchEmbedContents' | 'genai.models.list'
-  | 'responses.create' | 'responses.input_tokens'
-  | 'bedrock.converse' | 'bedrock.converse_stream'
-  | ResourceOperation
-  | 'passthrough';
-
-/**
- * Operations on provider-side resources and the non-chat routes (src/pipeline/resource-routes.ts):
- * the provider path is the client's path under the API root (`call.resourcePath`).
- */
-export type ResourceOperation =
-  | 'responses.retrieve' | 'responses.delete' | 'responses.cancel' | 'responses.input_items'
-  | 'responses.input_tokens' | 'responses.compact'
-  | 'files' | 'files.item' | 'files.content' | 'batches' | 'batches.item' | 'batches.results' | 'batches.cancel'
-  | 'containers' | 'containers.item' | 'videos' | 'videos.item' | 'videos.content' | 'videos.remix'
-  | 'images.generations' | 'images.edits' | 'images.variations' | 'audio.speech' | 'audio.transcriptions'
-  | 'rerank' | 'ocr' | 'realtime'
-  | 'messages.batches' | 'messages.batches.item' | 'messages.batches.results' | 'messages.batches.cancel';
 
 /** One call to make upstream, already in the provider's dialect. */
 export interface UpstreamCall {

@@ -1,6 +1,7 @@
 // URL and header building shared by the provider folders: no provider
 // knowledge, so every adapter can use it without importing another adapter.
-import type { UpstreamCall, UpstreamOperation } from './provider-adapter.js';
+import type { UpstreamCall } from './provider-adapter.js';
+import type { UpstreamOperation } from '../canonical/dialect.js';
 
 /** `https://x/v1/` → `https://x/v1`: SDK variables are written both ways. */
 export function trimBaseUrl(baseUrl: string): string {

@@ -1,9 +1,7 @@
 // state.json's `policies`, `dlp` and `routes` at the file boundary: checked by
 // shape (a hand edit with a typo is reported by name, not served half-read).
 // Admin DLP patterns are compiled by the server, which reports a bad one.
-import type { DlpScopeRecord } from '../dlp/dlp-config.js';
-import type { PolicyRecord } from '../policy/policy-record.js';
-import type { RouteRule } from '../routing/route-rule.js';
+import type { StoredDlpScope, StoredPolicy, StoredRoute } from './governance-schema.js';
 
 type Json = Record<string, unknown>;
 
@@ -11,17 +9,17 @@ const ACTIONS = new Set(['block', 'redact', 'log', 'off']);
 const SCOPE = /^(?:\*|team:[^\s:]+|key:vk_[0-9A-Za-z]+)$/;
 
 export interface Governance {
-  policies: PolicyRecord[];
-  dlp: DlpScopeRecord[];
-  routes: RouteRule[];
+  policies: StoredPolicy[];
+  dlp: StoredDlpScope[];
+  routes: StoredRoute[];
 }
 
 export function readGovernance(raw: Json): Governance | string {
-  const policies = readList<PolicyRecord>(raw.policies, 'policies', readPolicy);
+  const policies = readList<StoredPolicy>(raw.policies, 'policies', readPolicy);
   if (typeof policies === 'string') return policies;
-  const dlp = readList<DlpScopeRecord>(raw.dlp, 'dlp', readDlpScope);
+  const dlp = readList<StoredDlpScope>(raw.dlp, 'dlp', readDlpScope);
   if (typeof dlp === 'string') return dlp;
-  const routes = readList<RouteRule>(raw.routes, 'routes', readRoute);
+  const routes = readList<StoredRoute>(raw.routes, 'routes', readRoute);
   if (typeof routes === 'string') return routes;
   return { policies, dlp, routes };
 }

@@ -4,7 +4,7 @@
 import type { ProviderKind } from '../providers/provider-adapter.js';
 import type { ProviderRecord, StateData } from './schema.js';
 import { StateInputError, StateRefusedError } from './state-errors.js';
-import type { StateStore } from './state-store.js';
+import type { StateUpdater } from './state-updater.js';
 
 type Json = Record<string, unknown>;
 
@@ -61,7 +61,7 @@ export function listProviderRecords(state: StateData): ProviderRecord[] {
   return [...state.providers].sort((left, right) => left.name.localeCompare(right.name));
 }
 
-export async function addProviderRecord(store: StateStore, record: ProviderRecord): Promise<ProviderRecord> {
+export async function addProviderRecord(store: StateUpdater, record: ProviderRecord): Promise<ProviderRecord> {
   validateProviderName(record.name);
   return store.update((draft) => {
     if (draft.providers.some((existing) => existing.name === record.name)) {
@@ -72,7 +72,7 @@ export async function addProviderRecord(store: StateStore, record: ProviderRecor
   });
 }
 
-export async function removeProviderRecord(store: StateStore, name: string): Promise<ProviderRecord | null> {
+export async function removeProviderRecord(store: StateUpdater, name: string): Promise<ProviderRecord | null> {
   return store.update((draft) => {
     const index = draft.providers.findIndex((existing) => existing.name === name);
     if (index < 0) return null;

@@ -4,9 +4,7 @@
 // stored as `env:NAME` (read from gw's environment at start) or, when the user
 // insists, literally: the file is 0600 for that reason.
 import type { ProviderKind } from '../providers/provider-adapter.js';
-import type { DlpScopeRecord } from '../dlp/dlp-config.js';
-import type { PolicyRecord } from '../policy/policy-record.js';
-import type { RouteRule } from '../routing/route-rule.js';
+import type { StoredDlpScope, StoredPolicy, StoredRoute } from './governance-schema.js';
 import type { DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
 export type { DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
@@ -89,10 +87,10 @@ export interface StateData {
   tokens: PersonalTokenRecord[];
   device_codes: DeviceCodeRecord[];
   live_keys: LiveKeyRecord[];
-  /** Policies, DLP scopes and routing rules (gw policy|dlp|routes): see src/policy, src/dlp, src/routing. */
-  policies: PolicyRecord[];
-  dlp: DlpScopeRecord[];
-  routes: RouteRule[];
+  /** Policies, DLP scopes and routing rules (gw policy|dlp|routes): see governance-schema.ts. */
+  policies: StoredPolicy[];
+  dlp: StoredDlpScope[];
+  routes: StoredRoute[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {

@@ -4,7 +4,7 @@
 import { BlockList, isIP } from 'node:net';
 import { DEFAULT_SETTINGS, type Settings, type StateData } from './schema.js';
 import { StateInputError, StateRefusedError } from './state-errors.js';
-import type { StateStore } from './state-store.js';
+import type { StateUpdater } from './state-updater.js';
 import { validateTeamName } from './team-name.js';
 import { formatByteSize, parseByteSize } from './byte-size.js';
 
@@ -196,11 +196,11 @@ export function formatSetting<K extends SettingName>(name: K, value: Settings[K]
 }
 
 /** Parses, verifies against the current state and stores one setting; returns the stored value. */
-export async function setSetting(store: StateStore, name: string, text: string): Promise<Settings[SettingName]> {
+export async function setSetting(store: StateUpdater, name: string, text: string): Promise<Settings[SettingName]> {
   return applySetting(store, assertSettingName(name), text);
 }
 
-async function applySetting<K extends SettingName>(store: StateStore, name: K, text: string): Promise<Settings[K]> {
+async function applySetting<K extends SettingName>(store: StateUpdater, name: K, text: string): Promise<Settings[K]> {
   const definition: SettingDefinition<K> = SETTING_DEFINITIONS[name];
   const value = definition.parse(text);
   return store.update((draft) => {

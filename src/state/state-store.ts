@@ -9,6 +9,7 @@ import lockfile from 'proper-lockfile';
 import { emptyState, type StateData } from './schema.js';
 import { StateAccessError, StateError, errorCode, toAccessError } from './state-errors.js';
 import { STATE_FILE_NAME, StateFileAdapter, fileSignature, prepareHome } from './state-file.js';
+import type { StateUpdater } from './state-updater.js';
 
 export interface StateStoreOptions {
   /** Clock for the timestamps written into records. */
@@ -19,14 +20,12 @@ export interface StateStoreOptions {
   lockTimeoutMs?: number;
 }
 
-export interface StateStore {
+export interface StateStore extends StateUpdater {
   readonly home: string;
   readonly file: string;
   now(): Date;
   /** The last good state, deeply frozen; replaced (never mutated) on change. */
   snapshot(): StateData;
-  /** Applies `mutate` to a fresh copy read under the lock and writes it; `mutate` must be synchronous. */
-  update<T>(mutate: (draft: StateData) => T): Promise<T>;
   onChange(listener: (state: StateData) => void): () => void;
   /** Reload failures (a broken file written by hand); the last good snapshot stays in use. */
   onError(listener: (error: StateError) => void): () => void;

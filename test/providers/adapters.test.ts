@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderConfig, ProviderKind, UpstreamCall, UpstreamOperation } from '../../src/providers/provider-adapter.js';
+import type { ProviderConfig, ProviderKind, UpstreamCall } from '../../src/providers/provider-adapter.js';
+import type { UpstreamOperation } from '../../src/canonical/dialect.js';
 import { PROVIDER_KINDS, adapterFor } from '../../src/providers/registry.js';
 
 function config(kind: ProviderKind, baseUrl: string, apiKey: string | null = 'secret', extra: Partial<ProviderConfig> = {}): ProviderConfig {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.js';
-import type { RunningGateway } from '../../server/start-gateway.js';
+import type { RunningGateway } from '../../gateway/start-gateway.js';
 import { isLoopbackAddress } from '../../sidecar/loopback-guard.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { findSidecarLogin } from '../sidecar-login.js';
@@ -33,7 +33,7 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
     sidecar = flags.standalone ? null : await findSidecarLogin(config.home, context.env);
     if (sidecar && !flags.allowRemoteSidecar && !isLoopbackAddress(config.host)) throw refuseRemoteSidecar(config.host, sidecar);
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
-    const [{ startGateway }, { createLogger }] = await Promise.all([import('../../server/start-gateway.js'), import('../../logger.js')]);
+    const [{ startGateway }, { createLogger }] = await Promise.all([import('../../gateway/start-gateway.js'), import('../../logger.js')]);
     gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: config.logLevel }), ...(sidecar ? { sidecar } : {}) });
   } catch (error) {
     if (error instanceof CliExit) throw error;

@@ -1,7 +1,8 @@
 // Anthropic (https://docs.anthropic.com/en/api/overview). The base URL has no
 // version (ANTHROPIC_BASE_URL=https://api.anthropic.com), so paths carry `/v1`.
 // Claude Code calls `/v1/messages?beta=true`; the query is kept as the client sent it.
-import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
+import type { ProviderAdapter, ProviderConfig, UpstreamCall } from '../provider-adapter.js';
+import type { UpstreamOperation } from '../../canonical/dialect.js';
 import { bearerAuth, keyHeader, urlByPathLayout, type PathLayout } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {

@@ -2,7 +2,8 @@
 // the deployment is in the path, every call carries `api-version`, and the key
 // goes in `api-key`. The base URL is the resource endpoint
 // (AZURE_OPENAI_ENDPOINT=https://my-resource.openai.azure.com).
-import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
+import type { ProviderAdapter, ProviderConfig, UpstreamCall } from '../provider-adapter.js';
+import type { UpstreamOperation } from '../../canonical/dialect.js';
 import { keyHeader, trimBaseUrl, withQuery } from '../provider-http.js';
 
 /** The latest GA data-plane version when this was written; OPENAI_API_VERSION or --api-version override it. */

@@ -3,7 +3,8 @@
 // stream being the binary AWS event stream (event-stream.ts). Auth: a Bedrock API key as
 // a bearer token here; SigV4 covers the body, so signed calls go through signBedrockRequest
 // once the body is final (sign-request.ts), and authHeaders is empty for them.
-import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
+import type { ProviderAdapter, ProviderConfig, UpstreamCall } from '../provider-adapter.js';
+import type { UpstreamOperation } from '../../canonical/dialect.js';
 import { bearerAuth, trimBaseUrl, withQuery } from '../provider-http.js';
 
 const ACTIONS: Partial<Record<UpstreamOperation, string>> = {

@@ -2,7 +2,8 @@
 // path (`/v1beta/models/{model}:generateContent`), the key in `x-goog-api-key`.
 // Streaming asks for SSE (`alt=sse`) instead of the default JSON array:
 // https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
-import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
+import type { ProviderAdapter, ProviderConfig, UpstreamCall } from '../provider-adapter.js';
+import type { UpstreamOperation } from '../../canonical/dialect.js';
 import { joinPassthroughUrl, keyHeader, trimBaseUrl, withQuery } from '../provider-http.js';
 
 const METHODS: Partial<Record<UpstreamOperation, string>> = {

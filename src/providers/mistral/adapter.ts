@@ -2,7 +2,8 @@
 // embeddings and models, and its own OCR API (POST {base}/ocr, a document or image URL
 // in, Markdown pages out: https://docs.mistral.ai/api/#tag/ocr). gw's /v1/ocr takes
 // Mistral's body as it is, with only the model patched.
-import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
+import type { ProviderAdapter, ProviderConfig, UpstreamCall } from '../provider-adapter.js';
+import type { UpstreamOperation } from '../../canonical/dialect.js';
 import { bearerAuth, urlByPathLayout, type PathLayout } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {

@@ -2,7 +2,8 @@
 // DeepSeek, OpenRouter, Together, Fireworks, xAI: presets.ts). Same paths under the
 // preset's base URL (which includes its version segment); Bearer auth, or none
 // for keyless local servers. Ollama: https://github.com/ollama/ollama/blob/main/docs/openai.md
-import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
+import type { ProviderAdapter, ProviderConfig, UpstreamCall } from '../provider-adapter.js';
+import type { UpstreamOperation } from '../../canonical/dialect.js';
 import { bearerAuth, urlByPathLayout, type PathLayout } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {

@@ -1,6 +1,7 @@
 // OpenAI (https://platform.openai.com/docs/api-reference). The base URL includes
 // `/v1`, as OPENAI_BASE_URL does in the official SDKs, so paths are appended to it.
-import type { ProviderAdapter, ProviderConfig, UpstreamCall, UpstreamOperation } from '../provider-adapter.js';
+import type { ProviderAdapter, ProviderConfig, UpstreamCall } from '../provider-adapter.js';
+import type { UpstreamOperation } from '../../canonical/dialect.js';
 import { bearerAuth, urlByPathLayout, type PathLayout } from '../provider-http.js';
 
 const PATHS: Partial<Record<UpstreamOperation, string>> = {

@@ -17,7 +17,7 @@ import { DEFAULT_OVERLAP_MS, rotateLiveKey, teamsDueForRotation } from '../state
 import type { StateStore } from '../state/state-store.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { Logger } from '../logger.js';
-import type { ServerOptions } from './build-server.js';
+import type { ServerOptions } from '../server/build-server.js';
 import type { ProviderSourceOptions } from './provider-source.js';
 
 export interface GatewayMode {

@@ -1,25 +1,24 @@
-// Starts `gw serve`: state, audit trail, metrics, the fastify server, and a
+// The composition root of `gw serve`: opens state and the audit trail, builds
+// every service once (build-services.ts), then the fastify server over them; and a
 // graceful stop (stop accepting, let in-flight requests finish within a bound,
 // close refusal windows, write gateway.stop and flush the trail).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openAuditTrail, type AuditTrail } from '../audit/audit-trail.js';
+import { openAuditTrail } from '../audit/audit-trail.js';
 import { createLogger, type Logger } from '../logger.js';
-import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
-import type { GatewayServices, HealthComponent } from '../pipeline/gateway-services.js';
+import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
-import { createLicenseReader, type LicenseReport } from '../state/license.js';
-import type { StateError } from '../state/state-errors.js';
-import { openStateStore, type StateStore } from '../state/state-store.js';
+import { openStateStore } from '../state/state-store.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
-import { buildServer, type GatewayServer } from './build-server.js';
+import { buildServer, type GatewayServer } from '../server/build-server.js';
+import { buildServices } from './build-services.js';
 import { describeListenError } from './listen-errors.js';
 import { createProviderSource } from './provider-source.js';
 import { prepareMode } from './gateway-mode.js';
 import type { SidecarLogin } from '../sidecar/hub-session.js';
 import { answerMockCall } from '../providers/mock/answer-mock-call.js';
 import { withInProcessProviders } from '../upstream/in-process-upstream.js';
-import { createUpstreamClient, type UpstreamClient, type UpstreamTimeouts } from '../upstream/upstream-client.js';
+import { createUpstreamClient, type UpstreamTimeouts } from '../upstream/upstream-client.js';
 
 export interface GatewayOptions {
   home: string;
@@ -64,12 +63,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const mode = await prepareMode({ home: options.home, env: options.env, state, audit, logger, ...(options.sidecar ? { sidecar: options.sidecar } : {}) });
     cleanups.unshift(async () => mode.stop());
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
-    const services = createServices(state, audit, mode.wrapUpstream(upstream), providers.current, logger);
-    const baseHealth = services.healthComponents;
-    services.healthComponents = () => ({ ...baseHealth?.(), ...mode.health() });
     const resourceIds = await openResourceIdStore(options.home);
-    services.resourceIds = resourceIds;
     cleanups.push(() => resourceIds.close());
+    const services = buildServices({ state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, modeHealth: mode.health });
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
     const server = await buildServer(services, { tls, ...mode.serverOptions });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
@@ -98,35 +94,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     throw error;
   }
-}
-
-function createServices(state: StateStore, audit: AuditTrail, upstream: UpstreamClient, providers: GatewayServices['providers'], logger: Logger): GatewayServices {
-  const license = createLicenseReader(state.home, () => new Date());
-  let lastStateError: StateError | null = null;
-  state.onError((error) => {
-    lastStateError = error;
-    logger.error({ err: error.message }, 'state file reload failed; serving the last good state');
-  });
-  state.onChange(() => { lastStateError = null; });
-  return {
-    state: { snapshot: () => state.snapshot(), onChange: (listener) => state.onChange(listener), lastError: () => lastStateError },
-    audit,
-    metrics: createGatewayMetrics(),
-    logger,
-    now: () => new Date(),
-    providers,
-    upstream,
-    healthComponents: () => ({ providers: describeProviders(providers()), license: describeLicense(license()) }),
-  };
-}
-
-/** Shown in /health; checkHealth leaves it out of the overall status, so it never stops the data plane. */
-function describeLicense(report: LicenseReport): HealthComponent {
-  return { status: report.state === 'expired' || report.state === 'invalid' ? 'degraded' : 'ok', ...report };
-}
-
-function describeProviders(set: ReturnType<GatewayServices['providers']>) {
-  return { status: 'ok' as const, configured: set.providers.map((provider) => provider.name), skipped: [...set.warnings] };
 }
 
 async function stopGateway(server: GatewayServer, services: GatewayServices, cleanups: Array<() => Promise<unknown>>, ticker: NodeJS.Timeout, drainTimeoutMs: number): Promise<void> {

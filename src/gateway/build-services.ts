@@ -1,0 +1,57 @@
+// Builds GatewayServices once and whole: every field, including what the mode
+// adds to /health and the resource-id store, is set here, before buildServer
+// sees the object, so no stage reads a field that is filled in later.
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { Logger } from '../logger.js';
+import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { GatewayServices, HealthComponent, ProviderSet } from '../pipeline/gateway-services.js';
+import { createLicenseReader, type LicenseReport } from '../state/license.js';
+import type { ResourceIdStore } from '../state/resource-ids.js';
+import type { StateError } from '../state/state-errors.js';
+import type { StateStore } from '../state/state-store.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+
+export interface ServiceParts {
+  state: StateStore;
+  audit: AuditTrail;
+  /** Already wrapped by the mode (a sidecar sends every call through its hub session). */
+  upstream: UpstreamClient;
+  providers: () => ProviderSet;
+  logger: Logger;
+  resourceIds: ResourceIdStore;
+  /** The mode's own /health components (a sidecar's hub session). */
+  modeHealth: () => Record<string, HealthComponent>;
+}
+
+export function buildServices(parts: ServiceParts): GatewayServices {
+  const { state, logger, providers } = parts;
+  const license = createLicenseReader(state.home, () => new Date());
+  let lastStateError: StateError | null = null;
+  state.onError((error) => {
+    lastStateError = error;
+    logger.error({ err: error.message }, 'state file reload failed; serving the last good state');
+  });
+  state.onChange(() => { lastStateError = null; });
+  const services: GatewayServices = {
+    state: { snapshot: () => state.snapshot(), onChange: (listener) => state.onChange(listener), lastError: () => lastStateError },
+    audit: parts.audit,
+    metrics: createGatewayMetrics(),
+    logger,
+    now: () => new Date(),
+    providers,
+    upstream: parts.upstream,
+    resourceIds: parts.resourceIds,
+    healthComponents: () => ({ providers: describeProviders(providers()), license: describeLicense(license()), ...parts.modeHealth() }),
+  };
+  // Frozen: a later stage that tries to add a field fails loudly instead of racing the server.
+  return Object.freeze(services);
+}
+
+/** Shown in /health; checkHealth leaves it out of the overall status, so it never stops the data plane. */
+function describeLicense(report: LicenseReport): HealthComponent {
+  return { status: report.state === 'expired' || report.state === 'invalid' ? 'degraded' : 'ok', ...report };
+}
+
+function describeProviders(set: ProviderSet): HealthComponent {
+  return { status: 'ok', configured: set.providers.map((provider) => provider.name), skipped: [...set.warnings] };
+}

@@ -1,0 +1,56 @@
+// The governance part of state.json as stored: policies, DLP scopes and routing
+// rules. State owns these shapes so it imports none of policy/, dlp/ or routing/;
+// those pure folders declare the shapes they accept, and the compiler checks the
+// two agree where the pipeline hands a snapshot to them and where the CLI writes
+// their records back (pipeline/govern-request.ts, cli/commands/policy|dlp|routes.ts).
+
+/** `*` (every request), `team:NAME` or `key:vk_…`. */
+type StoredScope = string;
+
+export interface StoredPolicy {
+  scope: StoredScope;
+  mode?: 'enforce' | 'shadow';
+  allow_models?: string[];
+  deny_models?: string[];
+  allow_providers?: string[];
+  deny_providers?: string[];
+  allow_operations?: string[];
+  deny_operations?: string[];
+  max_tokens?: number;
+  requests_per_minute?: number;
+  tokens_per_minute?: number;
+}
+
+export type StoredDlpAction = 'block' | 'redact' | 'log';
+
+export interface StoredDlpRule {
+  id: string;
+  /** RE2 syntax; compiled (and a bad one reported) by the server, not here. */
+  pattern: string;
+  action: StoredDlpAction;
+  case_insensitive?: boolean;
+}
+
+export interface StoredDlpScope {
+  scope: StoredScope;
+  /** rule id → action, or off. */
+  actions?: Record<string, StoredDlpAction | 'off'>;
+  custom?: StoredDlpRule[];
+  output_scan?: boolean;
+}
+
+export interface StoredRouteTarget {
+  /** `provider/model`. */
+  model: string;
+  weight: number;
+  /** `env:NAME` or a literal provider key. */
+  key?: string;
+  timeout_ms?: number;
+}
+
+export interface StoredRoute {
+  name: string;
+  targets: StoredRouteTarget[];
+  retries?: number;
+  fallback?: boolean;
+}
