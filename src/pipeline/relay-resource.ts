@@ -7,6 +7,7 @@
 // Output DLP reads the JSON answers, the event streams and text downloads.
 import type { RerankMapper, RerankRequest } from '../providers/provider-adapter.js';
 import { createUploadScanner, type UploadScanner } from '../dlp/scan-upload.js';
+import { GatewayError } from '../errors.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
@@ -108,7 +109,7 @@ function relayBytes(upstream: ProviderReply, scanner: UploadScanner | null, trac
         const found = scanner?.push(chunk);
         if (found?.blockedBy) {
           trace.noteOutcome('GW_ERR_DLP_BLOCKED');
-          return;
+          throw new GatewayError('GW_ERR_DLP_BLOCKED', { message: `The download was cut by DLP rule "${found.blockedBy}".` });
         }
         bytes += chunk.length;
         yield chunk;

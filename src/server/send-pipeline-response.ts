@@ -70,6 +70,10 @@ async function writeStream(raw: ServerResponse, status: number, headers: ReturnT
       if (raw.destroyed) break;
       if (!raw.write(chunk)) await drainedOrClosed(raw);
     }
+  } catch {
+    // A body cut on purpose (output DLP on a download whose status is already sent): the client
+    // must see a broken transfer, never a short body that looks whole. The trace holds the why.
+    raw.destroy();
   } finally {
     if (!raw.destroyed) raw.end();
   }

@@ -195,7 +195,9 @@ async function send(route: RouteEntry, text: string | null, headers: Record<stri
     }
   }
   const response = await fetch(`${gw.url}${pathOf(route)}`, init);
-  return { status: response.status, text: await response.text(), requestId: response.headers.get('x-request-id') };
+  // A download cut by output DLP ends as a broken transfer: what arrived before the cut is what counts.
+  const answer = await response.text().catch((error: unknown) => `(transfer cut: ${String(error)})`);
+  return { status: response.status, text: answer, requestId: response.headers.get('x-request-id') };
 }
 
 const auth = (which: keyof typeof keys) => ({ authorization: `Bearer ${keys[which].key}`, 'x-api-key': keys[which].key });
@@ -276,16 +278,21 @@ describe('serving without a credential (default_team): foreign Host and Origin a
   });
 });
 
-describe('the audit record of every call names origin, team, key and outcome', () => {
-  it.each(ROUTES.map((route) => [named(route), route] as const))('%s', async (_name, route) => {
-    const sent = await send(route, 'hello', auth('ok'));
-    expect(sent.requestId).not.toBeNull();
-    const lines = await waitForAudit((all) => all.some((line) => line.request_id === sent.requestId));
-    const record = lines.find((line) => line.request_id === sent.requestId)!;
-    expect(record).toMatchObject({ origin: '127.0.0.1', team: 'local', key_id: keys.ok.id, status: sent.status });
-    expect((record.outcome as string[]).length).toBeGreaterThan(0);
+it('the audit record of every call names origin, team, key and outcome', async () => {
+  const sent: Array<[RouteEntry, Sent]> = [];
+  for (const route of ROUTES) sent.push([route, await send(route, 'hello', auth('ok'))]);
+  const ids = new Set(sent.map(([, result]) => result.requestId));
+  const lines = await waitForAudit((all) => all.filter((line) => ids.has(String(line.request_id))).length >= ids.size);
+  const byId = new Map(lines.map((line) => [line.request_id, line]));
+  const problems = sent.flatMap(([route, result]) => {
+    const record = byId.get(result.requestId ?? '');
+    if (!record) return [`${named(route)}: no record`];
+    const wrong = record.origin !== '127.0.0.1' || record.team !== 'local' || record.key_id !== keys.ok.id || record.status !== result.status
+      || !Array.isArray(record.outcome) || record.outcome.length === 0;
+    return wrong ? [`${named(route)}: ${JSON.stringify(record)}`] : [];
   });
-});
+  expect(problems).toEqual([]);
+}, 120_000);
 
 /** fetch will not send another Host header: a raw request, as a DNS-rebinding page's browser would. */
 async function rawRequest(route: RouteEntry, headers: Record<string, string>): Promise<{ status: number; text: string }> {
