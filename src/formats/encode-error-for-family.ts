@@ -1,18 +1,11 @@
-// The registry that picks each family's error encoder (the only file importing them all).
-import type { GatewayError } from '../errors.js';
-import { encodeAnthropicError } from './anthropic-messages/encode-error.js';
-import { encodeBedrockError } from './bedrock-converse/encode-error.js';
-import { encodeGoogleError } from './google-genai/encode-error.js';
-import { encodeOpenAiError } from './openai-chat/encode-error.js';
-import type { WireError } from './wire-error.js';
+// TEMPORARY: kept only for src/server/realtime-proxy.ts until it calls
+// codecForFamily(family).encodeError(error) from codec-registry.ts; then delete this file
+// (.dependency-cruiser.cjs lists realtime-proxy.ts in a temporary exception for it).
+import type { WireError, WireErrorInput } from '../canonical/codec.js';
+import { codecForFamily, type CodecFamily } from './codec-registry.js';
 
-export type ErrorFamily = 'openai' | 'anthropic' | 'google' | 'bedrock' | 'operational';
+export type ErrorFamily = CodecFamily;
 
-export function encodeErrorForFamily(family: ErrorFamily, error: GatewayError): WireError {
-  switch (family) {
-    case 'anthropic': return encodeAnthropicError(error);
-    case 'google': return encodeGoogleError(error);
-    case 'bedrock': return encodeBedrockError(error);
-    default: return encodeOpenAiError(error);
-  }
+export function encodeErrorForFamily(family: ErrorFamily, error: WireErrorInput): WireError {
+  return codecForFamily(family).encodeError(error);
 }

@@ -4,6 +4,7 @@
 //   - a JSON answer: read whole (bounded), the ids it names remembered, sent unchanged;
 //   - anything else, and every download (file content, audio, results): piped through
 //     chunk by chunk with its length, never held, its bytes counted for the audit.
+import { codecForCall } from '../formats/codec-registry.js';
 import type { RerankMapper, RerankRequest } from '../providers/provider-adapter.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
@@ -62,7 +63,8 @@ function relayEvents(upstream: UpstreamResponse, context: ResourceRelayContext, 
   facts.settled = new Promise((resolve) => { settle = resolve; });
   const tapped = tapResponseId(upstream.body, (id) => context.ids?.remember(id, context.provider));
   const body = relayStream(tapped, {
-    dialect: 'openai', hideUsageChunk: false, signal: context.signal,
+    // The route's own codec: a Responses stream fails with response.failed, not Chat's error line.
+    codec: codecForCall('openai', context.route.operation), hideUsageChunk: false, signal: context.signal,
     onFinished: () => { facts.finished = true; },
     onDone: ({ usage, bytes, failure }) => {
       facts.tokens = toAuditTokens(usage);
