@@ -1,4 +1,5 @@
-// The only file that imports every dialect codec.
+// The only file that imports every dialect codec, and the one place code outside src/formats/
+// picks a codec: by its name, by the operation a client called, or by the route's family.
 import type { DialectCodec } from '../canonical/codec.js';
 import { anthropicMessagesCodec } from './anthropic-messages/index.js';
 import { bedrockConverseCodec } from './bedrock-converse/index.js';
@@ -7,7 +8,9 @@ import { openAiChatCodec } from './openai-chat/index.js';
 import { openAiCompletionsCodec } from './openai-completions/index.js';
 import { openAiResponsesCodec } from './openai-responses/index.js';
 
-export const CODECS: Record<DialectCodec['name'], DialectCodec> = {
+export type CodecName = DialectCodec['name'];
+
+export const CODECS: Record<CodecName, DialectCodec> = {
   'openai-chat': openAiChatCodec,
   'openai-completions': openAiCompletionsCodec,
   'openai-responses': openAiResponsesCodec,
@@ -15,3 +18,50 @@ export const CODECS: Record<DialectCodec['name'], DialectCodec> = {
   'google-genai': googleGenAiCodec,
   'bedrock-converse': bedrockConverseCodec,
 };
+
+export function codecFor(name: CodecName): DialectCodec {
+  return CODECS[name];
+}
+
+/** The operations (src/providers/provider-adapter.ts UpstreamOperation) whose bodies a codec reads and writes. */
+const OPERATION_CODECS: Record<string, CodecName> = {
+  'chat.completions': 'openai-chat',
+  completions: 'openai-completions',
+  'responses.create': 'openai-responses',
+  messages: 'anthropic-messages',
+  'genai.generateContent': 'google-genai',
+  'genai.streamGenerateContent': 'google-genai',
+  'bedrock.converse': 'bedrock-converse',
+  'bedrock.converse_stream': 'bedrock-converse',
+};
+
+/** The codec of a generation operation; undefined for the others (embeddings, files, lists…). */
+export function codecForOperation(operation: string): DialectCodec | undefined {
+  const name = Object.hasOwn(OPERATION_CODECS, operation) ? OPERATION_CODECS[operation] : undefined;
+  return name === undefined ? undefined : CODECS[name];
+}
+
+/** A route family (src/pipeline/route-table.ts Family) or a provider's wire dialect. */
+export type CodecFamily = 'openai' | 'anthropic' | 'google' | 'bedrock' | 'operational';
+
+const FAMILY_CODECS: Record<CodecFamily, CodecName> = {
+  openai: 'openai-chat',
+  anthropic: 'anthropic-messages',
+  google: 'google-genai',
+  bedrock: 'bedrock-converse',
+  // gw's own routes (health, admin, device login) answer errors in OpenAI's shape.
+  operational: 'openai-chat',
+};
+
+/**
+ * The family's codec when no operation says more: errors before the body is read, a provider's
+ * default dialect, the OpenAI-family resource routes (embeddings, files: OpenAI's error and usage shapes).
+ */
+export function codecForFamily(family: CodecFamily): DialectCodec {
+  return CODECS[FAMILY_CODECS[family]];
+}
+
+/** The most precise codec known: the operation's, else the family's. */
+export function codecForCall(family: CodecFamily, operation: string): DialectCodec {
+  return codecForOperation(operation) ?? codecForFamily(family);
+}

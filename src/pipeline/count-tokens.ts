@@ -52,14 +52,15 @@ export async function countTokens(request: PipelineRequest, inbound: InboundCall
 
 async function countUpstream(canonical: CanonicalRequest, target: Target, adapter: ProviderAdapter, services: GatewayServices, request: PipelineRequest, trace: RequestTrace): Promise<number> {
   const anthropic = adapter.dialect === 'anthropic';
-  const encoded = (anthropic ? CODECS['anthropic-messages'] : CODECS['google-genai']).encodeRequest(canonical).value;
+  const codec = anthropic ? CODECS['anthropic-messages'] : CODECS['google-genai'];
+  const encoded = codec.encodeRequest(canonical).value;
   const body = anthropic ? withoutFields(encoded, ['max_tokens', 'stream', 'temperature', 'top_p', 'top_k', 'stop_sequences'])
     : { generateContentRequest: { model: `models/${canonical.model}`, ...encoded } };
   const operation: UpstreamOperation = anthropic ? 'messages.count_tokens' : 'genai.countTokens';
   const call = { operation, model: canonical.model, stream: false };
   // None of the client's headers cross: they belong to another dialect.
   const reply = await sendToProvider(target, { call, method: 'POST', clientHeaders: {}, body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' }, services, request.signal, trace);
-  const { bytes } = await readJsonBody(reply.body, anthropic ? 'anthropic' : 'google');
+  const { bytes } = await readJsonBody(reply.body, codec);
   const json = JSON.parse(bytes.toString('utf8') || '{}') as { input_tokens?: unknown; totalTokens?: unknown };
   const count = anthropic ? json.input_tokens : json.totalTokens;
   if (reply.status >= 400 || typeof count !== 'number') {

@@ -49,13 +49,13 @@ export async function forwardTranslated(
 
   if (upstream.status >= 400) {
     trace.noteOutcome(`upstream_${upstream.status}`);
-    const { bytes } = await readJsonBody(upstream.body, adapter.dialect === 'any' ? 'openai' : adapter.dialect);
+    const { bytes } = await readJsonBody(upstream.body, provider.codec);
     throw providerError(provider.codec, upstream.status, bytes, upstream.headers['retry-after']);
   }
   const contentType = String(upstream.headers['content-type'] ?? '');
   if (inbound.stream) {
     const stream = relayTranslatedStream(upstream.body, {
-      providerCodec: provider.codec, clientCodec, binaryEvents: provider.binaryEvents, model: inbound.model ?? '', context: clientContext,
+      providerCodec: provider.codec, clientCodec, model: inbound.model ?? '', context: clientContext,
       signal: request.signal,
       onFinished: () => trace.noteFinished(),
       onDone: ({ usage, bytes, failure }) => {
@@ -66,7 +66,7 @@ export async function forwardTranslated(
     });
     return { status: 200, headers: { 'content-type': clientCodec.name === 'bedrock-converse' ? 'application/vnd.amazon.eventstream' : 'text/event-stream', 'cache-control': 'no-cache' }, body: stream };
   }
-  const { bytes } = await readJsonBody(upstream.body, adapter.dialect === 'any' ? 'openai' : adapter.dialect, upstream.headers);
+  const { bytes } = await readJsonBody(upstream.body, provider.codec, upstream.headers);
   if (!contentType.includes('json')) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `The provider answered with ${contentType || 'no content type'}, not JSON.` });
   const response = provider.codec.decodeResponse(parseJson(bytes));
   noteWarnings(trace, response.warnings, services);

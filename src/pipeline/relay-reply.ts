@@ -7,6 +7,7 @@
 //   - same format, a binary stream (Bedrock frames, GenAI's JSON array): relayed as it is;
 //   - resource routes: relay-resource.ts (ids remembered, downloads piped through).
 // Every relayed stream is tracked on the trace, so the record waits for its end.
+import { codecForCall } from '../formats/codec-registry.js';
 import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
 import { toAuditTokens } from './audit-tokens.js';
@@ -30,9 +31,11 @@ export async function relayReply(
   if (reply.resource) return relayResource(upstream, { ...reply.resource, ids: services.resourceIds, signal, call, governed }, trace);
   const contentType = String(upstream.headers['content-type'] ?? '');
   const headers = buildClientHeaders(upstream.headers, false);
+  // The client's own codec: a failed Responses stream ends with response.failed, a Chat one with its error line.
+  const codec = codecForCall(call.dialect, call.operation);
   if (upstream.status < 400 && contentType.includes('text/event-stream')) {
     const relayed = relayStream(upstream.body, {
-      dialect: call.dialect, hideUsageChunk: reply.hideUsageChunk, signal,
+      codec, hideUsageChunk: reply.hideUsageChunk, signal,
       onFinished: () => trace.noteFinished(),
       onDone: ({ usage, bytes, failure }) => {
         const tokens = toAuditTokens(usage);
@@ -42,14 +45,14 @@ export async function relayReply(
         if (failure) trace.noteOutcome(failure.code);
       },
     });
-    return { status: upstream.status, headers, body: trace.trackStream(scanOutputStream(relayed, governed, call.dialect, trace)) };
+    return { status: upstream.status, headers, body: trace.trackStream(scanOutputStream(relayed, governed, codec, trace)) };
   }
   if (upstream.status < 400 && call.stream) {
     if (governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
     return { status: upstream.status, headers, body: trace.trackStream(countBytes(upstream.body, trace)) };
   }
   const readStarted = process.hrtime.bigint();
-  const json = await readJsonBody(upstream.body, call.dialect, upstream.headers);
+  const json = await readJsonBody(upstream.body, codec, upstream.headers);
   trace.noteUpstreamWait(readStarted);
   const tokens = toAuditTokens(json.usage);
   trace.noteUsage(tokens);
@@ -67,7 +70,7 @@ function relayAnswered(response: PipelineResponse, call: InboundCall, governed: 
   }
   if (isAsyncIterable(response.body)) {
     // Bedrock clients read binary frames, which the SSE scanner cannot read.
-    const scanned = call.bedrock ? response.body : scanOutputStream(response.body, governed, call.dialect, trace);
+    const scanned = call.bedrock ? response.body : scanOutputStream(response.body, governed, codecForCall(call.dialect, call.operation), trace);
     if (call.bedrock && governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
     return { ...response, body: trace.trackStream(scanned) };
   }

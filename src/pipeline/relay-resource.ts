@@ -5,6 +5,7 @@
 //   - anything else, and every download (file content, audio, results): piped through
 //     chunk by chunk with its length, never held, its bytes counted for the audit.
 // Output DLP reads the JSON answers, the event streams and text downloads.
+import { codecForCall } from '../formats/codec-registry.js';
 import type { RerankMapper, RerankRequest } from '../providers/provider-adapter.js';
 import { createUploadScanner, type UploadScanner } from '../dlp/scan-upload.js';
 import { GatewayError } from '../errors.js';
@@ -70,7 +71,8 @@ async function relayRerank(upstream: ProviderReply, mapper: RerankMapper, reques
 function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, trace: RequestTrace): PipelineResponse {
   const tapped = tapResponseId(upstream.body, (id) => context.ids?.remember(id, context.provider));
   const body = relayStream(tapped, {
-    dialect: 'openai', hideUsageChunk: false, signal: context.signal,
+    // The route's own codec: a Responses stream fails with response.failed, not Chat's error line.
+    codec: codecForCall('openai', context.route.operation), hideUsageChunk: false, signal: context.signal,
     onFinished: () => trace.noteFinished(),
     onDone: ({ usage, bytes, failure }) => {
       const tokens = toAuditTokens(usage);
@@ -80,7 +82,7 @@ function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, tra
       if (failure) trace.noteOutcome(failure.code);
     },
   });
-  const scanned = scanOutputStream(body, context.governed, context.call.dialect, trace);
+  const scanned = scanOutputStream(body, context.governed, codecForCall('openai', context.route.operation), trace);
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: trace.trackStream(scanned) };
 }
 

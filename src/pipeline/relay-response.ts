@@ -2,11 +2,10 @@
 // read on the side. An upstream failure after the first byte becomes the client
 // dialect's error event and the stream ends cleanly. A JSON body is read whole
 // (bounded) so its usage can be recorded, then sent unchanged.
+import type { DialectCodec } from '../canonical/codec.js';
 import type { Usage } from '../canonical/usage.js';
 import { GatewayError } from '../errors.js';
-import { encodeAnthropicStreamError } from '../formats/anthropic-messages/encode-stream-error.js';
-import { encodeGoogleStreamError } from '../formats/google-genai/encode-stream-error.js';
-import { encodeOpenAiStreamError } from '../formats/openai-chat/encode-stream-error.js';
+import { codecForFamily } from '../formats/codec-registry.js';
 import type { WireDialect } from '../canonical/dialect.js';
 import { SseDecoder, type SseEvent } from '../streaming/sse-decoder.js';
 import { encodeSseEvent } from '../streaming/sse-encoder.js';
@@ -17,8 +16,14 @@ import type { CancelSignal } from '../upstream/cancel-signal.js';
 /** Largest non-streaming provider response gw holds in memory (API10: treat upstream as untrusted). */
 export const MAX_JSON_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-export interface RelayOptions {
-  dialect: WireDialect;
+/**
+ * The client's codec: its in-stream error event (Responses' response.failed, not Chat's data line),
+ * its terminal event and where its events carry usage. `dialect` is the older form, read as that
+ * family's codec (Chat for 'openai'); it goes once every caller passes the codec.
+ */
+export type RelayCodecChoice = { codec: DialectCodec; dialect?: undefined } | { /** @deprecated pass `codec` */ dialect: WireDialect; codec?: undefined };
+
+export type RelayOptions = RelayCodecChoice & {
   /** gw asked for usage the client did not (stream_options.include_usage): hide that extra chunk. */
   hideUsageChunk: boolean;
   signal: CancelSignal;
@@ -26,21 +31,11 @@ export interface RelayOptions {
   onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
   /** Called once the stream's last event has been handed to the client (Codex hangs up right after it). */
   onFinished?(): void;
-}
-
-const TERMINAL_RESPONSES_EVENT = /^response\.(completed|failed|incomplete)$/;
-
-/** The event that ends a stream in each dialect: OpenAI's [DONE], Anthropic's message_stop, Responses' terminal events. */
-export function isTerminalEvent(event: SseEvent): boolean {
-  // Most events (OpenAI chunks) have no name: no regex run for them.
-  return event.data === '[DONE]' || (event.event !== undefined && (event.event === 'message_stop' || TERMINAL_RESPONSES_EVENT.test(event.event)));
-}
-
-const STREAM_ERROR_ENCODERS: Record<WireDialect, (error: GatewayError) => string> = {
-  openai: encodeOpenAiStreamError, anthropic: encodeAnthropicStreamError, google: encodeGoogleStreamError,
-  // Bedrock streams are binary frames, relayed raw on the same-format path, never through here.
-  bedrock: () => '',
 };
+
+function codecOf(choice: RelayCodecChoice): DialectCodec {
+  return choice.codec ?? codecForFamily(choice.dialect);
+}
 
 /** OpenAI's usage-only chunk: `choices: []` with a usage object. */
 function isUsageOnlyChunk(parsed: Record<string, unknown> | undefined): boolean {
@@ -54,8 +49,11 @@ function endsOnEventBoundary(chunk: Uint8Array): boolean {
 }
 
 export async function* relayStream(body: AsyncIterable<Uint8Array>, options: RelayOptions): AsyncGenerator<Uint8Array | string> {
-  const tap = createUsageTap(options.dialect);
+  const codec = codecOf(options);
+  const tap = createUsageTap(codec);
   const decoder = new SseDecoder();
+  // Events handed on so far: a Responses error event continues their sequence_number.
+  let eventsSent = 0;
   let tapping = true;
   let bytes = 0;
   let failure: GatewayError | null = null;
@@ -73,7 +71,8 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
       // One plain loop per chunk (no some/map callbacks, no array when nothing is filtered):
       // this runs for every chunk of every stream.
       let finished = false;
-      for (const event of events) if (isTerminalEvent(event)) { finished = true; break; }
+      for (const event of events) if (codec.isTerminalEvent(event)) { finished = true; break; }
+      eventsSent += events.length;
       if (finished) options.onFinished?.();
       let hidden = false;
       const parsed: Array<Record<string, unknown> | undefined> | null = options.hideUsageChunk ? [] : null;
@@ -112,8 +111,8 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
     // A client that left needs no error event; anything else gets one in its dialect.
     if (!options.signal.aborted) {
       failure = error instanceof GatewayError ? error : classifyUpstreamError(error);
-      const event = STREAM_ERROR_ENCODERS[options.dialect](failure);
-      bytes += Buffer.byteLength(event);
+      const event = codec.encodeStreamError(failure, { eventsSent });
+      bytes += typeof event === 'string' ? Buffer.byteLength(event) : event.length;
       yield event;
     }
   } finally {
@@ -132,7 +131,8 @@ function declaredLength(headers: Record<string, string | string[] | undefined>):
   return Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
-export async function readJsonBody(body: ResponseBody, dialect: WireDialect, headers: Record<string, string | string[] | undefined> = {}): Promise<{ bytes: Buffer; usage: Usage | undefined }> {
+/** `codec` reads the usage; a WireDialect (the older form) means that family's codec. */
+export async function readJsonBody(body: ResponseBody, codec: DialectCodec | WireDialect, headers: Record<string, string | string[] | undefined> = {}): Promise<{ bytes: Buffer; usage: Usage | undefined }> {
   const declared = declaredLength(headers);
   if (declared !== null && declared > MAX_JSON_RESPONSE_BYTES) throw tooLarge();
   // A length within the cap: one await for the whole body instead of an async iterator,
@@ -140,7 +140,7 @@ export async function readJsonBody(body: ResponseBody, dialect: WireDialect, hea
   const bytes = declared !== null && typeof body.arrayBuffer === 'function'
     ? Buffer.from(await body.arrayBuffer())
     : await readBounded(body);
-  const tap = createUsageTap(dialect);
+  const tap = createUsageTap(typeof codec === 'string' ? codecForFamily(codec) : codec);
   try { tap.readJson(JSON.parse(bytes.toString('utf8'))); } catch { /* not JSON: forwarded as it is */ }
   return { bytes, usage: tap.usage() };
 }

@@ -1,8 +1,7 @@
 // Provider stream → canonical parts → the client's stream, event by event as they
 // arrive. Usage is read from the parts; an upstream failure after the first byte
 // becomes the client dialect's error event and the stream closes.
-import type { CodecContext, DialectCodec, StreamEncoder, WireEvent } from '../canonical/codec.js';
-import { isBinaryStreamEncoder } from '../formats/bedrock-converse/index.js';
+import { isBinaryStreamEncoder, type CodecContext, type DialectCodec, type StreamEncoder, type WireEvent } from '../canonical/codec.js';
 import type { StreamPart } from '../canonical/response.js';
 import type { Usage } from '../canonical/usage.js';
 import { GatewayError } from '../errors.js';
@@ -14,7 +13,7 @@ import type { CancelSignal } from '../upstream/cancel-signal.js';
 export interface TranslatedRelayOptions {
   providerCodec: DialectCodec;
   clientCodec: DialectCodec;
-  binaryEvents: boolean;
+  /** Whether the provider's stream is AWS event-stream frames; by default, as its codec's streamFraming says. */
   model: string;
   context: CodecContext;
   signal: CancelSignal;
@@ -44,7 +43,8 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
     return Buffer.concat(out);
   };
   try {
-    const events = options.binaryEvents ? decodeBedrockEventStream(body) : sseEvents(body);
+    const binary = options.providerCodec.streamFraming === 'aws-event-stream';
+    const events = binary ? decodeBedrockEventStream(body) : sseEvents(body);
     for await (const event of events) {
       const out = emit(decoder.push(event));
       if (out.length > 0) { bytes += out.length; yield out; }
@@ -63,7 +63,7 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
   }
 }
 
-/** SSE encoders give text; Bedrock's gives binary event-stream frames. Either way, bytes out. */
+/** SSE encoders give text; a binary one (Bedrock's event-stream frames) gives bytes. Either way, bytes out. */
 function asByteEncoder(encoder: StreamEncoder): { push(part: StreamPart): Buffer; end(): Buffer } {
   if (isBinaryStreamEncoder(encoder)) {
     return { push: (part) => Buffer.from(encoder.pushBytes(part)), end: () => Buffer.from(encoder.endBytes()) };

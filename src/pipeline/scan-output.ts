@@ -6,17 +6,10 @@
 import { scanRequestBody } from '../dlp/scan-request.js';
 import { createStreamTextScanner } from '../dlp/scan-stream-text.js';
 import { GatewayError } from '../errors.js';
-import { encodeAnthropicStreamError } from '../formats/anthropic-messages/encode-stream-error.js';
-import { encodeGoogleStreamError } from '../formats/google-genai/encode-stream-error.js';
-import { encodeOpenAiStreamError } from '../formats/openai-chat/encode-stream-error.js';
-import type { WireDialect } from '../canonical/dialect.js';
+import type { DialectCodec } from '../canonical/codec.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { Governed } from './govern-request.js';
 import type { RequestTrace } from './request-trace.js';
-
-const STREAM_ERROR: Partial<Record<WireDialect, (error: GatewayError) => string>> = {
-  openai: encodeOpenAiStreamError, anthropic: encodeAnthropicStreamError, google: encodeGoogleStreamError,
-};
 
 /** Where stream events carry generated text, whatever the dialect (reasoning included: `reasoning_content` on OpenAI-compatible servers). */
 const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal', 'reasoning_content', 'reasoning']);
@@ -29,12 +22,12 @@ function count(trace: RequestTrace, ruleId: string): void {
   trace.noteDlp(`output.${ruleId}`);
 }
 
-export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, dialect: WireDialect, trace: RequestTrace): AsyncIterable<Uint8Array | string> {
+export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncIterable<Uint8Array | string> {
   if (!governed.dlp.outputScan || governed.dlp.rules.length === 0) return body;
-  return scanStream(body, governed, dialect, trace);
+  return scanStream(body, governed, codec, trace);
 }
 
-async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, dialect: WireDialect, trace: RequestTrace): AsyncGenerator<Uint8Array | string> {
+async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncGenerator<Uint8Array | string> {
   const scanner = createStreamTextScanner(governed.dlp.rules);
   const decoder = new SseDecoder();
   // Bytes are held only until their event is complete, so no event leaves unscanned.
@@ -53,8 +46,8 @@ async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: G
         if (match.rule.action !== 'block') continue;
         const error = blockedError(match.rule.detector.id);
         trace.noteOutcome(error.code);
-        const encode = STREAM_ERROR[dialect];
-        if (encode) yield encode(error);
+        // Output is scanned only on SSE streams, whose codecs encode their stream errors as text.
+        yield codec.encodeStreamError(error);
         return;
       }
     }

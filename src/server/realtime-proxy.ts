@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Identity } from '../auth/authenticate.js';
 import { GatewayError } from '../errors.js';
-import { encodeErrorForFamily } from '../formats/encode-error-for-family.js';
+import { codecForFamily } from '../formats/codec-registry.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { AuditFields } from '../audit/record.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
@@ -233,7 +233,7 @@ function byteLength(data: RawData): number {
 }
 
 function refuse(socket: Duplex, family: RouteEntry['family'], error: GatewayError): void {
-  const wire = encodeErrorForFamily(family, error);
+  const wire = codecForFamily(family).encodeError(error);
   writeHttpResponse(socket, wire.status, { 'content-type': 'application/json', ...wire.headers }, Buffer.from(JSON.stringify(wire.body)));
 }
 

@@ -1,8 +1,8 @@
 // Every error reply goes through here: fastify's own errors are mapped onto the
-// catalog, then encoded in the caller's family shape.
+// catalog, then encoded in the caller's family shape by that family's codec.
 import type { FastifyReply } from 'fastify';
 import { GatewayError, type ErrorCode } from '../errors.js';
-import { encodeErrorForFamily } from '../formats/encode-error-for-family.js';
+import { codecForFamily } from '../formats/codec-registry.js';
 import type { Family } from '../pipeline/route-table.js';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -36,7 +36,7 @@ export function toGatewayError(error: unknown): GatewayError {
 }
 
 export function sendError(reply: FastifyReply, family: Family, error: GatewayError, options: { closeConnection?: boolean } = {}): FastifyReply {
-  const wire = encodeErrorForFamily(family, error);
+  const wire = codecForFamily(family).encodeError(error);
   const trace = reply.request.gw?.trace;
   if (trace && !trace.outcome.includes(error.code)) trace.noteOutcome(error.code);
   // Closing tells the client we will not read a body we refused before parsing it.

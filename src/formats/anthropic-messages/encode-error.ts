@@ -1,9 +1,10 @@
 // Anthropic error shape: {"type":"error","error":{"type","message"}}.
 // https://docs.anthropic.com/en/api/errors
-import type { ErrorKind, GatewayError } from '../../errors.js';
-import type { WireError } from '../wire-error.js';
+import type { WireError, WireErrorInput } from '../../canonical/codec.js';
+import type { CanonicalError } from '../../canonical/response.js';
+import { errorHeaders } from '../shared/error-headers.js';
 
-const ANTHROPIC_TYPES: Record<ErrorKind, string> = {
+const ANTHROPIC_TYPES: Record<CanonicalError['kind'], string> = {
   invalid_request: 'invalid_request_error',
   authentication: 'authentication_error',
   permission: 'permission_error',
@@ -18,14 +19,14 @@ const ANTHROPIC_TYPES: Record<ErrorKind, string> = {
 };
 
 /** The Anthropic error `type` for an error kind, for provider errors re-encoded from canonical form. */
-export function anthropicErrorType(kind: ErrorKind): string {
+export function anthropicErrorType(kind: CanonicalError['kind']): string {
   return ANTHROPIC_TYPES[kind];
 }
 
-export function encodeAnthropicError(error: GatewayError): WireError {
-  return {
-    status: error.status,
-    headers: error.headers,
-    body: { type: 'error', error: { type: ANTHROPIC_TYPES[error.kind], message: error.message } },
-  };
+export function encodeAnthropicErrorBody(error: WireErrorInput): Record<string, unknown> {
+  return { type: 'error', error: { type: ANTHROPIC_TYPES[error.kind], message: error.message } };
+}
+
+export function encodeAnthropicError(error: WireErrorInput): WireError {
+  return { status: error.status, headers: errorHeaders(error), body: encodeAnthropicErrorBody(error) };
 }

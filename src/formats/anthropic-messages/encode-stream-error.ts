@@ -1,8 +1,9 @@
-// Anthropic documents errors after a 200 as an `error` event in the stream.
+// Anthropic documents errors after a 200 as an `error` event in the stream; no message_stop follows.
 // https://docs.anthropic.com/en/api/messages-streaming#error-events
-import type { GatewayError } from '../../errors.js';
-import { encodeAnthropicError } from './encode-error.js';
+import type { WireErrorInput } from '../../canonical/codec.js';
+import { encodeSseEvent } from '../../streaming/sse-encoder.js';
+import { encodeAnthropicErrorBody } from './encode-error.js';
 
-export function encodeAnthropicStreamError(error: GatewayError): string {
-  return `event: error\ndata: ${JSON.stringify(encodeAnthropicError(error).body)}\n\n`;
+export function encodeAnthropicStreamError(error: WireErrorInput): string {
+  return encodeSseEvent({ event: 'error', data: JSON.stringify(encodeAnthropicErrorBody(error)) });
 }

@@ -7,7 +7,7 @@ import type { CodecContext, StreamEncoder } from '../../canonical/codec.js';
 import type { CanonicalError, FinishReason, StreamPart } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
-import { anthropicErrorType } from './encode-error.js';
+import { encodeAnthropicStreamError } from './encode-stream-error.js';
 import { encodeAnthropicStopReason } from './map-finish-reason.js';
 import { encodeAnthropicUsage } from './map-usage.js';
 
@@ -173,7 +173,7 @@ class AnthropicStreamEncoder implements StreamEncoder {
   /** Anthropic's in-stream error event; nothing follows it. */
   private encodeError(error: CanonicalError): string {
     this.closed = true;
-    return this.start('') + event('error', { type: 'error', error: { type: anthropicErrorType(error.kind), message: error.message } });
+    return this.start('') + encodeAnthropicStreamError(error);
   }
 }
 

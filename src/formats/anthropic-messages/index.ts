@@ -7,6 +7,10 @@ import { createAnthropicStreamDecoder } from './decode-stream.js';
 import { encodeAnthropicRequest } from './encode-request.js';
 import { encodeAnthropicResponse } from './encode-response.js';
 import { createAnthropicStreamEncoder } from './encode-stream.js';
+import { encodeAnthropicError } from './encode-error.js';
+import { encodeAnthropicStreamError } from './encode-stream-error.js';
+import { isAnthropicTerminalEvent } from './is-terminal-event.js';
+import { createAnthropicStreamUsageReader, readAnthropicUsage } from './read-usage.js';
 
 export const anthropicMessagesCodec: DialectCodec = {
   name: 'anthropic-messages',
@@ -17,4 +21,10 @@ export const anthropicMessagesCodec: DialectCodec = {
   createStreamDecoder: createAnthropicStreamDecoder,
   createStreamEncoder: createAnthropicStreamEncoder,
   decodeError: decodeAnthropicError,
+  streamFraming: 'sse',
+  encodeError: encodeAnthropicError,
+  encodeStreamError: encodeAnthropicStreamError,
+  readUsage: readAnthropicUsage,
+  createStreamUsageReader: createAnthropicStreamUsageReader,
+  isTerminalEvent: isAnthropicTerminalEvent,
 };

@@ -1,9 +1,10 @@
 // Bedrock runtime error shape: {"message"} with the exception name in x-amzn-ErrorType.
 // https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors
-import type { ErrorKind, GatewayError } from '../../errors.js';
-import type { WireError } from '../wire-error.js';
+import type { WireError, WireErrorInput } from '../../canonical/codec.js';
+import type { CanonicalError } from '../../canonical/response.js';
+import { errorHeaders } from '../shared/error-headers.js';
 
-const BEDROCK_TYPES: Record<ErrorKind, string> = {
+const BEDROCK_TYPES: Record<CanonicalError['kind'], string> = {
   invalid_request: 'ValidationException',
   authentication: 'UnrecognizedClientException',
   permission: 'AccessDeniedException',
@@ -17,10 +18,10 @@ const BEDROCK_TYPES: Record<ErrorKind, string> = {
   timeout: 'ModelTimeoutException',
 };
 
-export function encodeBedrockError(error: GatewayError): WireError {
+export function encodeBedrockError(error: WireErrorInput): WireError {
   return {
     status: error.status,
-    headers: { ...error.headers, 'x-amzn-errortype': BEDROCK_TYPES[error.kind] },
+    headers: { ...errorHeaders(error), 'x-amzn-errortype': BEDROCK_TYPES[error.kind] },
     body: { message: error.message },
   };
 }

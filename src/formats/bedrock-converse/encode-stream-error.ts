@@ -1,9 +1,22 @@
-// After the first byte the status is sent, so a gw error travels as a stream exception frame.
+// After the first byte the status is sent, so an error travels as a stream exception frame
+// (:message-type exception, :exception-type one of ConverseStreamOutput's exception members).
 // https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html#API_runtime_ConverseStream_Errors
-import type { GatewayError } from '../../errors.js';
+import type { WireErrorInput } from '../../canonical/codec.js';
+import type { CanonicalError } from '../../canonical/response.js';
 import { encodeExceptionFrame } from './event-stream-frames.js';
-import { streamExceptionName } from './encode-stream.js';
 
-export function encodeBedrockStreamError(error: GatewayError): Uint8Array {
-  return encodeExceptionFrame(streamExceptionName(error.kind), error.message);
+// https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html
+const STREAM_EXCEPTIONS: Record<CanonicalError['kind'], string> = {
+  invalid_request: 'validationException', authentication: 'validationException', permission: 'validationException',
+  not_found: 'validationException', payload_too_large: 'validationException', unsupported_media_type: 'validationException',
+  not_implemented: 'validationException', rate_limit: 'throttlingException', api_error: 'internalServerException',
+  overloaded: 'serviceUnavailableException', timeout: 'modelStreamErrorException',
+};
+
+export function streamExceptionName(kind: CanonicalError['kind']): string {
+  return STREAM_EXCEPTIONS[kind];
+}
+
+export function encodeBedrockStreamError(error: WireErrorInput): Uint8Array {
+  return encodeExceptionFrame(STREAM_EXCEPTIONS[error.kind], error.message);
 }

@@ -8,33 +8,15 @@
 // The stream is binary, so this encoder offers pushBytes/endBytes; push/end return the same
 // bytes as a latin1 string for callers that only know StreamEncoder (write it with
 // Buffer.from(text, 'latin1'), never as UTF-8).
-import type { CodecContext, StreamEncoder } from '../../canonical/codec.js';
-import type { CanonicalError, StreamPart } from '../../canonical/response.js';
+import type { BinaryStreamEncoder, CodecContext } from '../../canonical/codec.js';
+import type { StreamPart } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
-import { bytesToBinaryString, concatFrames, encodeEventFrame, encodeExceptionFrame } from './event-stream-frames.js';
+import { encodeBedrockStreamError } from './encode-stream-error.js';
+import { bytesToBinaryString, concatFrames, encodeEventFrame } from './event-stream-frames.js';
 import { toBedrockStopReason } from './map-finish-reason.js';
 import { toBedrockUsage } from './map-usage.js';
 
-export interface BinaryStreamEncoder extends StreamEncoder {
-  pushBytes(part: StreamPart): Uint8Array;
-  endBytes(): Uint8Array;
-}
-
-export function isBinaryStreamEncoder(encoder: StreamEncoder): encoder is BinaryStreamEncoder {
-  return typeof (encoder as Partial<BinaryStreamEncoder>).pushBytes === 'function';
-}
-
-// ConverseStreamOutput's exception members: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html
-const STREAM_EXCEPTIONS: Record<CanonicalError['kind'], string> = {
-  invalid_request: 'validationException', authentication: 'validationException', permission: 'validationException',
-  not_found: 'validationException', payload_too_large: 'validationException', unsupported_media_type: 'validationException',
-  not_implemented: 'validationException', rate_limit: 'throttlingException', api_error: 'internalServerException',
-  overloaded: 'serviceUnavailableException', timeout: 'modelStreamErrorException',
-};
-
-export function streamExceptionName(kind: CanonicalError['kind']): string {
-  return STREAM_EXCEPTIONS[kind];
-}
+export { isBinaryStreamEncoder, type BinaryStreamEncoder } from '../../canonical/codec.js';
 
 export function createBedrockStreamEncoder(_options: { model: string; context: CodecContext }): BinaryStreamEncoder {
   const blockIndexes = new Map<number, number>();
@@ -77,7 +59,7 @@ export function createBedrockStreamEncoder(_options: { model: string; context: C
           encodeEventFrame('metadata', { usage: toBedrockUsage({ ...usage, ...part.usage }), metrics: { latencyMs: 0 } })];
       case 'error':
         done = true;
-        return [encodeExceptionFrame(STREAM_EXCEPTIONS[part.error.kind], part.error.message)];
+        return [encodeBedrockStreamError(part.error)];
       default: return [];
     }
   }

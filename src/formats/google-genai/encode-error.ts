@@ -1,9 +1,10 @@
 // Google error shape: {"error":{"code","message","status"}} with google.rpc.Code names.
 // https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
-import type { ErrorKind, GatewayError } from '../../errors.js';
-import type { WireError } from '../wire-error.js';
+import type { WireError, WireErrorInput } from '../../canonical/codec.js';
+import type { CanonicalError } from '../../canonical/response.js';
+import { errorHeaders } from '../shared/error-headers.js';
 
-const GOOGLE_STATUSES: Record<ErrorKind, string> = {
+const GOOGLE_STATUSES: Record<CanonicalError['kind'], string> = {
   invalid_request: 'INVALID_ARGUMENT',
   authentication: 'UNAUTHENTICATED',
   permission: 'PERMISSION_DENIED',
@@ -17,15 +18,11 @@ const GOOGLE_STATUSES: Record<ErrorKind, string> = {
   timeout: 'DEADLINE_EXCEEDED',
 };
 
-export function encodeGoogleError(error: GatewayError): WireError {
-  return {
-    status: error.status,
-    headers: error.headers,
-    body: { error: { code: error.status, message: error.message, status: GOOGLE_STATUSES[error.kind] } },
-  };
+/** The body, for a gw error or one that crossed from another dialect (kind and status already decided). */
+export function encodeGoogleCanonicalError(error: WireErrorInput): Record<string, unknown> {
+  return { error: { code: error.status, message: error.message, status: GOOGLE_STATUSES[error.kind] } };
 }
 
-/** The same body for an error that crossed from another dialect (kind and status already decided). */
-export function encodeGoogleCanonicalError(error: { status: number; kind: ErrorKind; message: string }): Record<string, unknown> {
-  return { error: { code: error.status, message: error.message, status: GOOGLE_STATUSES[error.kind] } };
+export function encodeGoogleError(error: WireErrorInput): WireError {
+  return { status: error.status, headers: errorHeaders(error), body: encodeGoogleCanonicalError(error) };
 }

@@ -1,7 +1,9 @@
-// GenAI SSE streams (alt=sse) carry an error as a data event with the error object.
-import type { GatewayError } from '../../errors.js';
-import { encodeGoogleError } from './encode-error.js';
+// GenAI SSE streams (alt=sse) carry an error as a data event with the error object,
+// framed with "\r\n" as Google frames the rest of the stream.
+import type { WireErrorInput } from '../../canonical/codec.js';
+import { encodeSseEvent } from '../../streaming/sse-encoder.js';
+import { encodeGoogleCanonicalError } from './encode-error.js';
 
-export function encodeGoogleStreamError(error: GatewayError): string {
-  return `data: ${JSON.stringify(encodeGoogleError(error).body)}\n\n`;
+export function encodeGoogleStreamError(error: WireErrorInput): string {
+  return encodeSseEvent({ data: JSON.stringify(encodeGoogleCanonicalError(error)) }, { lineEnding: '\r\n' });
 }

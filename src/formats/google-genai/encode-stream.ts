@@ -6,7 +6,7 @@ import type { CodecContext, StreamEncoder } from '../../canonical/codec.js';
 import type { StreamPart } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
-import { encodeGoogleCanonicalError } from './encode-error.js';
+import { encodeGoogleStreamError } from './encode-stream-error.js';
 import { parseJsonObject, type JsonRecord } from '../shared/json-guards.js';
 import { encodeGoogleFinishReason } from './map-finish-reason.js';
 import { encodeGoogleUsage } from './map-usage.js';
@@ -48,7 +48,7 @@ export class GoogleStreamEncoder implements StreamEncoder {
       case 'finish': return this.encodeFinish(part.finishReason, part.usage);
       case 'error':
         this.closed = true;
-        return this.frame(encodeGoogleCanonicalError(part.error));
+        return encodeGoogleStreamError(part.error);
       default: return '';
     }
   }

@@ -8,6 +8,10 @@ import { GoogleStreamDecoder } from './decode-stream.js';
 import { encodeGoogleRequest } from './encode-request.js';
 import { encodeGoogleResponse } from './encode-response.js';
 import { GoogleStreamEncoder } from './encode-stream.js';
+import { encodeGoogleError } from './encode-error.js';
+import { encodeGoogleStreamError } from './encode-stream-error.js';
+import { isGoogleTerminalEvent } from './is-terminal-event.js';
+import { createGoogleStreamUsageReader, readGoogleUsage } from './read-usage.js';
 
 export const googleGenAiCodec: DialectCodec = {
   name: 'google-genai',
@@ -19,4 +23,10 @@ export const googleGenAiCodec: DialectCodec = {
   createStreamDecoder: (context?: CodecContext) => new GoogleStreamDecoder(context),
   createStreamEncoder: (options) => new GoogleStreamEncoder(options),
   decodeError: decodeGoogleError,
+  streamFraming: 'sse',
+  encodeError: encodeGoogleError,
+  encodeStreamError: encodeGoogleStreamError,
+  readUsage: readGoogleUsage,
+  createStreamUsageReader: createGoogleStreamUsageReader,
+  isTerminalEvent: isGoogleTerminalEvent,
 };

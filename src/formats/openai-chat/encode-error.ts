@@ -1,10 +1,9 @@
 // Chat Completions errors are OpenAI's shape (src/formats/shared/openai-error.ts).
-import type { GatewayError } from '../../errors.js';
+import type { WireError, WireErrorInput } from '../../canonical/codec.js';
 import { encodeOpenAiShapedError } from '../shared/openai-error.js';
-import type { WireError } from '../wire-error.js';
 
 export { openAiErrorType } from '../shared/openai-error.js';
 
-export function encodeOpenAiError(error: GatewayError): WireError {
+export function encodeOpenAiError(error: WireErrorInput): WireError {
   return encodeOpenAiShapedError(error);
 }

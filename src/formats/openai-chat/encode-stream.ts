@@ -4,7 +4,7 @@ import type { CodecContext, StreamEncoder } from '../../canonical/codec.js';
 import type { CanonicalError, StreamPart } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
-import { openAiErrorType } from './encode-error.js';
+import { encodeOpenAiStreamError } from './encode-stream-error.js';
 import { encodeOpenAiFinishReason } from './map-finish-reason.js';
 import { encodeOpenAiUsage } from './map-usage.js';
 
@@ -95,8 +95,7 @@ class OpenAiChatStreamEncoder implements StreamEncoder {
   /** OpenAI sends an error object on a data line and then no [DONE]. */
   private encodeError(error: CanonicalError): string {
     this.closed = true;
-    const body = { error: { message: error.message, type: openAiErrorType(error.kind), param: null, code: null } };
-    return encodeSseEvent({ data: JSON.stringify(body) });
+    return encodeOpenAiStreamError(error);
   }
 }
 

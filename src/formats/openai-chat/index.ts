@@ -7,6 +7,10 @@ import { createOpenAiChatStreamDecoder } from './decode-stream.js';
 import { encodeOpenAiChatRequest } from './encode-request.js';
 import { encodeOpenAiChatResponse } from './encode-response.js';
 import { createOpenAiChatStreamEncoder, type OpenAiChatStreamEncoderOptions } from './encode-stream.js';
+import { encodeOpenAiError } from './encode-error.js';
+import { encodeOpenAiStreamError } from './encode-stream-error.js';
+import { isOpenAiChatTerminalEvent } from './is-terminal-event.js';
+import { createOpenAiChatStreamUsageReader, readOpenAiChatUsage } from './read-usage.js';
 
 export const openAiChatCodec = {
   name: 'openai-chat',
@@ -18,4 +22,10 @@ export const openAiChatCodec = {
   /** Also takes `includeUsage` (the client's stream_options.include_usage, kept in extensions.openai). */
   createStreamEncoder: (options: OpenAiChatStreamEncoderOptions) => createOpenAiChatStreamEncoder(options),
   decodeError: decodeOpenAiChatError,
+  streamFraming: 'sse',
+  encodeError: encodeOpenAiError,
+  encodeStreamError: encodeOpenAiStreamError,
+  readUsage: readOpenAiChatUsage,
+  createStreamUsageReader: createOpenAiChatStreamUsageReader,
+  isTerminalEvent: isOpenAiChatTerminalEvent,
 } satisfies DialectCodec;

@@ -1,10 +1,7 @@
 // The legacy Completions endpoint answers errors in OpenAI's shape too (src/formats/shared/openai-error.ts).
-import type { GatewayError } from '../../errors.js';
+import type { WireError, WireErrorInput } from '../../canonical/codec.js';
 import { encodeOpenAiShapedError } from '../shared/openai-error.js';
-import type { WireError } from '../wire-error.js';
 
-export { encodeCanonicalOpenAiError as encodeCanonicalCompletionsError } from '../shared/openai-error.js';
-
-export function encodeCompletionsError(error: GatewayError): WireError {
+export function encodeCompletionsError(error: WireErrorInput): WireError {
   return encodeOpenAiShapedError(error);
 }

@@ -7,7 +7,7 @@
 import type { CodecContext, StreamEncoder } from '../../canonical/codec.js';
 import type { StreamPart } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
-import { encodeCanonicalCompletionsError } from './encode-error.js';
+import { encodeCompletionsStreamError } from './encode-stream-error.js';
 import { toCompletionsFinishReason } from './map-finish-reason.js';
 import { toCompletionsUsage } from './map-usage.js';
 
@@ -44,7 +44,7 @@ export function createCompletionsStreamEncoder(options: { model: string; context
           return chunk('', toCompletionsFinishReason(part.finishReason), { usage: toCompletionsUsage({ ...usage, ...part.usage }) }) + 'data: [DONE]\n\n';
         case 'error':
           done = true;
-          return `data: ${JSON.stringify(encodeCanonicalCompletionsError(part.error))}\n\n`;
+          return encodeCompletionsStreamError(part.error);
         default:
           return '';
       }

@@ -8,6 +8,10 @@ import { createCompletionsStreamDecoder } from './decode-stream.js';
 import { encodeCompletionsRequest } from './encode-request.js';
 import { encodeCompletionsResponse } from './encode-response.js';
 import { createCompletionsStreamEncoder } from './encode-stream.js';
+import { encodeCompletionsError } from './encode-error.js';
+import { encodeCompletionsStreamError } from './encode-stream-error.js';
+import { isCompletionsTerminalEvent } from './is-terminal-event.js';
+import { createCompletionsStreamUsageReader, readCompletionsUsage } from './read-usage.js';
 
 export const openAiCompletionsCodec: DialectCodec = {
   name: 'openai-completions',
@@ -18,6 +22,12 @@ export const openAiCompletionsCodec: DialectCodec = {
   createStreamDecoder: createCompletionsStreamDecoder,
   createStreamEncoder: createCompletionsStreamEncoder,
   decodeError: decodeCompletionsError,
+  streamFraming: 'sse',
+  encodeError: encodeCompletionsError,
+  encodeStreamError: encodeCompletionsStreamError,
+  readUsage: readCompletionsUsage,
+  createStreamUsageReader: createCompletionsStreamUsageReader,
+  isTerminalEvent: isCompletionsTerminalEvent,
 };
 
 export { encodeCompletionsError } from './encode-error.js';

@@ -6,7 +6,7 @@ import type { CodecContext, StreamEncoder } from '../../canonical/codec.js';
 import type { CanonicalError, FinishReason, StreamPart } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
-import { openAiErrorType } from '../shared/openai-error.js';
+import { encodeResponsesFailure, responsesErrorFields } from './encode-stream-error.js';
 import { declaredNamespaces, splitName } from './encode-input.js';
 import { createResponseObject, encodeReasoningItem, toResponseId } from './encode-response.js';
 import type { JsonRecord } from '../shared/json-guards.js';
@@ -144,12 +144,13 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     return text + this.emit(type, { response });
   }
 
-  /** An error is an `error` event, then response.failed so the client sees a terminal event. */
+  /** An error is an `error` event, then response.failed so the client sees a terminal event (encode-stream-error.ts). */
   private fail(error: CanonicalError): string {
     this.closed = true;
-    const code = openAiErrorType(error.kind);
-    const failed = this.snapshot(undefined, this.usage, { code, message: error.message });
-    return this.emit('error', { code, message: error.message, param: null }) + this.emit('response.failed', { response: failed });
+    const failed = this.snapshot(undefined, this.usage, responsesErrorFields(error));
+    const text = encodeResponsesFailure(error, this.sequence, failed);
+    this.sequence += 2;
+    return text;
   }
 
   private snapshot(finishReason?: FinishReason, usage?: Usage, error?: JsonRecord): JsonRecord {

@@ -8,6 +8,10 @@ import { ResponsesStreamDecoder } from './decode-stream.js';
 import { encodeResponsesRequest } from './encode-request.js';
 import { encodeResponsesResponse } from './encode-response.js';
 import { ResponsesStreamEncoder } from './encode-stream.js';
+import { encodeResponsesError } from './encode-error.js';
+import { encodeResponsesStreamError } from './encode-stream-error.js';
+import { isResponsesTerminalEvent } from './is-terminal-event.js';
+import { createResponsesStreamUsageReader, readResponsesUsage } from './read-usage.js';
 
 export const openAiResponsesCodec: DialectCodec = {
   name: 'openai-responses',
@@ -18,4 +22,10 @@ export const openAiResponsesCodec: DialectCodec = {
   createStreamDecoder: () => new ResponsesStreamDecoder(),
   createStreamEncoder: (options) => new ResponsesStreamEncoder(options),
   decodeError: decodeResponsesError,
+  streamFraming: 'sse',
+  encodeError: encodeResponsesError,
+  encodeStreamError: encodeResponsesStreamError,
+  readUsage: readResponsesUsage,
+  createStreamUsageReader: createResponsesStreamUsageReader,
+  isTerminalEvent: isResponsesTerminalEvent,
 };

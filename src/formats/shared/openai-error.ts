@@ -1,8 +1,10 @@
 // OpenAI's error shape, which Chat, Completions and Responses all use:
 // {"error":{"message","type","param","code"}}. https://platform.openai.com/docs/guides/error-codes
 import type { CanonicalError } from '../../canonical/response.js';
-import { toSnakeCode, type ErrorKind, type GatewayError } from '../../errors.js';
-import type { WireError } from '../wire-error.js';
+import type { WireError, WireErrorInput } from '../../canonical/codec.js';
+import { errorHeaders } from './error-headers.js';
+
+type ErrorKind = CanonicalError['kind'];
 
 const OPENAI_TYPES: Record<ErrorKind, string> = {
   invalid_request: 'invalid_request_error',
@@ -23,16 +25,27 @@ export function openAiErrorType(kind: ErrorKind): string {
   return OPENAI_TYPES[kind];
 }
 
-/** A gw error: `code` is the catalog code in snake case. */
-export function encodeOpenAiShapedError(error: GatewayError): WireError {
-  return {
-    status: error.status,
-    headers: error.headers,
-    body: { error: { message: error.message, type: OPENAI_TYPES[error.kind], param: error.param ?? null, code: toSnakeCode(error.code) } },
-  };
+/** `GW_ERR_AUTH_MISSING` → `auth_missing` (the rule of src/errors.ts toSnakeCode); null for a provider's error. */
+export function openAiErrorCode(error: WireErrorInput): string | null {
+  return error.code === undefined ? null : error.code.replace(/^GW_ERR_/, '').toLowerCase();
+}
+
+/** The `{"error":{…}}` body: `code` is the catalog code in snake case for a gw error, null for a provider's. */
+export function encodeOpenAiErrorBody(error: WireErrorInput): Record<string, unknown> {
+  return { error: { message: error.message, type: OPENAI_TYPES[error.kind], param: error.param ?? null, code: openAiErrorCode(error) } };
+}
+
+export function encodeOpenAiShapedError(error: WireErrorInput): WireError {
+  return { status: error.status, headers: errorHeaders(error), body: encodeOpenAiErrorBody(error) };
+}
+
+/** After the first byte: the error object on a data line, and no [DONE] after it (what openai-node's Stream throws on). */
+export function encodeOpenAiShapedStreamError(error: WireErrorInput): string {
+  return `data: ${JSON.stringify(encodeOpenAiErrorBody(error))}\n\n`;
 }
 
 /** A provider's error after translation: no gw code applies. */
 export function encodeCanonicalOpenAiError(error: CanonicalError): Record<string, unknown> {
-  return { error: { message: error.message, type: OPENAI_TYPES[error.kind], param: null, code: null } };
+  return encodeOpenAiErrorBody({ status: error.status, kind: error.kind, message: error.message });
 }
+
