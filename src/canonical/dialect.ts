@@ -1,8 +1,15 @@
 // The shared vocabulary of the gateway: the wire dialects gw speaks on either side
 // and the operations as each provider's API names them. Types only; imports nothing.
 
-/** The wire formats gw speaks on either side. */
+/**
+ * The wire formats gw speaks on either side: one word for one idea. A route's family is its
+ * dialect (or `operational` for /health and /metrics); a codec (`openai-chat`,
+ * `openai-responses`…) is one dialect's encoding of one kind of call.
+ */
 export type WireDialect = 'openai' | 'anthropic' | 'google' | 'bedrock';
+
+/** The dialect a route's errors and credentials follow; `operational` routes speak none. */
+export type RouteDialect = WireDialect | 'operational';
 
 /** Operations as the provider's own API names them. */
 export type UpstreamOperation =

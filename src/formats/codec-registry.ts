@@ -1,5 +1,6 @@
 // The only file that imports every dialect codec, and the one place code outside src/formats/
 // picks a codec: by its name, by the operation a client called, or by the route's family.
+import type { RouteDialect } from '../canonical/dialect.js';
 import type { DialectCodec } from '../canonical/codec.js';
 import { anthropicMessagesCodec } from './anthropic-messages/index.js';
 import { bedrockConverseCodec } from './bedrock-converse/index.js';
@@ -42,7 +43,7 @@ export function codecForOperation(operation: string): DialectCodec | undefined {
 }
 
 /** A route family (src/pipeline/route-table.ts Family) or a provider's wire dialect. */
-export type CodecFamily = 'openai' | 'anthropic' | 'google' | 'bedrock' | 'operational';
+export type CodecFamily = RouteDialect;
 
 const FAMILY_CODECS: Record<CodecFamily, CodecName> = {
   openai: 'openai-chat',

@@ -2,8 +2,10 @@
 // with its family (which error shape and credential rules apply) and operation
 // (what the pipeline does). Auth, audit and metrics hook on these tags, so a route
 // is governed from the day it is listed, even before its operation is delivered.
+import type { RouteDialect } from '../canonical/dialect.js';
 
-export type Family = 'openai' | 'anthropic' | 'google' | 'bedrock' | 'operational';
+/** A route's family is the dialect its errors and credentials follow (src/canonical/dialect.ts). */
+export type Family = RouteDialect;
 export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'HEAD';
 
 export interface RouteEntry {
