@@ -56,7 +56,8 @@ export function registerBodyParsers(app: FastifyInstance): void {
       done(new GatewayError('GW_ERR_REQUEST_UNSUPPORTED_MEDIA_TYPE', { message: `Unsupported Content-Type ${type || '(none)'}: this route takes application/json (UTF-8).` }));
       return;
     }
-    if (/^multipart\//i.test(type)) {
+    // Multipart uploads stream on; so do the hub's own form routes, which read their bounded forms themselves.
+    if (/^multipart\//i.test(type) || request.gw.route?.authenticated !== true) {
       done(null, payload);
       return;
     }
