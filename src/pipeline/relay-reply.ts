@@ -65,6 +65,7 @@ export async function relayReply(
 /** A translated (or counted) answer is text the provider wrote, scanned like a same-format one. */
 function relayAnswered(response: PipelineResponse, call: InboundCall, governed: Governed, trace: RequestTrace): PipelineResponse {
   if (Buffer.isBuffer(response.body)) {
+    governed.settle(trace.tokens);
     scanOutputJson(response.body, governed, trace);
     return response;
   }
@@ -72,9 +73,18 @@ function relayAnswered(response: PipelineResponse, call: InboundCall, governed: 
     // Bedrock clients read binary frames, which the SSE scanner cannot read.
     const scanned = call.bedrock ? response.body : scanOutputStream(response.body, governed, codecForCall(call.dialect, call.operation), trace);
     if (call.bedrock && governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
-    return { ...response, body: trace.trackStream(scanned) };
+    return { ...response, body: trace.trackStream(settleAfter(scanned, governed, trace)) };
   }
   return response;
+}
+
+/** Tokens-per-minute limits learn a translated stream's usage once it has ended. */
+async function* settleAfter<T>(body: AsyncIterable<T>, governed: Governed, trace: RequestTrace): AsyncGenerator<T> {
+  try {
+    yield* body;
+  } finally {
+    governed.settle(trace.tokens);
+  }
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
