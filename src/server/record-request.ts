@@ -1,4 +1,4 @@
-// After the response (fastify onResponse): one log line, the metrics, and one
+// Stage 8, record: after the response (its close): one log line, the metrics, and one
 // hash-chained audit record for every request that passed the door. Refusals at
 // the door are not recorded here: they are aggregated into auth.refused_burst
 // (credentials) and guard.refused_burst (the local guard).
