@@ -1,5 +1,6 @@
-// Stage 2, the local guard (README, "One request, step by step"). A gw that serves calls without a credential (a sidecar as its
-// logged-in person, or any gw with the default_team setting) is exposed to two
+// Stage 2, the local guard (README, "One request, step by step"). A gw that serves
+// calls without a credential (a sidecar as its logged-in person, or any gw with the
+// default_team setting) is exposed to two
 // browser attacks: DNS rebinding (a page whose host name now resolves to
 // 127.0.0.1 sends Host: evil.example) and plain cross-origin requests from a
 // page. Host must be a loopback name; a browser request must be same-origin.
