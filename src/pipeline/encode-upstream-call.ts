@@ -47,11 +47,10 @@ function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Tar
 }
 
 export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, target: Target): EncodedCall {
-  // clientPath: another gw serves the same paths as this one; a passthrough forwards the rest of its path.
-  const upstreamCall: UpstreamCall = {
-    operation: call.operation, model: target.upstreamModel, stream: call.stream, query: queryFor(request.query, target),
-    clientPath: call.passthroughPath ?? clientPathOf(request),
-  };
+  const upstreamCall: UpstreamCall = { operation: call.operation, model: target.upstreamModel, stream: call.stream, query: queryFor(request.query, target) };
+  // A passthrough forwards the rest of its path; a provider of every dialect (another gw) is sent the client's own path.
+  if (call.passthroughPath !== undefined) upstreamCall.clientPath = call.passthroughPath;
+  else if (adapterFor(target.provider.kind).dialect === 'any') upstreamCall.clientPath = clientPathOf(request);
   if (call.operation === 'passthrough') {
     // What DLP scanned is what leaves: the raw bytes (replaced by the scanned object after a redaction), or the streamed body.
     const body = request.rawBody ?? (isReadable(request.body) ? request.body : null);

@@ -50,7 +50,8 @@ export async function tryTarget(request: PipelineRequest, call: InboundCall, tar
 function needsTranslation(call: InboundCall, target: Target): boolean {
   if (call.operation === 'passthrough' || (call.resource && !call.translatable)) return false;
   const adapter = adapterFor(target.provider.kind);
-  if (adapter.dialect !== 'any' && adapter.dialect !== call.dialect) return true;
+  if (adapter.dialect !== 'any') return adapter.dialect !== call.dialect;
+  // A provider of every dialect (the mock, another gw) may still lack an operation natively.
   const probe = { operation: call.operation, model: target.upstreamModel, stream: call.stream, clientPath: '/probe', ...(call.resource ? { resourcePath: '/probe' } : {}) };
   return adapter.urlFor(target.provider, probe) === null;
 }
