@@ -6,6 +6,12 @@ export interface HubReply {
   headers: Record<string, string>;
   /** JSON text or an HTML page. */
   body: string;
+  /**
+   * Set on the token endpoint's RFC 8628 "keep polling" answers (authorization_pending,
+   * slow_down): HTTP 400 by the RFC, yet a login in progress, not a failed request, so
+   * metrics count them apart from the 4xx errors.
+   */
+  polling?: 'authorization_pending' | 'slow_down';
 }
 
 export interface HubRequest {

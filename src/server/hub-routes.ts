@@ -82,7 +82,9 @@ async function serveHub(hub: HubContext, handler: Handler, request: FastifyReque
     ip: request.ip, userAgent: request.headers['user-agent'] ?? '', params,
     cookies: readCookies(request.headers.cookie), baseUrl: baseUrlOf(hub, request),
   };
-  return send(reply, await handler(hub, hubRequest));
+  const answer = await handler(hub, hubRequest);
+  if (answer.polling) request.gw?.trace.noteOutcome(answer.polling);
+  return send(reply, answer);
 }
 
 function send(reply: FastifyReply, answer: HubReply): FastifyReply {
