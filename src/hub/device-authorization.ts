@@ -43,9 +43,9 @@ export async function pollDeviceCode(hub: HubContext, request: HubRequest): Prom
   if (record.status === 'denied') return oauthError('access_denied', 'The login was denied.');
   // A small tolerance: timers and networks make a client waiting exactly `interval` arrive a little early.
   if (last !== undefined && now - last < POLL_INTERVAL_SECONDS * 1000 - 250) {
-    return oauthError('slow_down', `Polled faster than every ${POLL_INTERVAL_SECONDS} s; add 5 s to the interval.`);
+    return { ...oauthError('slow_down', `Polled faster than every ${POLL_INTERVAL_SECONDS} s; add 5 s to the interval.`), polling: 'slow_down' };
   }
-  if (record.status === 'pending') return oauthError('authorization_pending', 'Waiting for the login to be approved.');
+  if (record.status === 'pending') return { ...oauthError('authorization_pending', 'Waiting for the login to be approved.'), polling: 'authorization_pending' };
   return issueToken(hub, hash);
 }
 

@@ -6,6 +6,12 @@ export interface HubReply {
   headers: Record<string, string>;
   /** JSON text or an HTML page. */
   body: string;
+  /**
+   * Set on the token endpoint's RFC 8628 "keep polling" answers (authorization_pending,
+   * slow_down): HTTP 400 by the RFC, yet a login in progress, not a failed request, so
+   * metrics count them apart from the 4xx errors.
+   */
+  polling?: 'authorization_pending' | 'slow_down';
 }
 
 export interface HubRequest {
@@ -29,13 +35,15 @@ export function oauthError(error: string, description: string, status = 400): Hu
   return jsonReply(status, { error, error_description: description });
 }
 
-export function htmlReply(status: number, html: string, headers: Record<string, string> = {}): HubReply {
+/** `scriptNonce`: the one inline script the page may run (a fresh random value per reply); null, none. */
+export function htmlReply(status: number, html: string, headers: Record<string, string> = {}, scriptNonce: string | null = null): HubReply {
+  const scripts = scriptNonce === null ? '' : `script-src 'nonce-${scriptNonce}'; `;
   return {
     status,
     headers: {
       ...NO_STORE, 'content-type': 'text/html; charset=utf-8',
-      // The page runs no script and may not be framed (clickjacking of the Approve button).
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'",
+      // No script but the page's own nonce'd one, and no framing (clickjacking of the Approve button).
+      'content-security-policy': `default-src 'none'; ${scripts}style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'`,
       'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer',
       ...headers,
     },

@@ -1,5 +1,8 @@
-// The verification page's HTML: plain server-rendered forms, no script, so it
-// works in any browser and under a strict Content-Security-Policy.
+// The verification page's HTML: plain server-rendered forms that work in any
+// browser. Two pages add one small inline script, allowed by its nonce under a
+// strict Content-Security-Policy: it shows the request time in the reader's own
+// time zone and makes the copy button work. Without it the time reads in UTC
+// and the command can still be selected by hand.
 import { formatUserCode } from '../state/device-codes.js';
 import type { DeviceCodeRecord } from '../state/schema.js';
 
@@ -7,11 +10,33 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-function page(title: string, body: string): string {
+/** Rewrites each <time datetime> in local time with its zone, and wires [data-copy] buttons to the clipboard. */
+const PAGE_SCRIPT = `for (const t of document.querySelectorAll('time[datetime]')) {
+  const d = new Date(t.dateTime);
+  if (!Number.isNaN(d.getTime())) t.textContent = d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' });
+}
+for (const b of document.querySelectorAll('button[data-copy]')) {
+  const source = document.getElementById(b.dataset.copy);
+  b.hidden = false;
+  b.addEventListener('click', () => {
+    const done = () => { b.textContent = 'Copied'; };
+    const select = () => { const range = document.createRange(); range.selectNodeContents(source); getSelection().removeAllRanges(); getSelection().addRange(range); b.textContent = 'Press Ctrl+C (or ⌘C) to copy'; };
+    if (navigator.clipboard) navigator.clipboard.writeText(source.textContent).then(done, select); else select();
+  });
+}`;
+
+function page(title: string, body: string, scriptNonce: string | null = null): string {
+  const script = scriptNonce === null ? '' : `<script nonce="${escapeHtml(scriptNonce)}">${PAGE_SCRIPT}</script>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)} · gw</title><style>body{font:16px system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}
 input{font:inherit;padding:.4rem}button{font:inherit;padding:.4rem 1rem;margin:.3rem .3rem 0 0}.error{color:#a00}.code{font:1.6rem monospace;letter-spacing:.1em}
-dt{font-weight:600}dd{margin:0 0 .5rem 0}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+dt{font-weight:600}dd{margin:0 0 .5rem 0}pre{background:#f3f3f3;padding:.6rem;overflow-x:auto;white-space:pre}</style></head><body><h1>${escapeHtml(title)}</h1>${body}${script}</body></html>`;
+}
+
+/** The UTC text a reader without script sees; the script replaces it with their local time. */
+function utcText(iso: string): string {
+  const time = new Date(iso);
+  return Number.isNaN(time.getTime()) ? iso : `${time.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 export function entryPage(csrf: string, code: string, error: string | null): string {
@@ -23,7 +48,7 @@ export function entryPage(csrf: string, code: string, error: string | null): str
 }
 
 /** RFC 8628 §5.4: what is being approved, so a code sent by someone else stands out. */
-export function confirmPage(csrf: string, record: DeviceCodeRecord, oidcIssuer: string | null): string {
+export function confirmPage(csrf: string, record: DeviceCodeRecord, oidcIssuer: string | null, scriptNonce: string): string {
   const code = formatUserCode(record.user_code);
   const hidden = `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="user_code" value="${code}">`;
   const approve = oidcIssuer
@@ -35,10 +60,18 @@ export function confirmPage(csrf: string, record: DeviceCodeRecord, oidcIssuer: 
 <dt>Requested from</dt><dd data-testid="ip">${escapeHtml(record.requester.ip)}</dd>
 <dt>Program</dt><dd data-testid="user-agent">${escapeHtml(record.requester.user_agent || '(not given)')}</dd>
 <dt>Computer</dt><dd>${escapeHtml(record.requester.client_host ?? '(not given)')}</dd>
-<dt>At</dt><dd data-testid="requested-at">${escapeHtml(record.created_at)}</dd></dl>
-${approve}<form method="post" action="/device">${hidden}<input type="hidden" name="action" value="deny"><button type="submit">This was not me: deny</button></form>`);
+<dt>At</dt><dd><time data-testid="requested-at" datetime="${escapeHtml(record.created_at)}">${escapeHtml(utcText(record.created_at))}</time></dd></dl>
+${approve}<form method="post" action="/device">${hidden}<input type="hidden" name="action" value="deny"><button type="submit">This was not me: deny</button></form>`, scriptNonce);
 }
 
 export function messagePage(title: string, message: string, status: 'ok' | 'error' = 'ok'): string {
   return page(title, `<p class="${status === 'error' ? 'error' : ''}" role="status">${escapeHtml(message)}</p>`);
+}
+
+/** After a claim: the admin's approve command on a line of its own (never wrapped), with a copy button. */
+export function waitingPage(command: string, scriptNonce: string): string {
+  return page('Waiting for approval', `<div role="status"><p>Thanks. Ask your gw hub admin to approve it by running:</p>
+<pre><code id="approve-command" data-testid="approve-command">${escapeHtml(command)}</code></pre>
+<button type="button" data-copy="approve-command" hidden>Copy command</button>
+<p>Your terminal continues on its own once it is approved.</p></div>`, scriptNonce);
 }

@@ -10,7 +10,7 @@ import type { DeviceCodeRecord } from '../state/schema.js';
 import { type HubContext } from './hub-context.js';
 import { htmlReply, redirectReply, type HubReply, type HubRequest } from './hub-reply.js';
 import { beginSignIn, finishSignIn, type OidcClientConfig } from './oidc-approval.js';
-import { confirmPage, entryPage, messagePage } from './verification-html.js';
+import { confirmPage, entryPage, messagePage, waitingPage } from './verification-html.js';
 
 export const CSRF_COOKIE = 'gw_device_csrf';
 export const WRONG_CODE_TEXT = 'That code is not valid: check it against your terminal, or run gw login again.';
@@ -22,6 +22,11 @@ function csrfCookie(request: HubRequest): { value: string; header: Record<string
   const value = randomBytes(24).toString('base64url');
   const secure = request.baseUrl.startsWith('https:') ? '; Secure' : '';
   return { value, header: { 'set-cookie': `${CSRF_COOKIE}=${value}; Path=/device; HttpOnly; SameSite=Strict${secure}` } };
+}
+
+/** A fresh CSP nonce per page, so an injected script could never guess it. */
+function newScriptNonce(): string {
+  return randomBytes(16).toString('base64');
 }
 
 function csrfMatches(request: HubRequest): boolean {
@@ -58,7 +63,10 @@ export async function submitDeviceForm(hub: HubContext, request: HubRequest): Pr
       await denyDeviceCode(hub.store, record.user_code).catch(() => null);
       return htmlReply(200, messagePage('Login denied', 'Denied. The gw login that showed this code stops now.'));
     case 'oidc': return startOidc(hub, request, record);
-    default: return htmlReply(200, confirmPage(csrf.value, record, oidcConfig(hub, request.baseUrl)?.issuer ?? null), csrf.header);
+    default: {
+      const nonce = newScriptNonce();
+      return htmlReply(200, confirmPage(csrf.value, record, oidcConfig(hub, request.baseUrl)?.issuer ?? null, nonce), csrf.header, nonce);
+    }
   }
 }
 
@@ -67,7 +75,8 @@ async function claim(hub: HubContext, request: HubRequest, record: DeviceCodeRec
   if (!isEmail(email)) return htmlReply(400, messagePage('Email needed', 'Enter your email address (name@example.com).', 'error'));
   await claimDeviceCode(hub.store, record.id, email);
   const code = formatUserCode(record.user_code);
-  return htmlReply(200, messagePage('Waiting for approval', `Thanks. Ask your gw hub admin to approve it: gw device approve ${code} --person ${email}. Your terminal continues on its own once it is approved.`));
+  const nonce = newScriptNonce();
+  return htmlReply(200, waitingPage(`gw device approve ${code} --person ${email}`, nonce), {}, nonce);
 }
 
 async function startOidc(hub: HubContext, request: HubRequest, record: DeviceCodeRecord): Promise<HubReply> {

@@ -2,6 +2,7 @@
 // response validator (the oauth4webapi shape): RFC 8628 device authorization and
 // token polling, RFC 8693 token exchange, RFC 7009 revocation.
 import type { ExchangeOutcome, SidecarLogin } from '../sidecar/hub-session.js';
+import { describeNetworkFailure } from './describe-network-failure.js';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -26,10 +27,16 @@ export type PollAnswer =
 type Json = Record<string, unknown>;
 
 async function postForm(fetchImpl: typeof fetch, url: string, form: Record<string, string>, userAgent: string): Promise<{ status: number; body: Json }> {
-  const response = await fetchImpl(url, {
-    method: 'POST', body: new URLSearchParams(form), signal: AbortSignal.timeout(TIMEOUT_MS),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': userAgent },
-  });
+  let response: Response;
+  try {
+    response = await fetchImpl(url, {
+      method: 'POST', body: new URLSearchParams(form), signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': userAgent },
+    });
+  } catch (error) {
+    // The URL is the hub's endpoint (no secret in it); the form, which may hold a token, is never quoted.
+    throw new Error(`cannot reach ${url}: ${describeNetworkFailure(error, TIMEOUT_MS)}`, { cause: error });
+  }
   const text = await response.text();
   let body: unknown = null;
   try {

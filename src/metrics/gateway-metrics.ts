@@ -23,7 +23,7 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
   const metrics: Omit<GatewayMetrics, 'render'> = {
     registry,
     requests: new Counter({
-      name: 'gw_requests_total', help: 'Requests served, by family, operation and status class.',
+      name: 'gw_requests_total', help: 'Requests served, by family, operation and status class (2xx…5xx; polling: a device-login poll told to wait).',
       labelNames: ['family', 'operation', 'status_class'], registers,
     }),
     requestDuration: new Histogram({
@@ -56,6 +56,14 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
   return { ...metrics, render: () => registry.metrics() };
 }
 
-export function statusClass(status: number): string {
+/** RFC 8628 "keep polling" answers: HTTP 400 by the RFC, but a login in progress, not an error. */
+const POLLING_OUTCOMES: ReadonlySet<string> = new Set(['authorization_pending', 'slow_down']);
+
+/**
+ * The status_class label: 2xx…5xx, or `polling` for a device-login poll told to keep
+ * waiting, so every poll of a person reading the verification page is not a 4xx.
+ */
+export function statusClass(status: number, outcome: readonly string[] = []): string {
+  if (outcome.some((code) => POLLING_OUTCOMES.has(code))) return 'polling';
   return `${Math.floor(status / 100)}xx`;
 }

@@ -18,6 +18,9 @@ type Handler = (hub: HubContext, request: HubRequest) => HubReply | Promise<HubR
 async function readForm(request: FastifyRequest): Promise<URLSearchParams | null> {
   if (request.method === 'GET') return new URLSearchParams(request.url.split('?')[1] ?? '');
   if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')) return null;
+  // The body parser hands over a body that fits its buffer as bytes (rawBody), a larger one as a stream.
+  const buffered = request.gw?.rawBody;
+  if (buffered) return buffered.length > FORM_LIMIT_BYTES ? null : new URLSearchParams(buffered.toString('utf8'));
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request.body as Readable) {
@@ -82,7 +85,9 @@ async function serveHub(hub: HubContext, handler: Handler, request: FastifyReque
     ip: request.ip, userAgent: request.headers['user-agent'] ?? '', params,
     cookies: readCookies(request.headers.cookie), baseUrl: baseUrlOf(hub, request),
   };
-  return send(reply, await handler(hub, hubRequest));
+  const answer = await handler(hub, hubRequest);
+  if (answer.polling) request.gw?.trace.noteOutcome(answer.polling);
+  return send(reply, answer);
 }
 
 function send(reply: FastifyReply, answer: HubReply): FastifyReply {

@@ -53,7 +53,7 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
   if (trace.outcome.length === 0) trace.noteOutcome(status < 400 ? 'ok' : `http_${status}`);
 
   const labels = { family: state.family, operation: state.operation };
-  services.metrics.requests.inc({ family: state.family, operation: state.operation, status_class: statusClass(status) });
+  services.metrics.requests.inc({ family: state.family, operation: state.operation, status_class: statusClass(status, trace.outcome) });
   services.metrics.requestDuration.observe(labels, latencyMs / 1000);
   if (state.overheadSeconds !== null) services.metrics.overhead.observe(labels, state.overheadSeconds);
 

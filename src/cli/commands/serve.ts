@@ -5,6 +5,7 @@ import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.j
 import type { RunningGateway } from '../../gateway/start-gateway.js';
 import { isLoopbackAddress } from '../../sidecar/loopback-guard.js';
 import { CliExit, type CliContext } from '../cli-context.js';
+import { checkLogLevel } from '../log-level.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
 
@@ -30,11 +31,12 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
   let sidecar: SidecarLogin | null = null;
   try {
     config = resolveServeConfig(flags, context.env);
+    const logLevel = checkLogLevel(config.logLevel, flags.logLevel !== undefined);
     sidecar = flags.standalone ? null : await findSidecarLogin(config.home, context.env);
     if (sidecar && !flags.allowRemoteSidecar && !isLoopbackAddress(config.host)) throw refuseRemoteSidecar(config.host, sidecar);
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
     const [{ startGateway }, { createLogger }] = await Promise.all([import('../../gateway/start-gateway.js'), import('../../logger.js')]);
-    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: config.logLevel }), ...(sidecar ? { sidecar } : {}) });
+    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: logLevel }), ...(sidecar ? { sidecar } : {}) });
   } catch (error) {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
@@ -84,9 +86,22 @@ function describeSidecarStart(gateway: RunningGateway, home: string, login: Side
   ].join('\n')}\n`;
 }
 
+/** The `gw login --hub` line; a wildcard address (0.0.0.0, ::) is no URL a laptop can use, so that case asks for public_url. */
+function describeHubLogin(url: string, publicUrl: string | null): string[] {
+  const lines = [`  people log in from their laptops with:  gw login --hub ${publicUrl ?? url}`];
+  if (publicUrl === null && /^https?:\/\/(0\.0\.0\.0|\[::\])[:/]/.test(url)) {
+    lines.push('  (that is every address of this machine: set the one laptops reach with gw settings set public_url https://…)');
+  }
+  return lines;
+}
+
 function describeStart(gateway: RunningGateway, home: string): string {
+  const settings = gateway.services.state.snapshot().settings;
+  // A standalone gateway with device login on is a hub: say so, and give the exact line for laptops.
+  const hub = settings.device_login;
   const lines = [
-    `gw serve: standalone mode, listening on ${gateway.url}`,
+    `gw serve: ${hub ? 'hub, ' : ''}standalone mode, listening on ${gateway.url}`,
+    ...(hub ? describeHubLogin(gateway.url, settings.public_url) : []),
     `  state ${path.join(home, 'state.json')} · audit ${path.join(home, 'audit', 'audit.jsonl')}`,
     `  providers: ${gateway.providerNames.join(', ')}${gateway.providerNames.length === 1 ? ' (no provider keys in the environment: only mock/<anything> models answer)' : ''}`,
     ...gateway.providerWarnings.map((warning) => `  warning: ${warning}`),

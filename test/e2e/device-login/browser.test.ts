@@ -29,6 +29,8 @@ beforeAll(async () => {
     startHubRig({ env: { GW_OIDC_SECRET: OIDC_SECRET } }),
     chromium.launchPersistentContext(profile, {
       executablePath: '/usr/bin/chromium', headless: true,
+      // A zone with a half-hour offset, so the page's local time cannot pass for UTC; the copy button needs the clipboard.
+      locale: 'en-US', timezoneId: 'Asia/Kolkata', permissions: ['clipboard-read', 'clipboard-write'],
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     }),
   ]);
@@ -77,10 +79,22 @@ describe('the verification page in Chromium', () => {
     expect(await page.textContent('[data-testid=code]')).toBe(started.user_code);
     expect(await page.textContent('[data-testid=ip]')).toBe('127.0.0.1');
     expect(await page.textContent('[data-testid=user-agent]')).toBe('gw-cli/0.1.0 (test laptop)');
-    expect(await page.textContent('[data-testid=requested-at]')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // The request time in the reader's zone (the page's nonce'd script ran under the CSP), the exact instant kept in datetime.
+    const requestedAt = await page.getAttribute('[data-testid=requested-at]', 'datetime');
+    expect(Math.abs(Date.parse(requestedAt!) - Date.now())).toBeLessThan(60_000);
+    const shown = await page.textContent('[data-testid=requested-at]');
+    expect(shown).toContain('GMT+5:30');
+    expect(shown).not.toContain('UTC');
     await page.fill('input[name=email]', PERSON);
     await page.click('button:has-text("This was me")');
-    expect(await page.textContent('[role=status]')).toContain(`gw device approve ${started.user_code} --person ${PERSON}`);
+    const command = `gw device approve ${started.user_code} --person ${PERSON}`;
+    expect(await page.textContent('[role=status]')).toContain(command);
+    // One unwrapped line in a <pre><code> block, and the copy button puts exactly it on the clipboard.
+    expect(await page.textContent('pre > code[data-testid=approve-command]')).toBe(command);
+    expect(await page.$eval('pre', (element) => getComputedStyle(element).whiteSpace)).toBe('pre');
+    await page.click('button:has-text("Copy command")');
+    await page.waitForSelector('button[data-copy]:text-is("Copied")', { timeout: 5_000 });
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
     const listed = JSON.parse(await runChecked(['device', 'list', '--json'], rig.hub.home)) as Array<{ code: string; claimed_email: string }>;
     expect(listed.find((entry) => entry.code === started.user_code)?.claimed_email).toBe(PERSON);
     await runChecked(['device', 'approve', started.user_code, '--person', PERSON], rig.hub.home);
