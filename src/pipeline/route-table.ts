@@ -77,6 +77,10 @@ const GOOGLE_ROUTES: RouteSpec[] = [
   [['POST', 'GET'], '/v1beta/models/*', 'genai.models'],
   [['GET'], '/v1/models', 'genai.models.list'],
   [['POST', 'GET'], '/v1/models/*', 'genai.models'],
+  // @ai-sdk/google puts a model that contains `/` straight after the version, without `models/`
+  // (`/v1beta/openai/gpt-4.1:streamGenerateContent`): the same call, routed like `models/{model}`.
+  [['POST'], '/v1beta/*', 'genai.models'],
+  [['POST'], '/v1/*', 'genai.models'],
 ];
 
 const BEDROCK_ROUTES: RouteSpec[] = [
