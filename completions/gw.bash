@@ -92,7 +92,7 @@ _gw_option_values() {
 _gw_options() {
   case "$1" in
     'gw') REPLY='-V --version -h --help' ;;
-    'gw serve') REPLY='--host --port --home --tls-cert --tls-key --log-level --standalone --allow-remote-sidecar -h --help' ;;
+    'gw serve') REPLY='--host --port --home --tls-cert --tls-key --log-level --standalone --allow-remote-sidecar --accept-audit-gap -h --help' ;;
     'gw teams') REPLY='-h --help' ;;
     'gw teams create') REPLY='--home -h --help' ;;
     'gw teams list') REPLY='--json --home -h --help' ;;

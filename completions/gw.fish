@@ -29,6 +29,7 @@ complete -c gw -n '__fish_seen_subcommand_from serve' -l tls-key -r -d 'PEM priv
 complete -c gw -n '__fish_seen_subcommand_from serve' -l log-level -r -d 'pino log level (GW_LOG_LEVEL; default info)'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l standalone -d 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l allow-remote-sidecar -d 'let a sidecar bind an address other machines can reach (its Host/Origin guard stays on)'
+complete -c gw -n '__fish_seen_subcommand_from serve' -l accept-audit-gap -d 'start although the audit log does not reach its checkpoint (records removed while stopped), recording an audit.gap'
 complete -c gw -n '__fish_seen_subcommand_from serve' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from teams; and not __fish_seen_subcommand_from create list rotate-key help' -f -a 'create' -d 'Create a team'

@@ -8,11 +8,13 @@ import { loadOrCreateAuditKey } from './audit-key.js';
 import { lockAuditDirectory, type AuditLock } from './audit-lock.js';
 import { GroupCommitWriter, type AuditStatus } from './group-commit-writer.js';
 import type { AuditFields, AuditRecord } from './record.js';
+import { AuditGapError, checkStartGap, type StartGap } from './check-start-gap.js';
 import { repairTornTail, type TailState } from './repair-tail.js';
 
 export { AuditLockedError } from './audit-lock.js';
 export { AuditClosedError, AuditWriteError, type AuditStatus } from './group-commit-writer.js';
 export { AuditTailDamagedError } from './repair-tail.js';
+export { AuditGapError } from './check-start-gap.js';
 export type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
 
 export interface AuditTrailOptions {
@@ -24,6 +26,8 @@ export interface AuditTrailOptions {
   now?: () => Date;
   /** The writer's file calls; tests inject failures here. */
   fileSystem?: AuditFileSystem;
+  /** Start even when the log does not reach its checkpoint, recording an `audit.gap` (gw serve --accept-audit-gap). */
+  acceptGap?: boolean;
 }
 
 export interface AuditTrail {
@@ -45,10 +49,17 @@ function recoveredFields(tail: TailState): AuditFields | undefined {
   return { kind: 'audit.recovered', data: { ...data, quarantine_file: path.basename(tail.repaired.quarantineFile) } };
 }
 
-/** Records gateway.start (after audit.recovered, if the tail was repaired); a failed write leaves status() not ok, it does not throw. */
-async function recordStart(writer: GroupCommitWriter, tail: TailState): Promise<void> {
+/**
+ * Records gateway.start (after audit.gap, when the operator accepted one, and audit.recovered, if
+ * the tail was repaired); a failed write leaves status() not ok, it does not throw.
+ */
+async function recordStart(writer: GroupCommitWriter, tail: TailState, gap: StartGap | null): Promise<void> {
   const recovered = recoveredFields(tail);
-  const writes = [recovered ? writer.append(recovered) : undefined, writer.append({ kind: 'gateway.start', data: { pid: process.pid } })];
+  const writes = [
+    gap ? writer.append({ kind: 'audit.gap', data: { ...gap, accepted_by: 'gw serve --accept-audit-gap' } }) : undefined,
+    recovered ? writer.append(recovered) : undefined,
+    writer.append({ kind: 'gateway.start', data: { pid: process.pid } }),
+  ];
   await Promise.allSettled(writes);
 }
 
@@ -64,13 +75,16 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
     const key = await loadOrCreateAuditKey(options.keyPath);
     const logFile = path.join(options.dir, AUDIT_LOG_FILE);
     const tail = await repairTornTail(logFile, path.join(options.dir, 'quarantine'), now());
+    const checkpointFile = path.join(options.dir, AUDIT_CHECKPOINT_FILE);
+    const gap = await checkStartGap(checkpointFile, logFile, key, tail.head);
+    if (gap !== null && !options.acceptGap) throw new AuditGapError(gap, options.dir);
     const file = await fileSystem.openLog(logFile);
     closeFile = () => file.close();
     writer = new GroupCommitWriter({
       file, fileSystem, key, now, fsync: options.fsync, head: tail.head, size: tail.size,
-      checkpointFile: path.join(options.dir, AUDIT_CHECKPOINT_FILE),
+      checkpointFile,
     });
-    await recordStart(writer, tail);
+    await recordStart(writer, tail, gap);
   } catch (error) {
     await lock.release();
     throw error;

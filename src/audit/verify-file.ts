@@ -11,6 +11,8 @@ export interface VerifyFileOptions {
   checkpointPath?: string;
   /** Default: audit.key in the folder above the log's ($GW_HOME/audit.key). */
   keyPath?: string;
+  /** The trail in its home: a missing checkpoint or key is a finding (verify.ts). */
+  requireSeal?: boolean;
 }
 
 async function readOptional(file: string): Promise<Buffer | undefined> {
@@ -43,12 +45,13 @@ export async function verifyFile(file: string, options: VerifyFileOptions = {}):
   try {
     // Only the bytes present now are read, so a line being appended meanwhile is not half-read.
     const { size } = await handle.stat();
-    if (size === 0) return await verifyLines([], { checkpoint, key });
+    const requireSeal = options.requireSeal === true;
+    if (size === 0) return await verifyLines([], { checkpoint, key, requireSeal });
     const last = Buffer.alloc(1);
     await handle.read(last, 0, 1, size - 1);
     const input = handle.createReadStream({ start: 0, end: size - 1, autoClose: false });
     const lines = readline.createInterface({ input, crlfDelay: Infinity });
-    return await verifyLines(lines, { checkpoint, key, lastLineIncomplete: last[0] !== 0x0a });
+    return await verifyLines(lines, { checkpoint, key, requireSeal, lastLineIncomplete: last[0] !== 0x0a });
   } finally {
     await handle.close();
   }

@@ -10,6 +10,11 @@ export interface VerifyOptions {
   key?: Uint8Array;
   /** The source's last line had no trailing "\n" (a write in flight, or a torn tail the next start repairs). */
   lastLineIncomplete?: boolean;
+  /**
+   * The trail in its own home, where gw keeps the checkpoint and the key beside it: a missing one
+   * is a finding, not a warning (deleting either would otherwise hide a cut tail).
+   */
+  requireSeal?: boolean;
 }
 
 export interface BadRecord {
@@ -97,9 +102,11 @@ export function checkRecordLink(record: UnsealedRecord, previous: ChainHead | nu
 function checkpointProblem(head: ChainHead | null, hashAtCheckpoint: string | undefined, options: VerifyOptions, warnings: string[]): Omit<BadRecord, 'line'> | undefined {
   const { checkpoint, key } = options;
   if (!checkpoint) {
+    if (options.requireSeal && head !== null) return { reason: 'checkpoint.json is missing: a cut tail cannot be ruled out (was it deleted?)' };
     warnings.push('no checkpoint: a cut tail cannot be detected');
     return undefined;
   }
+  if (!key && options.requireSeal) return { seq: checkpoint.seq, reason: 'audit.key is missing: the checkpoint cannot be checked (was it deleted?)' };
   if (!key) warnings.push('no audit key: the checkpoint HMAC was not verified');
   else if (!isCheckpointAuthentic(key, checkpoint)) {
     return { seq: checkpoint.seq, reason: 'checkpoint HMAC does not match (checkpoint forged, or a different audit.key)' };

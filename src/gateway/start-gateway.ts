@@ -33,6 +33,8 @@ export interface GatewayOptions {
   upstreamTimeouts?: UpstreamTimeouts;
   /** Sidecar mode: the stored login (or GW_TOKEN) whose hub every model routes through. */
   sidecar?: SidecarLogin;
+  /** Start although the audit log does not reach its checkpoint, recording the gap (`--accept-audit-gap`). */
+  acceptAuditGap?: boolean;
 }
 
 export interface RunningGateway {
@@ -53,7 +55,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   try {
     const audit = await openAuditTrail({
       dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
-      fsync: state.snapshot().settings.audit_fsync,
+      fsync: state.snapshot().settings.audit_fsync, acceptGap: options.acceptAuditGap === true,
     });
     cleanups.unshift(() => audit.close());
     // The mock answers in-process behind the same client every provider call goes through.

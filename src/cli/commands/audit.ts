@@ -29,9 +29,13 @@ export async function runAuditVerify(flags: VerifyFlags, context: CliContext): P
   const file = flags.file ? path.resolve(flags.file) : path.join(context.home(flags.home), 'audit', AUDIT_LOG_FILE);
   let result: VerifyResult;
   try {
-    result = await verifyFile(file);
+    // The home's own trail must have its checkpoint and key; a file named with --file may be an export.
+    result = await verifyFile(file, { requireSeal: flags.file === undefined });
   } catch (error) {
-    const reason = `cannot read ${file}: ${(error as Error).message}`;
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && flags.file === undefined;
+    const reason = missing
+      ? `no audit trail yet in ${path.dirname(file)}: gw serve writes one there (or name a file with --file)`
+      : `cannot read ${file}: ${(error as Error).message}`;
     if (flags.json) {
       context.stdout.write(`${JSON.stringify({ ok: false, file, error: reason })}\n`);
       throw new CliExit(2, '');

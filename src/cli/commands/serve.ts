@@ -20,10 +20,11 @@ export function registerServeCommand(program: Command, context: CliContext): voi
     .option('--log-level <level>', 'pino log level (GW_LOG_LEVEL; default info)')
     .option('--standalone', 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub')
     .option('--allow-remote-sidecar', 'let a sidecar bind an address other machines can reach (its Host/Origin guard stays on)')
+    .option('--accept-audit-gap', 'start although the audit log does not reach its checkpoint (records removed while stopped), recording an audit.gap')
     .action(async (flags: RunFlags) => runServe(flags, context));
 }
 
-type RunFlags = ServeFlags & { standalone?: boolean; allowRemoteSidecar?: boolean };
+type RunFlags = ServeFlags & { standalone?: boolean; allowRemoteSidecar?: boolean; acceptAuditGap?: boolean };
 
 async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
   let config;
@@ -36,7 +37,7 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
     if (sidecar && !flags.allowRemoteSidecar && !isLoopbackAddress(config.host)) throw refuseRemoteSidecar(config.host, sidecar);
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
     const [{ startGateway }, { createLogger }] = await Promise.all([import('../../gateway/start-gateway.js'), import('../../logger.js')]);
-    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: logLevel }), ...(sidecar ? { sidecar } : {}) });
+    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: logLevel }), acceptAuditGap: flags.acceptAuditGap === true, ...(sidecar ? { sidecar } : {}) });
   } catch (error) {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
