@@ -68,7 +68,7 @@ export function readInboundCall(request: PipelineRequest): InboundCall {
     const rest = request.rawPath === undefined ? `/${request.params['*'] ?? ''}` : readPassthroughPath(request.rawPath);
     return { dialect: route.family as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `${rest}${query ? `?${query}` : ''}` };
   }
-  if (route.operation === 'genai.models') return readGenAiCall(request) ?? notImplemented(request);
+  if (route.operation === 'genai.models') return readGenAiCall(request) ?? unknownGenAiPath(request);
   if (route.operation === 'bedrock.converse' || route.operation === 'bedrock.converse_stream') return readBedrockCall(request);
   const resource = findResourceRoute(route.operation);
   if (resource) return readResourceCall(request, resource);
@@ -96,6 +96,15 @@ function readResourceCall(request: PipelineRequest, resource: ResourceRoute): In
     dialect, operation: resource.operation, model: typeof model === 'string' && model !== '' ? model : null, stream, resource,
     ...(TRANSLATABLE.has(resource.operation) ? { translatable: true } : {}),
   };
+}
+
+/**
+ * Under `models/` a path without `:method` is a GenAI operation gw does not serve yet; straight
+ * after the version (the slashed-model route) it is no route at all.
+ */
+function unknownGenAiPath(request: PipelineRequest): never {
+  if (request.route.url.includes('/models/')) notImplemented(request);
+  throw new GatewayError('GW_ERR_ROUTE_NOT_FOUND', { message: `No route ${request.method} ${(request.rawPath ?? request.route.url).split('?')[0]} on this gateway.` });
 }
 
 function notImplemented(request: PipelineRequest): never {
