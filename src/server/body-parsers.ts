@@ -15,6 +15,8 @@ import { MAX_JSON_DEPTH, exceedsJsonDepth } from './exceeds-json-depth.js';
 
 /** Non-multipart bodies on upload and passthrough routes up to this size are read whole (and scanned whole). */
 export const BUFFERED_BODY_BYTES = 8 * 1024 * 1024;
+/** The content types parsed as JSON (and so held whole): application/json and application/*+json. */
+export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i;
 
 
 function charsetOf(contentType: string): string | null {
@@ -25,7 +27,7 @@ function charsetOf(contentType: string): string | null {
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
 
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'buffer' }, (request, body, done) => {
+  app.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
     const charset = charsetOf(request.headers['content-type'] ?? '');
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
       done(new GatewayError('GW_ERR_REQUEST_UNSUPPORTED_MEDIA_TYPE', { message: `Unsupported charset "${charset}": JSON bodies must be UTF-8.` }));

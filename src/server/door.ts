@@ -21,7 +21,7 @@ import { guessFamily, type Family } from '../pipeline/route-table.js';
 import { sendError } from './send-error.js';
 import { STREAMED_BODY_LIMIT_BYTES, UNAUTHENTICATED_BODY_LIMIT_BYTES, type BodySizeRule } from './limit-body-size.js';
 import { BodyBudget } from './body-budget.js';
-import { BUFFERED_BODY_BYTES } from './body-parsers.js';
+import { BUFFERED_BODY_BYTES, JSON_CONTENT_TYPE } from './body-parsers.js';
 
 export interface Door {
   onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
@@ -59,12 +59,11 @@ function familyFor(request: FastifyRequest, family: Family): Family {
 }
 
 const PERSON_PROOF_HEADER = 'x-gw-on-behalf-of';
-const JSON_TYPE = /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i;
 
 /** Of a body of `length` bytes (Infinity: chunked), how many gw holds in memory (body-parsers.ts). */
 function heldPart(request: FastifyRequest, length: number): number {
   const type = request.headers['content-type'] ?? '';
-  if (JSON_TYPE.test(type)) return length;
+  if (JSON_CONTENT_TYPE.test(type)) return length;
   // Multipart streams on; other bodies on upload and passthrough routes are read whole up to BUFFERED_BODY_BYTES.
   if (/^multipart\//i.test(type) || request.gw.route?.jsonBody !== false) return 0;
   return Math.min(length, BUFFERED_BODY_BYTES);
