@@ -161,6 +161,14 @@ export const ERROR_CATALOG = {
     status: 508, kind: 'invalid_request', retryable: false,
     message: 'The request has passed through too many gateways (loop detected).',
   },
+  GW_ERR_SERVER_MEMORY_BUSY: {
+    status: 503, kind: 'overloaded', retryable: true,
+    message: 'The gateway already holds as many request bodies in memory as it may (setting inflight_body_bytes); retry after the time in retry-after.',
+  },
+  GW_ERR_KEY_MEMORY_BUSY: {
+    status: 429, kind: 'rate_limit', retryable: true,
+    message: 'This credential already has as many request bodies in flight as it may (setting inflight_body_bytes_per_key); retry after the time in retry-after.',
+  },
   GW_ERR_SERVER_INTERNAL: {
     status: 500, kind: 'api_error', retryable: true,
     message: 'Internal gateway error.',

@@ -11,9 +11,12 @@ import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import secureJson from 'secure-json-parse';
 import { GatewayError } from '../errors.js';
+import { MAX_JSON_DEPTH, exceedsJsonDepth } from './exceeds-json-depth.js';
 
 /** Non-multipart bodies on upload and passthrough routes up to this size are read whole (and scanned whole). */
 export const BUFFERED_BODY_BYTES = 8 * 1024 * 1024;
+/** The content types parsed as JSON (and so held whole): application/json and application/*+json. */
+export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i;
 
 
 function charsetOf(contentType: string): string | null {
@@ -24,7 +27,7 @@ function charsetOf(contentType: string): string | null {
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
 
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'buffer' }, (request, body, done) => {
+  app.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
     const charset = charsetOf(request.headers['content-type'] ?? '');
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
       done(new GatewayError('GW_ERR_REQUEST_UNSUPPORTED_MEDIA_TYPE', { message: `Unsupported charset "${charset}": JSON bodies must be UTF-8.` }));
@@ -39,6 +42,10 @@ export function registerBodyParsers(app: FastifyInstance): void {
     // isUtf8 is native and allocates nothing; a fatal TextDecoder costs more per request.
     if (!isUtf8(buffer)) {
       done(new GatewayError('GW_ERR_REQUEST_MALFORMED_JSON', { message: 'The request body is not valid UTF-8.' }));
+      return;
+    }
+    if (exceedsJsonDepth(buffer)) {
+      done(tooDeep());
       return;
     }
     const text = buffer.toString('utf8');
@@ -64,7 +71,9 @@ export function registerBodyParsers(app: FastifyInstance): void {
     readSmallBody(payload).then((read) => {
       if (read.rest !== null) return done(null, read.rest);
       request.gw.rawBody = read.bytes;
-      done(null, parseIfJson(read.bytes));
+      const parsed = parseIfJson(read.bytes);
+      if (parsed instanceof GatewayError) return done(parsed);
+      done(null, parsed);
     }, (error: Error) => done(error));
   });
 }
@@ -92,12 +101,18 @@ async function readSmallBody(payload: NodeJS.ReadableStream): Promise<{ bytes: B
 function parseIfJson(bytes: Buffer): unknown {
   const first = bytes.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
   if ((first !== 0x7b && first !== 0x5b) || !isUtf8(bytes)) return bytes;
+  // Refused like a JSON body: DLP and the forwarders would walk it just as deep.
+  if (exceedsJsonDepth(bytes)) return tooDeep();
   try {
     return secureJson.parse(bytes.toString('utf8'), undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch {
     // Not JSON after all (or poisoned): scanned as text, forwarded as the client sent it.
     return bytes;
   }
+}
+
+function tooDeep(): GatewayError {
+  return new GatewayError('GW_ERR_REQUEST_INVALID', { message: `The request body nests JSON deeper than this gateway accepts (${MAX_JSON_DEPTH} levels).` });
 }
 
 function toJsonError(error: Error): GatewayError {

@@ -11,13 +11,13 @@ import { handleRequest } from '../pipeline/handle-request.js';
 import { ROUTE_TABLE, guessFamily, type RouteEntry } from '../pipeline/route-table.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { attachRealtimeProxy } from './realtime-proxy.js';
-import { createDoor, type Door } from './door.js';
+import { createDoor, routeNotFound, type Door } from './door.js';
 import { checkHealth } from './health.js';
 import { recordRequest } from './record-request.js';
 import { newRequestState } from './request-state.js';
 import { sendError, toGatewayError } from './send-error.js';
 import { sendPipelineResponse } from './send-pipeline-response.js';
-import { MAX_BODY_LIMIT_BYTES, STREAMED_BODY_LIMIT_BYTES, limitBodySize } from './limit-body-size.js';
+import { MAX_BODY_LIMIT_BYTES, limitBodySize } from './limit-body-size.js';
 import type { PersonalIdentity } from '../auth/personal-identity.js';
 import type { HubContext } from '../hub/hub-context.js';
 import { registerHubRoutes } from './hub-routes.js';
@@ -87,21 +87,18 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
     }
     return door.onRequest(request, reply);
   });
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    const streamed = request.gw.route?.jsonBody === false && !/json/i.test(request.headers['content-type'] ?? '');
-    const limit = streamed ? STREAMED_BODY_LIMIT_BYTES : services.state.snapshot().settings.body_limit_bytes;
-    return limitBodySize(payload, limit, request.headers['content-length'] !== undefined);
-  });
+  app.addHook('preParsing', async (request, _reply, payload) => limitBodySize(payload, door.bodySizeRule(request)));
   app.setErrorHandler((error, request, reply) => {
     const family = request.gw?.family ?? guessFamily(request.url);
     const gatewayError = toGatewayError(error);
     if (gatewayError.code === 'GW_ERR_SERVER_INTERNAL') services.logger.error({ request_id: request.id, err: error }, 'unexpected error');
-    return sendError(reply, family, gatewayError, { closeConnection: gatewayError.status === 413 });
+    // Refused while the body was still arriving: the rest is not read, so the connection cannot be reused.
+    const midBody = gatewayError.status === 413 || gatewayError.code === 'GW_ERR_KEY_MEMORY_BUSY' || gatewayError.code === 'GW_ERR_SERVER_MEMORY_BUSY';
+    return sendError(reply, family, gatewayError, { closeConnection: midBody });
   });
   app.setNotFoundHandler((request, reply) => {
     request.gw ??= newRequestState(null, guessFamily(request.url));
-    const path = request.url.split('?')[0];
-    return sendError(reply, request.gw.family, new GatewayError('GW_ERR_ROUTE_NOT_FOUND', { message: `No route ${request.method} ${path} on this gateway.` }));
+    return sendError(reply, request.gw.family, routeNotFound(request.method, request.url));
   });
 
   app.get('/health', { config: { route: operational('GET', '/health', 'health') } }, async (_request, reply) => {

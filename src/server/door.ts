@@ -19,7 +19,9 @@ import type { StateData } from '../state/schema.js';
 import { newRequestState } from './request-state.js';
 import { guessFamily, type Family } from '../pipeline/route-table.js';
 import { sendError } from './send-error.js';
-import { STREAMED_BODY_LIMIT_BYTES } from './limit-body-size.js';
+import { STREAMED_BODY_LIMIT_BYTES, UNAUTHENTICATED_BODY_LIMIT_BYTES, type BodySizeRule } from './limit-body-size.js';
+import { BodyBudget } from './body-budget.js';
+import { BUFFERED_BODY_BYTES, JSON_CONTENT_TYPE } from './body-parsers.js';
 
 export interface Door {
   onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
@@ -31,6 +33,10 @@ export interface Door {
   guardRequest(request: FastifyRequest): GatewayError | null;
   /** The same guard for a WebSocket upgrade; call before anything else answers the handshake. */
   guardUpgrade(raw: IncomingMessage): GatewayError | null;
+  /** How much body this request may send, and (chunked) which hold its bytes are counted into; after onRequest. */
+  bodySizeRule(request: FastifyRequest): BodySizeRule;
+  /** Request-body bytes held in memory now (inflight_body_bytes). */
+  heldBodyBytes(): number;
   close(): void;
 }
 
@@ -54,6 +60,25 @@ function familyFor(request: FastifyRequest, family: Family): Family {
 
 const PERSON_PROOF_HEADER = 'x-gw-on-behalf-of';
 
+/** Of a body of `length` bytes (Infinity: chunked), how many gw holds in memory (body-parsers.ts). */
+function heldPart(request: FastifyRequest, length: number): number {
+  const type = request.headers['content-type'] ?? '';
+  if (JSON_CONTENT_TYPE.test(type)) return length;
+  // Multipart streams on; other bodies on upload and passthrough routes are read whole up to BUFFERED_BODY_BYTES.
+  if (/^multipart\//i.test(type) || request.gw.route?.jsonBody !== false) return 0;
+  return Math.min(length, BUFFERED_BODY_BYTES);
+}
+
+/** Whose share of inflight_body_bytes_per_key a request's body is. */
+function holderOf(identity: Identity): string {
+  if (identity.keyId !== null) return `key:${identity.keyId}`;
+  return identity.person !== null ? `person:${identity.person}` : `team:${identity.team}`;
+}
+
+export function routeNotFound(method: string, url: string): GatewayError {
+  return new GatewayError('GW_ERR_ROUTE_NOT_FOUND', { message: `No route ${method} ${url.split('?')[0]} on this gateway.` });
+}
+
 /** `people`: how atu- tokens, person proofs and a sidecar's default identity are resolved (hub or sidecar). */
 export function createDoor(services: GatewayServices, people: PersonalIdentity | null = null, options: DoorOptions = {}): Door {
   let keyIndex: KeyIndex = buildKeyIndex(services.state.snapshot());
@@ -61,6 +86,10 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
   const refusals = newBurstTracker(services, { first: 'auth.refused', burst: 'auth.refused_burst' });
   const guardRefusals = newBurstTracker<Exclude<LocalRefusal, null>>(services, { first: 'guard.refused', burst: 'guard.refused_burst' });
   const loopbackOnly = options.loopbackOnly === true;
+  const budget = new BodyBudget(() => {
+    const settings = services.state.snapshot().settings;
+    return { total: settings.inflight_body_bytes, perKey: settings.inflight_body_bytes_per_key };
+  });
 
   /** Read live: `gw settings set default_team …` or enforce_auth changes whom the guard covers. */
   const servesDefaultIdentity = (): boolean => {
@@ -82,7 +111,15 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
     const family = familyFor(request, route?.family ?? guessFamily(request.url));
     request.gw = newRequestState(route, family);
     request.gw.origin = request.ip;
-    if (!route?.authenticated) return undefined;
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (!route?.authenticated) {
+      // Read before any credential: a stranger's large body is refused unread (fastify parses bodies for unknown paths too).
+      if (length <= UNAUTHENTICATED_BODY_LIMIT_BYTES) return undefined;
+      const error = route === null
+        ? routeNotFound(request.method, request.url)
+        : new GatewayError('GW_ERR_REQUEST_TOO_LARGE', { message: `The request body (${length} bytes) is larger than this route accepts before authentication (${UNAUTHENTICATED_BODY_LIMIT_BYTES} bytes).` });
+      return sendError(reply, family, error, { closeConnection: true });
+    }
     const settings = services.state.snapshot().settings;
     const decision = await identify(request, settings);
     if (!decision.ok) {
@@ -98,7 +135,6 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
     if (!audit.ok && settings.audit_failure === 'block') {
       return sendError(reply, family, new GatewayError('GW_ERR_AUDIT_UNAVAILABLE'), { closeConnection: hasBody(request) });
     }
-    const length = Number(request.headers['content-length'] ?? 0);
     // Streamed uploads are never held in memory, so only the streaming ceiling bounds them.
     const streamed = !route.jsonBody && !/json/i.test(request.headers['content-type'] ?? '');
     const limit = streamed ? STREAMED_BODY_LIMIT_BYTES : settings.body_limit_bytes;
@@ -106,7 +142,33 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
       const message = `The request body (${length} bytes) is larger than this gateway accepts (${limit} bytes${streamed ? '' : '; setting body_limit_bytes'}).`;
       return sendError(reply, family, new GatewayError('GW_ERR_REQUEST_TOO_LARGE', { message }), { closeConnection: true });
     }
-    return undefined;
+    return holdBody(request, reply, length);
+  }
+
+  /** Takes the body's held bytes from the budget (a chunked body's as they arrive), given back when the response closes. */
+  function holdBody(request: FastifyRequest, reply: FastifyReply, length: number): FastifyReply | undefined {
+    if (!hasBody(request) || heldPart(request, Number.POSITIVE_INFINITY) === 0) return undefined;
+    const hold = budget.openHold(holderOf(request.gw.identity!));
+    request.gw.bodyHold = hold;
+    reply.raw.on('close', () => hold.release());
+    const refusal = request.headers['content-length'] === undefined ? null : hold.take(heldPart(request, length));
+    if (refusal === null) return undefined;
+    services.logger.warn({ request_id: request.id, code: refusal.code, held_bytes: budget.heldBytes }, 'request body refused: in-flight body bytes at their cap');
+    return sendError(reply, request.gw.family, refusal, { closeConnection: true });
+  }
+
+  function bodySizeRule(request: FastifyRequest): BodySizeRule {
+    const lengthDeclared = request.headers['content-length'] !== undefined;
+    const route = request.gw.route;
+    if (!route?.authenticated) return { limit: UNAUTHENTICATED_BODY_LIMIT_BYTES, source: 'before authentication', lengthDeclared, hold: null };
+    const streamed = !route.jsonBody && !/json/i.test(request.headers['content-type'] ?? '');
+    const hold = request.gw.bodyHold ?? null;
+    return {
+      limit: streamed ? STREAMED_BODY_LIMIT_BYTES : services.state.snapshot().settings.body_limit_bytes,
+      source: streamed ? 'the streamed-upload ceiling' : 'setting body_limit_bytes',
+      lengthDeclared,
+      hold: hold && { take: (bytes) => hold.take(bytes), heldUpTo: heldPart(request, Number.POSITIVE_INFINITY) },
+    };
   }
 
   /** Personal tokens first (the token is swapped for the team's live key), then keys; a person proof names the person. */
@@ -146,6 +208,8 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
     admitUpgrade,
     guardRequest: (request) => guard(request.raw, request.routeOptions.config.route?.authenticated === true, request.ip),
     guardUpgrade: (raw) => guard(raw, true, raw.socket.remoteAddress ?? 'unknown'),
+    bodySizeRule,
+    heldBodyBytes: () => budget.heldBytes,
     flushRefusals: (all = false) => {
       refusals.flush(all);
       guardRefusals.flush(all);

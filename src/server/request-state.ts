@@ -2,6 +2,7 @@
 import type { Identity } from '../auth/authenticate.js';
 import { RequestTrace } from '../pipeline/request-trace.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
+import type { BodyHold } from './body-budget.js';
 
 export interface RequestState {
   route: RouteEntry | null;
@@ -13,6 +14,8 @@ export interface RequestState {
   origin?: string;
   /** Refused at the door: counted into auth.refused_burst or guard.refused_burst instead of a per-request audit record. */
   refusedAtDoor: boolean;
+  /** This request's share of inflight_body_bytes, released when the response closes (door.ts). */
+  bodyHold?: BodyHold;
   /** Raw JSON bytes as received, for byte-preserving forwarding. */
   rawBody: Buffer | null;
   /** What the corridor learned (provider, usage, outcome, DLP counts…), for the record stage. */

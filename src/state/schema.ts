@@ -40,6 +40,10 @@ export interface Settings {
   audit_fsync: AuditFsyncPolicy;
   /** Largest accepted request body, in bytes. */
   body_limit_bytes: number;
+  /** Request-body bytes held in memory at once, all callers together (beyond: 503). */
+  inflight_body_bytes: number;
+  /** Request-body bytes held in memory at once for one credential (beyond: 429). */
+  inflight_body_bytes_per_key: number;
   /** An upload DLP cannot read (audio, images, archives): recorded as unscanned, or refused. */
   unscanned_uploads: UnscannedUploadPolicy;
   /** Socket addresses (IPs or CIDRs) whose X-Forwarded-For is believed. */
@@ -100,6 +104,8 @@ export const DEFAULT_SETTINGS: Settings = {
   unscanned_uploads: 'record',
   audit_fsync: 'interval',
   body_limit_bytes: 32 * 1024 * 1024,
+  inflight_body_bytes: 512 * 1024 * 1024,
+  inflight_body_bytes_per_key: 128 * 1024 * 1024,
   trusted_proxies: [],
   refused_burst_window_seconds: 60,
   device_login: true,

@@ -27,6 +27,10 @@ const MIN_BODY_LIMIT = 1024;
 // A body is buffered whole before it is decoded; beyond this, memory is the problem.
 const MAX_BODY_LIMIT = 1024 * 1024 * 1024;
 
+// Below 1 MiB even an ordinary chat request could not be held; 64 GiB is beyond any host gw runs on.
+const MIN_INFLIGHT_LIMIT = 1024 * 1024;
+const MAX_INFLIGHT_LIMIT = 64 * 1024 * 1024 * 1024;
+
 export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } = {
   enforce_auth: {
     name: 'enforce_auth',
@@ -65,6 +69,20 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     description: 'Largest accepted request body (bytes, or with a unit: 512KiB, 32MiB, 1GiB).',
     parse: (text) => parseBodyLimit(text),
     check: (value): value is number => isIntegerIn(value, MIN_BODY_LIMIT, MAX_BODY_LIMIT),
+    format: (value) => formatByteSize(value),
+  },
+  inflight_body_bytes: {
+    name: 'inflight_body_bytes',
+    description: 'Request-body bytes held in memory at once, all callers together; beyond it 503 (a size: 512MiB, 2GiB).',
+    parse: (text) => parseInflightLimit('inflight_body_bytes', text),
+    check: (value): value is number => isIntegerIn(value, MIN_INFLIGHT_LIMIT, MAX_INFLIGHT_LIMIT),
+    format: (value) => formatByteSize(value),
+  },
+  inflight_body_bytes_per_key: {
+    name: 'inflight_body_bytes_per_key',
+    description: 'Request-body bytes held in memory at once for one credential; beyond it 429 (a size: 128MiB).',
+    parse: (text) => parseInflightLimit('inflight_body_bytes_per_key', text),
+    check: (value): value is number => isIntegerIn(value, MIN_INFLIGHT_LIMIT, MAX_INFLIGHT_LIMIT),
     format: (value) => formatByteSize(value),
   },
   unscanned_uploads: {
@@ -248,6 +266,12 @@ function parseBodyLimit(text: string): number {
   throw new StateInputError(
     `invalid value "${text}" for body_limit_bytes: use bytes or a size like 512KiB or 32MiB, from 1KiB to 1GiB`,
   );
+}
+
+function parseInflightLimit(name: SettingName, text: string): number {
+  const value = parseByteSize(text);
+  if (value !== null && isIntegerIn(value, MIN_INFLIGHT_LIMIT, MAX_INFLIGHT_LIMIT)) return value;
+  throw new StateInputError(`invalid value "${text}" for ${name}: use bytes or a size like 128MiB or 2GiB, from 1MiB to 64GiB`);
 }
 
 function parseTrustedProxies(text: string): string[] {
