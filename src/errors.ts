@@ -89,9 +89,9 @@ export const ERROR_CATALOG = {
     status: 501, kind: 'not_implemented', retryable: false,
     message: 'This operation is not implemented by this gateway yet.',
   },
-  GW_ERR_TRANSPORT_WEBSOCKET_UNSUPPORTED: {
+  GW_ERR_TRANSPORT_UPGRADE_REQUIRED: {
     status: 426, kind: 'invalid_request', retryable: false,
-    message: 'This route is served over HTTPS, not WebSocket: POST the request instead.',
+    message: 'GET /v1/responses is the Responses WebSocket: connect with Upgrade: websocket, or POST /v1/responses.',
   },
   GW_ERR_MODEL_NOT_FOUND: {
     status: 404, kind: 'not_found', retryable: false,

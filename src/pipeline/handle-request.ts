@@ -19,14 +19,14 @@ import { planCatalogTargets, planTargets } from './plan-targets.js';
 import { readInboundCall } from './read-inbound-call.js';
 import { relayReply } from './relay-reply.js';
 import type { RequestTrace } from './request-trace.js';
-import { refuseResponsesWebSocket } from './responses-websocket.js';
+import { refusePlainGet } from './responses-websocket.js';
 import { tryTarget } from './try-target.js';
 
 export type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 
 export async function handleRequest(request: PipelineRequest, services: GatewayServices, trace: RequestTrace): Promise<PipelineResponse> {
-  // A plain GET of the Responses WebSocket route: the transport is refused, nothing is served.
-  if (request.route.operation === 'responses.websocket') throw refuseResponsesWebSocket();
+  // A plain GET of the Responses WebSocket route (its upgrades are served in src/server/responses-websocket-turns.ts).
+  if (request.route.operation === 'responses.websocket') throw refusePlainGet();
 
   // 3. decode
   const call = readInboundCall(request);
