@@ -38,7 +38,9 @@ export async function forwardTranslated(
   }
   const decoded = clientCodec.decodeRequest(request.body, { model: inbound.model ?? '', stream: inbound.stream });
   const encoded = provider.codec.encodeRequest({ ...decoded.value, model: target.upstreamModel ?? decoded.value.model });
-  noteWarnings(trace, [...decoded.warnings, ...encoded.warnings], services);
+  // Betas are Anthropic's own: to another dialect they are dropped, and said so (never forwarded into a 400).
+  const betaWarning: TranslationWarning[] = adapter.dialect !== 'anthropic' && request.headers['anthropic-beta'] !== undefined ? [{ code: 'dropped:anthropic-beta' }] : [];
+  noteWarnings(trace, [...decoded.warnings, ...encoded.warnings, ...betaWarning], services);
   // The client's encoder sees its own request: what only its dialect knows comes back (Codex namespaces).
   const clientContext: CodecContext = { ...CODEC_CONTEXT, request: decoded.value };
 
