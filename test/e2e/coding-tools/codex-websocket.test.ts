@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';
 import { runGw } from '../../support/gateway-process.js';
 import { readAudit, sleep } from '../helpers.js';
+import { packageVersion, recordCells } from '../../support/compat-matrix.js';
 import { CODING_TOOLS_DIR, missingTools, runCodingTool } from './run-coding-tool.js';
 
 const CODEX_MODEL = 'gpt-5.5';
@@ -29,6 +30,11 @@ beforeAll(async () => {
 afterAll(async () => { if (rig) await stopAndVerify(rig); await rig?.close(); });
 
 it('Codex over the WebSocket completes an apply_patch edit against an Anthropic-dialect provider', async () => {
+  const row = { client: 'Codex (Responses WebSocket)', version: packageVersion('@openai/codex', `${CODING_TOOLS_DIR}/node_modules`), provider: 'anthropic' as const };
+  await recordCells({ ...row, capabilities: ['text', 'stream', 'tool round trip'] }, () => applyPatchOverWebSocket());
+}, 150_000);
+
+async function applyPatchOverWebSocket(): Promise<void> {
   rig.anthropic.setBehaviour({ toolCall: { name: 'apply_patch', input: { input: PATCH } } });
   let written: string | null = null;
   const run = await runCodingTool('codex', {
@@ -50,4 +56,4 @@ it('Codex over the WebSocket completes an apply_patch edit against an Anthropic-
   const turns = (await readAudit(rig.gw.home)).filter((line) => line.kind === 'request' && line.operation === 'responses.create');
   expect(turns.length).toBeGreaterThanOrEqual(2);
   for (const turn of turns) expect(turn.data, JSON.stringify(turn)).toMatchObject({ transport: 'websocket' });
-}, 150_000);
+}
