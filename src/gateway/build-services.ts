@@ -9,6 +9,7 @@ import { createLicenseReader, type LicenseReport } from '../state/license.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateError } from '../state/state-errors.js';
 import type { StateStore } from '../state/state-store.js';
+import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 export interface ServiceParts {
@@ -19,6 +20,8 @@ export interface ServiceParts {
   providers: () => ProviderSet;
   logger: Logger;
   resourceIds: ResourceIdStore;
+  /** Spans per call, when OTEL_EXPORTER_OTLP_* asks for them. */
+  tracer: CallTracer | null;
   /** The mode's own /health components (a sidecar's hub session). */
   modeHealth: () => Record<string, HealthComponent>;
 }
@@ -41,6 +44,7 @@ export function buildServices(parts: ServiceParts): GatewayServices {
     providers,
     upstream: parts.upstream,
     resourceIds: parts.resourceIds,
+    tracer: parts.tracer,
     healthComponents: () => ({ providers: describeProviders(providers()), license: describeLicense(license()), ...parts.modeHealth() }),
   };
   // Frozen: a later stage that tries to add a field fails loudly instead of racing the server.

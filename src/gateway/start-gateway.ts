@@ -12,6 +12,9 @@ import { openStateStore } from '../state/state-store.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
+import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
+import { startTracing } from '../telemetry/start-tracing.js';
+import { GATEWAY_VERSION } from '../pipeline/upstream-headers.js';
 import { describeListenError } from './listen-errors.js';
 import { createProviderSource } from './provider-source.js';
 import { prepareMode } from './gateway-mode.js';
@@ -67,7 +70,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
     const resourceIds = await openResourceIdStore(options.home);
     cleanups.push(() => resourceIds.close());
-    const services = buildServices({ state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, modeHealth: mode.health });
+    const tracer = await startTracing(options.env, GATEWAY_VERSION);
+    if (tracer) cleanups.push(() => tracer.shutdown());
+    const services = buildServices({ state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, tracer, modeHealth: mode.health });
+    const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
+    cleanups.push(async () => stopSampler());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
     const server = await buildServer(services, { tls, ...mode.serverOptions });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {

@@ -60,6 +60,7 @@ export async function forwardTranslated(
       providerCodec: provider.codec, clientCodec, model: inbound.model ?? '', context: clientContext,
       signal: request.signal,
       onFinished: () => trace.noteFinished(),
+      onFirstByte: () => trace.noteUpstreamFirstByte(),
       onDone: ({ usage, bytes, failure }) => {
         trace.noteUsage(toAuditTokens(usage));
         trace.noteBytesOut(bytes);

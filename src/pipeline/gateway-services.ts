@@ -6,6 +6,7 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { ProviderConfig } from '../providers/provider-adapter.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateData } from '../state/schema.js';
+import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 export interface StateView {
@@ -44,6 +45,8 @@ export interface GatewayServices {
   upstream: UpstreamClient;
   /** Which provider created each resource id (src/state/resource-ids.ts); in memory only when absent. */
   resourceIds?: ResourceIdStore;
+  /** OpenTelemetry spans per call and attempt (src/telemetry/); null when OTEL_EXPORTER_OTLP_* is not set. */
+  tracer?: CallTracer | null;
   /** Extra /health components contributed by later stages (hub, license). */
   healthComponents?: () => Record<string, HealthComponent>;
 }

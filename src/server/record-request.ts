@@ -83,12 +83,17 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   services.metrics.requests.inc({ family: state.family, operation: state.operation, status_class: statusClass(status, trace.outcome) });
   services.metrics.requestDuration.observe(labels, latencyMs / 1000);
   if (state.overheadSeconds !== null) services.metrics.overhead.observe(labels, state.overheadSeconds);
+  observeFirstByte(services, labels, state);
 
   const identity = state.identity;
+  trace.span?.end({
+    status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
+    person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
+  });
   requestLogger(services.logger).info({
     request_id: call.id, method: call.method, path: pathForLog(call.url), family: state.family,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
-    model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome,
+    model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
   }, 'request');
 
   if (state.refusedAtDoor || !state.route?.authenticated) return;
@@ -121,4 +126,15 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
       services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'audit append failed');
     },
   );
+}
+
+/** Streams: the client's time to first byte, and gw's part of it (the provider's own first-byte time taken out). */
+function observeFirstByte(services: GatewayServices, labels: { family: string; operation: string }, state: RequestState): void {
+  const { clientFirstByteAt, upstreamSentAt, upstreamFirstByteAt } = state.trace;
+  if (clientFirstByteAt === null) return;
+  const total = Number(clientFirstByteAt - state.startedAt) / 1e9;
+  services.metrics.streamFirstByte.observe(labels, total);
+  if (upstreamSentAt === null || upstreamFirstByteAt === null) return;
+  const provider = Number(upstreamFirstByteAt - upstreamSentAt) / 1e9;
+  services.metrics.streamFirstByteAdded.observe(labels, Math.max(0, total - provider));
 }

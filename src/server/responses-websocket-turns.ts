@@ -21,6 +21,7 @@ import { ClientCancel } from '../upstream/cancel-signal.js';
 import { recordCall } from './record-request.js';
 import { newRequestState, type RequestState } from './request-state.js';
 import { toGatewayError } from './send-error.js';
+import { startCallSpan } from './start-call-span.js';
 
 export interface ResponsesSocket {
   /** The WebSocket route the client connected to (GET …/responses). */
@@ -53,6 +54,7 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
     const state: RequestState = { ...newRequestState(createRoute!, createRoute!.family), identity: socket.identity, origin: socket.origin };
     state.trace.noteData('transport', 'websocket');
     const id = `req_${randomUUID().replace(/-/g, '')}`;
+    startCallSpan(services, state.trace, { requestId: id, method: 'POST', route: createRoute!.url, operation: createRoute!.operation, headers });
     let status = 200;
     try {
       const body = admitTurn(text, services);
