@@ -29,6 +29,7 @@ import { ClientCancel } from '../upstream/cancel-signal.js';
 import type { Door } from './door.js';
 import { CLIENT_CLOSED_REQUEST } from './record-request.js';
 import { serveResponsesTurns } from './responses-websocket-turns.js';
+import { byteLength, toText } from './websocket-data.js';
 import { toGatewayError } from './send-error.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -226,16 +227,6 @@ function sendableCode(code: number): number {
   if (code === 1005) return 1000;
   if (code === 1006 || code === 1015 || code < 1000 || code >= 5000) return 1011;
   return code;
-}
-
-function toText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
-}
-
-function byteLength(data: RawData): number {
-  if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.length, 0);
-  return data instanceof ArrayBuffer ? data.byteLength : data.length;
 }
 
 function refuse(socket: Duplex, family: RouteEntry['family'], error: GatewayError): void {

@@ -21,6 +21,8 @@ import { ClientCancel } from '../upstream/cancel-signal.js';
 import { recordCall } from './record-request.js';
 import { newRequestState, type RequestState } from './request-state.js';
 import { toGatewayError } from './send-error.js';
+import { isAsyncIterable } from './send-pipeline-response.js';
+import { toText } from './websocket-data.js';
 import { startCallSpan } from './start-call-span.js';
 
 export interface ResponsesSocket {
@@ -164,13 +166,4 @@ function turnHeaders(headers: IncomingHttpHeaders): Record<string, string | stri
 
 function sendEvent(client: WebSocket, data: string): void {
   if (client.readyState === client.OPEN) client.send(data);
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
-  return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Symbol.asyncIterator in value;
-}
-
-function toText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PipelineResponse } from '../pipeline/handle-request.js';
 import type { RequestTrace } from '../pipeline/request-trace.js';
 
-function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
+export function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
   return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Symbol.asyncIterator in value;
 }
 

@@ -7,6 +7,7 @@ import type { CanonicalResponse } from '../../../src/canonical/response.js';
 import { anthropicMessagesCodec } from '../../../src/formats/anthropic-messages/index.js';
 import { googleGenAiCodec } from '../../../src/formats/google-genai/index.js';
 import { openAiResponsesCodec } from '../../../src/formats/openai-responses/index.js';
+import { responsesContext } from './responses-context.js';
 
 const GRAMMAR = 'start: begin_patch hunk+ end_patch\nbegin_patch: "*** Begin Patch" LF';
 const PATCH = '*** Begin Patch\n*** Add File: hello.txt\n+hello "world"\n*** End Patch\n';
@@ -24,11 +25,7 @@ const body = {
   ],
 };
 
-function contextFor(): CodecContext {
-  let id = 0;
-  const request = openAiResponsesCodec.decodeRequest(body, { model: body.model, stream: false }).value;
-  return { ids: () => `id${(id += 1)}`, now: () => 1_800_000_000, request };
-}
+const contextFor = (): CodecContext => responsesContext(body);
 
 const answer: CanonicalResponse = {
   id: 'msg_1', model: 'claude', extensions: {}, usage: { inputTokens: 5, outputTokens: 3 },
