@@ -34,7 +34,12 @@ export function createHubUpstream(inner: UpstreamClient, session: HubSession): U
       const response = await send(call, await session.credentials());
       if (response.status !== 401 || !canResend(call.body)) return response;
       response.body.resume();
-      const fresh = (await session.refresh()) ?? (await session.checkLogin(), await session.credentials());
+      let fresh = await session.refresh();
+      if (fresh === null) {
+        // Refused: a new gw login may already be stored; credentials() then exchanges it, or says what to do.
+        await session.checkLogin();
+        fresh = await session.credentials();
+      }
       return send(call, fresh);
     },
     close: () => inner.close(),
