@@ -90,7 +90,7 @@ complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcomman
 complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from help' -f -a 'approve deny list'
 
 complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'list' -d 'List tokens (never their secrets)'
-complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'revoke' -d 'Revoke a token by id (tok_…); a running hub refuses it within a second and its sidecar stops'
+complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'revoke' -d 'Revoke a token by id (tok_…); the hub and its session credentials refuse it within seconds, and the sidecar answers "run gw login" until a new gw login, which it picks up without a restart'
 complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from tokens' -s h -l help -d 'display help for command'
 

@@ -51,7 +51,11 @@ export const ERROR_CATALOG = {
   },
   GW_ERR_HUB_UNAVAILABLE: {
     status: 503, kind: 'overloaded', retryable: true,
-    message: 'The gw hub could not be reached and this sidecar holds no valid team key yet; retry shortly.',
+    message: 'The gw hub could not be reached and this sidecar holds no valid hub credential yet; retry shortly.',
+  },
+  GW_ERR_AUTH_LOGGED_OUT: {
+    status: 401, kind: 'authentication', retryable: false,
+    message: 'This gw sidecar is logged out (gw logout): run gw login; the running sidecar picks the new login up within seconds, no restart needed.',
   },
   GW_ERR_REQUEST_MALFORMED_JSON: {
     status: 400, kind: 'invalid_request', retryable: false,

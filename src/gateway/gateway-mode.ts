@@ -7,7 +7,10 @@ import { readSecretReference } from '../config/login-env.js';
 import { createHubContext, type HubContext } from '../hub/hub-context.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
 import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
+import { CredentialStore } from '../login/credential-store.js';
 import { exchangeAtHub } from '../login/hub-client.js';
+import { systemKeychain } from '../login/keychain.js';
+import { createStoredLoginReader } from '../login/stored-login-reader.js';
 import type { AuditAppender, HealthComponent } from '../pipeline/gateway-services.js';
 import type { ProviderConfig } from '../providers/provider-adapter.js';
 import { createHubUpstream } from '../sidecar/hub-upstream.js';
@@ -42,12 +45,15 @@ export interface ModeInput {
 }
 
 export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
-  return input.sidecar ? prepareSidecar(input.sidecar, input.logger) : prepareHub(input);
+  return input.sidecar ? prepareSidecar(input.sidecar, input.home, input.logger) : prepareHub(input);
 }
 
-function prepareSidecar(login: SidecarLogin, logger: Logger): GatewayMode {
+function prepareSidecar(login: SidecarLogin, home: string, logger: Logger): GatewayMode {
+  // GW_TOKEN cannot change under a running process; a stored login is followed (gw login / gw logout).
+  const followed = login.source !== 'GW_TOKEN';
   const session = new HubSession(login, {
     exchange: (current) => exchangeAtHub(fetch, current, Date.now()),
+    ...(followed ? { readLogin: createStoredLoginReader(new CredentialStore(home, systemKeychain())) } : {}),
     now: Date.now,
     log: (level, message) => logger[level]({ hub: login.hub }, message),
   });
