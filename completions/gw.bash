@@ -19,6 +19,8 @@ _gw_subcommand() {
     'gw/policy') REPLY='gw policy' ;;
     'gw/dlp') REPLY='gw dlp' ;;
     'gw/audit') REPLY='gw audit' ;;
+    'gw/db') REPLY='gw db' ;;
+    'gw/state') REPLY='gw state' ;;
     'gw/completion') REPLY='gw completion' ;;
     'gw/help') REPLY='gw help' ;;
     'gw teams/create') REPLY='gw teams create' ;;
@@ -66,7 +68,14 @@ _gw_subcommand() {
     'gw dlp/test') REPLY='gw dlp test' ;;
     'gw dlp/help') REPLY='gw dlp help' ;;
     'gw audit/verify') REPLY='gw audit verify' ;;
+    'gw audit/export') REPLY='gw audit export' ;;
+    'gw audit/chains') REPLY='gw audit chains' ;;
     'gw audit/help') REPLY='gw audit help' ;;
+    'gw db/migrate') REPLY='gw db migrate' ;;
+    'gw db/help') REPLY='gw db help' ;;
+    'gw state/export') REPLY='gw state export' ;;
+    'gw state/import') REPLY='gw state import' ;;
+    'gw state/help') REPLY='gw state help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -74,7 +83,7 @@ _gw_subcommand() {
 # PATH/FLAG: succeeds when FLAG takes a value, so the next word is not a subcommand.
 _gw_takes_value() {
   case "$1/$2" in
-    'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people list/--home'|'gw people remove/--home'|'gw device approve/--person'|'gw device approve/--home'|'gw device deny/--home'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys list/--team'|'gw keys list/--home'|'gw keys revoke/--home'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home') return 0 ;;
+    'gw/--store'|'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw serve/--store'|'gw serve/--redis'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people list/--home'|'gw people remove/--home'|'gw device approve/--person'|'gw device approve/--home'|'gw device deny/--home'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys list/--team'|'gw keys list/--home'|'gw keys revoke/--home'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home'|'gw audit verify/--store'|'gw audit verify/--key'|'gw audit export/--store'|'gw audit export/--chain'|'gw audit chains/--store'|'gw db migrate/--store'|'gw state export/--home'|'gw state import/--home') return 0 ;;
   esac
   return 1
 }
@@ -91,8 +100,8 @@ _gw_option_values() {
 # PATH -> REPLY: the flags of the command at PATH.
 _gw_options() {
   case "$1" in
-    'gw') REPLY='-V --version -h --help' ;;
-    'gw serve') REPLY='--host --port --home --tls-cert --tls-key --log-level --standalone --allow-remote-sidecar --accept-audit-gap -h --help' ;;
+    'gw') REPLY='-V --version --store -h --help' ;;
+    'gw serve') REPLY='--host --port --home --tls-cert --tls-key --log-level --standalone --allow-remote-sidecar --store --redis --accept-audit-gap -h --help' ;;
     'gw teams') REPLY='-h --help' ;;
     'gw teams create') REPLY='--home -h --help' ;;
     'gw teams list') REPLY='--json --home -h --help' ;;
@@ -151,8 +160,17 @@ _gw_options() {
     'gw dlp test') REPLY='--file --team --key --home -h --help' ;;
     'gw dlp help') REPLY='' ;;
     'gw audit') REPLY='-h --help' ;;
-    'gw audit verify') REPLY='--file --json --home -h --help' ;;
+    'gw audit verify') REPLY='--file --json --home --store --key -h --help' ;;
+    'gw audit export') REPLY='--store --chain -h --help' ;;
+    'gw audit chains') REPLY='--store -h --help' ;;
     'gw audit help') REPLY='' ;;
+    'gw db') REPLY='-h --help' ;;
+    'gw db migrate') REPLY='--store -h --help' ;;
+    'gw db help') REPLY='' ;;
+    'gw state') REPLY='-h --help' ;;
+    'gw state export') REPLY='--with-secrets --home -h --help' ;;
+    'gw state import') REPLY='--home -h --help' ;;
+    'gw state help') REPLY='' ;;
     'gw completion') REPLY='-h --help' ;;
     'gw help') REPLY='' ;;
     *) REPLY='' ;;
@@ -162,7 +180,7 @@ _gw_options() {
 # PATH/INDEX -> REPLY: subcommands (before any positional) and the choices of positional INDEX.
 _gw_words() {
   case "$1/$2" in
-    'gw/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit completion help' ;;
+    'gw/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state completion help' ;;
     'gw teams/0') REPLY='create list rotate-key help' ;;
     'gw teams help/0') REPLY='create list rotate-key' ;;
     'gw people/0') REPLY='add list remove help' ;;
@@ -183,10 +201,14 @@ _gw_words() {
     'gw policy help/0') REPLY='list set remove test' ;;
     'gw dlp/0') REPLY='list set add remove output test help' ;;
     'gw dlp help/0') REPLY='list set add remove output test' ;;
-    'gw audit/0') REPLY='verify help' ;;
-    'gw audit help/0') REPLY='verify' ;;
+    'gw audit/0') REPLY='verify export chains help' ;;
+    'gw audit help/0') REPLY='verify export chains' ;;
+    'gw db/0') REPLY='migrate help' ;;
+    'gw db help/0') REPLY='migrate' ;;
+    'gw state/0') REPLY='export import help' ;;
+    'gw state help/0') REPLY='export import' ;;
     'gw completion/0') REPLY='bash zsh fish' ;;
-    'gw help/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit completion' ;;
+    'gw help/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state completion' ;;
     *) REPLY='' ;;
   esac
 }

@@ -16,9 +16,12 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'routes' -d 'Routing rules: a mo
 complete -c gw -n '__fish_use_subcommand' -f -a 'policy' -d 'Policies per team and key: models, providers, operations, max tokens, rate limits, shadow mode'
 complete -c gw -n '__fish_use_subcommand' -f -a 'dlp' -d 'Data-loss prevention rules: built-in secret and PII detectors, custom patterns, actions per team and key'
 complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'Inspect the hash-chained audit trail'
+complete -c gw -n '__fish_use_subcommand' -f -a 'db' -d 'The PostgreSQL store\'s schema'
+complete -c gw -n '__fish_use_subcommand' -f -a 'state' -d 'Move the state between state.json and PostgreSQL'
 complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c gw -n '__fish_use_subcommand' -f -a 'help' -d 'display help for command'
 complete -c gw -s V -l version -d 'output the version number'
+complete -c gw -l store -r -d 'PostgreSQL URL holding the state instead of the home\'s state.json (GW_DATABASE_URL)'
 complete -c gw -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from serve' -l host -r -d 'address to listen on (GW_HOST; default 127.0.0.1)'
@@ -29,6 +32,8 @@ complete -c gw -n '__fish_seen_subcommand_from serve' -l tls-key -r -d 'PEM priv
 complete -c gw -n '__fish_seen_subcommand_from serve' -l log-level -r -d 'pino log level (GW_LOG_LEVEL; default info)'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l standalone -d 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l allow-remote-sidecar -d 'let a sidecar bind an address other machines can reach (its Host/Origin guard stays on)'
+complete -c gw -n '__fish_seen_subcommand_from serve' -l store -r -d 'PostgreSQL holding state, resource ids and the audit trail, shared by several instances (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from serve' -l redis -r -d 'Redis or Valkey holding rate-limit counters shared by several instances (GW_REDIS_URL)'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l accept-audit-gap -d 'start although the audit log does not reach its checkpoint (records removed while stopped), recording an audit.gap'
 complete -c gw -n '__fish_seen_subcommand_from serve' -s h -l help -d 'display help for command'
 
@@ -287,18 +292,52 @@ complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_f
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from help' -f -a 'list set add remove output test'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'export' -d 'Write one chain of the PostgreSQL trail as JSON Lines (verify it with gw audit verify --file)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'chains' -d 'List the chains of the PostgreSQL trail: one per instance boot'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from audit' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l file -r -d 'the trail to verify (default: <home>/audit/audit.jsonl)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l json -d 'print one JSON object'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l store -r -d 'verify every chain of the PostgreSQL trail instead (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l key -r -d 'with --store: more audit.key files (other instances\' homes) to check their checkpoints\' HMAC'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l chain -r -d 'the chain to export (gw audit chains lists them); default: the newest'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from chains' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from chains' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify export chains'
+
+complete -c gw -n '__fish_seen_subcommand_from db; and not __fish_seen_subcommand_from migrate help' -f -a 'migrate' -d 'Apply the schema versions this gw has and the database lacks (gw serve --store only checks)'
+complete -c gw -n '__fish_seen_subcommand_from db; and not __fish_seen_subcommand_from migrate help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from db' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from db; and __fish_seen_subcommand_from migrate' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from db; and __fish_seen_subcommand_from migrate' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from db; and __fish_seen_subcommand_from help' -f -a 'migrate'
+
+complete -c gw -n '__fish_seen_subcommand_from state; and not __fish_seen_subcommand_from export import help' -f -a 'export' -d 'Print the state (teams, people, key digests, tokens, policies, settings…) as JSON'
+complete -c gw -n '__fish_seen_subcommand_from state; and not __fish_seen_subcommand_from export import help' -f -a 'import' -d 'Replace the state with an export (from a file, or - for standard input)'
+complete -c gw -n '__fish_seen_subcommand_from state; and not __fish_seen_subcommand_from export import help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from state' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from export' -l with-secrets -d 'include the hub secret (keep the output as safe as the hub itself)'
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from export' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from export' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from import' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from import' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from help' -f -a 'export import'
 
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state completion'

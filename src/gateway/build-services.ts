@@ -29,14 +29,12 @@ export interface ServiceParts {
 export function buildServices(parts: ServiceParts): GatewayServices {
   const { state, logger, providers } = parts;
   const license = createLicenseReader(state.home, () => new Date());
-  let lastStateError: StateError | null = null;
-  state.onError((error) => {
-    lastStateError = error;
-    logger.error({ err: error.message }, 'state file reload failed; serving the last good state');
-  });
-  state.onChange(() => { lastStateError = null; });
+  state.onError((error: StateError) => logger.error({ err: error.message }, 'state reload failed; serving the last good state'));
   const services: GatewayServices = {
-    state: { snapshot: () => state.snapshot(), onChange: (listener) => state.onChange(listener), lastError: () => lastStateError },
+    state: {
+      snapshot: () => state.snapshot(), onChange: (listener) => state.onChange(listener), health: () => state.health(),
+      lastError: () => { const health = state.health(); return health.ok ? null : new Error(health.problem ?? 'state unreadable'); },
+    },
     audit: parts.audit,
     metrics: createGatewayMetrics(),
     logger,

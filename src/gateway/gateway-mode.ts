@@ -71,7 +71,7 @@ function prepareSidecar(login: SidecarLogin, home: string, logger: Logger): Gate
 }
 
 async function prepareHub(input: ModeInput): Promise<GatewayMode> {
-  const secret = await loadOrCreateHubSecret(input.home);
+  const secret = await loadOrCreateHubSecret(input.state);
   const audit = input.audit;
   const hub: HubContext = createHubContext({
     store: input.state, secret, now: () => new Date(), fetch,

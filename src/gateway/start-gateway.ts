@@ -8,8 +8,9 @@ import { openAuditTrail } from '../audit/audit-trail.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
-import { openStateStore } from '../state/state-store.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
+import { openState } from '../postgres/open-state.js';
+import { openSharedStores } from './shared-stores.js';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
 import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
@@ -38,6 +39,10 @@ export interface GatewayOptions {
   sidecar?: SidecarLogin;
   /** Start although the audit log does not reach its checkpoint, recording the gap (`--accept-audit-gap`). */
   acceptAuditGap?: boolean;
+  /** PostgreSQL for state, resource ids and the audit trail (several instances share it). */
+  storeUrl?: string;
+  /** Redis/Valkey for the rate-limit counters several instances share. */
+  redisUrl?: string;
 }
 
 export interface RunningGateway {
@@ -53,10 +58,12 @@ export interface RunningGateway {
 }
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const state = await openStateStore(options.home);
+  const state = await openState(options.home, options.storeUrl);
   const cleanups: Array<() => Promise<unknown>> = [() => state.close()];
   try {
-    const audit = await openAuditTrail({
+    const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home) : null;
+    if (shared) cleanups.push(() => shared.close());
+    const audit = shared?.audit ?? await openAuditTrail({
       dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
       fsync: state.snapshot().settings.audit_fsync, acceptGap: options.acceptAuditGap === true,
     });
@@ -68,7 +75,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const mode = await prepareMode({ home: options.home, env: options.env, state, audit, logger, ...(options.sidecar ? { sidecar: options.sidecar } : {}) });
     cleanups.unshift(async () => mode.stop());
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
-    const resourceIds = await openResourceIdStore(options.home);
+    const resourceIds = shared?.resourceIds ?? await openResourceIdStore(options.home);
     cleanups.push(() => resourceIds.close());
     const tracer = await startTracing(options.env, GATEWAY_VERSION);
     if (tracer) cleanups.push(() => tracer.shutdown());

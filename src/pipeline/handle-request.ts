@@ -15,7 +15,7 @@ import { attemptTargets } from './attempt-targets.js';
 import { governRequest } from './govern-request.js';
 import { listModels } from './list-models.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
-import { planCatalogTargets, planTargets } from './plan-targets.js';
+import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan-targets.js';
 import { readInboundCall } from './read-inbound-call.js';
 import { relayReply } from './relay-reply.js';
 import type { RequestTrace } from './request-trace.js';
@@ -40,7 +40,8 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
     return listModels(call.dialect, planCatalogTargets(services, governed), services, request.signal, trace);
   }
 
-  // 5. plan targets
+  // 5. plan targets (a shared resource-id store first fetches ids another instance remembered)
+  if (services.resourceIds?.load) await services.resourceIds.load(resourceIdsNamed(call, request));
   const attempts = planTargets(call, request, services, governed);
 
   // 6. attempt: in turn (fallbacks, retries, per-target time-outs) until one answers, all

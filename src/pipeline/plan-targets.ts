@@ -190,6 +190,15 @@ function sessionOf(request: PipelineRequest): string | null {
   return null;
 }
 
+/** The resource ids planning will ask about, so a shared store can fetch them first (see load). */
+export function resourceIdsNamed(call: InboundCall, request: PipelineRequest): string[] {
+  const ids: string[] = [];
+  const id = call.resource ? resourceIdOf(request, call.resource) : null;
+  if (id !== null) ids.push(id);
+  for (const name of ['input_file_id', 'previous_response_id']) bodyString(request.body, name, (value) => void ids.push(value));
+  return ids;
+}
+
 function bodyString(body: unknown, name: string, then: (value: string) => string | undefined): string | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || Buffer.isBuffer(body)) return undefined;
   const value = (body as Record<string, unknown>)[name];

@@ -112,7 +112,7 @@ describe('health and metrics', () => {
   it('/health reports ok with its components', async () => {
     const response = await gateway.app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', components: { state: { status: 'ok' }, audit: { status: 'ok' } } });
+    expect(response.json()).toEqual({ status: 'ok', components: { state: { status: 'ok', store: 'file' }, audit: { status: 'ok' } } });
   });
 
   it('/metrics is Prometheus text with bounded labels (no key ids, no teams)', async () => {
