@@ -10,6 +10,7 @@ import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateError } from '../state/state-errors.js';
 import type { StateStore } from '../state/state-store.js';
 import type { CallTracer } from '../telemetry/call-tracer.js';
+import type { Limiter } from '../policy/rate-limiter.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 export interface ServiceParts {
@@ -22,8 +23,10 @@ export interface ServiceParts {
   resourceIds: ResourceIdStore;
   /** Spans per call, when OTEL_EXPORTER_OTLP_* asks for them. */
   tracer: CallTracer | null;
-  /** The mode's own /health components (a sidecar's hub session). */
+  /** The mode's own /health components (a sidecar's hub session), and Redis's when --redis is given. */
   modeHealth: () => Record<string, HealthComponent>;
+  /** Shared rate-limit counters (gw serve --redis). */
+  limiter?: Limiter;
 }
 
 export function buildServices(parts: ServiceParts): GatewayServices {
@@ -43,6 +46,7 @@ export function buildServices(parts: ServiceParts): GatewayServices {
     upstream: parts.upstream,
     resourceIds: parts.resourceIds,
     tracer: parts.tracer,
+    ...(parts.limiter ? { limiter: parts.limiter } : {}),
     healthComponents: () => ({ providers: describeProviders(providers()), license: describeLicense(license()), ...parts.modeHealth() }),
   };
   // Frozen: a later stage that tries to add a field fails loudly instead of racing the server.

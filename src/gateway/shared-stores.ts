@@ -1,4 +1,5 @@
 // With --store, the parts several instances must share besides the state itself:
+// (and with --redis, the rate-limit counters)
 // the audit trail (a chain per boot in PostgreSQL) and the resource-id memory. One
 // pool serves both; the state store holds its own (it also LISTENs).
 import path from 'node:path';
@@ -8,6 +9,10 @@ import { databaseAccessError, openDatabase } from '../postgres/database.js';
 import { openPostgresAuditTrail } from '../postgres/postgres-audit-trail.js';
 import { openPostgresResourceIds } from '../postgres/postgres-resource-ids.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
+import type { StateStore } from '../state/state-store.js';
+import type { Logger } from '../logger.js';
+import type { HealthComponent } from '../pipeline/gateway-services.js';
+import type { RedisLimiter } from '../redis/redis-limiter.js';
 
 export interface SharedStores {
   audit: AuditTrail;
@@ -27,4 +32,28 @@ export async function openSharedStores(url: string, home: string): Promise<Share
     await database.end().catch(() => undefined);
     throw databaseAccessError(url, error);
   }
+}
+
+/** Rate-limit counters in Redis/Valkey; ioredis is loaded only when --redis is given. */
+export async function openSharedLimiter(url: string, state: StateStore, logger: Logger): Promise<RedisLimiter> {
+  const { createRedisLimiter } = await import('../redis/redis-limiter.js');
+  let lastLogged = 0;
+  return createRedisLimiter({
+    url,
+    failMode: () => state.snapshot().settings.limits_when_redis_down,
+    onUnavailable: (error) => {
+      // ioredis reports every reconnection attempt: one line per 10 s is enough to see it.
+      if (Date.now() - lastLogged < 10_000) return;
+      lastLogged = Date.now();
+      logger.error({ err: error.message, limits_when_redis_down: state.snapshot().settings.limits_when_redis_down }, 'redis unreachable: rate limits follow limits_when_redis_down');
+    },
+  });
+}
+
+/** /health: reachable, or which fail mode is in force while it is not (closed refuses limited calls). */
+export function describeLimiter(limiter: RedisLimiter, state: StateStore): HealthComponent {
+  const health = limiter.health();
+  if (health.reachable) return { status: 'ok' };
+  const mode = state.snapshot().settings.limits_when_redis_down;
+  return { status: 'degraded', reason: `redis unreachable: ${health.problem ?? 'no answer'}`, limits_when_redis_down: mode, limits: mode === 'open' ? 'not enforced' : 'refusing limited calls' };
 }

@@ -10,7 +10,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
 import { openState } from '../postgres/open-state.js';
-import { openSharedStores } from './shared-stores.js';
+import { describeLimiter, openSharedLimiter, openSharedStores } from './shared-stores.js';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
 import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
@@ -79,7 +79,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     cleanups.push(() => resourceIds.close());
     const tracer = await startTracing(options.env, GATEWAY_VERSION);
     if (tracer) cleanups.push(() => tracer.shutdown());
-    const services = buildServices({ state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, tracer, modeHealth: mode.health });
+    const limiter = options.redisUrl ? await openSharedLimiter(options.redisUrl, state, logger) : null;
+    if (limiter) cleanups.push(() => limiter.close());
+    const services = buildServices({
+      state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, tracer,
+      modeHealth: () => ({ ...mode.health(), ...(limiter ? { redis: describeLimiter(limiter, state) } : {}) }),
+      ...(limiter ? { limiter } : {}),
+    });
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
     cleanups.push(async () => stopSampler());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;

@@ -8,6 +8,7 @@ import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateData } from '../state/schema.js';
 import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import type { Limiter } from '../policy/rate-limiter.js';
 
 export interface StateView {
   snapshot(): StateData;
@@ -51,4 +52,6 @@ export interface GatewayServices {
   tracer?: CallTracer | null;
   /** Extra /health components contributed by later stages (hub, license). */
   healthComponents?: () => Record<string, HealthComponent>;
+  /** Rate-limit counters shared by every instance (gw serve --redis); else each process counts its own. */
+  limiter?: Limiter;
 }

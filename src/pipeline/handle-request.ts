@@ -33,7 +33,7 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   trace.noteModel(call.model);
 
   // 4. govern: may throw a refusal in the caller's shape; redacts the body in place.
-  const governed = governRequest(request, call, services, trace);
+  const governed = await governRequest(request, call, services, trace);
 
   // 5–7 for the merged model list: every provider policy allows.
   if (call.operation === 'models.list' || call.operation === 'genai.models.list') {
