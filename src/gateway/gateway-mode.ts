@@ -4,7 +4,7 @@
 // hub with the `gateway` provider, ignores environment providers, answers only
 // loopback, same-origin callers, and serves credential-less calls as its person.
 import { readSecretReference } from '../config/login-env.js';
-import { createHubContext, type HubContext } from '../hub/hub-context.js';
+import { createHubContext, type HubContext, type HubLimits } from '../hub/hub-context.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
 import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
 import { CredentialStore } from '../login/credential-store.js';
@@ -42,6 +42,8 @@ export interface ModeInput {
   state: StateStore;
   audit: AuditAppender;
   logger: Logger;
+  /** Device-login limits shared by every instance (gw serve --redis). */
+  hubLimits?: HubLimits;
 }
 
 export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
@@ -77,7 +79,7 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
     store: input.state, secret, now: () => new Date(), fetch,
     audit: (fields) => void audit.append(fields).catch((error: unknown) => input.logger.error({ err: String(error) }, 'audit append failed')),
     oidcClientSecret: () => readSecretReference(input.state.snapshot().settings.oidc_client_secret, input.env),
-  });
+  }, input.hubLimits);
   let ticker: NodeJS.Timeout | undefined;
   return {
     kind: 'standalone',

@@ -12,7 +12,8 @@ import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Logger } from '../logger.js';
 import type { HealthComponent } from '../pipeline/gateway-services.js';
-import type { RedisLimiter } from '../redis/redis-limiter.js';
+import type { Limiter } from '../policy/rate-limiter.js';
+import type { HubLimits } from '../hub/hub-context.js';
 
 export interface SharedStores {
   audit: AuditTrail;
@@ -34,26 +35,36 @@ export async function openSharedStores(url: string, home: string): Promise<Share
   }
 }
 
-/** Rate-limit counters in Redis/Valkey; ioredis is loaded only when --redis is given. */
-export async function openSharedLimiter(url: string, state: StateStore, logger: Logger): Promise<RedisLimiter> {
-  const { createRedisLimiter } = await import('../redis/redis-limiter.js');
-  let lastLogged = 0;
-  return createRedisLimiter({
-    url,
-    failMode: () => state.snapshot().settings.limits_when_redis_down,
-    onUnavailable: (error) => {
-      // ioredis reports every reconnection attempt: one line per 10 s is enough to see it.
-      if (Date.now() - lastLogged < 10_000) return;
-      lastLogged = Date.now();
-      logger.error({ err: error.message, limits_when_redis_down: state.snapshot().settings.limits_when_redis_down }, 'redis unreachable: rate limits follow limits_when_redis_down');
-    },
-  });
+export interface SharedCounters {
+  limiter: Limiter;
+  hubLimits: HubLimits;
+  /** /health: reachable, or which fail mode is in force while it is not (closed refuses limited calls). */
+  health(): HealthComponent;
+  close(): Promise<void>;
 }
 
-/** /health: reachable, or which fail mode is in force while it is not (closed refuses limited calls). */
-export function describeLimiter(limiter: RedisLimiter, state: StateStore): HealthComponent {
-  const health = limiter.health();
-  if (health.reachable) return { status: 'ok' };
-  const mode = state.snapshot().settings.limits_when_redis_down;
-  return { status: 'degraded', reason: `redis unreachable: ${health.problem ?? 'no answer'}`, limits_when_redis_down: mode, limits: mode === 'open' ? 'not enforced' : 'refusing limited calls' };
+/** Rate-limit and login-limit counters in Redis/Valkey; ioredis is loaded only when --redis is given. */
+export async function openSharedCounters(url: string, state: StateStore, logger: Logger): Promise<SharedCounters> {
+  const [{ connectRedis }, { createRedisLimiter }, { createRedisHubLimits }] = await Promise.all([
+    import('../redis/redis-connection.js'), import('../redis/redis-limiter.js'), import('../redis/redis-hub-limits.js'),
+  ]);
+  const failMode = () => state.snapshot().settings.limits_when_redis_down;
+  let lastLogged = 0;
+  const connection = connectRedis(url, (error) => {
+    // ioredis reports every reconnection attempt: one line per 10 s is enough to see it.
+    if (Date.now() - lastLogged < 10_000) return;
+    lastLogged = Date.now();
+    logger.error({ err: error.message, limits_when_redis_down: failMode() }, 'redis unreachable: rate limits follow limits_when_redis_down');
+  });
+  return {
+    limiter: createRedisLimiter(connection, failMode),
+    hubLimits: createRedisHubLimits(connection, Date.now),
+    health() {
+      const health = connection.health();
+      if (health.reachable) return { status: 'ok' };
+      const mode = failMode();
+      return { status: 'degraded', reason: `redis unreachable: ${health.problem ?? 'no answer'}`, limits_when_redis_down: mode, limits: mode === 'open' ? 'not enforced' : 'refusing limited calls' };
+    },
+    close: () => connection.close(),
+  };
 }

@@ -10,7 +10,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
 import { openState } from '../postgres/open-state.js';
-import { describeLimiter, openSharedLimiter, openSharedStores } from './shared-stores.js';
+import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
 import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
@@ -72,19 +72,22 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const upstream = withInProcessProviders(createUpstreamClient(options.upstreamTimeouts), answerMockCall);
     cleanups.push(() => upstream.close());
     const logger = options.logger ?? createLogger();
-    const mode = await prepareMode({ home: options.home, env: options.env, state, audit, logger, ...(options.sidecar ? { sidecar: options.sidecar } : {}) });
+    const counters = options.redisUrl ? await openSharedCounters(options.redisUrl, state, logger) : null;
+    if (counters) cleanups.push(() => counters.close());
+    const mode = await prepareMode({
+      home: options.home, env: options.env, state, audit, logger,
+      ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
+    });
     cleanups.unshift(async () => mode.stop());
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
     const resourceIds = shared?.resourceIds ?? await openResourceIdStore(options.home);
     cleanups.push(() => resourceIds.close());
     const tracer = await startTracing(options.env, GATEWAY_VERSION);
     if (tracer) cleanups.push(() => tracer.shutdown());
-    const limiter = options.redisUrl ? await openSharedLimiter(options.redisUrl, state, logger) : null;
-    if (limiter) cleanups.push(() => limiter.close());
     const services = buildServices({
       state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, tracer,
-      modeHealth: () => ({ ...mode.health(), ...(limiter ? { redis: describeLimiter(limiter, state) } : {}) }),
-      ...(limiter ? { limiter } : {}),
+      modeHealth: () => ({ ...mode.health(), ...(counters ? { redis: counters.health() } : {}) }),
+      ...(counters ? { limiter: counters.limiter } : {}),
     });
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
     cleanups.push(async () => stopSampler());

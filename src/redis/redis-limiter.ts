@@ -6,7 +6,7 @@
 //
 // A scope's window is one hash, `gw:rl:<scope>`, with a field per second (`r<sec>`
 // requests, `t<sec>` tokens); fields older than 60 s are dropped as the script reads them.
-import { Redis } from 'ioredis';
+import type { RedisConnection } from './redis-connection.js';
 import type { Admission, LimitRefusal, LimitSpec, Limiter } from '../policy/rate-limiter.js';
 
 const WINDOW_SECONDS = 60;
@@ -72,31 +72,12 @@ return 1
 `;
 
 export interface RedisLimiter extends Limiter {
-  /** Whether the last command reached Redis; for /health. */
-  health(): { reachable: boolean; problem?: string };
   close(): Promise<void>;
 }
 
-export interface RedisLimiterOptions {
-  url: string;
-  /** Read per call: the setting limits_when_redis_down. */
-  failMode: () => 'open' | 'closed';
-  onUnavailable?: (error: Error) => void;
-}
-
-export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
-  const redis = new Redis(options.url, {
-    // While Redis is away, fail at once (the fail mode decides) instead of queueing calls behind it.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 500,
-    connectTimeout: 2_000,
-    lazyConnect: false,
-    retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
-  });
-  let problem: string | null = null;
-  redis.on('error', (error: Error) => { problem = error.message; options.onUnavailable?.(error); });
-  redis.on('ready', () => { problem = null; });
+/** `failMode` is read per call: the setting limits_when_redis_down. */
+export function createRedisLimiter(connection: RedisConnection, failMode: () => 'open' | 'closed'): RedisLimiter {
+  const redis = connection.client;
   redis.defineCommand('gwAdmit', { numberOfKeys: 0, lua: ADMIT });
   redis.defineCommand('gwSettle', { numberOfKeys: 0, lua: SETTLE });
   const commands = redis as unknown as {
@@ -111,10 +92,10 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
       let reply: Array<number | string>;
       try {
         reply = await commands.gwAdmit(estimatedTokens, limited.length, ...limited.flatMap((spec) => [spec.scope, spec.requestsPerMinute ?? -1, spec.tokensPerMinute ?? -1, spec.shadow ? 1 : 0]));
-        problem = null;
+        connection.noteSuccess();
       } catch (error) {
-        problem = error instanceof Error ? error.message : String(error);
-        return unavailable(limited, options.failMode());
+        connection.noteFailure(error);
+        return unavailable(limited, failMode());
       }
       const second = Number(reply[0]);
       const refusals: LimitRefusal[] = [];
@@ -136,8 +117,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
         },
       };
     },
-    health: () => (problem === null ? { reachable: true } : { reachable: false, problem }),
-    close: async () => { redis.disconnect(); },
+    close: () => connection.close(),
   };
 }
 

@@ -89,3 +89,17 @@ it('Redis stopped mid-run: open serves limited calls and says so in /health; clo
   expect(status).toBe(200);
   expect((await health(instances[1]!)).components.redis).toEqual({ status: 'ok' });
 }, 60_000);
+
+it('device-login limits hold across instances: a poll on another instance too soon is slow_down, and new codes per address are counted once', async () => {
+  const form = (instance: GatewayProcess, path: string, fields: Record<string, string>) => fetch(`${instance.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  const started = await (await form(instances[0]!, '/oauth/device/code', { client_id: 'gw-cli' })).json() as { device_code: string };
+  const poll = { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code };
+  await sleep(1500); // the code reaches every instance's cached state
+  expect(((await (await form(instances[0]!, '/oauth/token', poll)).json()) as { error: string }).error).toBe('authorization_pending');
+  expect(((await (await form(instances[1]!, '/oauth/token', poll)).json()) as { error: string }).error).toBe('slow_down');
+  // 30 new codes per address per 10 minutes, whichever instance they reach (one used above).
+  const statuses: number[] = [];
+  for (let index = 0; index < 30; index += 1) statuses.push((await form(instances[index % 3]!, '/oauth/device/code', { client_id: 'gw-cli' })).status);
+  expect(statuses.filter((status) => status === 200).length).toBe(29);
+  expect(statuses.at(-1)).toBe(429);
+}, 60_000);
