@@ -141,6 +141,10 @@ export const ERROR_CATALOG = {
     status: 503, kind: 'overloaded', retryable: true,
     message: 'The audit trail cannot be written, so requests are refused (setting audit_failure=block).',
   },
+  GW_ERR_STATE_UNAVAILABLE: {
+    status: 503, kind: 'overloaded', retryable: true,
+    message: 'The shared state store (PostgreSQL) has not been reachable for several seconds, so a revoked credential could still look valid: requests are refused until it answers (setting audit_failure=block).',
+  },
   GW_ERR_LIMITS_UNAVAILABLE: {
     status: 503, kind: 'overloaded', retryable: true,
     message: 'The shared rate-limit counters (Redis) cannot be reached, so calls a rate limit applies to are refused (setting limits_when_redis_down=closed).',

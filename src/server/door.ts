@@ -47,6 +47,9 @@ export interface DoorOptions {
 
 export type UpgradeAdmission = { ok: true; identity: Identity } | { ok: false; error: GatewayError };
 
+// A shared store confirms every second that the cached state is current; past this, it may not be.
+const STALE_STATE_MS = 3_000;
+
 function hasBody(request: FastifyRequest): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -128,10 +131,8 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
       return sendError(reply, family, decision.error, { closeConnection: hasBody(request) });
     }
     request.gw.identity = decision.identity;
-    const audit = services.audit.status();
-    if (!audit.ok && settings.audit_failure === 'block') {
-      return sendError(reply, family, new GatewayError('GW_ERR_AUDIT_UNAVAILABLE'), { closeConnection: hasBody(request) });
-    }
+    const unavailable = refuseUnrecordable(settings);
+    if (unavailable) return sendError(reply, family, unavailable, { closeConnection: hasBody(request) });
     // Streamed uploads are never held in memory, so only the streaming ceiling bounds them.
     const streamed = !route.jsonBody && !/json/i.test(request.headers['content-type'] ?? '');
     const limit = streamed ? STREAMED_BODY_LIMIT_BYTES : settings.body_limit_bytes;
@@ -190,8 +191,22 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
       refusals.record(originOf(raw.socket.remoteAddress ?? 'unknown'), (raw.url ?? '/').split('?')[0] ?? '/', decision.reason);
       return { ok: false, error: decision.error };
     }
-    if (!services.audit.status().ok && settings.audit_failure === 'block') return { ok: false, error: new GatewayError('GW_ERR_AUDIT_UNAVAILABLE') };
+    const unavailable = refuseUnrecordable(settings);
+    if (unavailable) return { ok: false, error: unavailable };
     return { ok: true, identity: decision.identity };
+  }
+
+  /**
+   * With audit_failure=block, a call is refused when it could not be recorded, or when a shared
+   * store has not confirmed for STALE_STATE_MS that this instance's copy is current (a revocation
+   * made through another instance might not be in it).
+   */
+  function refuseUnrecordable(settings: StateData['settings']): GatewayError | null {
+    if (settings.audit_failure !== 'block') return null;
+    if (!services.audit.status().ok) return new GatewayError('GW_ERR_AUDIT_UNAVAILABLE');
+    const store = services.state.health?.();
+    if (store?.synced_ms_ago !== undefined && store.synced_ms_ago > STALE_STATE_MS) return new GatewayError('GW_ERR_STATE_UNAVAILABLE');
+    return null;
   }
 
   return {

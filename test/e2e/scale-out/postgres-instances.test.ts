@@ -196,13 +196,22 @@ describe('failures', () => {
     }
   });
 
-  it('PostgreSQL restarted mid-run: instances keep serving from their cache and pick up changes again without a restart', async () => {
+  it('PostgreSQL restarted mid-run: instances refuse rather than serve unrecorded or from an unconfirmed cache, and recover without a restart', async () => {
     await postgres.stop();
     // Served from the cached state; the audit records wait in the queue and /health says so.
     const during = await chat(instances[0]!, key);
     expect(during.status).toBe(200);
-    const health = await (await fetch(`${instances[0]!.url}/health`)).json() as { components: Record<string, { status: string }> };
-    expect(health.components.audit!.status).not.toBe('ok');
+    // audit_failure=block (the default): once a call cannot be recorded, or the cached state is
+    // unconfirmed for 3 s (a revocation elsewhere might be missing), calls are refused, never served blind.
+    let refused: Response | null = null;
+    for (const deadline = Date.now() + 6_000; Date.now() < deadline && refused === null; await sleep(200)) {
+      const response = await chat(instances[1]!, key);
+      if (response.status === 503) refused = response; else await response.text();
+    }
+    expect(refused, 'an instance kept serving with its store unreachable').not.toBeNull();
+    expect(((await refused!.json()) as { error: { code: string } }).error.code).toMatch(/^(audit|state)_unavailable$/);
+    const health = await (await fetch(`${instances[1]!.url}/health`)).json() as { status: string; components: Record<string, { status: string }> };
+    expect(health.status).not.toBe('ok');
     await postgres.start();
     const made = await gw(['keys', 'create', '--team', 'eng', '--name', 'after-restart']);
     const fresh = /sk-gw-\w+/.exec(made)![0];
