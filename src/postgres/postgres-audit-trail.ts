@@ -1,6 +1,6 @@
 // The audit trail on PostgreSQL: one hash chain per instance boot (same record format,
 // same sealing code as audit.jsonl), appended in group commits: every record queued
-// while a commit is in flight goes into the next one, a single multi-row INSERT that
+// within a 10 ms window or while a commit is in flight goes into the next one, a single multi-row INSERT that
 // also moves the chain's checkpoint (head seq and hash, HMAC'd with this instance's
 // audit.key) in the same transaction. A record is acknowledged only once committed.
 // Several instances never contend: each appends to its own chain.
@@ -10,11 +10,13 @@ import { sealAppended, GENESIS_PREV, type SealedRecord } from '../audit/chain.js
 import { signCheckpoint, type ChainHead } from '../audit/checkpoint.js';
 import { AuditClosedError, type AuditStatus, type AuditTrail } from '../audit/audit-trail.js';
 import type { AuditFields, AuditRecord } from '../audit/record.js';
-import { inTransaction, type Database } from './database.js';
+import type { Database } from './database.js';
 
 // One commit carries at most this many records; more wait for the next.
 const MAX_BATCH = 1_000;
 const RETRY_MS = 500;
+// How long a record may wait for others to share its commit (see #kick).
+const COMMIT_WINDOW_MS = 10;
 
 interface Pending {
   sealed: SealedRecord;
@@ -54,6 +56,7 @@ class PostgresAuditTrail implements AuditTrail {
   #problem: string | null = null;
   #closed = false;
   #closing: Promise<void> | null = null;
+  #windowTimer: NodeJS.Timeout | undefined;
   readonly #keyId: string;
 
   constructor(private readonly database: Database, private readonly key: Buffer, readonly chainId: string, private readonly now: () => Date) {
@@ -80,7 +83,11 @@ class PostgresAuditTrail implements AuditTrail {
   }
 
   async flush(): Promise<void> {
-    while (this.#writing) await this.#writing;
+    if (this.#queue.length > 0) this.#kick(true);
+    while (this.#writing) {
+      await this.#writing;
+      if (this.#queue.length > 0) this.#kick(true);
+    }
   }
 
   close(): Promise<void> {
@@ -92,9 +99,23 @@ class PostgresAuditTrail implements AuditTrail {
     return this.#closing;
   }
 
-  #kick(): void {
+  /**
+   * Starts a commit COMMIT_WINDOW_MS after the first waiting record (at once when a batch is full
+   * or on flush): a round trip to PostgreSQL outlasts the gap between calls, so without the window
+   * nearly every record would be a commit of its own, paid for in CPU per request.
+   */
+  #kick(now = false): void {
     if (this.#writing) return;
-    this.#writing = this.#drain().finally(() => { this.#writing = null; });
+    if (!now && this.#queue.length < MAX_BATCH) {
+      this.#windowTimer ??= setTimeout(() => { this.#windowTimer = undefined; this.#kick(true); }, COMMIT_WINDOW_MS);
+      return;
+    }
+    clearTimeout(this.#windowTimer);
+    this.#windowTimer = undefined;
+    this.#writing = this.#drain().finally(() => {
+      this.#writing = null;
+      if (this.#queue.length > 0) this.#kick();
+    });
   }
 
   /** Commits batches until the queue is empty; a failed commit is retried (same records, same order) until it lands. */
@@ -119,16 +140,21 @@ class PostgresAuditTrail implements AuditTrail {
   async #commit(batch: Pending[]): Promise<void> {
     const last = batch.at(-1)!.sealed.record;
     const checkpoint = { ...signCheckpoint(this.key, { seq: last.seq, hash: last.hash }), key_id: this.#keyId };
-    await inTransaction(this.database, async (client) => {
-      // A retried commit may have landed before its acknowledgement was lost: skip what is there.
-      await client.query(
-        `INSERT INTO gw_audit_records (chain_id, seq, ts, kind, line)
-         SELECT $1, * FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::text[])
-         ON CONFLICT (chain_id, seq) DO NOTHING`,
-        [this.chainId, batch.map((entry) => entry.sealed.record.seq), batch.map((entry) => entry.sealed.record.ts),
-          batch.map((entry) => entry.sealed.record.kind), batch.map((entry) => entry.sealed.line)],
-      );
-      await client.query('UPDATE gw_audit_chains SET head_seq = $2, head_hash = $3, checkpoint = $4 WHERE chain_id = $1', [this.chainId, last.seq, last.hash, checkpoint]);
-    });
+    // One statement, so one round trip and atomic on its own: the records and the checkpoint that covers them.
+    // Lines are JCS JSON, which never holds a raw newline, so the batch travels as newline-joined text:
+    // far cheaper to send than a text[] parameter, whose every element pg would escape.
+    // A retried commit may have landed before its acknowledgement was lost: rows already there are skipped.
+    const records = batch.map((entry) => entry.sealed.record);
+    await this.database.query(
+      `WITH added AS (
+         INSERT INTO gw_audit_records (chain_id, seq, ts, kind, line)
+         SELECT $1, $2::bigint + n - 1, ts::timestamptz, kind, line
+         FROM unnest(string_to_array($3, E'\\n'), string_to_array($4, E'\\n'), string_to_array($5, E'\\n')) WITH ORDINALITY AS batch (line, ts, kind, n)
+         ON CONFLICT (chain_id, seq) DO NOTHING
+       )
+       UPDATE gw_audit_chains SET head_seq = $6, head_hash = $7, checkpoint = $8 WHERE chain_id = $1`,
+      [this.chainId, records[0]!.seq, batch.map((entry) => entry.sealed.line).join('\n'), records.map((record) => record.ts).join('\n'),
+        records.map((record) => record.kind).join('\n'), last.seq, last.hash, checkpoint],
+    );
   }
 }

@@ -17,6 +17,8 @@ export interface RedisConnection {
 export function connectRedis(url: string, onError: (error: Error) => void): RedisConnection {
   const client = new Redis(url, {
     enableOfflineQueue: false,
+    // Commands issued in the same tick go out in one write: fewer syscalls per call under load.
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 0,
     commandTimeout: 500,
     connectTimeout: 2_000,

@@ -1,6 +1,6 @@
 // Requests and tokens per minute in Redis/Valkey, shared by every instance (issue 15).
-// One Lua script checks every limit of a call and reserves it in the same atomic step,
-// on Redis's clock: a call takes 1 request and its token estimate, and settle() later
+// One Lua script checks every limit of a call and reserves it in the same atomic step
+// (calls arriving together share one run of it, each checked in turn), on Redis's clock: a call takes 1 request and its token estimate, and settle() later
 // moves the tokens to what the provider reported. N instances therefore admit exactly
 // what one would; tokens overshoot only by the estimate's error.
 //
@@ -11,53 +11,62 @@ import type { Admission, LimitRefusal, LimitSpec, Limiter } from '../policy/rate
 
 const WINDOW_SECONDS = 60;
 
-// ARGV: estimate, count, then per spec: scope, rpm (-1: none), tpm (-1: none), shadow (1/0).
-// Returns: now, then per refusal: index, kind (r|t), retry-after seconds, used.
+// Admits a batch of calls in order, each as if alone (its checks see the calls before it).
+// ARGV: calls, then per call: estimate, specs, then per spec: scope, rpm (-1: none), tpm (-1: none), shadow (1/0).
+// Returns: now, then per call: refusals, then per refusal: spec index, kind (r|t), retry-after seconds, used.
 const ADMIT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1])
-local estimate = tonumber(ARGV[1])
-local count = tonumber(ARGV[2])
 local out = { now }
-local enforced = false
-for i = 0, count - 1 do
-  local base = 3 + i * 4
-  local key = 'gw:rl:' .. ARGV[base]
-  local rpm = tonumber(ARGV[base + 1])
-  local tpm = tonumber(ARGV[base + 2])
-  local shadow = ARGV[base + 3] == '1'
-  local fields = redis.call('HGETALL', key)
-  local requests, tokens, oldest = 0, 0, nil
-  for j = 1, #fields, 2 do
-    local name = fields[j]
-    local second = tonumber(string.sub(name, 2))
-    if second <= now - ${WINDOW_SECONDS} then
-      redis.call('HDEL', key, name)
-    elseif string.sub(name, 1, 1) == 'r' then
-      local value = tonumber(fields[j + 1])
-      requests = requests + value
-      if value > 0 and (oldest == nil or second < oldest) then oldest = second end
-    else
-      tokens = tokens + tonumber(fields[j + 1])
+local at = 2
+for call = 1, tonumber(ARGV[1]) do
+  local estimate = tonumber(ARGV[at])
+  local count = tonumber(ARGV[at + 1])
+  local first = at + 2
+  at = first + count * 4
+  local refusals = {}
+  local enforced = false
+  for i = 0, count - 1 do
+    local base = first + i * 4
+    local key = 'gw:rl:' .. ARGV[base]
+    local rpm = tonumber(ARGV[base + 1])
+    local tpm = tonumber(ARGV[base + 2])
+    local shadow = ARGV[base + 3] == '1'
+    local fields = redis.call('HGETALL', key)
+    local requests, tokens, oldest = 0, 0, nil
+    for j = 1, #fields, 2 do
+      local name = fields[j]
+      local second = tonumber(string.sub(name, 2))
+      if second <= now - ${WINDOW_SECONDS} then
+        redis.call('HDEL', key, name)
+      elseif string.sub(name, 1, 1) == 'r' then
+        local value = tonumber(fields[j + 1])
+        requests = requests + value
+        if value > 0 and (oldest == nil or second < oldest) then oldest = second end
+      else
+        tokens = tokens + tonumber(fields[j + 1])
+      end
+    end
+    local retry = ${WINDOW_SECONDS}
+    if oldest ~= nil then retry = oldest + ${WINDOW_SECONDS} - now end
+    if rpm >= 0 and requests >= rpm then
+      table.insert(refusals, i); table.insert(refusals, 'r'); table.insert(refusals, retry); table.insert(refusals, requests)
+      if not shadow then enforced = true end
+    elseif tpm >= 0 and requests > 0 and tokens + estimate > tpm then
+      table.insert(refusals, i); table.insert(refusals, 't'); table.insert(refusals, retry); table.insert(refusals, tokens)
+      if not shadow then enforced = true end
     end
   end
-  local retry = ${WINDOW_SECONDS}
-  if oldest ~= nil then retry = oldest + ${WINDOW_SECONDS} - now end
-  if rpm >= 0 and requests >= rpm then
-    table.insert(out, i); table.insert(out, 'r'); table.insert(out, retry); table.insert(out, requests)
-    if not shadow then enforced = true end
-  elseif tpm >= 0 and requests > 0 and tokens + estimate > tpm then
-    table.insert(out, i); table.insert(out, 't'); table.insert(out, retry); table.insert(out, tokens)
-    if not shadow then enforced = true end
+  if not enforced then
+    for i = 0, count - 1 do
+      local key = 'gw:rl:' .. ARGV[first + i * 4]
+      redis.call('HINCRBY', key, 'r' .. now, 1)
+      redis.call('HINCRBY', key, 't' .. now, estimate)
+      redis.call('EXPIRE', key, ${WINDOW_SECONDS + 1})
+    end
   end
-end
-if not enforced then
-  for i = 0, count - 1 do
-    local key = 'gw:rl:' .. ARGV[3 + i * 4]
-    redis.call('HINCRBY', key, 'r' .. now, 1)
-    redis.call('HINCRBY', key, 't' .. now, estimate)
-    redis.call('EXPIRE', key, ${WINDOW_SECONDS + 1})
-  end
+  table.insert(out, #refusals / 4)
+  for _, value in ipairs(refusals) do table.insert(out, value) end
 end
 return out
 `;
@@ -85,40 +94,69 @@ export function createRedisLimiter(connection: RedisConnection, failMode: () => 
     gwSettle(...args: Array<string | number>): Promise<unknown>;
   };
 
+  // Calls admitted in the same turn of the event loop share one script run (one round trip,
+  // one command to encode and parse), each still checked and reserved in order, atomically.
+  let waiting: Pending[] = [];
+  const flush = async () => {
+    const batch = waiting;
+    waiting = [];
+    let reply: Array<number | string>;
+    try {
+      reply = await commands.gwAdmit(batch.length, ...batch.flatMap((call) => [call.estimate, call.specs.length, ...call.specs.flatMap((spec) => [spec.scope, spec.requestsPerMinute ?? -1, spec.tokensPerMinute ?? -1, spec.shadow ? 1 : 0])]));
+      connection.noteSuccess();
+    } catch (error) {
+      connection.noteFailure(error);
+      for (const call of batch) call.resolve(unavailable(call.specs, failMode()));
+      return;
+    }
+    const second = Number(reply[0]);
+    let at = 1;
+    for (const call of batch) {
+      const count = Number(reply[at]);
+      const refusals: LimitRefusal[] = [];
+      for (let index = at + 1; index < at + 1 + count * 4; index += 4) refusals.push(describeRefusal(call, reply.slice(index, index + 4)));
+      at += 1 + count * 4;
+      call.resolve(admitted(call, refusals, second));
+    }
+  };
+  const admitted = (call: Pending, refusals: LimitRefusal[], second: number): Admission => {
+    if (refusals.some((refusal) => !refusal.shadow)) return { refusals, settle: () => {} };
+    let settled = false;
+    return {
+      refusals,
+      settle: (actual) => {
+        if (settled || actual === undefined || actual === call.estimate) return;
+        settled = true;
+        void commands.gwSettle(second, actual - call.estimate, ...call.specs.map((spec) => spec.scope)).catch(() => undefined);
+      },
+    };
+  };
+
   return {
-    async admit(specs, estimatedTokens): Promise<Admission> {
+    admit(specs, estimatedTokens): Promise<Admission> | Admission {
       const limited = specs.filter((spec) => spec.requestsPerMinute !== undefined || spec.tokensPerMinute !== undefined);
       if (limited.length === 0) return { refusals: [], settle: () => {} };
-      let reply: Array<number | string>;
-      try {
-        reply = await commands.gwAdmit(estimatedTokens, limited.length, ...limited.flatMap((spec) => [spec.scope, spec.requestsPerMinute ?? -1, spec.tokensPerMinute ?? -1, spec.shadow ? 1 : 0]));
-        connection.noteSuccess();
-      } catch (error) {
-        connection.noteFailure(error);
-        return unavailable(limited, failMode());
-      }
-      const second = Number(reply[0]);
-      const refusals: LimitRefusal[] = [];
-      for (let index = 1; index + 3 < reply.length; index += 4) {
-        const spec = limited[Number(reply[index])]!;
-        const what = reply[index + 1] === 'r'
-          ? `${spec.requestsPerMinute} requests per minute reached`
-          : `${spec.tokensPerMinute} tokens per minute reached (${reply[index + 3]} used, about ${estimatedTokens} asked)`;
-        refusals.push({ scope: spec.scope, shadow: spec.shadow, reason: `policy ${spec.scope}: ${what}`, retryAfterSeconds: Math.max(1, Number(reply[index + 2])) });
-      }
-      if (refusals.some((refusal) => !refusal.shadow)) return { refusals, settle: () => {} };
-      let settled = false;
-      return {
-        refusals,
-        settle: (actual) => {
-          if (settled || actual === undefined || actual === estimatedTokens) return;
-          settled = true;
-          void commands.gwSettle(second, actual - estimatedTokens, ...limited.map((spec) => spec.scope)).catch(() => undefined);
-        },
-      };
+      return new Promise((resolve) => {
+        if (waiting.length === 0) setImmediate(() => void flush());
+        waiting.push({ specs: limited, estimate: estimatedTokens, resolve });
+      });
     },
     close: () => connection.close(),
   };
+}
+
+interface Pending {
+  specs: LimitSpec[];
+  estimate: number;
+  resolve(admission: Admission): void;
+}
+
+function describeRefusal(call: Pending, [index, kind, retry, used]: Array<number | string>): LimitRefusal {
+  const spec = call.specs[Number(index)]!;
+  const what = kind === 'r'
+    ? `${spec.requestsPerMinute} requests per minute reached`
+    : `${spec.tokensPerMinute} tokens per minute reached (${used} used, about ${call.estimate} asked)`;
+  return { scope: spec.scope, shadow: spec.shadow, reason: `policy ${spec.scope}: ${what}`, retryAfterSeconds: Math.max(1, Number(retry)) };
 }
 
 /** Redis unreachable: open lets the call through unlimited (a warning says so); closed refuses it. */

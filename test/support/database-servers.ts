@@ -1,48 +1,6 @@
-// Real PostgreSQL and Redis servers for the scale-out tests, each in its own temporary
-// folder on a free loopback port, the way an operator would run them (no containers).
-// PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** Debian installs the server binaries under /usr/lib/postgresql/<major>/bin, off the PATH. */
-function postgresBin(name: string): string {
-  const root = '/usr/lib/postgresql';
-  if (existsSync(root)) {
-    const majors = readdirSync(root).filter((entry) => /^\d+$/.test(entry)).sort((a, b) => Number(b) - Number(a));
-    for (const major of majors) {
-      const candidate = path.join(root, major, 'bin', name);
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  return name;
-}
-
-const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-
-/** Runs a PostgreSQL binary as the postgres user when we are root. */
-async function runPostgres(binary: string, args: string[]): Promise<void> {
-  const command = postgresBin(binary);
-  if (asRoot) await run('runuser', ['-u', 'postgres', '--', command, ...args]);
-  else await run(command, args);
-}
+// Real PostgreSQL and Redis servers for the scale-out tests: scripts/database-servers.mjs
+// (shared with bench/stores.mjs), with its types.
+import * as servers from '../../scripts/database-servers.mjs';
 
 export interface PostgresServer {
   /** A superuser URL for the server's `postgres` database. */
@@ -56,45 +14,6 @@ export interface PostgresServer {
   destroy(): Promise<void>;
 }
 
-let databaseCounter = 0;
-
-export async function startPostgres(): Promise<PostgresServer> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-pg-'));
-  const data = path.join(dir, 'data');
-  if (asRoot) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: group } = await run('id', ['-g', 'postgres']);
-    await chown(dir, Number(stdout.trim()), Number(group.trim()));
-  }
-  await chmod(dir, 0o700);
-  await runPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  const server: PostgresServer = {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    port,
-    async createDatabase(name = `gw_test_${process.pid}_${++databaseCounter}`) {
-      const pg = await import('pg');
-      const client = new pg.default.Client({ connectionString: server.url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
-    start: () => runPostgres('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']),
-    stop: () => runPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
-    async destroy() {
-      await server.stop().catch(() => undefined);
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-  await server.start();
-  return server;
-}
-
 export interface RedisServer {
   url: string;
   port: number;
@@ -103,37 +22,6 @@ export interface RedisServer {
   destroy(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-redis-'));
-  const port = await freePort();
-  let child: ChildProcess | null = null;
-  const server: RedisServer = {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    async start() {
-      const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      child = started;
-      await new Promise<void>((resolve, reject) => {
-        let output = '';
-        const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 10_000);
-        started.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-          output += chunk;
-          if (output.includes('Ready to accept connections')) { clearTimeout(timer); resolve(); }
-        });
-        started.once('exit', (code) => { clearTimeout(timer); reject(new Error(`redis-server exited ${code}: ${output}`)); });
-      });
-    },
-    async stop() {
-      const running = child;
-      child = null;
-      if (!running || running.exitCode !== null) return;
-      await new Promise<void>((resolve) => { running.once('exit', () => resolve()); running.kill('SIGKILL'); });
-    },
-    async destroy() {
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-  await server.start();
-  return server;
-}
+export const freePort: () => Promise<number> = servers.freePort;
+export const startPostgres: () => Promise<PostgresServer> = servers.startPostgres;
+export const startRedis: () => Promise<RedisServer> = servers.startRedis;
