@@ -16,7 +16,8 @@ import type { Limiter } from '../policy/rate-limiter.js';
 import type { HubLimits } from '../hub/hub-context.js';
 
 export interface SharedStores {
-  audit: AuditTrail;
+  /** This instance's chain of the PostgreSQL trail. */
+  audit: AuditTrail & { chainId: string };
   resourceIds: ResourceIdStore;
   close(): Promise<void>;
 }

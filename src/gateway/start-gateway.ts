@@ -10,6 +10,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
 import { openState } from '../postgres/open-state.js';
+import { maskUrlCredentials } from '../config/mask-url-credentials.js';
 import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
@@ -54,6 +55,8 @@ export interface RunningGateway {
   providerWarnings: string[];
   services: GatewayServices;
   mode: 'standalone' | 'sidecar';
+  /** Where state and the audit trail live, for the banner (a database URL's password masked). */
+  storage: string;
   stop(): Promise<void>;
 }
 
@@ -114,7 +117,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     let stopping: Promise<void> | null = null;
     const stop = () => (stopping ??= stopGateway(server, services, cleanups, ticker, options.drainTimeoutMs ?? 10_000));
     const { providers: inForce, warnings } = providers.current();
-    return { url, mode: mode.kind, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
+    const storage = options.storeUrl
+      ? `state and audit in PostgreSQL ${state.file} (this instance's audit chain ${shared?.audit.chainId})${options.redisUrl ? ` · rate limits in Redis ${maskUrlCredentials(options.redisUrl)}` : ''}`
+      : `state ${path.join(options.home, 'state.json')} · audit ${path.join(options.home, 'audit', 'audit.jsonl')}${options.redisUrl ? ` · rate limits in Redis ${maskUrlCredentials(options.redisUrl)}` : ''}`;
+    return { url, mode: mode.kind, storage, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     throw error;

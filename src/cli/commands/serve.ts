@@ -105,7 +105,7 @@ function describeStart(gateway: RunningGateway, home: string): string {
   const lines = [
     `gw serve: ${hub ? 'hub, ' : ''}standalone mode, listening on ${gateway.url}`,
     ...(hub ? describeHubLogin(gateway.url, settings.public_url) : []),
-    `  state ${path.join(home, 'state.json')} · audit ${path.join(home, 'audit', 'audit.jsonl')}`,
+    `  ${gateway.storage}`,
     `  providers: ${gateway.providerNames.join(', ')}${gateway.providerNames.length === 1 ? ' (no provider keys in the environment: only mock/<anything> models answer)' : ''}`,
     ...gateway.providerWarnings.map((warning) => `  warning: ${warning}`),
   ];
