@@ -19,7 +19,9 @@ export type AuditKind =
   | 'login.token_revoked' // hub: a token was revoked at POST /oauth/revoke
   | 'login.code_replayed' // hub: a device_code was redeemed twice; the token it issued is revoked
   | 'login.exchange'      // hub: a sidecar exchanged its token for the team's live key (never the key itself)
-  | 'login.key_rotated';  // hub: a team's live key was rotated
+  | 'login.key_rotated'   // hub: a team's live key was rotated
+  | 'admin.change'        // hub: an admin changed state through the admin API or console (who, what, which target; never a secret)
+  | 'admin.refused';      // hub: an admin API call without a valid admin credential (or a console form from another site)
 
 export interface AuditTokens {
   input?: number;

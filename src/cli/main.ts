@@ -17,6 +17,7 @@ import { registerPeopleCommand } from './commands/people.js';
 import { registerTeamKeyCommands } from './commands/team-keys.js';
 import { registerTokensCommand } from './commands/tokens.js';
 import { registerDbCommands } from './commands/db.js';
+import { registerAdminCommand } from './commands/admin.js';
 
 export function buildProgram(context: CliContext): Command {
   const program = new Command('gw')
@@ -50,6 +51,7 @@ export function buildProgram(context: CliContext): Command {
   registerDlpCommand(program, context);
   registerAuditCommand(program, context);
   registerDbCommands(program, context);
+  registerAdminCommand(program, context);
   registerCompletionCommand(program, context);
   return program;
 }

@@ -5,6 +5,7 @@
 // loopback, same-origin callers, and serves credential-less calls as its person.
 import { readSecretReference } from '../config/login-env.js';
 import { createHubContext, type HubContext, type HubLimits } from '../hub/hub-context.js';
+import type { TrailReader } from '../admin/trail-reader.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
 import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
 import { CredentialStore } from '../login/credential-store.js';
@@ -27,7 +28,7 @@ export interface GatewayMode {
   kind: 'standalone' | 'sidecar';
   sidecar: SidecarLogin | null;
   providerOptions: ProviderSourceOptions;
-  serverOptions: Pick<ServerOptions, 'hub' | 'people' | 'loopbackOnly'>;
+  serverOptions: Pick<ServerOptions, 'hub' | 'people' | 'loopbackOnly' | 'admin'>;
   wrapUpstream(upstream: UpstreamClient): UpstreamClient;
   health(): Record<string, HealthComponent>;
   /** Once listening: the sidecar's first exchange, the hub's rotation timer. */
@@ -44,6 +45,10 @@ export interface ModeInput {
   logger: Logger;
   /** Device-login limits shared by every instance (gw serve --redis). */
   hubLimits?: HubLimits;
+  /** The request records the admin console searches (the trail file, or PostgreSQL). */
+  trail: TrailReader;
+  /** The audit trail's state for the console. */
+  auditState(): Record<string, unknown>;
 }
 
 export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
@@ -85,7 +90,10 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
     kind: 'standalone',
     sidecar: null,
     providerOptions: {},
-    serverOptions: { hub, people: createHubIdentity(hub) },
+    serverOptions: {
+      hub, people: createHubIdentity(hub),
+      admin: { store: input.state, hubSecret: secret, trail: input.trail, auditState: input.auditState, audit: hub.audit },
+    },
     wrapUpstream: (upstream) => upstream,
     health: () => ({}),
     start: () => {

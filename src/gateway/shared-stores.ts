@@ -8,6 +8,8 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import { databaseAccessError, openDatabase } from '../postgres/database.js';
 import { openPostgresAuditTrail } from '../postgres/postgres-audit-trail.js';
 import { openPostgresResourceIds } from '../postgres/postgres-resource-ids.js';
+import { createPostgresTrailReader } from '../postgres/postgres-trail-reader.js';
+import type { TrailReader } from '../admin/trail-reader.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Logger } from '../logger.js';
@@ -19,6 +21,8 @@ export interface SharedStores {
   /** This instance's chain of the PostgreSQL trail. */
   audit: AuditTrail & { chainId: string };
   resourceIds: ResourceIdStore;
+  /** Request records of every chain, for the admin console. */
+  trail: TrailReader;
   close(): Promise<void>;
 }
 
@@ -29,7 +33,7 @@ export async function openSharedStores(url: string, home: string): Promise<Share
     const key = await loadOrCreateAuditKey(path.join(home, 'audit.key'));
     const audit = await openPostgresAuditTrail({ database, key });
     const resourceIds = await openPostgresResourceIds(database, () => undefined);
-    return { audit, resourceIds, close: () => database.end() };
+    return { audit, resourceIds, trail: createPostgresTrailReader(database), close: () => database.end() };
   } catch (error) {
     await database.end().catch(() => undefined);
     throw databaseAccessError(url, error);

@@ -12,6 +12,8 @@ import { openResourceIdStore } from '../state/resource-ids.js';
 import { openState } from '../postgres/open-state.js';
 import { maskUrlCredentials } from '../config/mask-url-credentials.js';
 import { openSharedCounters, openSharedStores } from './shared-stores.js';
+import { createFileTrailReader } from '../admin/trail-reader.js';
+import { describeAuditState } from './describe-audit-state.js';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
 import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
@@ -80,6 +82,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const mode = await prepareMode({
       home: options.home, env: options.env, state, audit, logger,
       ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
+      trail: shared?.trail ?? createFileTrailReader(path.join(options.home, 'audit', 'audit.jsonl')),
+      auditState: () => describeAuditState(audit, options.home, shared?.audit.chainId),
     });
     cleanups.unshift(async () => mode.stop());
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);

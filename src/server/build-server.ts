@@ -22,6 +22,7 @@ import { MAX_BODY_LIMIT_BYTES, limitBodySize } from './limit-body-size.js';
 import type { PersonalIdentity } from '../auth/personal-identity.js';
 import type { HubContext } from '../hub/hub-context.js';
 import { registerHubRoutes } from './hub-routes.js';
+import { registerAdminRoutes, type AdminServerContext } from './admin-routes.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
 
 export interface ServerOptions {
@@ -32,6 +33,8 @@ export interface ServerOptions {
   hub?: HubContext;
   /** How atu- tokens, person proofs and a sidecar's default identity resolve at the door. */
   people?: PersonalIdentity;
+  /** A hub: serve the admin API (/admin/api) and console (/ui). */
+  admin?: AdminServerContext;
   /** Sidecar: every request and upgrade must pass the local guard (src/sidecar/loopback-guard.ts); otherwise only calls served on default_team. */
   loopbackOnly?: boolean;
 }
@@ -110,6 +113,7 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
     reply.type('text/plain; version=0.0.4; charset=utf-8').send(await services.metrics.render()));
   app.head('/', { config: { route: operational('HEAD', '/', 'probe') } }, async (_request, reply) => reply.code(200).send());
   if (options.hub) registerHubRoutes(app, options.hub);
+  if (options.admin) registerAdminRoutes(app, options.admin);
 
   for (const route of ROUTE_TABLE.filter((entry) => entry.authenticated)) {
     app.route({ method: route.method, url: route.url, config: { route }, handler: (request, reply) => serve(services, request, reply) });

@@ -60,3 +60,18 @@ export interface LiveKeyRecord {
   /** When a newer live key replaced it; it stays valid until its key's expires_at (the overlap). */
   superseded_at: string | null;
 }
+
+/** A credential of the admin API and console (src/state/admin-tokens.ts). */
+export interface AdminTokenRecord {
+  /** Public id, `adm_` + 12 base62 characters: what audit records name. */
+  id: string;
+  /** Who holds it (a person's email or a label such as `ci`). */
+  name: string;
+  /** hex SHA-256 of the whole token. */
+  hash: string;
+  hint: string;
+  created_at: string;
+  /** Who made it: `cli:<user>@<host>` or the admin token id that made it over the API. */
+  created_by: string;
+  revoked_at: string | null;
+}

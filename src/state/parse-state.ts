@@ -8,6 +8,7 @@ import { readDeviceCode, readLiveKey, readPerson, readToken } from './parse-hub-
 import { readSettings } from './settings.js';
 import { readGovernance } from './parse-governance.js';
 import { StateFileError } from './state-errors.js';
+import { readAdminToken } from './admin-tokens.js';
 
 type Json = Record<string, unknown>;
 
@@ -39,9 +40,11 @@ export function parseStateText(text: string, file: string): StateData {
     device_codes: readArray(raw, 'device_codes', readDeviceCode), live_keys: readArray(raw, 'live_keys', readLiveKey) };
   const hubProblem = Object.values(hub).find((value): value is string => typeof value === 'string');
   if (hubProblem !== undefined) throw problem(hubProblem);
+  const adminTokens = readArray(raw, 'admin_tokens', readAdminToken);
+  if (typeof adminTokens === 'string') throw problem(adminTokens);
   const governance = readGovernance(raw);
   if (typeof governance === 'string') throw problem(governance);
-  return { ...raw, ...governance, version: 1, teams, keys, settings: { ...settingsRaw, ...settings }, providers, aliases, ...(hub as Pick<StateData, keyof typeof hub>) };
+  return { ...raw, ...governance, ...(raw.admin_tokens === undefined ? {} : { admin_tokens: adminTokens }), version: 1, teams, keys, settings: { ...settingsRaw, ...settings }, providers, aliases, ...(hub as Pick<StateData, keyof typeof hub>) };
 }
 
 function readArray<T>(raw: Json, field: string, readItem: (item: Json) => T | string): T[] | string {

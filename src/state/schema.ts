@@ -5,9 +5,9 @@
 // insists, literally: the file is 0600 for that reason.
 import type { ProviderKind } from '../providers/provider-adapter.js';
 import type { StoredDlpScope, StoredPolicy, StoredRoute } from './governance-schema.js';
-import type { DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
+import type { AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
-export type { DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
+export type { AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
 export interface Team {
   name: string;
@@ -98,6 +98,8 @@ export interface StateData {
   policies: StoredPolicy[];
   dlp: StoredDlpScope[];
   routes: StoredRoute[];
+  /** Credentials of the admin API and console (src/state/admin-tokens.ts); absent until the first is made. */
+  admin_tokens?: AdminTokenRecord[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {

@@ -5,8 +5,10 @@ import type { CliContext } from '../cli-context.js';
 import { formatTable, withStore } from '../state-command.js';
 import { approveDeviceCode, denyDeviceCode, formatUserCode, isLive } from '../../state/device-codes.js';
 import { normalizeEmail } from '../../state/people.js';
+import { callHub, remoteHub } from '../admin-client.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
+const HUB_HELP = 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)';
 
 export function registerDeviceCommand(program: Command, context: CliContext): void {
   const device = program.command('device').description('Approve or deny device logins (gw login) waiting on this hub');
@@ -15,7 +17,14 @@ export function registerDeviceCommand(program: Command, context: CliContext): vo
     .argument('<code>', 'the code the person sees, like BCDF-GHJK')
     .requiredOption('--person <email>', 'the person the token is issued to (see gw people list)')
     .option('--home <dir>', HOME_HELP)
-    .action(async (code: string, options: { person: string; home?: string }) => {
+    .option('--hub <url>', HUB_HELP)
+    .action(async (code: string, options: { person: string; home?: string; hub?: string }) => {
+      const hub = remoteHub(options.hub, context);
+      if (hub) {
+        const approved = await callHub<{ user_code: string; person: string }>(hub, 'POST', `/admin/api/devices/${encodeURIComponent(code)}/approve`, { person: options.person });
+        context.stdout.write(`approved ${approved.user_code} for ${approved.person}\n`);
+        return;
+      }
       const record = await withStore(context, options.home, (store) => approveDeviceCode(store, code, normalizeEmail(options.person), 'cli'));
       context.stdout.write(`approved ${formatUserCode(record.user_code)} for ${record.person} (requested from ${record.requester.ip}, ${record.requester.user_agent || 'no user agent'})\n`);
     });
@@ -23,9 +32,13 @@ export function registerDeviceCommand(program: Command, context: CliContext): vo
     .description('Deny a waiting login')
     .argument('<code>', 'the code, like BCDF-GHJK')
     .option('--home <dir>', HOME_HELP)
-    .action(async (code: string, options: { home?: string }) => {
-      const record = await withStore(context, options.home, (store) => denyDeviceCode(store, code));
-      context.stdout.write(`denied ${formatUserCode(record.user_code)}\n`);
+    .option('--hub <url>', HUB_HELP)
+    .action(async (code: string, options: { home?: string; hub?: string }) => {
+      const hub = remoteHub(options.hub, context);
+      const denied = hub
+        ? await callHub<{ user_code: string }>(hub, 'POST', `/admin/api/devices/${encodeURIComponent(code)}/deny`, {})
+        : await withStore(context, options.home, async (store) => ({ user_code: formatUserCode((await denyDeviceCode(store, code)).user_code) }));
+      context.stdout.write(`denied ${denied.user_code}\n`);
     });
   device.command('list')
     .description('List device logins of the last day: who asked, from where, and their state')

@@ -5,11 +5,13 @@ import { withStore, formatTable } from '../state-command.js';
 import { parseDuration } from '../../state/parse-duration.js';
 import type { VirtualKeyRecord } from '../../state/schema.js';
 import { createKey, keyStatus, listKeys, revokeKey } from '../../state/virtual-keys.js';
+import { callHub, remoteHub } from '../admin-client.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
+const HUB_HELP = 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)';
 
-interface KeysCreateOptions { team: string; name?: string; expires?: string; home?: string }
-interface KeysListOptions { team?: string; json?: boolean; home?: string }
+interface KeysCreateOptions { team: string; name?: string; expires?: string; home?: string; hub?: string }
+interface KeysListOptions { team?: string; json?: boolean; home?: string; hub?: string }
 
 export function registerKeysCommand(program: Command, context: CliContext): void {
   const keys = program.command('keys').description('Create, list and revoke virtual keys (sk-gw-…)');
@@ -20,8 +22,12 @@ export function registerKeysCommand(program: Command, context: CliContext): void
     .option('--name <name>', 'a label to recognise the key by')
     .option('--expires <duration>', 'lifetime such as 30d, 12h, 90m, 2w or 45s (default: never)')
     .option('--home <dir>', HOME_HELP)
+    .option('--hub <url>', HUB_HELP)
     .action(async (options: KeysCreateOptions) => {
-      const { record, key } = await withStore(context, options.home, (store) => {
+      const hub = remoteHub(options.hub, context);
+      const { record, key } = hub
+        ? await callHub<VirtualKeyRecord & { key: string }>(hub, 'POST', '/admin/api/keys', { team: options.team, name: options.name, expires: options.expires }).then((made) => ({ record: made, key: made.key }))
+        : await withStore(context, options.home, (store) => {
         const expiresInMs = options.expires === undefined ? undefined : parseDuration(options.expires);
         return createKey(store, { team: options.team, name: options.name ?? null, ...(expiresInMs === undefined ? {} : { expiresInMs }) });
       });
@@ -35,8 +41,12 @@ export function registerKeysCommand(program: Command, context: CliContext): void
     .option('--team <team>', 'only this team\'s keys')
     .option('--json', 'print JSON')
     .option('--home <dir>', HOME_HELP)
+    .option('--hub <url>', HUB_HELP)
     .action(async (options: KeysListOptions) => {
-      const { records, now } = await withStore(context, options.home, async (store) => ({
+      const hub = remoteHub(options.hub, context);
+      const { records, now } = hub
+        ? { records: await callHub<VirtualKeyRecord[]>(hub, 'GET', `/admin/api/keys${options.team ? `?team=${encodeURIComponent(options.team)}` : ''}`), now: new Date() }
+        : await withStore(context, options.home, async (store) => ({
         records: listKeys(store.snapshot(), options.team === undefined ? {} : { team: options.team }),
         now: store.now(),
       }));
@@ -52,8 +62,12 @@ export function registerKeysCommand(program: Command, context: CliContext): void
     .description('Revoke a key by its id (vk_…); a running gateway refuses it within a second')
     .argument('<id>', 'the key id shown by gw keys list')
     .option('--home <dir>', HOME_HELP)
-    .action(async (id: string, options: { home?: string }) => {
-      const { record, changed } = await withStore(context, options.home, (store) => revokeKey(store, id));
+    .option('--hub <url>', HUB_HELP)
+    .action(async (id: string, options: { home?: string; hub?: string }) => {
+      const hub = remoteHub(options.hub, context);
+      const { record, changed } = hub
+        ? await callHub<VirtualKeyRecord & { changed: boolean }>(hub, 'DELETE', `/admin/api/keys/${encodeURIComponent(id)}`).then((revoked) => ({ record: revoked, changed: revoked.changed }))
+        : await withStore(context, options.home, (store) => revokeKey(store, id));
       context.stdout.write(changed ? `revoked ${record.id}\n` : `${record.id} was already revoked at ${record.revoked_at}\n`);
     });
 }

@@ -3,8 +3,10 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { formatTable, withStore } from '../state-command.js';
 import { addPerson, listPeople, removePerson } from '../../state/people.js';
+import { callHub, remoteHub } from '../admin-client.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
+const HUB_HELP = 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)';
 
 export function registerPeopleCommand(program: Command, context: CliContext): void {
   const people = program.command('people').description('People who may log in to this hub with gw login (each in one team)');
@@ -13,8 +15,12 @@ export function registerPeopleCommand(program: Command, context: CliContext): vo
     .argument('<email>', 'the person\'s email (what the verification page or the identity provider reports)')
     .requiredOption('--team <team>', 'team whose live key serves their requests')
     .option('--home <dir>', HOME_HELP)
-    .action(async (email: string, options: { team: string; home?: string }) => {
-      const person = await withStore(context, options.home, (store) => addPerson(store, email, options.team));
+    .option('--hub <url>', HUB_HELP)
+    .action(async (email: string, options: { team: string; home?: string; hub?: string }) => {
+      const hub = remoteHub(options.hub, context);
+      const person = hub
+        ? await callHub<{ email: string; team: string }>(hub, 'POST', '/admin/api/people', { email, team: options.team })
+        : await withStore(context, options.home, (store) => addPerson(store, email, options.team));
       context.stdout.write(`added ${person.email} to team ${person.team}\n`);
     });
   people.command('list')
@@ -36,8 +42,12 @@ export function registerPeopleCommand(program: Command, context: CliContext): vo
     .description('Remove a person and revoke their tokens (a running hub refuses them within a second)')
     .argument('<email>', 'the person\'s email')
     .option('--home <dir>', HOME_HELP)
-    .action(async (email: string, options: { home?: string }) => {
-      const { person, revokedTokens } = await withStore(context, options.home, (store) => removePerson(store, email));
+    .option('--hub <url>', HUB_HELP)
+    .action(async (email: string, options: { home?: string; hub?: string }) => {
+      const hub = remoteHub(options.hub, context);
+      const { person, revokedTokens } = hub
+        ? await callHub<{ person: { email: string }; revoked_tokens: number }>(hub, 'DELETE', `/admin/api/people/${encodeURIComponent(email)}`).then((removed) => ({ person: removed.person, revokedTokens: removed.revoked_tokens }))
+        : await withStore(context, options.home, (store) => removePerson(store, email));
       context.stdout.write(`removed ${person.email}; revoked ${revokedTokens} token${revokedTokens === 1 ? '' : 's'}\n`);
     });
 }

@@ -1,0 +1,214 @@
+// The admin API (/admin/api/…): everything the CLI manages on a hub, over HTTP, for the
+// console (/ui) and for `gw … --hub URL`. One table of routes, each a small handler over
+// the same state functions the CLI calls; the server (src/server/admin-routes.ts) checks
+// the admin credential before any handler runs and writes one `admin.change` record per
+// change, naming the admin (token id and name) and the target, never a secret.
+import { listKeys, createKey, keyStatus, revokeKey } from '../state/virtual-keys.js';
+import { addPerson, listPeople, normalizeEmail, removePerson } from '../state/people.js';
+import { createTeam, listTeams } from '../state/teams.js';
+import { revokePersonalToken, tokenStatus } from '../state/personal-tokens.js';
+import { approveDeviceCode, denyDeviceCode, formatUserCode, isLive } from '../state/device-codes.js';
+import { SETTING_DEFINITIONS, assertSettingName, formatSetting, setSetting } from '../state/settings.js';
+import { addAdminToken, adminTokensOf, revokeAdminToken } from '../state/admin-tokens.js';
+import { parseDuration } from '../state/parse-duration.js';
+import { ensureLiveKey } from '../state/live-keys.js';
+import type { StateStore } from '../state/state-store.js';
+import type { AdminTokenRecord } from '../state/schema.js';
+import type { TrailReader } from './trail-reader.js';
+
+export interface AdminContext {
+  store: StateStore;
+  hubSecret: Buffer;
+  trail: TrailReader;
+  /** The audit trail's state for the console: last checkpoint, ok or why not. */
+  auditState(): Record<string, unknown>;
+}
+
+export interface AdminRequest {
+  admin: AdminTokenRecord;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+}
+
+export interface AdminAnswer {
+  status: number;
+  body: unknown;
+  /** A change: what the audit record says (action, target); absent for reads. */
+  change?: { action: string; target: string; detail?: Record<string, string | number | boolean | null> };
+}
+
+type Handler = (context: AdminContext, request: AdminRequest) => Promise<AdminAnswer> | AdminAnswer;
+
+export interface AdminRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  operation: string;
+  handler: Handler;
+}
+
+const text = (body: Record<string, unknown>, name: string): string => {
+  const value = body[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new AdminInputError(`"${name}" is required (a string)`);
+  return value.trim();
+};
+
+export class AdminInputError extends Error {}
+
+const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
+
+export const ADMIN_ROUTES: AdminRoute[] = [
+  { method: 'GET', path: '/admin/api/whoami', operation: 'admin.whoami', handler: (_context, request) => ok({ id: request.admin.id, name: request.admin.name }) },
+  { method: 'GET', path: '/admin/api/teams', operation: 'teams.list', handler: (context) => ok(listTeams(context.store.snapshot())) },
+  {
+    method: 'POST', path: '/admin/api/teams', operation: 'teams.create',
+    async handler(context, request) {
+      const team = await createTeam(context.store, text(request.body, 'name'));
+      await ensureLiveKey(context.store, team.name, context.hubSecret);
+      return { status: 201, body: team, change: { action: 'teams.create', target: team.name } };
+    },
+  },
+  { method: 'GET', path: '/admin/api/people', operation: 'people.list', handler: (context) => ok(listPeople(context.store.snapshot())) },
+  {
+    method: 'POST', path: '/admin/api/people', operation: 'people.add',
+    async handler(context, request) {
+      const person = await addPerson(context.store, text(request.body, 'email'), text(request.body, 'team'));
+      return { status: 201, body: person, change: { action: 'people.add', target: person.email, detail: { team: person.team } } };
+    },
+  },
+  {
+    method: 'DELETE', path: '/admin/api/people/:email', operation: 'people.remove',
+    async handler(context, request) {
+      const { person, revokedTokens } = await removePerson(context.store, normalizeEmail(request.params.email ?? ''));
+      return { status: 200, body: { person, revoked_tokens: revokedTokens }, change: { action: 'people.remove', target: person.email, detail: { revoked_tokens: revokedTokens } } };
+    },
+  },
+  {
+    method: 'GET', path: '/admin/api/keys', operation: 'keys.list',
+    handler(context, request) {
+      const now = context.store.now();
+      const team = request.query.get('team') ?? undefined;
+      return ok(listKeys(context.store.snapshot(), team ? { team } : {}).map(({ hash: _hash, ...record }) => ({ ...record, status: keyStatus(record as never, now) })));
+    },
+  },
+  {
+    method: 'POST', path: '/admin/api/keys', operation: 'keys.create',
+    async handler(context, request) {
+      const expires = typeof request.body.expires === 'string' && request.body.expires !== '' ? parseDuration(request.body.expires) : undefined;
+      const name = typeof request.body.name === 'string' && request.body.name.trim() !== '' ? request.body.name.trim() : null;
+      const { record, key } = await createKey(context.store, { team: text(request.body, 'team'), name, ...(expires !== undefined ? { expiresInMs: expires } : {}) });
+      const { hash: _hash, ...shown } = record;
+      // The plaintext goes to this admin once, in this answer; the record keeps only its hash.
+      return { status: 201, body: { ...shown, key }, change: { action: 'keys.create', target: record.id, detail: { team: record.team, name: record.name } } };
+    },
+  },
+  {
+    method: 'DELETE', path: '/admin/api/keys/:id', operation: 'keys.revoke',
+    async handler(context, request) {
+      const { record, changed } = await revokeKey(context.store, request.params.id ?? '');
+      const { hash: _hash, ...shown } = record;
+      return { status: 200, body: { ...shown, changed }, change: { action: 'keys.revoke', target: record.id, detail: { team: record.team, changed } } };
+    },
+  },
+  {
+    method: 'GET', path: '/admin/api/tokens', operation: 'tokens.list',
+    handler(context) {
+      const now = context.store.now();
+      return ok(context.store.snapshot().tokens.map(({ hash: _hash, ...record }) => ({ ...record, status: tokenStatus(record as never, now) })));
+    },
+  },
+  {
+    method: 'DELETE', path: '/admin/api/tokens/:id', operation: 'tokens.revoke',
+    async handler(context, request) {
+      const { record, changed } = await revokePersonalToken(context.store, request.params.id ?? '');
+      return { status: 200, body: { id: record.id, person: record.person, revoked_at: record.revoked_at, changed }, change: { action: 'tokens.revoke', target: record.id, detail: { person: record.person, changed } } };
+    },
+  },
+  {
+    method: 'GET', path: '/admin/api/devices', operation: 'devices.list',
+    handler(context) {
+      const now = context.store.now();
+      // What the hub observed (address, time) apart from what the device claims (program, computer name).
+      return ok(context.store.snapshot().device_codes.filter((code) => code.status === 'pending' && isLive(code, now)).map((code) => ({
+        user_code: formatUserCode(code.user_code), status: code.status, observed: { address: code.requester.ip, at: code.created_at },
+        claimed: { program: code.requester.user_agent, computer: code.requester.client_host, email: code.claimed_email ?? null }, expires_at: code.expires_at,
+      })));
+    },
+  },
+  {
+    method: 'POST', path: '/admin/api/devices/:code/approve', operation: 'devices.approve',
+    async handler(context, request) {
+      const record = await approveDeviceCode(context.store, request.params.code ?? '', normalizeEmail(text(request.body, 'person')), `admin:${request.admin.id}`);
+      return { status: 200, body: { user_code: formatUserCode(record.user_code), person: record.person }, change: { action: 'devices.approve', target: formatUserCode(record.user_code), detail: { person: record.person } } };
+    },
+  },
+  {
+    method: 'POST', path: '/admin/api/devices/:code/deny', operation: 'devices.deny',
+    async handler(context, request) {
+      const record = await denyDeviceCode(context.store, request.params.code ?? '');
+      return { status: 200, body: { user_code: formatUserCode(record.user_code), status: record.status }, change: { action: 'devices.deny', target: formatUserCode(record.user_code) } };
+    },
+  },
+  {
+    method: 'GET', path: '/admin/api/settings', operation: 'settings.list',
+    handler(context) {
+      const settings = context.store.snapshot().settings;
+      return ok(Object.keys(SETTING_DEFINITIONS).map((name) => ({ name, value: formatSetting(assertSettingName(name), settings[assertSettingName(name)] as never), description: SETTING_DEFINITIONS[assertSettingName(name)].description })));
+    },
+  },
+  {
+    method: 'POST', path: '/admin/api/settings/:name', operation: 'settings.set',
+    async handler(context, request) {
+      const name = assertSettingName(request.params.name ?? '');
+      const value = await setSetting(context.store, name, text(request.body, 'value'));
+      const shown = formatSetting(name, value as never);
+      return { status: 200, body: { name, value: shown }, change: { action: 'settings.set', target: name, detail: { value: shown } } };
+    },
+  },
+  {
+    method: 'GET', path: '/admin/api/admin-tokens', operation: 'admin_tokens.list',
+    handler: (context) => ok(adminTokensOf(context.store.snapshot()).map(({ hash: _hash, ...record }) => record)),
+  },
+  {
+    method: 'POST', path: '/admin/api/admin-tokens', operation: 'admin_tokens.create',
+    async handler(context, request) {
+      const { record, token } = await context.store.update((draft) => addAdminToken(draft, { name: text(request.body, 'name'), createdBy: request.admin.id, now: context.store.now() }));
+      const { hash: _hash, ...shown } = record;
+      return { status: 201, body: { ...shown, token }, change: { action: 'admin_tokens.create', target: record.id, detail: { name: record.name } } };
+    },
+  },
+  {
+    method: 'DELETE', path: '/admin/api/admin-tokens/:id', operation: 'admin_tokens.revoke',
+    async handler(context, request) {
+      const record = await context.store.update((draft) => revokeAdminToken(draft, request.params.id ?? '', context.store.now()));
+      return { status: 200, body: { id: record.id, revoked_at: record.revoked_at }, change: { action: 'admin_tokens.revoke', target: record.id } };
+    },
+  },
+  {
+    method: 'GET', path: '/admin/api/requests', operation: 'requests.search',
+    async handler(context, request) {
+      const limit = Math.min(500, Math.max(1, Number(request.query.get('limit') ?? 100) || 100));
+      const filter = Object.fromEntries(['person', 'team', 'key_id', 'model', 'provider', 'status', 'request_id', 'since', 'until'].flatMap((name) => {
+        const value = request.query.get(name);
+        return value ? [[name, value]] : [];
+      }));
+      return ok(await context.trail.search(filter, limit));
+    },
+  },
+  {
+    method: 'GET', path: '/admin/api/requests/:id', operation: 'requests.get',
+    async handler(context, request) {
+      const [found] = await context.trail.search({ request_id: request.params.id ?? '' }, 1);
+      return found ? ok(found) : { status: 404, body: { error: { message: `no request ${request.params.id} in the trail` } } };
+    },
+  },
+  {
+    method: 'GET', path: '/admin/api/usage', operation: 'usage.report',
+    async handler(context, request) {
+      const by = request.query.get('by') ?? 'team';
+      if (!['team', 'person', 'model', 'provider', 'day', 'key_id'].includes(by)) throw new AdminInputError('by is one of team, person, model, provider, day, key_id');
+      return ok(await context.trail.usage(by as 'team', request.query.get('since') ?? undefined));
+    },
+  },
+  { method: 'GET', path: '/admin/api/audit', operation: 'audit.state', handler: (context) => ok(context.auditState()) },
+];

@@ -1,0 +1,38 @@
+// The CLI's side of remote administration: `gw keys create --hub URL …` and friends call the
+// hub's admin API with an admin token (GW_ADMIN_TOKEN), and a refusal or a failure becomes
+// one clear line, as a local state error would.
+import { CliExit, type CliContext } from './cli-context.js';
+
+export interface RemoteHub {
+  url: string;
+  token: string;
+}
+
+/** The hub to call when --hub is given; without an admin token that is a usage error. */
+export function remoteHub(flag: string | undefined, context: CliContext): RemoteHub | null {
+  if (flag === undefined) return null;
+  if (!/^https?:\/\//i.test(flag)) throw new CliExit(2, `--hub takes the hub's URL (https://…); got ${flag}`);
+  const token = context.env.GW_ADMIN_TOKEN?.trim();
+  if (!token) throw new CliExit(2, 'remote administration needs an admin token: set GW_ADMIN_TOKEN (made on the hub with gw admin tokens create --name YOU)');
+  return { url: flag.replace(/\/+$/, ''), token };
+}
+
+export async function callHub<T = unknown>(hub: RemoteHub, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`${hub.url}${path}`, {
+      method, headers: { authorization: `Bearer ${hub.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(30_000),
+    });
+  } catch (error) {
+    throw new CliExit(1, `cannot reach the hub at ${hub.url}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`);
+  }
+  const text = await response.text();
+  let json: unknown = null;
+  try { json = JSON.parse(text); } catch { /* not JSON: reported below */ }
+  if (!response.ok) {
+    const message = (json as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${response.status}`;
+    throw new CliExit(response.status === 401 ? 2 : 1, `the hub refused: ${message}`);
+  }
+  return json as T;
+}

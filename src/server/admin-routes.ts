@@ -1,0 +1,158 @@
+// The admin API (src/admin/admin-api.ts) and the console (/ui) on fastify. Neither takes an
+// inference credential: the admin credential is an admin token (Bearer gwa-…) or a console
+// session cookie, checked here before any handler; a call without one is refused (401) and
+// recorded (`admin.refused`, at most once per address a minute), every change is recorded
+// (`admin.change`) naming the admin. The console is static files under console/ with a
+// strict CSP: no inline script or style, nothing from another origin.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ADMIN_ROUTES, AdminInputError, type AdminContext, type AdminRoute } from '../admin/admin-api.js';
+import { SESSION_COOKIE, SESSION_SECONDS, csrfFor, csrfMatches, issueSession, readSession } from '../admin/admin-session.js';
+import type { AuditFields } from '../audit/record.js';
+import { findAdminToken } from '../state/admin-tokens.js';
+import type { AdminTokenRecord } from '../state/schema.js';
+import { StateError } from '../state/state-errors.js';
+import type { RouteEntry } from '../pipeline/route-table.js';
+
+export interface AdminServerContext extends AdminContext {
+  audit(fields: AuditFields): void;
+}
+
+/** console/ at the repository's top, from src/server or dist/server alike. */
+const CONSOLE_DIR = path.resolve(import.meta.dirname, '../../console');
+const CONSOLE_FILES: Record<string, [file: string, type: string]> = {
+  '/ui': ['index.html', 'text/html; charset=utf-8'],
+  '/ui/app.js': ['app.js', 'text/javascript; charset=utf-8'],
+  '/ui/app.css': ['app.css', 'text/css; charset=utf-8'],
+  '/ui/vendor/preact-htm.js': ['../node_modules/htm/preact/standalone.module.js', 'text/javascript; charset=utf-8'],
+  '/ui/vendor/uplot.js': ['../node_modules/uplot/dist/uPlot.esm.js', 'text/javascript; charset=utf-8'],
+  '/ui/vendor/uplot.css': ['../node_modules/uplot/dist/uPlot.min.css', 'text/css; charset=utf-8'],
+};
+const CONSOLE_HEADERS = {
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'cache-control': 'no-store',
+};
+const REFUSAL_WINDOW_MS = 60_000;
+
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const pair of (request.headers.cookie ?? '').split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
+  }
+  return undefined;
+}
+
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A browser says where a request comes from (Sec-Fetch-Site, Origin): anything but this origin is
+ * refused. (no-referrer would make Chromium send `Origin: null` on the console's own forms: the
+ * console's pages use same-origin.) A client that sends neither is not a browser riding a cookie.
+ */
+function crossSite(request: FastifyRequest): boolean {
+  const site = headerOf(request, 'sec-fetch-site');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  const origin = headerOf(request, 'origin');
+  return origin !== undefined && origin !== `${request.protocol}://${request.host}`;
+}
+
+function route(method: RouteEntry['method'], url: string, operation: string, jsonBody: boolean): { config: { route: RouteEntry } } {
+  return { config: { route: { method, url, family: 'operational', operation, authenticated: false, jsonBody } } };
+}
+
+type Who = { admin: AdminTokenRecord; session: string | null } | { refused: string };
+
+export function registerAdminRoutes(app: FastifyInstance, context: AdminServerContext): void {
+  const lastRefusal = new Map<string, { at: number; suppressed: number }>();
+  const refuse = (request: FastifyRequest, reply: FastifyReply, reason: string): FastifyReply => {
+    const now = Date.now();
+    const seen = lastRefusal.get(request.ip);
+    if (seen && now - seen.at < REFUSAL_WINDOW_MS) {
+      seen.suppressed += 1;
+    } else {
+      if (lastRefusal.size > 10_000) lastRefusal.clear();
+      lastRefusal.set(request.ip, { at: now, suppressed: 0 });
+      context.audit({ kind: 'admin.refused', origin: request.ip, route: request.routeOptions.url ?? request.url.split('?')[0]!, data: { reason, method: request.method, earlier_refusals_not_recorded: seen?.suppressed ?? 0 } });
+    }
+    return reply.code(401).header('www-authenticate', 'Bearer realm="gw admin"').send({ error: { message: `admin credential required: ${reason}`, code: 'admin_unauthorized' } });
+  };
+
+  const identify = (request: FastifyRequest): Who => {
+    const state = context.store.snapshot();
+    const bearer = /^Bearer\s+(\S+)$/i.exec(headerOf(request, 'authorization') ?? '')?.[1];
+    if (bearer !== undefined) {
+      const admin = findAdminToken(state, bearer);
+      return admin ? { admin, session: null } : { refused: bearer.startsWith('gwa-') ? 'unknown or revoked admin token' : 'not an admin token (inference keys and personal tokens are not admin credentials)' };
+    }
+    const session = cookieOf(request, SESSION_COOKIE);
+    if (session === undefined) return { refused: 'no admin token (Authorization: Bearer gwa-…) and no console session' };
+    const tokenId = readSession(context.hubSecret, session, Date.now());
+    const admin = tokenId === null ? undefined : (state.admin_tokens ?? []).find((record) => record.id === tokenId && record.revoked_at === null);
+    if (!admin) return { refused: 'console session expired or its admin token revoked: sign in again' };
+    if (request.method !== 'GET') {
+      // A cookie rides along on a cross-site form; the header and a same-site Origin cannot.
+      if (crossSite(request)) return { refused: 'cross-site request' };
+      if (!csrfMatches(context.hubSecret, session, headerOf(request, 'x-gw-csrf'))) return { refused: 'missing or wrong x-gw-csrf header' };
+    }
+    return { admin, session };
+  };
+
+  const serveApi = async (entry: AdminRoute, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const who = identify(request);
+    if ('refused' in who) return refuse(request, reply, who.refused);
+    const body = typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body) ? request.body as Record<string, unknown> : {};
+    const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+    try {
+      const answer = await entry.handler(context, { admin: who.admin, params: request.params as Record<string, string>, query, body });
+      if (answer.change) {
+        context.audit({
+          kind: 'admin.change', origin: request.ip, route: entry.path, operation: entry.operation,
+          data: { admin_id: who.admin.id, admin_name: who.admin.name, via: who.session ? 'console' : 'api', action: answer.change.action, target: answer.change.target, ...answer.change.detail },
+        });
+      }
+      const extra = entry.operation === 'admin.whoami' && who.session ? { csrf: csrfFor(context.hubSecret, who.session) } : {};
+      return reply.code(answer.status).header('cache-control', 'no-store').send(extra.csrf ? { ...(answer.body as object), ...extra } : answer.body);
+    } catch (error) {
+      const status = error instanceof AdminInputError ? 400 : error instanceof StateError ? (error.kind === 'usage' ? 400 : error.kind === 'refused' ? 409 : 500) : 500;
+      const message = error instanceof AdminInputError || error instanceof StateError ? error.message : 'internal error';
+      return reply.code(status).send({ error: { message, code: status === 409 ? 'conflict' : status === 400 ? 'invalid_request' : 'internal' } });
+    }
+  };
+
+  for (const entry of ADMIN_ROUTES) {
+    app.route({ method: entry.method, url: entry.path, ...route(entry.method, entry.path, entry.operation, entry.method === 'POST'), handler: (request, reply) => serveApi(entry, request, reply) });
+  }
+
+  for (const [url, [file, type]] of Object.entries(CONSOLE_FILES)) {
+    app.get(url, route('GET', url, 'console.file', false), async (_request, reply) => reply.headers({ ...CONSOLE_HEADERS, 'content-type': type }).send(await readFile(path.join(CONSOLE_DIR, file))));
+  }
+  app.post('/ui/login', route('POST', '/ui/login', 'console.login', false), async (request, reply) => {
+    const form = new URLSearchParams(Buffer.isBuffer(request.gw?.rawBody) ? request.gw.rawBody.toString('utf8') : await readBody(request));
+    if (crossSite(request)) return refuse(request, reply, 'cross-site sign-in');
+    const admin = findAdminToken(context.store.snapshot(), form.get('token')?.trim() ?? '');
+    if (!admin) {
+      refuse(request, reply.code(401), 'console sign-in with an unknown or revoked admin token');
+      return reply;
+    }
+    const secure = request.protocol === 'https' ? '; Secure' : '';
+    return reply.code(303).headers({ location: '/ui', 'cache-control': 'no-store',
+      'set-cookie': `${SESSION_COOKIE}=${issueSession(context.hubSecret, admin.id, Date.now())}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_SECONDS}${secure}` }).send();
+  });
+  app.post('/ui/logout', route('POST', '/ui/logout', 'console.logout', false), async (_request, reply) =>
+    reply.code(303).headers({ location: '/ui', 'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0` }).send());
+}
+
+async function readBody(request: FastifyRequest): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 16 * 1024) break;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

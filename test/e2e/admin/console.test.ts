@@ -1,0 +1,217 @@
+// The admin console (/ui) in real headless Chromium against a real hub, and the admin API
+// from the CLI of another home (issue 18): an admin signs in with an admin token, approves
+// a waiting `gw login` (which then finishes), creates a key and sees it once, revokes it
+// (a call with it is refused), filters the request explorer to one person and opens a
+// request, and reads a usage chart whose totals match the API's. Refusals: no credential,
+// a person's token, an inference key, a cross-site form. Every change is an audit record
+// naming the admin. Screenshots of each page go to test-results/console/.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeHome, runGw } from '../../support/gateway-process.js';
+import { readAudit } from '../helpers.js';
+import { NO_KEYCHAIN, PERSON, TEAM, runChecked, startHubRig, startLogin, type HubRig } from '../device-login/support.js';
+
+const SHOTS = path.resolve(import.meta.dirname, '../../../test-results/console');
+let rig: HubRig;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+let adminToken: string;
+let personToken: string;
+
+function chat(credential: string, model = 'mock/echo'): Promise<Response> {
+  return fetch(`${rig.hub.url}/v1/chat/completions`, {
+    method: 'POST', headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hello console' }] }),
+  });
+}
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  profile = await mkdtemp(path.join(os.tmpdir(), 'gw-chromium-'));
+  const [started, launched] = await Promise.all([
+    startHubRig(),
+    chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium', headless: true, locale: 'en-US', viewport: { width: 1200, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    }),
+  ]);
+  rig = started;
+  context = launched;
+  page = context.pages()[0] ?? await context.newPage();
+  // A locator that finds nothing fails the step, naming it, well before the test's own time-out.
+  page.setDefaultTimeout(10_000);
+  adminToken = (await runChecked(['admin', 'tokens', 'create', '--name', 'ops@example.com'], rig.hub.home)).trim();
+  expect(adminToken).toMatch(/^gwa-/);
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  await rig?.close();
+  await rm(profile, { recursive: true, force: true });
+});
+
+describe('the console in Chromium', () => {
+  it('signs in with an admin token; the session cookie is HttpOnly and SameSite=Strict', async () => {
+    await page.goto(`${rig.hub.url}/ui`);
+    await page.getByLabel(/Admin token/).fill(adminToken);
+    await shot('sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Signed in as ops@example.com').waitFor();
+    const cookie = (await context.cookies()).find((entry) => entry.name === 'gw_admin')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Strict');
+    expect(await page.evaluate(() => document.cookie)).not.toContain('gw_admin');
+  });
+
+  it('approves a waiting gw login with one click, showing what the hub saw apart from what the device claims; the login finishes', async () => {
+    const login = startLogin(rig.hub.url, await makeHome('gw-laptop-'), NO_KEYCHAIN);
+    const code = await login.code;
+    await page.getByRole('button', { name: 'Device logins' }).click();
+    await page.reload();
+    const row = page.getByRole('row', { name: new RegExp(code) });
+    await row.waitFor();
+    await expect(row.getByText(/from 127\.0\.0\.1/).count()).resolves.toBe(1);
+    await expect(row.locator('.claim').textContent()).resolves.toContain('program:');
+    await shot('device-logins');
+    await row.getByLabel('Approve for').selectOption(PERSON);
+    await row.getByRole('button', { name: `Approve ${code}` }).click();
+    await page.getByText(`Approved ${code}.`).waitFor();
+    expect(await login.exited).toBe(0);
+    const records = await readAudit(rig.hub.home);
+    expect(records.find((record) => record.kind === 'admin.change' && record.data?.action === 'devices.approve')?.data).toMatchObject({ admin_name: 'ops@example.com', via: 'console', person: PERSON, target: code });
+  }, 40_000);
+
+  it('creates a key and shows it once; revoking it makes a call with it refused', async () => {
+    await page.getByRole('button', { name: 'Keys' }).click();
+    // The team list arrives after the form: submitting before would be stopped by the required select.
+    await page.getByLabel('Team').locator('option', { hasText: TEAM }).waitFor({ state: 'attached' });
+    await page.getByLabel('Name').fill('console-made');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('new-key').textContent())!.trim();
+    expect(key).toMatch(/^sk-gw-/);
+    await shot('keys-new-key');
+    expect((await chat(key)).status).toBe(200);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.reload();
+    expect(await page.content()).not.toContain(key);
+    const id = /vk_[0-9A-Za-z]{12}/.exec((await page.getByRole('row', { name: /console-made/ }).textContent())!)![0];
+    await page.getByRole('button', { name: `Revoke ${id}` }).click();
+    await page.getByText(`Revoked ${id}.`).waitFor();
+    const deadline = Date.now() + 3_000;
+    let status = 200;
+    while (Date.now() < deadline && (status = (await chat(key)).status) !== 401) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(status).toBe(401);
+    const audit = JSON.stringify(await readAudit(rig.hub.home));
+    expect(audit).not.toContain(key);
+  });
+
+  it('filters the request explorer to one person and opens a request', async () => {
+    personToken = await issuePersonToken();
+    for (let index = 0; index < 3; index += 1) expect((await chat(personToken)).status).toBe(200);
+    await page.getByRole('button', { name: 'Requests' }).click();
+    await page.getByLabel('person').fill(PERSON);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const rows = page.getByRole('row').filter({ hasText: PERSON });
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    // Only the header row is left once the filtered answer is in.
+    await expect.poll(() => page.getByRole('row').filter({ hasNotText: PERSON }).count()).toBe(1);
+    await rows.first().getByRole('button', { name: /^Open req_/ }).click();
+    const detail = page.getByRole('region', { name: /^Request req_/ });
+    await expect(detail.textContent()).resolves.toContain(`person ${PERSON}`);
+    await shot('requests');
+  });
+
+  it('shows usage as charts whose totals match the API', async () => {
+    await page.getByRole('button', { name: 'Usage' }).click();
+    await page.getByLabel('Group by').selectOption('person');
+    await page.getByRole('img', { name: 'Requests per day by person' }).locator('canvas').waitFor();
+    const shown = Number(await page.getByTestId(`requests-${PERSON}`).textContent());
+    const report = await (await fetch(`${rig.hub.url}/admin/api/usage?by=person`, { headers: { authorization: `Bearer ${adminToken}` } })).json() as { groups: Array<{ group: string; requests: number }> };
+    const fromTrail = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'request' && record.person === PERSON).length;
+    expect(shown).toBe(report.groups.find((group) => group.group === PERSON)!.requests);
+    expect(shown).toBe(fromTrail);
+    await shot('usage');
+    await page.getByRole('button', { name: 'Audit' }).click();
+    await page.getByText('writable').waitFor();
+    await shot('audit');
+  });
+});
+
+describe('refusals', () => {
+  it('an unauthenticated browser, a person\'s token and an inference key are refused (401) and recorded', async () => {
+    const anonymous = await fetch(`${rig.hub.url}/admin/api/people`);
+    expect(anonymous.status).toBe(401);
+    const asPerson = await fetch(`${rig.hub.url}/admin/api/people`, { headers: { authorization: `Bearer ${personToken}` } });
+    expect(asPerson.status).toBe(401);
+    expect(JSON.stringify(await asPerson.json())).toContain('not an admin token');
+    const records = await readAudit(rig.hub.home);
+    expect(records.some((record) => record.kind === 'admin.refused')).toBe(true);
+    expect(JSON.stringify(records)).not.toContain(personToken);
+  });
+
+  it('a cross-site form riding the console cookie is refused', async () => {
+    const cookie = (await context.cookies()).find((entry) => entry.name === 'gw_admin')!;
+    const forged = await fetch(`${rig.hub.url}/admin/api/teams`, {
+      method: 'POST', headers: { cookie: `gw_admin=${cookie.value}`, origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'evil' }),
+    });
+    expect(forged.status).toBe(401);
+    const noHeader = await fetch(`${rig.hub.url}/admin/api/teams`, {
+      method: 'POST', headers: { cookie: `gw_admin=${cookie.value}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'evil' }),
+    });
+    expect(noHeader.status).toBe(401);
+    expect(JSON.stringify(await noHeader.json())).toContain('x-gw-csrf');
+    const teams = await (await fetch(`${rig.hub.url}/admin/api/teams`, { headers: { authorization: `Bearer ${adminToken}` } })).json() as Array<{ name: string }>;
+    expect(teams.map((team) => team.name)).not.toContain('evil');
+  });
+});
+
+describe('the CLI, remotely', () => {
+  it('gw keys create --hub with an admin token from another home works; the change names the admin', async () => {
+    const elsewhere = await makeHome('gw-admin-laptop-');
+    const made = await runGw(['keys', 'create', '--team', TEAM, '--name', 'remote', '--hub', rig.hub.url], { home: elsewhere, env: { GW_ADMIN_TOKEN: adminToken } });
+    expect(made.code, made.stderr).toBe(0);
+    const key = made.stdout.trim();
+    expect(key).toMatch(/^sk-gw-/);
+    expect((await chat(key)).status).toBe(200);
+    const listed = await runGw(['keys', 'list', '--hub', rig.hub.url], { home: elsewhere, env: { GW_ADMIN_TOKEN: adminToken } });
+    expect(listed.stdout).toContain('remote');
+    const change = (await readAudit(rig.hub.home)).find((record) => record.kind === 'admin.change' && record.data?.action === 'keys.create' && record.data?.via === 'api');
+    expect(change?.data).toMatchObject({ admin_name: 'ops@example.com', team: TEAM, name: 'remote' });
+  });
+
+  it('without an admin token it is refused (exit 2) and the hub records the refusal', async () => {
+    const before = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'admin.refused').length;
+    const missing = await runGw(['keys', 'create', '--team', TEAM, '--hub', rig.hub.url], { home: await makeHome() });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('GW_ADMIN_TOKEN');
+    const wrong = await runGw(['people', 'add', 'mallory@example.com', '--team', TEAM, '--hub', rig.hub.url], { home: await makeHome(), env: { GW_ADMIN_TOKEN: 'gwa-notarealtokennotarealtokennotarealtokenabc' } });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('the hub refused');
+    // Refusals are recorded at most once a minute per address, and the first one from this test run may already be counted.
+    const after = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'admin.refused');
+    expect(after.length).toBeGreaterThanOrEqual(Math.max(before, 1));
+    const people = await runChecked(['people', 'list', '--json'], rig.hub.home);
+    expect(people).not.toContain('mallory');
+  });
+});
+
+/** A device login approved by the hub admin over the API, as a person's atu- token. */
+async function issuePersonToken(): Promise<string> {
+  const form = (path: string, fields: Record<string, string>) => fetch(`${rig.hub.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  const started = await (await form('/oauth/device/code', { client_id: 'gw-cli' })).json() as { device_code: string; user_code: string };
+  const approved = await fetch(`${rig.hub.url}/admin/api/devices/${started.user_code}/approve`, {
+    method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ person: PERSON }),
+  });
+  expect(approved.status).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const issued = await (await form('/oauth/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code })).json() as { access_token: string };
+  return issued.access_token;
+}
