@@ -21,6 +21,7 @@ _gw_subcommand() {
     'gw/audit') REPLY='gw audit' ;;
     'gw/db') REPLY='gw db' ;;
     'gw/state') REPLY='gw state' ;;
+    'gw/admin') REPLY='gw admin' ;;
     'gw/completion') REPLY='gw completion' ;;
     'gw/help') REPLY='gw help' ;;
     'gw teams/create') REPLY='gw teams create' ;;
@@ -76,6 +77,12 @@ _gw_subcommand() {
     'gw state/export') REPLY='gw state export' ;;
     'gw state/import') REPLY='gw state import' ;;
     'gw state/help') REPLY='gw state help' ;;
+    'gw admin/tokens') REPLY='gw admin tokens' ;;
+    'gw admin/help') REPLY='gw admin help' ;;
+    'gw admin tokens/create') REPLY='gw admin tokens create' ;;
+    'gw admin tokens/list') REPLY='gw admin tokens list' ;;
+    'gw admin tokens/revoke') REPLY='gw admin tokens revoke' ;;
+    'gw admin tokens/help') REPLY='gw admin tokens help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -83,7 +90,7 @@ _gw_subcommand() {
 # PATH/FLAG: succeeds when FLAG takes a value, so the next word is not a subcommand.
 _gw_takes_value() {
   case "$1/$2" in
-    'gw/--store'|'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw serve/--store'|'gw serve/--redis'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people list/--home'|'gw people remove/--home'|'gw device approve/--person'|'gw device approve/--home'|'gw device deny/--home'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys list/--team'|'gw keys list/--home'|'gw keys revoke/--home'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home'|'gw audit verify/--store'|'gw audit verify/--key'|'gw audit export/--store'|'gw audit export/--chain'|'gw audit chains/--store'|'gw db migrate/--store'|'gw state export/--home'|'gw state import/--home') return 0 ;;
+    'gw/--store'|'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw serve/--store'|'gw serve/--redis'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people add/--hub'|'gw people list/--home'|'gw people remove/--home'|'gw people remove/--hub'|'gw device approve/--person'|'gw device approve/--home'|'gw device approve/--hub'|'gw device deny/--home'|'gw device deny/--hub'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys create/--hub'|'gw keys list/--team'|'gw keys list/--home'|'gw keys list/--hub'|'gw keys revoke/--home'|'gw keys revoke/--hub'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home'|'gw audit verify/--store'|'gw audit verify/--key'|'gw audit export/--store'|'gw audit export/--chain'|'gw audit chains/--store'|'gw db migrate/--store'|'gw state export/--home'|'gw state import/--home'|'gw admin tokens create/--name'|'gw admin tokens create/--home'|'gw admin tokens create/--hub'|'gw admin tokens list/--home'|'gw admin tokens list/--hub'|'gw admin tokens revoke/--home'|'gw admin tokens revoke/--hub') return 0 ;;
   esac
   return 1
 }
@@ -108,13 +115,13 @@ _gw_options() {
     'gw teams rotate-key') REPLY='--overlap --home -h --help' ;;
     'gw teams help') REPLY='' ;;
     'gw people') REPLY='-h --help' ;;
-    'gw people add') REPLY='--team --home -h --help' ;;
+    'gw people add') REPLY='--team --home --hub -h --help' ;;
     'gw people list') REPLY='--json --home -h --help' ;;
-    'gw people remove') REPLY='--home -h --help' ;;
+    'gw people remove') REPLY='--home --hub -h --help' ;;
     'gw people help') REPLY='' ;;
     'gw device') REPLY='-h --help' ;;
-    'gw device approve') REPLY='--person --home -h --help' ;;
-    'gw device deny') REPLY='--home -h --help' ;;
+    'gw device approve') REPLY='--person --home --hub -h --help' ;;
+    'gw device deny') REPLY='--home --hub -h --help' ;;
     'gw device list') REPLY='--json --home -h --help' ;;
     'gw device help') REPLY='' ;;
     'gw tokens') REPLY='-h --help' ;;
@@ -125,9 +132,9 @@ _gw_options() {
     'gw logout') REPLY='--home -h --help' ;;
     'gw whoami') REPLY='--home -h --help' ;;
     'gw keys') REPLY='-h --help' ;;
-    'gw keys create') REPLY='--team --name --expires --home -h --help' ;;
-    'gw keys list') REPLY='--team --json --home -h --help' ;;
-    'gw keys revoke') REPLY='--home -h --help' ;;
+    'gw keys create') REPLY='--team --name --expires --home --hub -h --help' ;;
+    'gw keys list') REPLY='--team --json --home --hub -h --help' ;;
+    'gw keys revoke') REPLY='--home --hub -h --help' ;;
     'gw keys help') REPLY='' ;;
     'gw settings') REPLY='-h --help' ;;
     'gw settings get') REPLY='--json --home -h --help' ;;
@@ -171,6 +178,13 @@ _gw_options() {
     'gw state export') REPLY='--with-secrets --home -h --help' ;;
     'gw state import') REPLY='--home -h --help' ;;
     'gw state help') REPLY='' ;;
+    'gw admin') REPLY='-h --help' ;;
+    'gw admin tokens') REPLY='-h --help' ;;
+    'gw admin tokens create') REPLY='--name --home --hub -h --help' ;;
+    'gw admin tokens list') REPLY='--json --home --hub -h --help' ;;
+    'gw admin tokens revoke') REPLY='--home --hub -h --help' ;;
+    'gw admin tokens help') REPLY='' ;;
+    'gw admin help') REPLY='' ;;
     'gw completion') REPLY='-h --help' ;;
     'gw help') REPLY='' ;;
     *) REPLY='' ;;
@@ -180,7 +194,7 @@ _gw_options() {
 # PATH/INDEX -> REPLY: subcommands (before any positional) and the choices of positional INDEX.
 _gw_words() {
   case "$1/$2" in
-    'gw/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state completion help' ;;
+    'gw/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state admin completion help' ;;
     'gw teams/0') REPLY='create list rotate-key help' ;;
     'gw teams help/0') REPLY='create list rotate-key' ;;
     'gw people/0') REPLY='add list remove help' ;;
@@ -207,8 +221,12 @@ _gw_words() {
     'gw db help/0') REPLY='migrate' ;;
     'gw state/0') REPLY='export import help' ;;
     'gw state help/0') REPLY='export import' ;;
+    'gw admin/0') REPLY='tokens help' ;;
+    'gw admin tokens/0') REPLY='create list revoke help' ;;
+    'gw admin tokens help/0') REPLY='create list revoke' ;;
+    'gw admin help/0') REPLY='tokens' ;;
     'gw completion/0') REPLY='bash zsh fish' ;;
-    'gw help/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state completion' ;;
+    'gw help/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state admin completion' ;;
     *) REPLY='' ;;
   esac
 }

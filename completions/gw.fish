@@ -18,6 +18,7 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'dlp' -d 'Data-loss prevention r
 complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'Inspect the hash-chained audit trail'
 complete -c gw -n '__fish_use_subcommand' -f -a 'db' -d 'The PostgreSQL store\'s schema'
 complete -c gw -n '__fish_use_subcommand' -f -a 'state' -d 'Move the state between state.json and PostgreSQL'
+complete -c gw -n '__fish_use_subcommand' -f -a 'admin' -d 'Administration of a hub: its admin API and console (/ui)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c gw -n '__fish_use_subcommand' -f -a 'help' -d 'display help for command'
 complete -c gw -s V -l version -d 'output the version number'
@@ -64,6 +65,7 @@ complete -c gw -n '__fish_seen_subcommand_from people' -s h -l help -d 'display 
 
 complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from add' -l team -r -d 'team whose live key serves their requests'
 complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from add' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
@@ -71,6 +73,7 @@ complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcomman
 complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from people; and __fish_seen_subcommand_from help' -f -a 'add list remove'
@@ -83,9 +86,11 @@ complete -c gw -n '__fish_seen_subcommand_from device' -s h -l help -d 'display 
 
 complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from approve' -l person -r -d 'the person the token is issued to (see gw people list)'
 complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from approve' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from approve' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from approve' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from deny' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from deny' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from deny' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
@@ -130,14 +135,17 @@ complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from create' -l name -r -d 'a label to recognise the key by'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from create' -l expires -r -d 'lifetime such as 30d, 12h, 90m, 2w or 45s (default: never)'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from create' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from create' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from create' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -l team -r -d 'only this team\'s keys'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from revoke' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from revoke' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from revoke' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from help' -f -a 'create list revoke'
@@ -337,7 +345,35 @@ complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand
 
 complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from help' -f -a 'export import'
 
+complete -c gw -n '__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from tokens help' -f -a 'tokens' -d 'Admin tokens: the credentials of /admin/api and the console'
+complete -c gw -n '__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from tokens help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from admin' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from create list revoke help' -f -a 'create' -d 'Make an admin token (shown once)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from create list revoke help' -f -a 'list' -d 'List admin tokens (never the tokens themselves)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from create list revoke help' -f -a 'revoke' -d 'Revoke an admin token: its API calls and console sessions stop at once'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from create list revoke help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -l name -r -d 'who holds it (an email, or a label such as ci)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from revoke' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from revoke' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from revoke' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from help' -f -a 'create list revoke'
+
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from help' -f -a 'tokens'
+
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state admin completion'

@@ -206,13 +206,18 @@ function Chart({ report, measure, label }) {
   const [node, setNode] = useState(null);
   useEffect(() => {
     if (!node || !report) return undefined;
-    const days = [...new Set(report.daily.map((cell) => cell.day))].sort();
+    // The last 14 days at least, each day present (zero when quiet), so one busy day still reads as a day.
+    const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    const first = Math.min(today - 13 * 86_400_000, ...report.daily.map((cell) => Date.parse(`${cell.day}T00:00:00Z`)));
+    const days = [];
+    for (let at = first; at <= today; at += 86_400_000) days.push(new Date(at).toISOString().slice(0, 10));
     const groups = [...new Set(report.daily.map((cell) => cell.group))];
     const x = days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
     const series = groups.map((group) => days.map((day) => report.daily.find((cell) => cell.day === day && cell.group === group)?.[measure] ?? 0));
     const colors = ['#0b5fb3', '#b3261e', '#1e7d32', '#8e44ad', '#d35400', '#16a085'];
     const plot = new uPlot({ width: Math.min(900, node.clientWidth || 900), height: 260, title: label,
-      series: [{}, ...groups.map((group, index) => ({ label: group, stroke: colors[index % colors.length], width: 2 }))] }, [x, ...series], node);
+      scales: { x: { time: true }, y: { range: (_plot, _min, max) => [0, Math.max(1, max)] } },
+      series: [{}, ...groups.map((group, index) => ({ label: group, stroke: colors[index % colors.length], width: 2, points: { show: true } }))] }, [x, ...series], node);
     return () => plot.destroy();
   }, [node, report, measure]);
   return html`<figure><div ref=${setNode} role="img" aria-label=${label}></div></figure>`;
