@@ -249,14 +249,20 @@ function Audit() {
 
 const PAGES = { devices: ['Device logins', Devices], people: ['People', People], teams: ['Teams', Teams], keys: ['Keys', Keys], requests: ['Requests', Requests], usage: ['Usage', Usage], audit: ['Audit', Audit] };
 
+// A laptop sidecar shows its person their own trail, read-only.
+const PERSONAL_PAGES = { requests: PAGES.requests, usage: PAGES.usage, audit: PAGES.audit };
+
 function Console({ admin }) {
-  const [page, setPage] = useState(location.hash.slice(1) in PAGES ? location.hash.slice(1) : 'devices');
+  const pages = admin.personal ? PERSONAL_PAGES : PAGES;
+  const [page, setPage] = useState(location.hash.slice(1) in pages ? location.hash.slice(1) : Object.keys(pages)[0]);
   const go = (name) => { location.hash = name; setPage(name); };
-  const Page = PAGES[page][1];
+  const Page = pages[page][1];
   return html`
     <header><h1>gw console</h1>
-      <form method="post" action="/ui/logout"><span>Signed in as ${admin.name} (${admin.id}) </span><button type="submit">Sign out</button></form></header>
-    <nav aria-label="Console pages">${Object.entries(PAGES).map(([name, [label]]) => html`<button aria-current=${page === name ? 'page' : undefined} onClick=${() => go(name)}>${label}</button>`)}</nav>
+      ${admin.personal
+        ? html`<span>Your own requests on this laptop: ${admin.name} (read-only)</span>`
+        : html`<form method="post" action="/ui/logout"><span>Signed in as ${admin.name} (${admin.id}) </span><button type="submit">Sign out</button></form>`}</header>
+    <nav aria-label="Console pages">${Object.entries(pages).map(([name, [label]]) => html`<button aria-current=${page === name ? 'page' : undefined} onClick=${() => go(name)}>${label}</button>`)}</nav>
     <${Page} />`;
 }
 

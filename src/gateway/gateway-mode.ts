@@ -3,6 +3,7 @@
 // and rotates team live keys; a sidecar holds a hub session, routes through the
 // hub with the `gateway` provider, ignores environment providers, answers only
 // loopback, same-origin callers, and serves credential-less calls as its person.
+import { randomBytes } from 'node:crypto';
 import { readSecretReference } from '../config/login-env.js';
 import { createHubContext, type HubContext, type HubLimits } from '../hub/hub-context.js';
 import type { TrailReader } from '../admin/trail-reader.js';
@@ -52,10 +53,11 @@ export interface ModeInput {
 }
 
 export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
-  return input.sidecar ? prepareSidecar(input.sidecar, input.home, input.logger) : prepareHub(input);
+  return input.sidecar ? prepareSidecar(input.sidecar, input) : prepareHub(input);
 }
 
-function prepareSidecar(login: SidecarLogin, home: string, logger: Logger): GatewayMode {
+function prepareSidecar(login: SidecarLogin, input: ModeInput): GatewayMode {
+  const { home, logger } = input;
   // GW_TOKEN cannot change under a running process; a stored login is followed (gw login / gw logout).
   const followed = login.source !== 'GW_TOKEN';
   const session = new HubSession(login, {
@@ -69,7 +71,14 @@ function prepareSidecar(login: SidecarLogin, home: string, logger: Logger): Gate
     kind: 'sidecar',
     sidecar: login,
     providerOptions: { ignoreEnvironmentProviders: true, extraProviders: [hubProvider] },
-    serverOptions: { people: createSidecarIdentity(session), loopbackOnly: true },
+    serverOptions: {
+      people: createSidecarIdentity(session), loopbackOnly: true,
+      // The person's own trail, read-only, at /ui (behind the same local guard as the data plane).
+      admin: {
+        store: input.state, hubSecret: randomBytes(32), trail: input.trail, auditState: input.auditState,
+        audit: () => undefined, personal: { person: () => session.identity.person },
+      },
+    },
     wrapUpstream: (upstream) => createHubUpstream(upstream, session),
     health: () => ({ hub: session.health() }),
     start: () => session.start(),

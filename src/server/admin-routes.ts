@@ -17,7 +17,15 @@ import type { RouteEntry } from '../pipeline/route-table.js';
 
 export interface AdminServerContext extends AdminContext {
   audit(fields: AuditFields): void;
+  /**
+   * A laptop sidecar: the console shows the logged-in person their own trail, read-only, with no
+   * admin token: the sidecar's local guard (loopback Host and Origin) already fronts every route.
+   */
+  personal?: { person(): string | null };
 }
+
+/** What a sidecar's read-only console may call: its own trail, nothing that changes state. */
+const PERSONAL_OPERATIONS = new Set(['admin.whoami', 'requests.search', 'requests.get', 'usage.report', 'audit.state']);
 
 /** console/ at the repository's top, from src/server or dist/server alike. */
 const CONSOLE_DIR = path.resolve(import.meta.dirname, '../../console');
@@ -82,6 +90,10 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
   };
 
   const identify = (request: FastifyRequest): Who => {
+    if (context.personal) {
+      const person = context.personal.person() ?? 'this laptop';
+      return { admin: { id: 'sidecar', name: person, hash: '', hint: '', created_at: '', created_by: 'sidecar', revoked_at: null }, session: null };
+    }
     const state = context.store.snapshot();
     const bearer = /^Bearer\s+(\S+)$/i.exec(headerOf(request, 'authorization') ?? '')?.[1];
     if (bearer !== undefined) {
@@ -114,8 +126,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
           data: { admin_id: who.admin.id, admin_name: who.admin.name, via: who.session ? 'console' : 'api', action: answer.change.action, target: answer.change.target, ...answer.change.detail },
         });
       }
-      const extra = entry.operation === 'admin.whoami' && who.session ? { csrf: csrfFor(context.hubSecret, who.session) } : {};
-      return reply.code(answer.status).header('cache-control', 'no-store').send(extra.csrf ? { ...(answer.body as object), ...extra } : answer.body);
+      const extra = entry.operation !== 'admin.whoami' ? {} : context.personal ? { personal: true } : who.session ? { csrf: csrfFor(context.hubSecret, who.session) } : {};
+      return reply.code(answer.status).header('cache-control', 'no-store').send(entry.operation === 'admin.whoami' ? { ...(answer.body as object), ...extra } : answer.body);
     } catch (error) {
       const status = error instanceof AdminInputError ? 400 : error instanceof StateError ? (error.kind === 'usage' ? 400 : error.kind === 'refused' ? 409 : 500) : 500;
       const message = error instanceof AdminInputError || error instanceof StateError ? error.message : 'internal error';
@@ -123,13 +135,14 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
     }
   };
 
-  for (const entry of ADMIN_ROUTES) {
+  for (const entry of ADMIN_ROUTES.filter((candidate) => !context.personal || PERSONAL_OPERATIONS.has(candidate.operation))) {
     app.route({ method: entry.method, url: entry.path, ...route(entry.method, entry.path, entry.operation, entry.method === 'POST'), handler: (request, reply) => serveApi(entry, request, reply) });
   }
 
   for (const [url, [file, type]] of Object.entries(CONSOLE_FILES)) {
     app.get(url, route('GET', url, 'console.file', false), async (_request, reply) => reply.headers({ ...CONSOLE_HEADERS, 'content-type': type }).send(await readFile(path.join(CONSOLE_DIR, file))));
   }
+  if (context.personal) return;
   app.post('/ui/login', route('POST', '/ui/login', 'console.login', false), async (request, reply) => {
     const form = new URLSearchParams(Buffer.isBuffer(request.gw?.rawBody) ? request.gw.rawBody.toString('utf8') : await readBody(request));
     if (crossSite(request)) return refuse(request, reply, 'cross-site sign-in');

@@ -6,6 +6,7 @@
 // a person's token, an inference key, a cross-site form. Every change is an audit record
 // naming the admin. Screenshots of each page go to test-results/console/.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -201,6 +202,37 @@ describe('the CLI, remotely', () => {
     const people = await runChecked(['people', 'list', '--json'], rig.hub.home);
     expect(people).not.toContain('mallory');
   });
+});
+
+describe('a laptop sidecar', () => {
+  it('shows the logged-in person their own requests read-only at /ui, behind the local guard, with nothing that changes state', async () => {
+    const laptop = await makeHome('gw-console-laptop-');
+    const login = startLogin(rig.hub.url, laptop, NO_KEYCHAIN);
+    const code = await login.code;
+    await fetch(`${rig.hub.url}/admin/api/devices/${code}/approve`, {
+      method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ person: PERSON }),
+    });
+    expect(await login.exited).toBe(0);
+    const sidecar = await rig.jar.start({ home: laptop, env: { ...NO_KEYCHAIN, GW_LOG_LEVEL: 'warn' } });
+    const served = await fetch(`${sidecar.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'mock/echo', messages: [{ role: 'user', content: 'from the laptop' }] }) });
+    expect(served.status).toBe(200);
+    const laptopPage = await context.newPage();
+    await laptopPage.goto(`${sidecar.url}/ui`);
+    await laptopPage.getByText(`Your own requests on this laptop: ${PERSON} (read-only)`).waitFor();
+    expect(await laptopPage.getByRole('navigation').getByRole('button').allTextContents()).toEqual(['Requests', 'Usage', 'Audit']);
+    await expect.poll(() => laptopPage.getByRole('row').filter({ hasText: PERSON }).count()).toBeGreaterThanOrEqual(1);
+    await laptopPage.screenshot({ path: path.join(SHOTS, 'sidecar-requests.png'), fullPage: true });
+    await laptopPage.close();
+    // Nothing that changes state exists on a sidecar, and its guard refuses a foreign Host.
+    expect((await fetch(`${sidecar.url}/admin/api/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
+    expect((await fetch(`${sidecar.url}/admin/api/people`)).status).toBe(404);
+    // fetch may not set Host: a raw request, as a DNS-rebinding page would make.
+    const foreign = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${sidecar.url}/admin/api/requests`, { headers: { host: 'evil.example' } }, (response) => { response.resume(); resolve(response.statusCode ?? 0); });
+      request.on('error', reject).end();
+    });
+    expect(foreign).toBe(403);
+  }, 60_000);
 });
 
 /** A device login approved by the hub admin over the API, as a person's atu- token. */
