@@ -121,6 +121,10 @@ const lines = [
   '',
 ];
 process.stdout.write(lines.join('\n'));
+// gw first (its last audit records go to PostgreSQL), then the servers; SIGKILL is the backstop.
+const gws = Object.values(targets).flat().map((instance) => instance.handle.child);
 stopAll();
+await Promise.race([Promise.all(gws.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => child.once('exit', resolve))))), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+stopAll('SIGKILL');
 await Promise.all([postgres.destroy(), redis.destroy()]);
 setTimeout(() => process.exit(0), 5_000).unref();

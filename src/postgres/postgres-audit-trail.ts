@@ -17,6 +17,8 @@ const MAX_BATCH = 1_000;
 const RETRY_MS = 500;
 // How long a record may wait for others to share its commit (see #kick).
 const COMMIT_WINDOW_MS = 10;
+// How long a stop waits for PostgreSQL to take the last records.
+const CLOSE_WAIT_MS = 5_000;
 
 interface Pending {
   sealed: SealedRecord;
@@ -57,6 +59,8 @@ class PostgresAuditTrail implements AuditTrail {
   #closed = false;
   #closing: Promise<void> | null = null;
   #windowTimer: NodeJS.Timeout | undefined;
+  /** Set when a stop gave up on PostgreSQL: the retry loop ends too. */
+  #abandoned = false;
   readonly #keyId: string;
 
   constructor(private readonly database: Database, private readonly key: Buffer, readonly chainId: string, private readonly now: () => Date) {
@@ -90,11 +94,27 @@ class PostgresAuditTrail implements AuditTrail {
     }
   }
 
+  /**
+   * Appends gateway.stop and waits for the queue, at most CLOSE_WAIT_MS: with PostgreSQL gone a
+   * stop must still end. What could not be committed is counted in the error, so the operator
+   * knows how many records (never acknowledged ones) were lost.
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      await this.append({ kind: 'gateway.stop', data: { pid: process.pid } }).catch(() => undefined);
+      const stopped = this.append({ kind: 'gateway.stop', data: { pid: process.pid } }).catch(() => undefined);
       this.#closed = true;
-      await this.flush();
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = await Promise.race([
+        this.flush().then(() => stopped).then(() => false),
+        new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), CLOSE_WAIT_MS); }),
+      ]);
+      clearTimeout(timer);
+      if (gaveUp) {
+        const lost = this.#queue.length;
+        this.#abandoned = true;
+        for (const entry of this.#queue.splice(0)) entry.reject(new Error('the audit store was unreachable when gw stopped'));
+        throw new Error(`${lost} audit records were not committed: PostgreSQL did not answer within ${CLOSE_WAIT_MS / 1000} s of the stop (${this.#problem ?? 'no answer'})`);
+      }
     })();
     return this.#closing;
   }
@@ -120,7 +140,7 @@ class PostgresAuditTrail implements AuditTrail {
 
   /** Commits batches until the queue is empty; a failed commit is retried (same records, same order) until it lands. */
   async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
+    while (this.#queue.length > 0 && !this.#abandoned) {
       const batch = this.#queue.slice(0, MAX_BATCH);
       try {
         await this.#commit(batch);

@@ -224,3 +224,21 @@ describe('failures', () => {
     expect(after.components.state!.status).toBe('ok');
   }, 60_000);
 });
+
+describe('stopping without PostgreSQL', () => {
+  it('a stop with PostgreSQL gone still ends within seconds, and says how many records were not committed', async () => {
+    const instance = await startInstance();
+    expect((await chat(instance, key)).status).toBe(200);
+    await postgres.stop();
+    try {
+      await chat(instance, key).then((response) => response.text()).catch(() => undefined);
+      const started = Date.now();
+      const code = await instance.stop('SIGTERM');
+      expect(Date.now() - started).toBeLessThan(12_000);
+      expect(code).toBe(0);
+      expect(instance.stdout() + instance.stderr()).toMatch(/audit records were not committed: PostgreSQL did not answer/);
+    } finally {
+      await postgres.start();
+    }
+  }, 40_000);
+});
