@@ -128,7 +128,7 @@ _gw_options() {
     'gw tokens list') REPLY='--person --json --home -h --help' ;;
     'gw tokens revoke') REPLY='--home -h --help' ;;
     'gw tokens help') REPLY='' ;;
-    'gw login') REPLY='--hub --no-browser --home -h --help' ;;
+    'gw login') REPLY='--hub --no-browser --admin --home -h --help' ;;
     'gw logout') REPLY='--home -h --help' ;;
     'gw whoami') REPLY='--home -h --help' ;;
     'gw keys') REPLY='-h --help' ;;

@@ -116,6 +116,7 @@ complete -c gw -n '__fish_seen_subcommand_from tokens; and __fish_seen_subcomman
 
 complete -c gw -n '__fish_seen_subcommand_from login' -l hub -r -d 'the hub, like https://gw.example.com (default: the last one, or GW_HUB)'
 complete -c gw -n '__fish_seen_subcommand_from login' -l no-browser -d 'do not offer to open the browser'
+complete -c gw -n '__fish_seen_subcommand_from login' -l admin -d 'keep an admin token (from GW_ADMIN_TOKEN or standard input) for gw … --hub URL instead'
 complete -c gw -n '__fish_seen_subcommand_from login' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from login' -s h -l help -d 'display help for command'
 

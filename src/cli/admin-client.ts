@@ -2,19 +2,30 @@
 // hub's admin API with an admin token (GW_ADMIN_TOKEN), and a refusal or a failure becomes
 // one clear line, as a local state error would.
 import { CliExit, type CliContext } from './cli-context.js';
+import { AdminCredentialStore } from '../login/admin-credentials.js';
+import { systemKeychain } from '../login/keychain.js';
+
+export function adminCredentials(context: CliContext, home?: string): AdminCredentialStore {
+  return new AdminCredentialStore(context.home(home), systemKeychain());
+}
 
 export interface RemoteHub {
   url: string;
   token: string;
 }
 
-/** The hub to call when --hub is given; without an admin token that is a usage error. */
-export function remoteHub(flag: string | undefined, context: CliContext): RemoteHub | null {
+/**
+ * The hub to call when --hub is given, with GW_ADMIN_TOKEN or the admin token `gw login --admin`
+ * stored for that hub; with neither it is a usage error, before anything is sent.
+ */
+export async function remoteHub(flag: string | undefined, context: CliContext, home?: string): Promise<RemoteHub | null> {
   if (flag === undefined) return null;
   if (!/^https?:\/\//i.test(flag)) throw new CliExit(2, `--hub takes the hub's URL (https://…); got ${flag}`);
-  const token = context.env.GW_ADMIN_TOKEN?.trim();
-  if (!token) throw new CliExit(2, 'remote administration needs an admin token: set GW_ADMIN_TOKEN (made on the hub with gw admin tokens create --name YOU)');
-  return { url: flag.replace(/\/+$/, ''), token };
+  const url = new URL(flag);
+  const hub = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  const token = context.env.GW_ADMIN_TOKEN?.trim() || await adminCredentials(context, home).tokenFor(hub);
+  if (!token) throw new CliExit(2, `remote administration needs an admin token: gw login --admin --hub ${hub} (or set GW_ADMIN_TOKEN); make one on the hub with gw admin tokens create --name YOU`);
+  return { url: hub, token };
 }
 
 export async function callHub<T = unknown>(hub: RemoteHub, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {

@@ -25,7 +25,7 @@ export function registerAdminCommand(program: Command, context: CliContext): voi
     .requiredOption('--name <name>', 'who holds it (an email, or a label such as ci)')
     .option('--home <dir>', HOME_HELP).option('--hub <url>', HUB_HELP)
     .action(async (options: { name: string; home?: string; hub?: string }) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       const made = hub
         ? await callHub<{ id: string; token: string }>(hub, 'POST', '/admin/api/admin-tokens', { name: options.name })
         : await withStore(context, options.home, (store) => store.update((draft) => {
@@ -39,7 +39,7 @@ export function registerAdminCommand(program: Command, context: CliContext): voi
     .description('List admin tokens (never the tokens themselves)')
     .option('--json', 'print JSON').option('--home <dir>', HOME_HELP).option('--hub <url>', HUB_HELP)
     .action(async (options: { json?: boolean; home?: string; hub?: string }) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       const list = hub
         ? await callHub<Array<{ id: string; name: string; hint: string; created_at: string; created_by: string; revoked_at: string | null }>>(hub, 'GET', '/admin/api/admin-tokens')
         : await withStore(context, options.home, async (store) => adminTokensOf(store.snapshot()).map(({ hash: _hash, ...record }) => record));
@@ -53,7 +53,7 @@ export function registerAdminCommand(program: Command, context: CliContext): voi
     .argument('<id>', 'adm_… (see gw admin tokens list)')
     .option('--home <dir>', HOME_HELP).option('--hub <url>', HUB_HELP)
     .action(async (id: string, options: { home?: string; hub?: string }) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       if (hub) await callHub(hub, 'DELETE', `/admin/api/admin-tokens/${encodeURIComponent(id)}`);
       else await withStore(context, options.home, (store) => store.update((draft) => revokeAdminToken(draft, id, store.now())));
       context.stdout.write(`revoked admin token ${id}\n`);

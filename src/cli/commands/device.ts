@@ -19,7 +19,7 @@ export function registerDeviceCommand(program: Command, context: CliContext): vo
     .option('--home <dir>', HOME_HELP)
     .option('--hub <url>', HUB_HELP)
     .action(async (code: string, options: { person: string; home?: string; hub?: string }) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       if (hub) {
         const approved = await callHub<{ user_code: string; person: string }>(hub, 'POST', `/admin/api/devices/${encodeURIComponent(code)}/approve`, { person: options.person });
         context.stdout.write(`approved ${approved.user_code} for ${approved.person}\n`);
@@ -34,7 +34,7 @@ export function registerDeviceCommand(program: Command, context: CliContext): vo
     .option('--home <dir>', HOME_HELP)
     .option('--hub <url>', HUB_HELP)
     .action(async (code: string, options: { home?: string; hub?: string }) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       const denied = hub
         ? await callHub<{ user_code: string }>(hub, 'POST', `/admin/api/devices/${encodeURIComponent(code)}/deny`, {})
         : await withStore(context, options.home, async (store) => ({ user_code: formatUserCode((await denyDeviceCode(store, code)).user_code) }));

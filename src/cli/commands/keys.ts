@@ -24,7 +24,7 @@ export function registerKeysCommand(program: Command, context: CliContext): void
     .option('--home <dir>', HOME_HELP)
     .option('--hub <url>', HUB_HELP)
     .action(async (options: KeysCreateOptions) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       const { record, key } = hub
         ? await callHub<VirtualKeyRecord & { key: string }>(hub, 'POST', '/admin/api/keys', { team: options.team, name: options.name, expires: options.expires }).then((made) => ({ record: made, key: made.key }))
         : await withStore(context, options.home, (store) => {
@@ -43,7 +43,7 @@ export function registerKeysCommand(program: Command, context: CliContext): void
     .option('--home <dir>', HOME_HELP)
     .option('--hub <url>', HUB_HELP)
     .action(async (options: KeysListOptions) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       const { records, now } = hub
         ? { records: await callHub<VirtualKeyRecord[]>(hub, 'GET', `/admin/api/keys${options.team ? `?team=${encodeURIComponent(options.team)}` : ''}`), now: new Date() }
         : await withStore(context, options.home, async (store) => ({
@@ -64,7 +64,7 @@ export function registerKeysCommand(program: Command, context: CliContext): void
     .option('--home <dir>', HOME_HELP)
     .option('--hub <url>', HUB_HELP)
     .action(async (id: string, options: { home?: string; hub?: string }) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       const { record, changed } = hub
         ? await callHub<VirtualKeyRecord & { changed: boolean }>(hub, 'DELETE', `/admin/api/keys/${encodeURIComponent(id)}`).then((revoked) => ({ record: revoked, changed: revoked.changed }))
         : await withStore(context, options.home, (store) => revokeKey(store, id));

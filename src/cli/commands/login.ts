@@ -3,6 +3,7 @@
 // opens the browser (the page asks for the code: typing it is the phishing check).
 import os from 'node:os';
 import type { Command } from 'commander';
+import { runAdminLogin } from '../admin-login.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { readTokenEnvironment } from '../../config/login-env.js';
 import { CredentialStore } from '../../login/credential-store.js';
@@ -14,15 +15,20 @@ const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config fold
 const USER_AGENT = `gw-cli/0.1.0 (${process.platform}; node ${process.versions.node})`;
 const EXIT_CODES: Record<LoginFailure['reason'], number> = { cancelled: 130, denied: 1, expired: 1, refused: 1 };
 
-interface LoginOptions { hub?: string; browser: boolean; home?: string }
+interface LoginOptions { hub?: string; browser: boolean; home?: string; admin?: boolean }
 
 export function registerLoginCommands(program: Command, context: CliContext): void {
   program.command('login')
     .description('Log in to a gw hub with device login; then gw serve runs as your sidecar')
     .option('--hub <url>', 'the hub, like https://gw.example.com (default: the last one, or GW_HUB)')
     .option('--no-browser', 'do not offer to open the browser')
+    .option('--admin', 'keep an admin token (from GW_ADMIN_TOKEN or standard input) for gw … --hub URL instead')
     .option('--home <dir>', HOME_HELP)
-    .action(async (options: LoginOptions) => runLogin(options, context));
+    .action(async (options: LoginOptions) => {
+      if (!options.admin) return runLogin(options, context);
+      if (options.hub === undefined) throw new CliExit(2, 'gw login --admin needs --hub URL');
+      return runAdminLogin(normalizeHub(options.hub), options.home, context);
+    });
   program.command('logout')
     .description('Revoke the token at the hub and delete it from this computer')
     .option('--home <dir>', HOME_HELP)

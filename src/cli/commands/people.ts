@@ -17,7 +17,7 @@ export function registerPeopleCommand(program: Command, context: CliContext): vo
     .option('--home <dir>', HOME_HELP)
     .option('--hub <url>', HUB_HELP)
     .action(async (email: string, options: { team: string; home?: string; hub?: string }) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       const person = hub
         ? await callHub<{ email: string; team: string }>(hub, 'POST', '/admin/api/people', { email, team: options.team })
         : await withStore(context, options.home, (store) => addPerson(store, email, options.team));
@@ -44,7 +44,7 @@ export function registerPeopleCommand(program: Command, context: CliContext): vo
     .option('--home <dir>', HOME_HELP)
     .option('--hub <url>', HUB_HELP)
     .action(async (email: string, options: { home?: string; hub?: string }) => {
-      const hub = remoteHub(options.hub, context);
+      const hub = await remoteHub(options.hub, context, options.home);
       const { person, revokedTokens } = hub
         ? await callHub<{ person: { email: string }; revoked_tokens: number }>(hub, 'DELETE', `/admin/api/people/${encodeURIComponent(email)}`).then((removed) => ({ person: removed.person, revokedTokens: removed.revoked_tokens }))
         : await withStore(context, options.home, (store) => removePerson(store, email));

@@ -188,11 +188,21 @@ describe('the CLI, remotely', () => {
     expect(change?.data).toMatchObject({ admin_name: 'ops@example.com', team: TEAM, name: 'remote' });
   });
 
+  it('gw login --admin keeps the admin token for that hub; later --hub commands use it with nothing in the environment', async () => {
+    const elsewhere = await makeHome('gw-admin-login-');
+    const login = await runGw(['login', '--admin', '--hub', rig.hub.url], { home: elsewhere, env: { ...NO_KEYCHAIN, GW_ADMIN_TOKEN: adminToken } });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toContain(`Logged in to ${rig.hub.url} as admin ops@example.com`);
+    const added = await runGw(['people', 'add', 'bob@example.com', '--team', TEAM, '--hub', rig.hub.url], { home: elsewhere, env: NO_KEYCHAIN });
+    expect(added.code, added.stderr).toBe(0);
+    expect(await runChecked(['people', 'list', '--json'], rig.hub.home)).toContain('bob@example.com');
+  });
+
   it('without an admin token it is refused (exit 2) and the hub records the refusal', async () => {
     const before = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'admin.refused').length;
     const missing = await runGw(['keys', 'create', '--team', TEAM, '--hub', rig.hub.url], { home: await makeHome() });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('GW_ADMIN_TOKEN');
+    expect(missing.stderr).toContain('gw login --admin');
     const wrong = await runGw(['people', 'add', 'mallory@example.com', '--team', TEAM, '--hub', rig.hub.url], { home: await makeHome(), env: { GW_ADMIN_TOKEN: 'gwa-notarealtokennotarealtokennotarealtokenabc' } });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('the hub refused');
