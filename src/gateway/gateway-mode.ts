@@ -7,6 +7,7 @@ import { readSecretReference } from '../config/login-env.js';
 import { createHubContext, type HubContext } from '../hub/hub-context.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
 import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
+import { HubWitness } from '../hub/witness-checkpoints.js';
 import { exchangeAtHub } from '../login/hub-client.js';
 import type { AuditAppender, HealthComponent } from '../pipeline/gateway-services.js';
 import type { ProviderConfig } from '../providers/provider-adapter.js';
@@ -71,6 +72,7 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
     store: input.state, secret, now: () => new Date(), fetch,
     audit: (fields) => void audit.append(fields).catch((error: unknown) => input.logger.error({ err: String(error) }, 'audit append failed')),
     oidcClientSecret: () => readSecretReference(input.state.snapshot().settings.oidc_client_secret, input.env),
+    witness: new HubWitness(input.home, () => new Date()),
   });
   let ticker: NodeJS.Timeout | undefined;
   return {
