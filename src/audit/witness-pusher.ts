@@ -72,16 +72,18 @@ export class WitnessPusher {
     return { status: this.targets.some((state) => state.error !== null) ? 'degraded' : 'ok', witnesses };
   }
 
-  /** At stop: sends what is pending now (gateway.stop's checkpoint), within `timeoutMs`, then stops. */
+  /** At stop: sends what is pending now (gateway.stop's checkpoint) once, within `timeoutMs`, then stops. */
   async drain(timeoutMs: number): Promise<void> {
-    for (const state of this.targets) {
+    const flushOne = async (state: TargetState): Promise<void> => {
+      if (state.sending) await state.sending;
       clearTimeout(state.timer);
       state.timer = undefined;
-      if (state.pending && !state.sending) this.sendNow(state);
-    }
-    const sends = this.targets.map((state) => state.sending ?? Promise.resolve());
+      if (state.pending === null || this.stopped) return;
+      this.sendNow(state);
+      await state.sending;
+    };
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(sends), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
+    await Promise.race([Promise.all(this.targets.map(flushOne)), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
     clearTimeout(timer);
     this.stop();
   }
