@@ -43,6 +43,15 @@ async function readPublicKey(file: string): Promise<string | undefined> {
   }
 }
 
+function verifyReadError(error: unknown, file: string, missing: boolean, flags: VerifyFlags, context: CliContext): CliExit {
+  const reason = missing
+    ? `no audit trail yet in ${path.dirname(file)}: gw serve writes one there (or name a file with --file)`
+    : `cannot read ${file}: ${(error as Error).message}`;
+  if (!flags.json) return new CliExit(2, reason);
+  context.stdout.write(`${JSON.stringify({ ok: false, file, error: reason })}\n`);
+  return new CliExit(2, '');
+}
+
 export async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
   const home = context.home(flags.home);
   const file = flags.file ? path.resolve(flags.file) : path.join(home, 'audit', AUDIT_LOG_FILE);
@@ -57,14 +66,9 @@ export async function runAuditVerify(flags: VerifyFlags, context: CliContext): P
     });
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && flags.file === undefined;
-    const reason = missing
-      ? `no audit trail yet in ${path.dirname(file)}: gw serve writes one there (or name a file with --file)`
-      : `cannot read ${file}: ${(error as Error).message}`;
-    if (flags.json) {
-      context.stdout.write(`${JSON.stringify({ ok: false, file, error: reason })}\n`);
-      throw new CliExit(2, '');
-    }
-    throw new CliExit(2, reason);
+    // A trail the witness has seen is not "not yet written": it was deleted, and that is a finding (exit 1).
+    if (missing && witnessed && witnessed.length > 0) result = { ok: true, records: 0, head: null, warnings: [`${file} does not exist`] };
+    else throw verifyReadError(error, file, missing, flags, context);
   }
   let comparison: WitnessComparison | undefined;
   if (witnessed) {
