@@ -73,6 +73,12 @@ function signerOf(key: AuditSigningKey): (head: ChainHead, firstHash: string) =>
   return (head, firstHash) => signCheckpointWithKey(key.privateKey, key.publicKey, trailIdOf(firstHash), head);
 }
 
+/** Record 1's hash names the trail; a log whose record 1 is unreadable (verify reports it) is named after its head, so it is still checkpointed. */
+async function firstHashOf(logFile: string, head: ChainHead | null): Promise<string | null> {
+  if (head === null) return null;
+  return (await hashAt(logFile, 1)) ?? head.hash;
+}
+
 async function readLegacyKey(keyPath: string): Promise<Buffer | undefined> {
   try {
     return await readFile(keyPath);
@@ -104,7 +110,7 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
     closeFile = () => file.close();
     writer = new GroupCommitWriter({
       file, fileSystem, now, fsync: options.fsync, head: tail.head, size: tail.size,
-      checkpointFile, signHead: signerOf(key), firstHash: tail.head === null ? null : (await hashAt(logFile, 1)) ?? null,
+      checkpointFile, signHead: signerOf(key), firstHash: await firstHashOf(logFile, tail.head),
       ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
     });
     await recordStart(writer, tail, gap);

@@ -10,6 +10,14 @@ import { findSidecarLogin } from './sidecar-login.js';
 
 const READ_TIMEOUT_MS = 15_000;
 
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
 export function isWitnessUrl(witness: string): boolean {
   return /^https?:\/\//i.test(witness);
 }
@@ -17,6 +25,10 @@ export function isWitnessUrl(witness: string): boolean {
 async function readHubWitness(hub: string, home: string, env: NodeJS.ProcessEnv, fetchImpl: typeof fetch): Promise<WitnessedCheckpoint[]> {
   const login = await findSidecarLogin(home, env);
   if (login === null) throw new CliExit(2, 'reading a hub witness needs this home\'s gw login: run gw login (or set GW_TOKEN)');
+  // The personal token goes to the hub that issued it and nowhere else, whatever URL was typed.
+  if (originOf(hub) !== originOf(login.hub)) {
+    throw new CliExit(2, `${hub} is not the hub this home is logged in to (${login.hub}): gw sends its login only there`);
+  }
   const url = `${hub.replace(/\/+$/, '')}${HUB_WITNESS_PATH}`;
   let response: Response;
   try {
