@@ -311,7 +311,8 @@ complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l json -d 'print one JSON object'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l store -r -d 'verify every chain of the PostgreSQL trail instead (GW_DATABASE_URL)'
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l key -r -d 'with --store: more audit.key files (other instances\' homes) to check their checkpoints\' HMAC'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l key -r -d 'with --store: audit.pub files of instances (from their homes) whose chains must be signed by them'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l witness -r -d 'also compare the trail with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL)'

@@ -185,6 +185,14 @@ export const ERROR_CATALOG = {
     status: 500, kind: 'api_error', retryable: true,
     message: 'Internal gateway error.',
   },
+  GW_ERR_AUDIT_WITNESS_CONFLICT: {
+    status: 409, kind: 'invalid_request', retryable: false,
+    message: 'The witness holds this audit trail under another key, or another record at this seq; the checkpoint was kept as evidence, not accepted.',
+  },
+  GW_ERR_AUDIT_WITNESS_FORBIDDEN: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'This audit trail was first witnessed for another team or person.',
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

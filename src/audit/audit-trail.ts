@@ -1,14 +1,15 @@
-// Opens $GW_HOME/audit: lock, key, torn-tail repair, then the group-commit
-// writer, with `gateway.start` first and `gateway.stop` last.
-import { chmod, mkdir } from 'node:fs/promises';
+// Opens $GW_HOME/audit: lock, signing key, torn-tail repair, the check against the last
+// checkpoint, then the group-commit writer, with `gateway.start` first and `gateway.stop` last.
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditFsyncPolicy } from '../state/schema.js';
 import { nodeAuditFileSystem, type AuditFileSystem } from './audit-file-system.js';
-import { loadOrCreateAuditKey } from './audit-key.js';
+import { signCheckpointWithKey, trailIdOf, type ChainHead, type Checkpoint } from './checkpoint.js';
+import { loadOrCreateSigningKey, writePublicKey, type AuditSigningKey } from './signing-key.js';
 import { lockAuditDirectory, type AuditLock } from './audit-lock.js';
 import { GroupCommitWriter, type AuditStatus } from './group-commit-writer.js';
 import type { AuditFields, AuditRecord } from './record.js';
-import { AuditGapError, checkStartGap, type StartGap } from './check-start-gap.js';
+import { AuditGapError, checkStartGap, hashAt, type StartGap } from './check-start-gap.js';
 import { repairTornTail, type TailState } from './repair-tail.js';
 
 export { AuditLockedError } from './audit-lock.js';
@@ -20,7 +21,10 @@ export type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
 export interface AuditTrailOptions {
   /** $GW_HOME/audit */
   dir: string;
-  /** $GW_HOME/audit.key */
+  /**
+   * $GW_HOME/audit.key: the legacy HMAC key, read (never created) to check a checkpoint written
+   * before signing. The Ed25519 key pair lives beside it (audit-signing.key, audit.pub).
+   */
   keyPath: string;
   fsync: AuditFsyncPolicy;
   now?: () => Date;
@@ -28,6 +32,8 @@ export interface AuditTrailOptions {
   fileSystem?: AuditFileSystem;
   /** Start even when the log does not reach its checkpoint, recording an `audit.gap` (gw serve --accept-audit-gap). */
   acceptGap?: boolean;
+  /** Told of each signed checkpoint once it is on disk (the witness pusher). */
+  onCheckpoint?: (checkpoint: Checkpoint) => void;
 }
 
 export interface AuditTrail {
@@ -63,6 +69,25 @@ async function recordStart(writer: GroupCommitWriter, tail: TailState, gap: Star
   await Promise.allSettled(writes);
 }
 
+function signerOf(key: AuditSigningKey): (head: ChainHead, firstHash: string) => Checkpoint {
+  return (head, firstHash) => signCheckpointWithKey(key.privateKey, key.publicKey, trailIdOf(firstHash), head);
+}
+
+/** Record 1's hash names the trail; a log whose record 1 is unreadable (verify reports it) is named after its head, so it is still checkpointed. */
+async function firstHashOf(logFile: string, head: ChainHead | null): Promise<string | null> {
+  if (head === null) return null;
+  return (await hashAt(logFile, 1)) ?? head.hash;
+}
+
+async function readLegacyKey(keyPath: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(keyPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditTrail> {
   const now = options.now ?? (() => new Date());
   const fileSystem = options.fileSystem ?? nodeAuditFileSystem;
@@ -72,19 +97,26 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
   let writer: GroupCommitWriter;
   let closeFile: () => Promise<void>;
   try {
-    const key = await loadOrCreateAuditKey(options.keyPath);
+    const home = path.dirname(options.keyPath);
+    const key = await loadOrCreateSigningKey(home);
+    const legacyKey = await readLegacyKey(options.keyPath);
     const logFile = path.join(options.dir, AUDIT_LOG_FILE);
     const tail = await repairTornTail(logFile, path.join(options.dir, 'quarantine'), now());
     const checkpointFile = path.join(options.dir, AUDIT_CHECKPOINT_FILE);
-    const gap = await checkStartGap(checkpointFile, logFile, key, tail.head);
+    const gap = await checkStartGap(checkpointFile, logFile, { publicKey: key.publicKey, legacyKey }, tail.head);
     if (gap !== null && !options.acceptGap) throw new AuditGapError(gap, options.dir);
+    await writePublicKey(home, key);
     const file = await fileSystem.openLog(logFile);
     closeFile = () => file.close();
     writer = new GroupCommitWriter({
-      file, fileSystem, key, now, fsync: options.fsync, head: tail.head, size: tail.size,
-      checkpointFile,
+      file, fileSystem, now, fsync: options.fsync, head: tail.head, size: tail.size,
+      checkpointFile, signHead: signerOf(key), firstHash: await firstHashOf(logFile, tail.head),
+      ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
     });
     await recordStart(writer, tail, gap);
+    // A new trail (and each start) gets its checkpoint at once, not a second later: deleting the
+    // whole log is then visible, and a witness hears of the trail before it serves anything.
+    await writer.flush();
   } catch (error) {
     await lock.release();
     throw error;

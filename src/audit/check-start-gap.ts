@@ -2,13 +2,14 @@
 // cannot see a cut tail (a prefix of a valid chain is valid), and the next record would
 // replace the checkpoint, so a truncation made while gw was stopped must be caught here,
 // before anything is appended. Cases: the log ends before the checkpoint's seq, the record
-// at that seq has another hash, or the checkpoint does not match audit.key (a replaced key).
+// at that seq has another hash, or the checkpoint is not signed by this home's key (a
+// replaced key; for a legacy HMAC checkpoint, a replaced audit.key).
 // A missing checkpoint is not a start-time finding (a crash before the first one is
 // legitimate); `gw audit verify` reports it.
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import readline from 'node:readline';
-import { isCheckpointAuthentic, parseCheckpoint, type ChainHead, type Checkpoint } from './checkpoint.js';
+import { isCheckpointAuthentic, isSignatureValid, isSignedCheckpoint, parseCheckpoint, trailIdOf, type ChainHead, type Checkpoint } from './checkpoint.js';
 
 export interface StartGap {
   reason: string;
@@ -26,13 +27,35 @@ export class AuditGapError extends Error {
   }
 }
 
-export async function checkStartGap(checkpointFile: string, logFile: string, key: Uint8Array, head: ChainHead | null): Promise<StartGap | null> {
+export interface StartKeys {
+  /** This home's Ed25519 public key (base64url). */
+  publicKey: string;
+  /** The legacy audit.key, when the home still has one (trails from before signed checkpoints). */
+  legacyKey?: Uint8Array;
+}
+
+/** Why the checkpoint cannot be trusted, or null. */
+async function forgeryProblem(checkpoint: Checkpoint, keys: StartKeys, logFile: string): Promise<string | null> {
+  if (!isSignedCheckpoint(checkpoint)) {
+    if (keys.legacyKey === undefined) return 'the checkpoint is an HMAC one and audit.key is missing (the key was deleted)';
+    return isCheckpointAuthentic(keys.legacyKey, checkpoint) ? null : 'the checkpoint does not match audit.key (the key was replaced, or the checkpoint forged)';
+  }
+  if (checkpoint.public_key !== keys.publicKey || !isSignatureValid(checkpoint)) {
+    return 'the checkpoint is not signed by audit-signing.key (the key was replaced, or the checkpoint forged)';
+  }
+  const first = await hashAt(logFile, 1);
+  if (first !== undefined && trailIdOf(first) !== checkpoint.trail) return 'the checkpoint belongs to another trail (record 1 was replaced)';
+  return null;
+}
+
+export async function checkStartGap(checkpointFile: string, logFile: string, keys: StartKeys, head: ChainHead | null): Promise<StartGap | null> {
   const checkpoint = await readCheckpoint(checkpointFile);
   if (checkpoint === null) return null;
   const gap = (reason: string): StartGap => ({
     reason, checkpoint_seq: checkpoint.seq, checkpoint_hash: checkpoint.hash, log_seq: head?.seq ?? 0, log_hash: head?.hash ?? null,
   });
-  if (!isCheckpointAuthentic(key, checkpoint)) return gap('the checkpoint does not match audit.key (the key was replaced, or the checkpoint forged)');
+  const forged = await forgeryProblem(checkpoint, keys, logFile);
+  if (forged !== null) return gap(forged);
   const endSeq = head?.seq ?? 0;
   if (endSeq < checkpoint.seq) return gap(`the log ends at seq ${endSeq}, the checkpoint names seq ${checkpoint.seq}: records ${endSeq + 1}–${checkpoint.seq} are missing`);
   const hash = head!.seq === checkpoint.seq ? head!.hash : await hashAt(logFile, checkpoint.seq);
@@ -56,16 +79,22 @@ async function readCheckpoint(file: string): Promise<Checkpoint | null> {
   }
 }
 
-/** The hash of the record with this seq; only read when the checkpoint lags the log (a crash between write and checkpoint). */
-async function hashAt(logFile: string, seq: number): Promise<string | undefined> {
+/** The hash of the record with this seq: record 1 (the trail's id), or the checkpoint's when it lags the log (a crash between write and checkpoint). */
+export async function hashAt(logFile: string, seq: number): Promise<string | undefined> {
   const lines = readline.createInterface({ input: createReadStream(logFile), crlfDelay: Infinity });
   const marker = `"seq":${seq},`;
-  for await (const line of lines) {
-    if (!line.includes(marker)) continue;
-    try {
-      const record = JSON.parse(line) as { seq?: unknown; hash?: unknown };
-      if (record.seq === seq && typeof record.hash === 'string') { lines.close(); return record.hash; }
-    } catch { /* a damaged line is verify's to report */ }
+  try {
+    for await (const line of lines) {
+      if (!line.includes(marker)) continue;
+      try {
+        const record = JSON.parse(line) as { seq?: unknown; hash?: unknown };
+        if (record.seq === seq && typeof record.hash === 'string') return record.hash;
+      } catch { /* a damaged line is verify's to report */ }
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  } finally {
+    lines.close();
   }
   return undefined;
 }

@@ -7,7 +7,7 @@
 // `audit.gap` record leads the next batch that can be written.
 import type { AuditFsyncPolicy } from '../state/schema.js';
 import { sealAppended, type SealedRecord } from './chain.js';
-import { signCheckpoint, type ChainHead } from './checkpoint.js';
+import type { ChainHead, Checkpoint } from './checkpoint.js';
 import { GENESIS_PREV, type AuditFields, type AuditRecord } from './record.js';
 import type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
 
@@ -32,7 +32,12 @@ export interface GroupCommitWriterOptions {
   file: AuditLogFile;
   fileSystem: AuditFileSystem;
   checkpointFile: string;
-  key: Uint8Array;
+  /** Signs a head; `firstHash` is the hash of record 1, from which the trail's id comes. */
+  signHead: (head: ChainHead, firstHash: string) => Checkpoint;
+  /** Told of each checkpoint once it is on disk (the witness pusher); must not throw or block. */
+  onCheckpoint?: (checkpoint: Checkpoint) => void;
+  /** The hash of record 1 of an existing log (null when the log is empty). */
+  firstHash: string | null;
   fsync: AuditFsyncPolicy;
   now: () => Date;
   /** Where the log ends: its last record (null when empty) and its length in bytes. */
@@ -85,11 +90,13 @@ export class GroupCommitWriter {
   private lastCheckpointAt = -Infinity;
   private checkpointTimer: NodeJS.Timeout | undefined;
   private checkpointing: Promise<void> = Promise.resolve();
+  private firstHash: string | null;
 
   constructor(private readonly options: GroupCommitWriterOptions) {
     this.tip = options.head ?? { seq: 0, hash: GENESIS_PREV };
     this.durable = this.tip;
     this.size = options.size;
+    this.firstHash = options.firstHash;
   }
 
   append(fields: AuditFields): Promise<AuditRecord> {
@@ -132,6 +139,8 @@ export class GroupCommitWriter {
     // No `{ ...fields, v, seq, ts, prev }` copy: the clean copy made while sealing merges them.
     const sealed = sealAppended(fields, { v: 1, seq: this.tip.seq + 1, ts, prev: this.tip.hash });
     this.tip = { seq: sealed.record.seq, hash: sealed.record.hash };
+    // Re-sealed after a failed first batch too, so the trail id follows the record 1 that lands.
+    if (sealed.record.seq === 1) this.firstHash = sealed.record.hash;
     return sealed;
   }
 
@@ -248,11 +257,14 @@ export class GroupCommitWriter {
   private async writeCheckpoint(head: ChainHead): Promise<void> {
     this.lastCheckpointAt = performance.now();
     if (this.checkpointed !== undefined && this.checkpointed.seq >= head.seq) return;
-    const checkpoint = signCheckpoint(this.options.key, head);
+    if (this.firstHash === null || head.seq === 0) return; // nothing written yet: nothing to seal
+    // Ed25519 signing is ~50 µs, once per checkpoint (at most one a second), not per record.
+    const checkpoint = this.options.signHead(head, this.firstHash);
     try {
       await this.options.fileSystem.replaceFile(this.options.checkpointFile, `${JSON.stringify(checkpoint)}\n`, this.options.fsync !== 'never');
       this.checkpointed = head;
       this.problems.delete('checkpoint');
+      this.options.onCheckpoint?.(checkpoint);
     } catch (error) {
       this.problems.set('checkpoint', `cannot write the audit checkpoint: ${describe(error)}`);
     }

@@ -1,18 +1,24 @@
-// Verifies a trail file as a stream, with the checkpoint beside it and the key
-// at $GW_HOME/audit.key when they exist. File errors are thrown (the CLI's exit 2).
+// Verifies a trail file as a stream, with the checkpoint beside it and the public key
+// at $GW_HOME/audit.pub (the legacy $GW_HOME/audit.key for an HMAC checkpoint) when they
+// exist. File errors are thrown (the CLI's exit 2).
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
 import { parseCheckpoint, type Checkpoint } from './checkpoint.js';
-import { verifyLines, type VerifyResult } from './verify.js';
+import { PUBLIC_KEY_FILE } from './signing-key.js';
+import { verifyLines, type VerifyOptions, type VerifyResult } from './verify.js';
 
 export interface VerifyFileOptions {
   /** Default: checkpoint.json in the log's folder. */
   checkpointPath?: string;
   /** Default: audit.key in the folder above the log's ($GW_HOME/audit.key). */
   keyPath?: string;
+  /** Default: audit.pub in the folder above the log's. */
+  publicKeyPath?: string;
   /** The trail in its home: a missing checkpoint or key is a finding (verify.ts). */
   requireSeal?: boolean;
+  /** Seqs whose hashes to return (a witness's checkpoints). */
+  collectSeqs?: ReadonlySet<number>;
 }
 
 async function readOptional(file: string): Promise<Buffer | undefined> {
@@ -28,11 +34,16 @@ export function defaultKeyPath(logFile: string): string {
   return path.join(path.dirname(path.dirname(path.resolve(logFile))), 'audit.key');
 }
 
+export function defaultPublicKeyPath(logFile: string): string {
+  return path.join(path.dirname(path.dirname(path.resolve(logFile))), PUBLIC_KEY_FILE);
+}
+
 export async function verifyFile(file: string, options: VerifyFileOptions = {}): Promise<VerifyResult> {
   // The checkpoint is read before the log: a running writer replaces it only
   // after the log write, so the log read afterwards always reaches it.
   const checkpointText = await readOptional(options.checkpointPath ?? path.join(path.dirname(file), 'checkpoint.json'));
   const key = await readOptional(options.keyPath ?? defaultKeyPath(file));
+  const publicKey = (await readOptional(options.publicKeyPath ?? defaultPublicKeyPath(file)))?.toString('utf8').trim();
   let checkpoint: Checkpoint | undefined;
   if (checkpointText !== undefined) {
     try {
@@ -45,13 +56,17 @@ export async function verifyFile(file: string, options: VerifyFileOptions = {}):
   try {
     // Only the bytes present now are read, so a line being appended meanwhile is not half-read.
     const { size } = await handle.stat();
-    const requireSeal = options.requireSeal === true;
-    if (size === 0) return await verifyLines([], { checkpoint, key, requireSeal });
+    const base: VerifyOptions = {
+      requireSeal: options.requireSeal === true,
+      ...(checkpoint ? { checkpoint } : {}), ...(key ? { key } : {}), ...(publicKey ? { publicKey } : {}),
+      ...(options.collectSeqs ? { collectSeqs: options.collectSeqs } : {}),
+    };
+    if (size === 0) return await verifyLines([], base);
     const last = Buffer.alloc(1);
     await handle.read(last, 0, 1, size - 1);
     const input = handle.createReadStream({ start: 0, end: size - 1, autoClose: false });
     const lines = readline.createInterface({ input, crlfDelay: Infinity });
-    return await verifyLines(lines, { checkpoint, key, requireSeal, lastLineIncomplete: last[0] !== 0x0a });
+    return await verifyLines(lines, { ...base, lastLineIncomplete: last[0] !== 0x0a });
   } finally {
     await handle.close();
   }

@@ -2,12 +2,16 @@
 // Edits show as a hash mismatch; inserts, deletes and reorders as a seq or prev
 // break; a cut tail only through the checkpoint (security-reliability.md §A4).
 import { AuditRecordError, GENESIS_PREV, sealRecord, type UnsealedRecord } from './chain.js';
-import { isCheckpointAuthentic, type ChainHead, type Checkpoint } from './checkpoint.js';
+import { isCheckpointAuthentic, isSignatureValid, isSignedCheckpoint, trailIdOf, type ChainHead, type Checkpoint, type HmacCheckpoint, type SignedCheckpoint } from './checkpoint.js';
 
 export interface VerifyOptions {
   checkpoint?: Checkpoint;
-  /** The audit.key bytes; without it the checkpoint's HMAC is not checked (a warning says so). */
+  /** The legacy audit.key bytes, for an HMAC checkpoint; without it that HMAC is not checked (a warning says so). */
   key?: Uint8Array;
+  /** The pinned Ed25519 public key (audit.pub); without it a signed checkpoint is checked against its own key (a warning says so). */
+  publicKey?: string;
+  /** Seqs whose record hashes the caller wants back (a witness's checkpoints), in `hashesAt`. */
+  collectSeqs?: ReadonlySet<number>;
   /** The source's last line had no trailing "\n" (a write in flight, or a torn tail the next start repairs). */
   lastLineIncomplete?: boolean;
   /**
@@ -31,6 +35,10 @@ export interface VerifyResult {
   head: ChainHead | null;
   firstBad?: BadRecord;
   warnings: string[];
+  /** The trail's id (the hash of record 1, hashed), when record 1 verified. */
+  trail?: string;
+  /** The hashes at the seqs asked for with `collectSeqs` that the verified records reach. */
+  hashesAt?: Map<number, string>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -98,19 +106,38 @@ export function checkRecordLink(record: UnsealedRecord, previous: ChainHead | nu
   return undefined;
 }
 
-/** Compares the verified log with the checkpoint: same hash at its seq, and the log reaches it. */
-function checkpointProblem(head: ChainHead | null, hashAtCheckpoint: string | undefined, options: VerifyOptions, warnings: string[]): Omit<BadRecord, 'line'> | undefined {
-  const { checkpoint, key } = options;
-  if (!checkpoint) {
-    if (options.requireSeal && head !== null) return { reason: 'checkpoint.json is missing: a cut tail cannot be ruled out (was it deleted?)' };
-    warnings.push('no checkpoint: a cut tail cannot be detected');
-    return undefined;
-  }
+function hmacProblem(checkpoint: HmacCheckpoint, options: VerifyOptions, warnings: string[]): Omit<BadRecord, 'line'> | undefined {
+  const { key } = options;
   if (!key && options.requireSeal) return { seq: checkpoint.seq, reason: 'audit.key is missing: the checkpoint cannot be checked (was it deleted?)' };
   if (!key) warnings.push('no audit key: the checkpoint HMAC was not verified');
   else if (!isCheckpointAuthentic(key, checkpoint)) {
     return { seq: checkpoint.seq, reason: 'checkpoint HMAC does not match (checkpoint forged, or a different audit.key)' };
   }
+  return undefined;
+}
+
+function signatureProblem(checkpoint: SignedCheckpoint, trail: string | undefined, options: VerifyOptions, warnings: string[]): Omit<BadRecord, 'line'> | undefined {
+  const { publicKey } = options;
+  if (!publicKey && options.requireSeal) return { seq: checkpoint.seq, reason: 'audit.pub is missing: the checkpoint cannot be checked (was it deleted?)' };
+  if (!publicKey) warnings.push('no pinned public key (audit.pub): the checkpoint was checked against the key it names');
+  else if (checkpoint.public_key !== publicKey) {
+    return { seq: checkpoint.seq, reason: 'checkpoint is signed by another key than audit.pub (checkpoint forged, or the key replaced)' };
+  }
+  if (!isSignatureValid(checkpoint)) return { seq: checkpoint.seq, reason: 'checkpoint signature does not verify (checkpoint forged or edited)' };
+  if (trail !== undefined && checkpoint.trail !== trail) return { seq: checkpoint.seq, reason: 'checkpoint names another trail (record 1 replaced)' };
+  return undefined;
+}
+
+/** Compares the verified log with the checkpoint: authentic, same hash at its seq, and the log reaches it. */
+function checkpointProblem(head: ChainHead | null, hashAtCheckpoint: string | undefined, trail: string | undefined, options: VerifyOptions, warnings: string[]): Omit<BadRecord, 'line'> | undefined {
+  const { checkpoint } = options;
+  if (!checkpoint) {
+    if (options.requireSeal && head !== null) return { reason: 'checkpoint.json is missing: a cut tail cannot be ruled out (was it deleted?)' };
+    warnings.push('no checkpoint: a cut tail cannot be detected');
+    return undefined;
+  }
+  const forged = isSignedCheckpoint(checkpoint) ? signatureProblem(checkpoint, trail, options, warnings) : hmacProblem(checkpoint, options, warnings);
+  if (forged) return forged;
   const endSeq = head?.seq ?? 0;
   if (endSeq < checkpoint.seq) {
     return { seq: checkpoint.seq, reason: `truncated: log ends at seq ${endSeq} but checkpoint says ${checkpoint.seq}` };
@@ -128,6 +155,8 @@ export async function verifyLines(lines: Iterable<string> | AsyncIterable<string
   let records = 0;
   let lineNumber = 0;
   let hashAtCheckpoint: string | undefined;
+  let trail: string | undefined;
+  const hashesAt = new Map<number, string>();
   // Held back one step so the last line can be told apart when it is incomplete.
   let pending: string | undefined;
   const checkPending = (line: string): BadRecord | undefined => {
@@ -138,13 +167,15 @@ export async function verifyLines(lines: Iterable<string> | AsyncIterable<string
     if (problem) return { line: lineNumber, seq: verdict.record.seq, reason: problem };
     head = { seq: verdict.record.seq, hash: verdict.record.hash };
     if (head.seq === options.checkpoint?.seq) hashAtCheckpoint = head.hash;
+    if (head.seq === 1) trail = trailIdOf(head.hash);
+    if (options.collectSeqs?.has(head.seq)) hashesAt.set(head.seq, head.hash);
     records += 1;
     return undefined;
   };
   for await (const line of lines) {
     if (pending !== undefined) {
       const bad = checkPending(pending);
-      if (bad) return { ok: false, records, head, firstBad: bad, warnings };
+      if (bad) return { ok: false, records, head, firstBad: bad, warnings, trail, hashesAt };
     }
     pending = line;
   }
@@ -153,10 +184,10 @@ export async function verifyLines(lines: Iterable<string> | AsyncIterable<string
       warnings.push(`line ${lineNumber + 1}: the last line has no trailing newline (a write in progress or a torn tail); not checked`);
     } else {
       const bad = checkPending(pending);
-      if (bad) return { ok: false, records, head, firstBad: bad, warnings };
+      if (bad) return { ok: false, records, head, firstBad: bad, warnings, trail, hashesAt };
     }
   }
-  const problem = checkpointProblem(head, hashAtCheckpoint, options, warnings);
-  if (problem) return { ok: false, records, head, firstBad: { line: lineNumber + 1, ...problem }, warnings };
-  return { ok: true, records, head, warnings };
+  const problem = checkpointProblem(head, hashAtCheckpoint, trail, options, warnings);
+  if (problem) return { ok: false, records, head, firstBad: { line: lineNumber + 1, ...problem }, warnings, trail, hashesAt };
+  return { ok: true, records, head, warnings, trail, hashesAt };
 }

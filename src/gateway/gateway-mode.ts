@@ -10,6 +10,7 @@ import type { TrailReader } from '../admin/trail-reader.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
 import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
 import { CredentialStore } from '../login/credential-store.js';
+import { HubWitness } from '../hub/witness-checkpoints.js';
 import { exchangeAtHub } from '../login/hub-client.js';
 import { systemKeychain } from '../login/keychain.js';
 import { createStoredLoginReader } from '../login/stored-login-reader.js';
@@ -93,6 +94,7 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
     store: input.state, secret, now: () => new Date(), fetch,
     audit: (fields) => void audit.append(fields).catch((error: unknown) => input.logger.error({ err: String(error) }, 'audit append failed')),
     oidcClientSecret: () => readSecretReference(input.state.snapshot().settings.oidc_client_secret, input.env),
+    witness: new HubWitness(input.home, () => new Date()),
   }, input.hubLimits);
   let ticker: NodeJS.Timeout | undefined;
   return {

@@ -2,8 +2,8 @@
 // (and with --redis, the rate-limit counters)
 // the audit trail (a chain per boot in PostgreSQL) and the resource-id memory. One
 // pool serves both; the state store holds its own (it also LISTENs).
-import path from 'node:path';
-import { loadOrCreateAuditKey } from '../audit/audit-key.js';
+import { loadOrCreateSigningKey, writePublicKey } from '../audit/signing-key.js';
+import type { SignedCheckpoint } from '../audit/checkpoint.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { databaseAccessError, openDatabase } from '../postgres/database.js';
 import { openPostgresAuditTrail } from '../postgres/postgres-audit-trail.js';
@@ -26,12 +26,14 @@ export interface SharedStores {
   close(): Promise<void>;
 }
 
-export async function openSharedStores(url: string, home: string): Promise<SharedStores> {
+export async function openSharedStores(url: string, home: string, onCheckpoint?: (checkpoint: SignedCheckpoint) => void): Promise<SharedStores> {
   const database = openDatabase(url);
   try {
-    // The key stays in the instance's home: whoever can write the database cannot forge a checkpoint.
-    const key = await loadOrCreateAuditKey(path.join(home, 'audit.key'));
-    const audit = await openPostgresAuditTrail({ database, key });
+    // The key stays in the instance's home: whoever can write the database cannot forge a checkpoint
+    // that verifies against this instance's audit.pub (gw audit verify --store --key …/audit.pub).
+    const signingKey = await loadOrCreateSigningKey(home);
+    await writePublicKey(home, signingKey);
+    const audit = await openPostgresAuditTrail({ database, signingKey, ...(onCheckpoint ? { onCheckpoint } : {}) });
     const resourceIds = await openPostgresResourceIds(database, () => undefined);
     return { audit, resourceIds, trail: createPostgresTrailReader(database), close: () => database.end() };
   } catch (error) {

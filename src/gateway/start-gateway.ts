@@ -5,8 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openAuditTrail } from '../audit/audit-trail.js';
+import { WitnessPusher } from '../audit/witness-pusher.js';
+import { addWitnessTargets } from './witness-targets.js';
 import { createLogger, type Logger } from '../logger.js';
-import type { GatewayServices } from '../pipeline/gateway-services.js';
+import type { GatewayServices, HealthComponent } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
 import { openState } from '../postgres/open-state.js';
@@ -26,6 +28,9 @@ import type { SidecarLogin } from '../sidecar/hub-session.js';
 import { answerMockCall } from '../providers/mock/answer-mock-call.js';
 import { withInProcessProviders } from '../upstream/in-process-upstream.js';
 import { createUpstreamClient, type UpstreamTimeouts } from '../upstream/upstream-client.js';
+
+/** How long a stopping gateway waits for its witnesses to take the last checkpoint. */
+const WITNESS_DRAIN_MS = 2_000;
 
 export interface GatewayOptions {
   home: string;
@@ -66,17 +71,21 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const state = await openState(options.home, options.storeUrl);
   const cleanups: Array<() => Promise<unknown>> = [() => state.close()];
   try {
-    const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home) : null;
+    const logger = options.logger ?? createLogger();
+    // Checkpoints reach the witnesses off the request path; gateway.stop's gets a short last try after the trail closes.
+    const witnesses = new WitnessPusher({ log: (message) => logger.warn({ component: 'audit_witness' }, message) });
+    cleanups.unshift(() => witnesses.drain(WITNESS_DRAIN_MS));
+    const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint)) : null;
     if (shared) cleanups.push(() => shared.close());
     const audit = shared?.audit ?? await openAuditTrail({
       dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
       fsync: state.snapshot().settings.audit_fsync, acceptGap: options.acceptAuditGap === true,
+      onCheckpoint: (checkpoint) => witnesses.offer(checkpoint),
     });
     cleanups.unshift(() => audit.close());
     // The mock answers in-process behind the same client every provider call goes through.
     const upstream = withInProcessProviders(createUpstreamClient(options.upstreamTimeouts), answerMockCall);
     cleanups.push(() => upstream.close());
-    const logger = options.logger ?? createLogger();
     const counters = options.redisUrl ? await openSharedCounters(options.redisUrl, state, logger) : null;
     if (counters) cleanups.push(() => counters.close());
     const mode = await prepareMode({
@@ -86,14 +95,20 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       auditState: () => describeAuditState(audit, options.home, shared?.audit.chainId),
     });
     cleanups.unshift(async () => mode.stop());
+    const modeUpstream = mode.wrapUpstream(upstream);
+    addWitnessTargets(witnesses, { setting: state.snapshot().settings.audit_witness, hub: mode.sidecar?.hub ?? null, upstream: modeUpstream });
+    const witnessHealth = (): Record<string, HealthComponent> => {
+      const health = witnesses.health();
+      return health ? { audit_witness: { ...health } } : {};
+    };
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
     const resourceIds = shared?.resourceIds ?? await openResourceIdStore(options.home);
     cleanups.push(() => resourceIds.close());
     const tracer = await startTracing(options.env, GATEWAY_VERSION);
     if (tracer) cleanups.push(() => tracer.shutdown());
     const services = buildServices({
-      state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, tracer,
-      modeHealth: () => ({ ...mode.health(), ...(counters ? { redis: counters.health() } : {}) }),
+      state, audit, upstream: modeUpstream, providers: providers.current, logger, resourceIds, tracer,
+      modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...(counters ? { redis: counters.health() } : {}) }),
       ...(counters ? { limiter: counters.limiter } : {}),
     });
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);

@@ -3,6 +3,7 @@
 import type { AuditFields } from '../audit/record.js';
 import type { StateStore } from '../state/state-store.js';
 import { createAttemptLimiter, createPollClock, type AttemptLimiter, type PollClock } from './attempt-limiter.js';
+import type { HubWitness } from './witness-checkpoints.js';
 import type { PendingSignIn } from './oidc-approval.js';
 
 export interface HubContext {
@@ -21,6 +22,8 @@ export interface HubContext {
   newCodes: AttemptLimiter;
   /** OIDC `state` → the sign-in it belongs to (ten minutes, in memory). */
   oidcPending: Map<string, PendingSignIn>;
+  /** The witness of its sidecars' audit checkpoints (POST/GET /audit/checkpoints). */
+  witness?: HubWitness;
 }
 
 /** RFC 8628 §3.2: the client must wait this long between polls. */

@@ -2,8 +2,7 @@
 // audit.jsonl (src/audit/verify.ts) against its checkpoint row, and exported as the
 // JSON Lines that verifier reads from a file.
 import { verifyLines, type VerifyResult } from '../audit/verify.js';
-import type { Checkpoint } from '../audit/checkpoint.js';
-import { auditKeyId } from './postgres-audit-trail.js';
+import type { SignedCheckpoint } from '../audit/checkpoint.js';
 import type { Database } from './database.js';
 
 // Records fetched per round trip; keyset pagination keeps memory flat on long chains.
@@ -14,7 +13,7 @@ export interface ChainInfo {
   instance: string;
   startedAt: string;
   headSeq: number;
-  checkpoint: (Checkpoint & { key_id?: string }) | null;
+  checkpoint: SignedCheckpoint | null;
 }
 
 export interface ChainVerdict extends ChainInfo {
@@ -22,7 +21,7 @@ export interface ChainVerdict extends ChainInfo {
 }
 
 export async function listChains(database: Database): Promise<ChainInfo[]> {
-  const result = await database.query<{ chain_id: string; instance: string; started_at: Date; head_seq: string; checkpoint: (Checkpoint & { key_id?: string }) | null }>(
+  const result = await database.query<{ chain_id: string; instance: string; started_at: Date; head_seq: string; checkpoint: SignedCheckpoint | null }>(
     'SELECT chain_id, instance, started_at, head_seq, checkpoint FROM gw_audit_chains ORDER BY started_at, chain_id',
   );
   return result.rows.map((row) => ({ chainId: row.chain_id, instance: row.instance, startedAt: row.started_at.toISOString(), headSeq: Number(row.head_seq), checkpoint: row.checkpoint }));
@@ -39,16 +38,16 @@ export async function* chainLines(database: Database, chainId: string): AsyncGen
 }
 
 /**
- * Verifies each chain: links and hashes record by record, its end against the checkpoint row.
- * `keys` are the audit.key files this verifier holds; a checkpoint made with another key is
- * checked for seq and hash only, and a warning says its HMAC could not be.
+ * Verifies each chain: links and hashes record by record, its end against the signed checkpoint
+ * row. `publicKeys` are instances' audit.pub values this verifier trusts: a chain signed by one
+ * of them is pinned; any other is checked against the key in its own checkpoint, and a warning
+ * says so (whoever can write the database could have re-signed it).
  */
-export async function verifyChains(database: Database, keys: readonly Buffer[]): Promise<ChainVerdict[]> {
+export async function verifyChains(database: Database, publicKeys: readonly string[]): Promise<ChainVerdict[]> {
   const verdicts: ChainVerdict[] = [];
   for (const chain of await listChains(database)) {
-    const key = keys.find((candidate) => chain.checkpoint?.key_id === auditKeyId(candidate));
-    const checkpoint = chain.checkpoint ? { seq: chain.checkpoint.seq, hash: chain.checkpoint.hash, hmac: chain.checkpoint.hmac } : undefined;
-    const result = await verifyLines(chainLines(database, chain.chainId), { ...(checkpoint ? { checkpoint } : {}), ...(key ? { key } : {}), requireSeal: key !== undefined });
+    const pinned = chain.checkpoint && publicKeys.includes(chain.checkpoint.public_key) ? chain.checkpoint.public_key : undefined;
+    const result = await verifyLines(chainLines(database, chain.chainId), { ...(chain.checkpoint ? { checkpoint: chain.checkpoint } : {}), ...(pinned ? { publicKey: pinned } : {}), requireSeal: pinned !== undefined });
     if (chain.checkpoint === null) result.warnings.push('no checkpoint yet (the chain\'s first commit has not landed)');
     verdicts.push({ ...chain, result });
   }

@@ -1,13 +1,14 @@
 // The audit trail on PostgreSQL: one hash chain per instance boot (same record format,
 // same sealing code as audit.jsonl), appended in group commits: every record queued
 // within a 10 ms window or while a commit is in flight goes into the next one, a single multi-row INSERT that
-// also moves the chain's checkpoint (head seq and hash, HMAC'd with this instance's
-// audit.key) in the same transaction. A record is acknowledged only once committed.
+// also moves the chain's checkpoint (head seq and hash, signed with this instance's
+// Ed25519 audit-signing.key, as audit.jsonl's are) in the same transaction. A record is acknowledged only once committed.
 // Several instances never contend: each appends to its own chain.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { sealAppended, GENESIS_PREV, type SealedRecord } from '../audit/chain.js';
-import { signCheckpoint, type ChainHead } from '../audit/checkpoint.js';
+import { signCheckpointWithKey, trailIdOf, type ChainHead, type SignedCheckpoint } from '../audit/checkpoint.js';
+import type { AuditSigningKey } from '../audit/signing-key.js';
 import { AuditClosedError, type AuditStatus, type AuditTrail } from '../audit/audit-trail.js';
 import type { AuditFields, AuditRecord } from '../audit/record.js';
 import type { Database } from './database.js';
@@ -28,16 +29,13 @@ interface Pending {
 
 export interface PostgresAuditOptions {
   database: Database;
-  /** The instance's audit.key: checkpoints are HMAC'd with it, and verify names it by its id. */
-  key: Buffer;
+  /** The instance's Ed25519 key (audit-signing.key in its home): it signs each chain's checkpoints. */
+  signingKey: AuditSigningKey;
+  /** Each new checkpoint, for the witnesses (src/audit/witness-pusher.ts). */
+  onCheckpoint?: (checkpoint: SignedCheckpoint) => void;
   now?: () => Date;
   /** A name for this instance in `gw audit verify --store` (hostname:pid by default). */
   instance?: string;
-}
-
-/** The id verify uses to tell whether it holds the key a chain's checkpoint was made with. */
-export function auditKeyId(key: Uint8Array): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
 export async function openPostgresAuditTrail(options: PostgresAuditOptions): Promise<AuditTrail & { chainId: string }> {
@@ -45,7 +43,7 @@ export async function openPostgresAuditTrail(options: PostgresAuditOptions): Pro
   const now = options.now ?? (() => new Date());
   const instance = options.instance ?? `${os.hostname()}:${process.pid}`;
   await options.database.query('INSERT INTO gw_audit_chains (chain_id, instance, started_at, head_seq, head_hash) VALUES ($1, $2, $3, 0, $4)', [chainId, instance, now(), GENESIS_PREV]);
-  const trail = new PostgresAuditTrail(options.database, options.key, chainId, now);
+  const trail = new PostgresAuditTrail(options.database, options.signingKey, chainId, now, options.onCheckpoint);
   await trail.append({ kind: 'gateway.start', data: { pid: process.pid, chain: chainId, instance } }).catch(() => undefined);
   return trail;
 }
@@ -61,11 +59,13 @@ class PostgresAuditTrail implements AuditTrail {
   #windowTimer: NodeJS.Timeout | undefined;
   /** Set when a stop gave up on PostgreSQL: the retry loop ends too. */
   #abandoned = false;
-  readonly #keyId: string;
+  /** The trail id: trailIdOf(hash of record 1), as for audit.jsonl. */
+  #trail: string | null = null;
 
-  constructor(private readonly database: Database, private readonly key: Buffer, readonly chainId: string, private readonly now: () => Date) {
-    this.#keyId = auditKeyId(key);
-  }
+  constructor(
+    private readonly database: Database, private readonly signingKey: AuditSigningKey, readonly chainId: string,
+    private readonly now: () => Date, private readonly onCheckpoint?: (checkpoint: SignedCheckpoint) => void,
+  ) {}
 
   append(fields: AuditFields): Promise<AuditRecord> {
     if (this.#closed) return Promise.reject(new AuditClosedError());
@@ -76,6 +76,7 @@ class PostgresAuditTrail implements AuditTrail {
       return Promise.reject(error);
     }
     this.#tip = { seq: sealed.record.seq, hash: sealed.record.hash };
+    if (sealed.record.seq === 1) this.#trail = trailIdOf(sealed.record.hash);
     return new Promise((resolve, reject) => {
       this.#queue.push({ sealed, resolve, reject });
       this.#kick();
@@ -142,8 +143,9 @@ class PostgresAuditTrail implements AuditTrail {
   async #drain(): Promise<void> {
     while (this.#queue.length > 0 && !this.#abandoned) {
       const batch = this.#queue.slice(0, MAX_BATCH);
+      let checkpoint: SignedCheckpoint;
       try {
-        await this.#commit(batch);
+        checkpoint = await this.#commit(batch);
       } catch (error) {
         this.#problem = `audit store unreachable: ${error instanceof Error ? error.message : String(error)}`;
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
@@ -153,13 +155,14 @@ class PostgresAuditTrail implements AuditTrail {
       this.#queue.splice(0, batch.length);
       const last = batch.at(-1)!.sealed.record;
       this.#durable = { seq: last.seq, hash: last.hash };
+      this.onCheckpoint?.(checkpoint);
       for (const entry of batch) entry.resolve(entry.sealed.record);
     }
   }
 
-  async #commit(batch: Pending[]): Promise<void> {
+  async #commit(batch: Pending[]): Promise<SignedCheckpoint> {
     const last = batch.at(-1)!.sealed.record;
-    const checkpoint = { ...signCheckpoint(this.key, { seq: last.seq, hash: last.hash }), key_id: this.#keyId };
+    const checkpoint = signCheckpointWithKey(this.signingKey.privateKey, this.signingKey.publicKey, this.#trail!, { seq: last.seq, hash: last.hash });
     // One statement, so one round trip and atomic on its own: the records and the checkpoint that covers them.
     // Lines are JCS JSON, which never holds a raw newline, so the batch travels as newline-joined text:
     // far cheaper to send than a text[] parameter, whose every element pg would escape.
@@ -176,5 +179,6 @@ class PostgresAuditTrail implements AuditTrail {
       [this.chainId, records[0]!.seq, batch.map((entry) => entry.sealed.line).join('\n'), records.map((record) => record.ts).join('\n'),
         records.map((record) => record.kind).join('\n'), last.seq, last.hash, checkpoint],
     );
+    return checkpoint;
   }
 }

@@ -8,6 +8,7 @@ import { DEVICE_CODE_GRANT, pollDeviceCode, revokeToken, startDeviceAuthorizatio
 import type { HubContext } from '../hub/hub-context.js';
 import { jsonReply, oauthError, type HubReply, type HubRequest } from '../hub/hub-reply.js';
 import { TOKEN_EXCHANGE_GRANT, exchangeToken } from '../hub/token-exchange.js';
+import { mountWitnessRoutes } from './witness-routes.js';
 import { finishOidc, showEntryPage, submitDeviceForm } from '../hub/verification-page.js';
 import type { HttpMethod, RouteEntry } from '../pipeline/route-table.js';
 
@@ -76,6 +77,8 @@ export function registerHubRoutes(app: FastifyInstance, hub: HubContext): void {
     const route: RouteEntry = { method, url, family: 'operational', operation, authenticated: false, jsonBody: false };
     app.route({ method, url, config: { route }, handler: (request, reply) => serveHub(hub, handler, request, reply) });
   }
+  // Unlike the login routes these take a credential: the door names the sender.
+  if (hub.witness) mountWitnessRoutes(app, hub.witness);
 }
 
 async function serveHub(hub: HubContext, handler: Handler, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

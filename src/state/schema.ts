@@ -68,6 +68,8 @@ export interface Settings {
   personal_token_days: number;
   /** Bring your own key: honour x-gw-direct-key: true (the caller's Authorization is the provider key). */
   allow_direct_keys: boolean;
+  /** Where signed audit checkpoints are also sent: an http(s) URL, an absolute file path (another volume), or null. */
+  audit_witness: string | null;
 }
 
 /** A provider added with `gw providers add`; wins over the environment's provider of the same name. */
@@ -122,6 +124,7 @@ export const DEFAULT_SETTINGS: Settings = {
   live_key_rotation_seconds: 86_400,
   personal_token_days: 30,
   allow_direct_keys: false,
+  audit_witness: null,
 };
 
 export function emptyState(): StateData {

@@ -2,6 +2,7 @@
 // get|set`), the loader that validates state.json, and the docs all agree on
 // names, accepted values and display.
 import { BlockList, isIP } from 'node:net';
+import path from 'node:path';
 import { DEFAULT_SETTINGS, type Settings, type StateData } from './schema.js';
 import { StateInputError, StateRefusedError } from './state-errors.js';
 import type { StateUpdater } from './state-updater.js';
@@ -169,7 +170,22 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is boolean => typeof value === 'boolean',
     format: (value) => (value ? 'on' : 'off'),
   },
+  audit_witness: {
+    name: 'audit_witness',
+    description: 'Also send each signed audit checkpoint to this witness: an http(s) URL, an absolute file path on another volume, or none (read at start).',
+    parse: (text) => parseWitness(text),
+    check: (value): value is string | null => value === null || (typeof value === 'string' && (isHttpUrl(value) || path.isAbsolute(value))),
+    format: (value) => value ?? 'none',
+  },
 };
+
+function parseWitness(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === 'none') return null;
+  if (isHttpUrl(trimmed)) return trimmed;
+  if (path.isAbsolute(trimmed) && !trimmed.includes('\0')) return path.normalize(trimmed);
+  throw new StateInputError(`invalid value "${text}" for audit_witness: use an http(s) URL without credentials, an absolute file path, or none`);
+}
 
 const ENV_NAME = /^env:[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuditClosedError, AuditLockedError, openAuditTrail, type AuditTrail } from '../../src/audit/audit-trail.js';
 import { AuditRecordError } from '../../src/audit/chain.js';
-import { isCheckpointAuthentic, parseCheckpoint } from '../../src/audit/checkpoint.js';
+import { isSignatureValid, isSignedCheckpoint, parseCheckpoint, trailIdOf, type Checkpoint } from '../../src/audit/checkpoint.js';
 import type { AuditRecord } from '../../src/audit/record.js';
 import { verifyFile } from '../../src/audit/verify-file.js';
 import { makeTempHome, readLines, requestFields, steppingClock, type TempHome } from './helpers.js';
@@ -22,17 +22,28 @@ beforeEach(async () => {
   home = await makeTempHome();
 });
 
+async function expectSignedByHome(checkpoint: Checkpoint): Promise<void> {
+  if (!isSignedCheckpoint(checkpoint)) throw new Error('expected a signed (v 2) checkpoint');
+  expect(isSignatureValid(checkpoint)).toBe(true);
+  expect(checkpoint.public_key).toBe((await readFile(path.join(home.home, 'audit.pub'), 'utf8')).trim());
+  const [first] = await readLines(home.logFile);
+  expect(checkpoint.trail).toBe(trailIdOf((JSON.parse(first!) as { hash: string }).hash));
+}
+
 afterEach(async () => {
   await Promise.allSettled(opened.splice(0).map((trail) => trail.close()));
   await home.remove();
 });
 
 describe('openAuditTrail', () => {
-  it('creates the folder 0700, the key 0600 (32 bytes), the log 0600, and starts with gateway.start', async () => {
+  it('creates the folder 0700, the Ed25519 signing key 0600 and audit.pub, the log 0600, and starts with gateway.start', async () => {
     const trail = await open();
     expect((await stat(home.dir)).mode & 0o777).toBe(0o700);
-    expect((await stat(home.keyPath)).mode & 0o777).toBe(0o600);
-    expect((await readFile(home.keyPath)).length).toBe(32);
+    const signingKey = path.join(home.home, 'audit-signing.key');
+    expect((await stat(signingKey)).mode & 0o777).toBe(0o600);
+    expect(await readFile(signingKey, 'utf8')).toContain('BEGIN PRIVATE KEY');
+    expect((await readFile(path.join(home.home, 'audit.pub'), 'utf8')).trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await expect(stat(home.keyPath)).rejects.toThrow(/ENOENT/); // the legacy HMAC key is no longer made
     expect((await stat(home.logFile)).mode & 0o777).toBe(0o600);
     expect(trail.status()).toEqual({ ok: true, seq: 1 });
     const [first] = await readLines(home.logFile);
@@ -69,13 +80,20 @@ describe('openAuditTrail', () => {
     await expect(trail.append(requestFields(2))).rejects.toThrow(AuditClosedError);
   });
 
-  it('replaces checkpoint.json after each batch with a valid HMAC of the head', async () => {
+  it('replaces checkpoint.json after each batch with an Ed25519 signature of the head, under audit.pub and the trail id', async () => {
     const trail = await open();
     const record = await trail.append(requestFields(1));
     await trail.flush(); // the checkpoint follows the resolve, so callers do not wait for it
     const checkpoint = parseCheckpoint(await readFile(path.join(home.dir, 'checkpoint.json'), 'utf8'));
-    expect(checkpoint).toMatchObject({ seq: record.seq, hash: record.hash });
-    expect(isCheckpointAuthentic(await readFile(home.keyPath), checkpoint)).toBe(true);
+    expect(checkpoint).toMatchObject({ v: 2, seq: record.seq, hash: record.hash });
+    await expectSignedByHome(checkpoint);
+  });
+
+  it('writes a checkpoint at once when a new trail starts, so deleting the whole log is visible', async () => {
+    await open('interval');
+    const checkpoint = parseCheckpoint(await readFile(path.join(home.dir, 'checkpoint.json'), 'utf8'));
+    expect(checkpoint.seq).toBe(1);
+    await expectSignedByHome(checkpoint);
   });
 });
 
@@ -165,7 +183,7 @@ describe('group commit', () => {
     expect(checkpointSeqs.at(-1)).toBe(writtenSeq);
     const checkpoint = parseCheckpoint(await readFile(path.join(home.dir, 'checkpoint.json'), 'utf8'));
     expect(checkpoint.seq).toBe(writtenSeq);
-    expect(isCheckpointAuthentic(await readFile(home.keyPath), checkpoint)).toBe(true);
+    await expectSignedByHome(checkpoint);
   });
 });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GENESIS_PREV, sealRecord } from '../../src/audit/chain.js';
-import { signCheckpoint } from '../../src/audit/checkpoint.js';
+import { signCheckpoint, trailIdOf } from '../../src/audit/checkpoint.js';
 import { verifyLines } from '../../src/audit/verify.js';
 import { buildChain } from './helpers.js';
 
@@ -16,7 +16,7 @@ describe('verifyLines on an intact chain', () => {
   it('passes and reports the head', async () => {
     const lines = buildChain(30);
     const result = await verifyLines(lines, { checkpoint: signCheckpoint(key, headOf(lines[29]!)), key });
-    expect(result).toEqual({ ok: true, records: 30, head: headOf(lines[29]!), warnings: [] });
+    expect(result).toEqual({ ok: true, records: 30, head: headOf(lines[29]!), warnings: [], trail: trailIdOf(headOf(lines[0]!).hash), hashesAt: new Map() });
   });
 
   it('accepts an async iterable', async () => {

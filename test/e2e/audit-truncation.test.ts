@@ -2,7 +2,7 @@
 // accepts the gap, which is then a record of the trail), and `gw audit verify` fails when the
 // checkpoint or the key is gone. Before, a restart silently re-sealed the cut log, and a
 // deleted checkpoint or a replaced key ended with exit 0.
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
@@ -70,17 +70,20 @@ it('a deleted checkpoint fails gw audit verify, naming the checkpoint', async ()
   expect(verify.stdout).toContain('checkpoint.json is missing');
 });
 
-it('a deleted or replaced audit.key fails verify, and the next start refuses', async () => {
+it('a deleted audit.pub or a replaced signing key fails verify, and the next start refuses', async () => {
   const { home } = await writtenHome();
-  await rm(path.join(home, 'audit.key'));
+  await rm(path.join(home, 'audit.pub'));
   const missing = await runGw(['audit', 'verify'], { home });
   expect(missing.code).toBe(1);
-  expect(missing.stdout).toContain('audit.key is missing');
-  await writeFile(path.join(home, 'audit.key'), randomBytes(32), { mode: 0o600 });
+  expect(missing.stdout).toContain('audit.pub is missing');
+  // A new key pair, as someone re-signing the checkpoint would make.
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  await writeFile(path.join(home, 'audit-signing.key'), privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  await writeFile(path.join(home, 'audit.pub'), `${publicKey.export({ format: 'jwk' }).x}\n`);
   const replaced = await runGw(['audit', 'verify'], { home });
   expect(replaced.code).toBe(1);
-  expect(replaced.stdout).toContain('HMAC');
-  expect(await refusedStart(home)).toContain('audit.key');
+  expect(replaced.stdout).toContain('signed by another key than audit.pub');
+  expect(await refusedStart(home)).toContain('audit-signing.key');
 });
 
 it('verify on a home with no trail yet says so (exit 2), not a raw ENOENT', async () => {

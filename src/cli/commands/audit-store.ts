@@ -8,6 +8,7 @@ import { describeDatabaseError, openDatabase, type Database } from '../../postgr
 import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { chainLines, listChains, verifyChains } from '../../postgres/postgres-audit-chains.js';
 import { CliExit, type CliContext } from '../cli-context.js';
+import { PUBLIC_KEY_FILE } from '../../audit/signing-key.js';
 
 async function withDatabase<T>(url: string, run: (database: Database) => Promise<T>): Promise<T> {
   const database = openDatabase(url, { maxConnections: 2 });
@@ -27,13 +28,13 @@ function storeUrlOf(context: CliContext, flag: string | undefined): string {
   return url;
 }
 
-/** audit.key files that may have sealed chains: this home's, and any named with --key. */
-async function readKeys(home: string, extra: readonly string[]): Promise<Buffer[]> {
-  const files = [path.join(home, 'audit.key'), ...extra];
-  const keys: Buffer[] = [];
+/** Public keys (audit.pub) of instances whose chains are pinned: this home's, and any named with --key. */
+async function readKeys(home: string, extra: readonly string[]): Promise<string[]> {
+  const files = [path.join(home, PUBLIC_KEY_FILE), ...extra];
+  const keys: string[] = [];
   for (const file of files) {
-    const key = await readFile(file).catch(() => null);
-    if (key !== null) keys.push(key);
+    const key = await readFile(file, 'utf8').catch(() => null);
+    if (key !== null && key.trim() !== '') keys.push(key.trim());
   }
   return keys;
 }

@@ -1,13 +1,16 @@
-// gw audit verify: exit 0 intact, 1 broken (names the first bad record and why),
-// 2 unreadable or bad usage (DESIGN.md, "Audit chain").
+// gw audit verify: exit 0 intact, 1 broken (names the first bad record and why) or at
+// odds with its witness, 2 unreadable or bad usage (DESIGN.md, "Audit chain").
 import path from 'node:path';
 import type { Command } from 'commander';
 import { AUDIT_LOG_FILE } from '../../audit/audit-trail.js';
-import { verifyFile } from '../../audit/verify-file.js';
+import { readFile } from 'node:fs/promises';
+import { compareWithWitness, type WitnessComparison, type WitnessedCheckpoint } from '../../audit/compare-witness.js';
+import { defaultPublicKeyPath, verifyFile } from '../../audit/verify-file.js';
 import type { VerifyResult } from '../../audit/verify.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { registerAuditStoreCommands, runStoreVerify } from './audit-store.js';
+import { readWitness } from '../read-witness.js';
 
 interface VerifyFlags {
   file?: string;
@@ -15,6 +18,7 @@ interface VerifyFlags {
   key?: string[];
   json?: boolean;
   home?: string;
+  witness?: string;
 }
 
 function describeResult(result: VerifyResult): string {
@@ -29,31 +33,65 @@ function describeResult(result: VerifyResult): string {
   return `audit trail BROKEN${where}: ${bad?.reason ?? 'unknown'}`;
 }
 
+function describeWitness(source: string, comparison: WitnessComparison): string[] {
+  const lines = comparison.findings.map((finding) => `witness ${source}: MISMATCH: ${finding}`);
+  if (comparison.ok) lines.push(`witness ${source}: consistent (witnessed up to seq ${comparison.witnessedSeq ?? 0})`);
+  return lines;
+}
+
+async function readPublicKey(file: string): Promise<string | undefined> {
+  try {
+    return (await readFile(defaultPublicKeyPath(file), 'utf8')).trim();
+  } catch {
+    return undefined; // an export without its home: compared without the key (verify warns)
+  }
+}
+
+function verifyReadError(error: unknown, file: string, missing: boolean, flags: VerifyFlags, context: CliContext): CliExit {
+  const reason = missing
+    ? `no audit trail yet in ${path.dirname(file)}: gw serve writes one there (or name a file with --file)`
+    : `cannot read ${file}: ${(error as Error).message}`;
+  if (!flags.json) return new CliExit(2, reason);
+  context.stdout.write(`${JSON.stringify({ ok: false, file, error: reason })}\n`);
+  return new CliExit(2, '');
+}
+
 export async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
-  if (flags.file === undefined && resolveStoreUrl(flags.store, context.env) !== undefined) return runStoreVerify(flags, context);
-  const file = flags.file ? path.resolve(flags.file) : path.join(context.home(flags.home), 'audit', AUDIT_LOG_FILE);
+  if (flags.file === undefined && flags.witness === undefined && resolveStoreUrl(flags.store, context.env) !== undefined) return runStoreVerify(flags, context);
+  const home = context.home(flags.home);
+  const file = flags.file ? path.resolve(flags.file) : path.join(home, 'audit', AUDIT_LOG_FILE);
+  // Read first: the local records at the witnessed seqs are collected while verifying.
+  const witnessed: WitnessedCheckpoint[] | undefined = flags.witness === undefined ? undefined : await readWitness(flags.witness, home, context.env);
   let result: VerifyResult;
   try {
     // The home's own trail must have its checkpoint and key; a file named with --file may be an export.
-    result = await verifyFile(file, { requireSeal: flags.file === undefined });
+    result = await verifyFile(file, {
+      requireSeal: flags.file === undefined,
+      ...(witnessed ? { collectSeqs: new Set(witnessed.map((entry) => entry.seq)) } : {}),
+    });
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && flags.file === undefined;
-    const reason = missing
-      ? `no audit trail yet in ${path.dirname(file)}: gw serve writes one there (or name a file with --file)`
-      : `cannot read ${file}: ${(error as Error).message}`;
-    if (flags.json) {
-      context.stdout.write(`${JSON.stringify({ ok: false, file, error: reason })}\n`);
-      throw new CliExit(2, '');
-    }
-    throw new CliExit(2, reason);
+    // A trail the witness has seen is not "not yet written": it was deleted, and that is a finding (exit 1).
+    if (missing && witnessed && witnessed.length > 0) result = { ok: true, records: 0, head: null, warnings: [`${file} does not exist`] };
+    else throw verifyReadError(error, file, missing, flags, context);
   }
+  let comparison: WitnessComparison | undefined;
+  if (witnessed) {
+    const publicKey = await readPublicKey(file);
+    comparison = compareWithWitness({ trail: result.trail, head: result.head, hashesAt: result.hashesAt ?? new Map(), ...(publicKey ? { publicKey } : {}) }, witnessed);
+  }
+  const { hashesAt: _collected, ...shown } = result;
   if (flags.json) {
-    context.stdout.write(`${JSON.stringify({ file, ...result })}\n`);
+    context.stdout.write(`${JSON.stringify({ file, ...shown, ...(comparison ? { witness: { source: flags.witness, ...comparison } } : {}) })}\n`);
   } else {
     for (const warning of result.warnings) context.stderr.write(`warning: ${warning}\n`);
     context.stdout.write(`${describeResult(result)}\n`);
+    if (comparison) {
+      for (const note of comparison.notes) context.stderr.write(`note: ${note}\n`);
+      for (const line of describeWitness(flags.witness!, comparison)) context.stdout.write(`${line}\n`);
+    }
   }
-  if (!result.ok) throw new CliExit(1, '');
+  if (!result.ok || (comparison && !comparison.ok)) throw new CliExit(1, '');
 }
 
 export function registerAuditCommand(program: Command, context: CliContext): void {
@@ -65,7 +103,8 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
     .option('--json', 'print one JSON object')
     .option('--home <dir>', 'gw home folder (default: $GW_HOME or the platform config folder)')
     .option('--store <url>', 'verify every chain of the PostgreSQL trail instead (GW_DATABASE_URL)')
-    .option('--key <file...>', 'with --store: more audit.key files (other instances\' homes) to check their checkpoints\' HMAC')
+    .option('--key <file...>', 'with --store: audit.pub files of instances (from their homes) whose chains must be signed by them')
+    .option('--witness <hub-url|file>', 'also compare the trail with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)')
     .action(async (flags: VerifyFlags) => runAuditVerify(flags, context));
   registerAuditStoreCommands(audit, context);
 }

@@ -15,6 +15,9 @@ beforeAll(async () => {
   const made = await runGw(['admin', 'tokens', 'create', '--name', 'table'], { home: hub.home });
   adminToken = made.stdout.trim();
   expect(adminToken).toMatch(/^gwa-/);
+  // The running hub reads the CLI's change from state.json on its next poll.
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && (await fetch(`${hub.url}/admin/api/whoami`, { headers: { authorization: `Bearer ${adminToken}` } })).status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
 }, 30_000);
 
 afterAll(async () => { await jar.stopAll(); });

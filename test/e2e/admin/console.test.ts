@@ -51,6 +51,9 @@ beforeAll(async () => {
   page.setDefaultTimeout(10_000);
   adminToken = (await runChecked(['admin', 'tokens', 'create', '--name', 'ops@example.com'], rig.hub.home)).trim();
   expect(adminToken).toMatch(/^gwa-/);
+  // The running hub reads the CLI's change from state.json on its next poll.
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && (await fetch(`${rig.hub.url}/admin/api/whoami`, { headers: { authorization: `Bearer ${adminToken}` } })).status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
 }, 60_000);
 
 afterAll(async () => {
