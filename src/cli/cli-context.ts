@@ -12,6 +12,8 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
   /** Resolves $GW_HOME from the command's --home flag, GW_HOME, or the platform default. */
   home(flag?: string): string;
+  /** The command being run (`keys create`), set before its action: what admin-change records name. */
+  command?: string;
 }
 
 export function createProcessContext(): CliContext {

@@ -28,9 +28,12 @@ export function buildProgram(context: CliContext): Command {
     .exitOverride();
   // Every command reads the store from the environment, so a global --store reaches them all
   // (and a background gw serve started by a command inherits it).
-  program.hook('preAction', () => {
+  program.hook('preAction', (_program, action) => {
     const { store } = program.opts<{ store?: string }>();
     if (store !== undefined) context.env.GW_DATABASE_URL = store;
+    const names: string[] = [];
+    for (let command: typeof action | null = action; command && command !== program; command = command.parent) names.unshift(command.name());
+    context.command = names.join(' ');
   });
   program.configureOutput({
     writeOut: (text) => context.stdout.write(text),

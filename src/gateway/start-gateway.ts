@@ -16,6 +16,8 @@ import { maskUrlCredentials } from '../config/mask-url-credentials.js';
 import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { createFileTrailReader } from '../admin/trail-reader.js';
 import { describeAuditState } from './describe-audit-state.js';
+import { startOutboxDrain } from './drain-admin-outbox.js';
+import { hostname } from 'node:os';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
 import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
@@ -124,6 +126,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const bootstrap = mode.kind === 'sidecar' ? null : await bootstrapLocalTeam(state);
     mode.start();
     state.watch();
+    const stopDrain = startOutboxDrain(state, audit, services.logger, `${hostname()}:${process.pid}`);
+    cleanups.unshift(async () => stopDrain());
     const ticker = setInterval(() => server.door.flushRefusals(), 1000);
     ticker.unref();
     const scheme = tls ? 'https' : 'http';

@@ -60,7 +60,9 @@ export async function submitDeviceForm(hub: HubContext, request: HubRequest): Pr
   switch (request.params.get('action')) {
     case 'claim': return claim(hub, request, record);
     case 'deny':
-      await denyDeviceCode(hub.store, record.user_code).catch(() => null);
+      if (await denyDeviceCode(hub.store, record.user_code).catch(() => null)) {
+        hub.audit({ kind: 'admin.change', origin: request.ip, data: { via: 'verification_page', action: 'devices.deny', target: formatUserCode(record.user_code) } });
+      }
       return htmlReply(200, messagePage('Login denied', 'Denied. The gw login that showed this code stops now.'));
     case 'oidc': return startOidc(hub, request, record);
     default: {
@@ -107,6 +109,7 @@ export async function finishOidc(hub: HubContext, request: HubRequest): Promise<
   try {
     const email = await finishSignIn(config, request.params.get('code') ?? '', pending, hub.fetch, hub.now().getTime());
     await approveDeviceCode(hub.store, record.user_code, email, `oidc:${config.issuer}`);
+    hub.audit({ kind: 'admin.change', origin: request.ip, person: email, data: { via: 'oidc', actor: `oidc:${config.issuer}`, action: 'devices.approve', target: formatUserCode(record.user_code), person: email } });
     return htmlReply(200, messagePage('Approved', `Signed in as ${email}. Return to your terminal: gw login finishes on its own.`));
   } catch (error) {
     return fail(`Not approved: ${error instanceof Error ? error.message : String(error)}.`);

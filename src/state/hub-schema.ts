@@ -75,3 +75,17 @@ export interface AdminTokenRecord {
   created_by: string;
   revoked_at: string | null;
 }
+
+/** A CLI change waiting to become an `admin.change` audit record (src/state/admin-outbox.ts). */
+export interface AdminOutboxEntry {
+  id: string;
+  at: string;
+  actor: string;
+  /** `keys create`, `people remove`… */
+  command: string;
+  /** Per part of the state: the ids or names added, removed or changed (never a secret). */
+  changes: Record<string, { added?: string[]; removed?: string[]; changed?: string[] }>;
+  /** A gw moving this entry into its trail, and since when (another takes over after a minute). */
+  claimed_by?: string;
+  claimed_at?: string;
+}

@@ -5,9 +5,9 @@
 // insists, literally: the file is 0600 for that reason.
 import type { ProviderKind } from '../providers/provider-adapter.js';
 import type { StoredDlpScope, StoredPolicy, StoredRoute } from './governance-schema.js';
-import type { AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
+import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
-export type { AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
+export type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
 export interface Team {
   name: string;
@@ -102,6 +102,8 @@ export interface StateData {
   routes: StoredRoute[];
   /** Credentials of the admin API and console (src/state/admin-tokens.ts); absent until the first is made. */
   admin_tokens?: AdminTokenRecord[];
+  /** CLI changes waiting to be recorded in the audit trail by a running gw (src/state/admin-outbox.ts). */
+  admin_outbox?: AdminOutboxEntry[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {

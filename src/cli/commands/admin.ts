@@ -1,21 +1,14 @@
 // gw admin tokens create|list|revoke: the credentials of the hub's admin API and console
 // (/admin/api, /ui). Made on the hub's own state (or its --store), or over the API from
 // another machine with --hub and an admin token (GW_ADMIN_TOKEN).
-import os from 'node:os';
 import type { Command } from 'commander';
 import { addAdminToken, adminTokensOf, revokeAdminToken } from '../../state/admin-tokens.js';
 import type { CliContext } from '../cli-context.js';
-import { formatTable, withStore } from '../state-command.js';
+import { cliActor, formatTable, withStore } from '../state-command.js';
 import { callHub, remoteHub } from '../admin-client.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 const HUB_HELP = 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)';
-
-export function cliActor(): string {
-  let user = 'unknown';
-  try { user = os.userInfo().username; } catch { /* no passwd entry in a container */ }
-  return `cli:${user}@${os.hostname()}`;
-}
 
 export function registerAdminCommand(program: Command, context: CliContext): void {
   const tokens = program.command('admin').description('Administration of a hub: its admin API and console (/ui)')
