@@ -19,6 +19,8 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'Inspect the hash-cha
 complete -c gw -n '__fish_use_subcommand' -f -a 'db' -d 'The PostgreSQL store\'s schema'
 complete -c gw -n '__fish_use_subcommand' -f -a 'state' -d 'Move the state between state.json and PostgreSQL'
 complete -c gw -n '__fish_use_subcommand' -f -a 'admin' -d 'Administration of a hub: its admin API and console (/ui)'
+complete -c gw -n '__fish_use_subcommand' -f -a 'run' -d 'Run a coding tool (claude, codex, gemini, opencode) through the local gateway, starting one when none answers; the tool\'s own arguments follow'
+complete -c gw -n '__fish_use_subcommand' -f -a 'token' -d 'Print a short-lived credential for the local gateway (an hour-long key; any value on a sidecar): usable as Claude Code\'s apiKeyHelper'
 complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c gw -n '__fish_use_subcommand' -f -a 'help' -d 'display help for command'
 complete -c gw -s V -l version -d 'output the version number'
@@ -375,7 +377,13 @@ complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand
 
 complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from help' -f -a 'tokens'
 
+complete -c gw -n '__fish_seen_subcommand_from run' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from run' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from token' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from token' -s h -l help -d 'display help for command'
+
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state admin completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state admin run token completion'

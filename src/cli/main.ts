@@ -18,6 +18,7 @@ import { registerTeamKeyCommands } from './commands/team-keys.js';
 import { registerTokensCommand } from './commands/tokens.js';
 import { registerDbCommands } from './commands/db.js';
 import { registerAdminCommand } from './commands/admin.js';
+import { registerRunCommands, runFromArgv } from './commands/run.js';
 
 export function buildProgram(context: CliContext): Command {
   const program = new Command('gw')
@@ -55,6 +56,7 @@ export function buildProgram(context: CliContext): Command {
   registerAuditCommand(program, context);
   registerDbCommands(program, context);
   registerAdminCommand(program, context);
+  registerRunCommands(program, context);
   registerCompletionCommand(program, context);
   return program;
 }
@@ -63,6 +65,12 @@ export function buildProgram(context: CliContext): Command {
 export async function runCli(argv: string[], context: CliContext = createProcessContext()): Promise<number> {
   const program = buildProgram(context);
   try {
+    // The tool's own arguments must reach it untouched: commander would take its options for gw's.
+    const run = argv.indexOf('run');
+    if (run === 2 && argv[3] !== undefined && argv[3] !== '--help' && argv[3] !== '-h') {
+      await runFromArgv(argv.slice(3), context);
+      return 0;
+    }
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

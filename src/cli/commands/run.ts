@@ -1,0 +1,118 @@
+// `gw run <tool> [args…]`: Claude Code, Codex, Gemini CLI or opencode, pointed at the local
+// gateway (started in the background when none answers) for this run only, with the
+// tool's own arguments passed through and its exit code returned. `gw token` prints the
+// credential gw run would give a tool (Claude Code's apiKeyHelper can run it).
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { CliExit, type CliContext } from '../cli-context.js';
+import { withStore } from '../state-command.js';
+import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
+import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
+import { createKey } from '../../state/virtual-keys.js';
+import type { StateData } from '../../state/schema.js';
+
+const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
+/** What a sidecar accepts locally: it serves every local call as its logged-in person. */
+const SIDECAR_CREDENTIAL = 'gw-sidecar';
+const TOKEN_LIFETIME_MS = 60 * 60_000;
+const TOKEN_NAME = 'gw token';
+
+/** A key that lives an hour, in the team that serves local calls; expired ones from earlier runs are dropped. */
+async function shortLivedKey(context: CliContext, home: string): Promise<string> {
+  return withStore(context, home, async (store) => {
+    const state = store.snapshot();
+    const team = state.settings.default_team ?? state.teams.find((entry) => entry.name === 'local')?.name ?? state.teams[0]?.name;
+    if (team === undefined) throw new CliExit(1, 'this gateway has no team yet: start it once (gw serve) or create one (gw teams create NAME)');
+    await store.update((draft: StateData) => {
+      const now = store.now().getTime();
+      draft.keys = draft.keys.filter((key) => !(key.name === TOKEN_NAME && key.expires_at !== null && Date.parse(key.expires_at) <= now));
+    });
+    return (await createKey(store, { team, name: TOKEN_NAME, expiresInMs: TOKEN_LIFETIME_MS })).key;
+  });
+}
+
+async function credentialFor(gateway: LocalGateway, context: CliContext, home: string): Promise<string> {
+  if (gateway.sidecar) return SIDECAR_CREDENTIAL;
+  const key = await shortLivedKey(context, home);
+  // The running gateway reads state.json about four times a second: the tool's first call must not beat it.
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const answer = await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(2_000) }).catch(() => null);
+    if (answer && answer.status !== 401) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return key;
+}
+
+function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'inherit', env });
+    child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new CliExit(127, `${command} is not installed or not on the PATH`) : error));
+    // The tool owns the terminal: Ctrl-C goes to it, and gw waits for it to end.
+    const ignore = () => undefined;
+    process.on('SIGINT', ignore);
+    child.once('close', (code, signal) => {
+      process.off('SIGINT', ignore);
+      resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
+    });
+  });
+}
+
+export function registerRunCommands(program: Command, context: CliContext): void {
+  program.command('run')
+    .description(`Run a coding tool (${RUNNABLE_TOOLS.join(', ')}) through the local gateway, starting one when none answers; the tool's own arguments follow`)
+    .argument('<tool>', RUNNABLE_TOOLS.join(' | '))
+    .argument('[args...]', 'passed to the tool as given, options included (gw run claude -p "hi" --model X)')
+    .option('--home <dir>', HOME_HELP)
+    // Reached only for `gw run --help` and the like: runCli hands `gw run …` to runTool as is, so the
+    // tool's own options (-p, --model, -c …) are never parsed by gw.
+    .action(async (tool: string, args: string[], options: { home?: string }) => runCodingTool(tool, args, options.home, context));
+  program.command('token')
+    .description('Print a short-lived credential for the local gateway (an hour-long key; any value on a sidecar): usable as Claude Code\'s apiKeyHelper')
+    .option('--home <dir>', HOME_HELP)
+    .action(async (options: { home?: string }) => {
+      const home = context.home(options.home);
+      const gateway = await findOrStartGateway(context, home);
+      context.stdout.write(`${await credentialFor(gateway, context, home)}\n`);
+    });
+}
+
+/** `gw run [--home DIR] TOOL [ARGS…]`, argv after `run`: gw's own option first, then the tool's, untouched. */
+export async function runFromArgv(argv: readonly string[], context: CliContext): Promise<void> {
+  const rest = [...argv];
+  let home: string | undefined;
+  while (rest[0] === '--home' || rest[0]?.startsWith('--home=')) {
+    const flag = rest.shift()!;
+    home = flag.includes('=') ? flag.slice(flag.indexOf('=') + 1) : rest.shift();
+  }
+  const tool = rest.shift();
+  if (tool === undefined) throw new CliExit(2, `gw run needs a tool: ${RUNNABLE_TOOLS.join(', ')} (then its own arguments)`);
+  if (rest[0] === '--') rest.shift();
+  await runCodingTool(tool, rest, home, context);
+}
+
+async function runCodingTool(tool: string, args: readonly string[], homeFlag: string | undefined, context: CliContext): Promise<void> {
+  if (!isRunnableTool(tool)) throw new CliExit(2, `gw run knows ${RUNNABLE_TOOLS.join(', ')}; not ${tool}`);
+  const home = context.home(homeFlag);
+  const gateway = await findOrStartGateway(context, home);
+  const credential = await credentialFor(gateway, context, home);
+  // A gateway with only the mock provider cannot serve a tool's default model: ask for mock/echo.
+  const mockOnly = !gateway.sidecar && gateway.providers.every((name) => name === 'mock');
+  const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
+  const launch = launchFor(tool, { url: gateway.url, credential, model: mockOnly ? 'mock/echo' : null, args, geminiSettings });
+  const folder = await mkdtemp(path.join(os.tmpdir(), `gw-run-${tool}-`));
+  try {
+    for (const [name, content] of Object.entries(launch.files)) {
+      await mkdir(path.dirname(path.join(folder, name)), { recursive: true, mode: 0o700 });
+      await writeFile(path.join(folder, name), content, { mode: 0o600 });
+    }
+    const env = { ...context.env, ...Object.fromEntries(Object.entries(launch.env).map(([name, value]) => [name, value.replace('{dir}', folder)])) };
+    const code = await runTool(tool, launch.args, env);
+    if (code !== 0) throw new CliExit(code, '');
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

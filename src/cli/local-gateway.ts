@@ -1,0 +1,60 @@
+// The gateway `gw run` and `gw token` talk to: the one answering at GW_URL (default
+// http://127.0.0.1:8080, where gw serve listens by default), started in the background
+// from this home when none answers. Whether it is a sidecar decides the credential.
+import { spawn } from 'node:child_process';
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliExit, type CliContext } from './cli-context.js';
+
+export interface LocalGateway {
+  url: string;
+  sidecar: boolean;
+  /** Providers it serves (from /health), to tell a mock-only gateway. */
+  providers: string[];
+  /** Set when gw run started it: where its output goes. */
+  startedLog: string | null;
+}
+
+interface Health { components?: { hub?: unknown; providers?: { configured?: string[] } } }
+
+async function probe(url: string): Promise<Health | null> {
+  try {
+    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_500) });
+    return await response.json() as Health;
+  } catch {
+    return null;
+  }
+}
+
+function describe(url: string, health: Health, startedLog: string | null): LocalGateway {
+  return { url, sidecar: health.components?.hub !== undefined, providers: health.components?.providers?.configured ?? [], startedLog };
+}
+
+const BIN = fileURLToPath(new URL('../../bin/gw.js', import.meta.url));
+
+/** The running gateway, or one started now with `gw serve` in the background (its output in <home>/serve.log). */
+export async function findOrStartGateway(context: CliContext, home: string): Promise<LocalGateway> {
+  const url = (context.env.GW_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  const running = await probe(url);
+  if (running) return describe(url, running, null);
+  const port = new URL(url).port || '80';
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)) throw new CliExit(1, `no gateway answers at ${url} (GW_URL), and gw starts one only on this machine`);
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  const log = path.join(home, 'serve.log');
+  const output = await open(log, 'a', 0o600);
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', port, '--home', home], {
+    detached: true, stdio: ['ignore', output.fd, output.fd], env: context.env,
+  });
+  child.unref();
+  await output.close();
+  context.stderr.write(`gw: no gateway answered at ${url}; started gw serve in the background (pid ${child.pid}, output in ${log}; stop it with kill ${child.pid})\n`);
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    const health = await probe(url);
+    if (health) return describe(url, health, log);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new CliExit(1, `gw serve did not start at ${url}: see ${log}`);
+}

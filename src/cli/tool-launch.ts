@@ -1,0 +1,101 @@
+// How `gw run <tool>` points each coding tool at gw without touching the user's own
+// configuration: environment variables and command-line overrides only, plus, where a tool
+// reads nothing else, a settings file of its own in a temporary folder. Pure: the caller
+// spawns the tool. What each tool needs is from ../shared/research/real-clients.md.
+
+export const RUNNABLE_TOOLS = ['claude', 'codex', 'gemini', 'opencode'] as const;
+export type RunnableTool = (typeof RUNNABLE_TOOLS)[number];
+
+export interface LaunchInput {
+  /** The gateway's origin, e.g. http://127.0.0.1:8080. */
+  url: string;
+  /** What the tool sends as its key: a short-lived gw key, or any value for a sidecar. */
+  credential: string;
+  /** A model to ask for when the user names none (the mock-only gateway's mock/echo), or null for the tool's own default. */
+  model: string | null;
+  /** The user's own arguments, passed through after gw's. */
+  args: readonly string[];
+  /** The user's ~/.gemini/settings.json, when there is one: gw run gemini starts from it. */
+  geminiSettings?: string | null;
+}
+
+export interface Launch {
+  args: string[];
+  env: Record<string, string>;
+  /** Files to write before starting (path relative to a temporary folder gw makes → content). */
+  files: Record<string, string>;
+}
+
+const namesModel = (args: readonly string[], flags: readonly string[]) => args.some((arg) => flags.some((flag) => arg === flag || arg.startsWith(`${flag}=`)));
+
+function claude(input: LaunchInput): Launch {
+  // ANTHROPIC_AUTH_TOKEN, not ANTHROPIC_API_KEY: Claude Code asks no "use this key?" question for it, and without any it stops at "Not logged in".
+  const model = input.model !== null && !namesModel(input.args, ['--model']) ? ['--model', input.model] : [];
+  return { args: [...model, ...input.args], env: { ANTHROPIC_BASE_URL: input.url, ANTHROPIC_AUTH_TOKEN: input.credential }, files: {} };
+}
+
+function codex(input: LaunchInput): Launch {
+  // -c overrides for this run only: the user's ~/.codex/config.toml is read as usual, untouched.
+  const provider = `{ name = "gw", base_url = ${JSON.stringify(`${input.url}/v1`)}, env_key = "GW_API_KEY", wire_api = "responses", supports_websockets = true }`;
+  const model = input.model !== null && !namesModel(input.args, ['-m', '--model']) ? ['-c', `model=${JSON.stringify(input.model)}`] : [];
+  return { args: ['-c', 'model_provider="gw"', '-c', `model_providers.gw=${provider}`, ...model, ...input.args], env: { GW_API_KEY: input.credential }, files: {} };
+}
+
+function gemini(input: LaunchInput): Launch {
+  // With a base URL set, Gemini CLI picks a "gateway" auth of its own and refuses to run headless
+  // unless its *user* settings say the key is a Gemini API key (neither its system settings file nor
+  // GEMINI_DEFAULT_AUTH_TYPE does it). So this run gets a home of its own (GEMINI_CLI_HOME) holding a
+  // copy of the user's settings with that one field set; ~/.gemini itself is never written.
+  let settings: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(input.geminiSettings ?? '{}');
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) settings = parsed as Record<string, unknown>;
+  } catch { /* unreadable settings: start from none */ }
+  const security = (typeof settings.security === 'object' && settings.security !== null ? settings.security : {}) as Record<string, unknown>;
+  const auth = (typeof security.auth === 'object' && security.auth !== null ? security.auth : {}) as Record<string, unknown>;
+  const merged = { ...settings, security: { ...security, auth: { ...auth, selectedType: 'gemini-api-key' } } };
+  const model = input.model !== null && !namesModel(input.args, ['-m', '--model']) ? ['-m', input.model] : [];
+  return {
+    args: [...model, ...input.args],
+    env: { GOOGLE_GEMINI_BASE_URL: input.url, GEMINI_API_KEY: input.credential, GEMINI_CLI_HOME: '{dir}' },
+    files: { '.gemini/settings.json': `${JSON.stringify(merged, null, 2)}\n` },
+  };
+}
+
+/** The value of the user's -m/--model, if any. */
+function modelArgument(args: readonly string[]): string | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg === '-m' || arg === '--model') return args[index + 1];
+    if (arg.startsWith('--model=')) return arg.slice('--model='.length);
+  }
+  return undefined;
+}
+
+function opencode(input: LaunchInput): Launch {
+  // A provider named gw in OPENCODE_CONFIG_CONTENT, merged over the user's own config for this run;
+  // a model the user names as gw/<model> is declared in it (opencode only runs declared models).
+  const named = modelArgument(input.args);
+  const model = named?.startsWith('gw/') ? named.slice(3) : input.model ?? 'claude-sonnet-4-5';
+  const config = {
+    provider: {
+      gw: {
+        npm: '@ai-sdk/openai-compatible', name: 'gw',
+        options: { baseURL: `${input.url}/v1`, apiKey: '{env:GW_API_KEY}' },
+        models: { [model]: { name: model } },
+      },
+    },
+    ...(named === undefined ? { model: `gw/${model}` } : {}),
+  };
+  return { args: [...input.args], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify(config), GW_API_KEY: input.credential }, files: {} };
+}
+
+const BUILDERS: Record<RunnableTool, (input: LaunchInput) => Launch> = { claude, codex, gemini, opencode };
+
+export function launchFor(tool: RunnableTool, input: LaunchInput): Launch {
+  return BUILDERS[tool](input);
+}
+
+export function isRunnableTool(name: string): name is RunnableTool {
+  return (RUNNABLE_TOOLS as readonly string[]).includes(name);
+}
