@@ -11,12 +11,11 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
 import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
 import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
+import { SIDECAR_CREDENTIAL } from '../serve-banner.js';
 import { createKey } from '../../state/virtual-keys.js';
 import type { StateData } from '../../state/schema.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
-/** What a sidecar accepts locally: it serves every local call as its logged-in person. */
-const SIDECAR_CREDENTIAL = 'gw-sidecar';
 const TOKEN_LIFETIME_MS = 60 * 60_000;
 const TOKEN_NAME = 'gw token';
 

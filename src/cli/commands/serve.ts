@@ -8,6 +8,7 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { checkLogLevel } from '../log-level.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
+import { SIDECAR_CREDENTIAL, describeSidecarStart, describeStart, listModels, representativeModels } from '../serve-banner.js';
 
 export function registerServeCommand(program: Command, context: CliContext): void {
   program.command('serve')
@@ -44,7 +45,10 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
   }
-  context.stdout.write(sidecar ? describeSidecarStart(gateway, config.home, sidecar) : describeStart(gateway, config.home));
+  // A model per tool the banner can suggest: a sidecar asks its hub (one models.list call at start);
+  // a standalone gateway names one of each configured provider's.
+  const models = sidecar ? await listModels(gateway.url, SIDECAR_CREDENTIAL) : representativeModels(gateway);
+  context.stdout.write(sidecar ? describeSidecarStart(gateway, config.home, sidecar, models, context.env) : describeStart(gateway, models, context.env));
   await new Promise<void>((resolve) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
@@ -73,62 +77,3 @@ function refuseRemoteSidecar(host: string, login: SidecarLogin): CliExit {
   ].join('\n'));
 }
 
-/** Sidecar mode (DESIGN.md, "Modes"): says so, names the hub and person, and how tools connect with no key. */
-function describeSidecarStart(gateway: RunningGateway, home: string, login: SidecarLogin): string {
-  const local = gateway.providerNames.filter((name) => name !== 'hub' && name !== 'mock');
-  const base = gateway.url;
-  return `${[
-    `gw serve: sidecar mode, listening on ${base}`,
-    `  hub ${login.hub} · ${login.person ? `logged in as ${login.person}${login.team ? ` (team ${login.team})` : ''}` : 'token from GW_TOKEN'} · token from ${login.source}`,
-    `  every model goes through the hub${local.length > 0 ? `, except local providers added with gw providers add: ${local.join(', ')}` : ''}; audit ${path.join(home, 'audit', 'audit.jsonl')}`,
-    ...gateway.providerWarnings.map((warning) => `  notice: ${warning}`),
-    'Point your tools at it; no key is needed (requests are served as you):',
-    `  Claude Code      ANTHROPIC_BASE_URL=${base} claude`,
-    `  Gemini CLI       GOOGLE_GEMINI_BASE_URL=${base} gemini`,
-    `  OpenAI SDKs      OPENAI_BASE_URL=${base}/v1`,
-  ].join('\n')}\n`;
-}
-
-/** The `gw login --hub` line; a wildcard address (0.0.0.0, ::) is no URL a laptop can use, so that case asks for public_url. */
-function describeHubLogin(url: string, publicUrl: string | null): string[] {
-  const lines = [`  people log in from their laptops with:  gw login --hub ${publicUrl ?? url}`];
-  if (publicUrl === null && /^https?:\/\/(0\.0\.0\.0|\[::\])[:/]/.test(url)) {
-    lines.push('  (that is every address of this machine: set the one laptops reach with gw settings set public_url https://…)');
-  }
-  return lines;
-}
-
-function describeStart(gateway: RunningGateway, home: string): string {
-  const settings = gateway.services.state.snapshot().settings;
-  // A standalone gateway with device login on is a hub: say so, and give the exact line for laptops.
-  const hub = settings.device_login;
-  const lines = [
-    `gw serve: ${hub ? 'hub, ' : ''}standalone mode, listening on ${gateway.url}`,
-    ...(hub ? describeHubLogin(gateway.url, settings.public_url) : []),
-    `  ${gateway.storage}`,
-    `  providers: ${gateway.providerNames.join(', ')}${gateway.providerNames.length === 1 ? ' (no provider keys in the environment: only mock/<anything> models answer)' : ''}`,
-    ...gateway.providerWarnings.map((warning) => `  warning: ${warning}`),
-  ];
-  const key = gateway.bootstrapKey;
-  const mockOnly = gateway.providerNames.length === 1;
-  if (key) {
-    const base = gateway.url;
-    lines.push(
-      '',
-      'First start: created team "local" and its virtual key. It is shown only this once; store it now:',
-      '',
-      `  ${key}`,
-      '',
-      'Try it:',
-      `  curl ${base}/v1/chat/completions -H "Authorization: Bearer ${key}" -H "content-type: application/json" \\`,
-      `    -d '{"model":"mock/echo","messages":[{"role":"user","content":"hello"}]}'`,
-      'Point your tools at it:',
-      // With only the mock, the tools' default model names would route to unconfigured providers.
-      `  Claude Code      ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${key} claude${mockOnly ? ' --model mock/echo' : ''}`,
-      `  Gemini CLI       GOOGLE_GEMINI_BASE_URL=${base} GEMINI_API_KEY=${key} gemini${mockOnly ? ' -m mock/echo' : ''}`,
-      `  OpenAI SDKs      OPENAI_BASE_URL=${base}/v1 OPENAI_API_KEY=${key}`,
-      `  Codex            openai_base_url = "${base}/v1" in ~/.codex/config.toml, CODEX_API_KEY=${key}`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
