@@ -19,6 +19,11 @@ export interface StoredPolicy {
   max_tokens?: number;
   requests_per_minute?: number;
   tokens_per_minute?: number;
+  /** MCP (/mcp): globs over namespaced tool names (`server__tool`) and over server names. */
+  allow_tools?: string[];
+  deny_tools?: string[];
+  allow_mcp_servers?: string[];
+  deny_mcp_servers?: string[];
 }
 
 export type StoredDlpAction = 'block' | 'redact' | 'log';

@@ -6,6 +6,7 @@
 import type { ProviderKind } from '../providers/provider-adapter.js';
 import type { StoredDlpScope, StoredPolicy, StoredRoute } from './governance-schema.js';
 import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
+import type { StoredMcpServer } from './mcp-servers.js';
 
 export type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
@@ -104,6 +105,8 @@ export interface StateData {
   admin_tokens?: AdminTokenRecord[];
   /** CLI changes waiting to be recorded in the audit trail by a running gw (src/state/admin-outbox.ts). */
   admin_outbox?: AdminOutboxEntry[];
+  /** MCP servers aggregated at /mcp (gw mcp): see mcp-servers.ts. */
+  mcp_servers: StoredMcpServer[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -134,5 +137,6 @@ export function emptyState(): StateData {
     version: 1, teams: [], keys: [], settings: { ...DEFAULT_SETTINGS }, providers: [], aliases: {},
     people: [], tokens: [], device_codes: [], live_keys: [],
     policies: [], dlp: [], routes: [],
+    mcp_servers: [],
   };
 }
