@@ -4,7 +4,7 @@
 // stored as `env:NAME` (read from gw's environment at start) or, when the user
 // insists, literally: the file is 0600 for that reason.
 import type { ProviderKind } from '../providers/provider-adapter.js';
-import type { StoredDlpScope, StoredPolicy, StoredRoute } from './governance-schema.js';
+import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
 import type { DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
 export type { DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
@@ -95,6 +95,9 @@ export interface StateData {
   policies: StoredPolicy[];
   dlp: StoredDlpScope[];
   routes: StoredRoute[];
+  /** Spend (gw prices|budgets): local price overrides and budgets; absent in older files. */
+  prices?: StoredPrice[];
+  budgets?: StoredBudget[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
