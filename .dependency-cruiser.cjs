@@ -36,6 +36,8 @@ module.exports = {
       from: { pathNot: '^src/login/' }, to: { path: 'node_modules/@napi-rs/keyring' } },
     { name: 'ws-only-in-upstream-and-server', severity: 'error', comment: 'WebSocket: the client side in upstream/, the server side (realtime proxy) in server/',
       from: { pathNot: '^src/(upstream|server)/' }, to: { path: 'node_modules/(@types/)?ws/' } },
+    { name: 'genai-prices-only-in-spend', severity: 'error', comment: 'the price dataset is read only by src/spend/price-book.ts',
+      from: { pathNot: '^src/spend/' }, to: { path: 'node_modules/@pydantic/genai-prices/' } },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {

@@ -12,6 +12,7 @@ import { openStateStore } from '../state/state-store.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
+import { keepBudgetCounters } from './budget-counters.js';
 import { describeListenError } from './listen-errors.js';
 import { createProviderSource } from './provider-source.js';
 import { prepareMode } from './gateway-mode.js';
@@ -68,6 +69,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const resourceIds = await openResourceIdStore(options.home);
     cleanups.push(() => resourceIds.close());
     const services = buildServices({ state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, modeHealth: mode.health });
+    if (services.spend) await keepBudgetCounters(options.home, state, services.spend, logger);
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
     const server = await buildServer(services, { tls, ...mode.serverOptions });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {

@@ -7,6 +7,9 @@ import type { AuditFields } from '../audit/record.js';
 import { pathForLog, type Logger } from '../logger.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
+import { settleBudget } from '../pipeline/hold-budget.js';
+import { priceCall } from '../pipeline/price-call.js';
+import { NANOS_PER_USD } from '../spend/price-book.js';
 
 /** 499: nginx's code for "client closed the request", used in audit and logs only. */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -58,6 +61,11 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
   if (state.overheadSeconds !== null) services.metrics.overhead.observe(labels, state.overheadSeconds);
 
   const identity = state.identity;
+  const cost = priceCall(services, trace);
+  if (cost?.nano_usd !== undefined) {
+    services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: cost.priced_as ?? '' }, cost.nano_usd / NANOS_PER_USD);
+  } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
+  settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: request.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
   requestLogger(services.logger).info({
     request_id: request.id, method: request.method, path: pathForLog(request.url), family: state.family,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
@@ -87,6 +95,7 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
     warnings: trace.warnings.length > 0 ? [...trace.warnings] : undefined,
     dlp: trace.dlp,
     data: Object.keys(trace.data).length > 0 ? { ...trace.data } : undefined,
+    cost: cost ?? undefined,
   };
   services.audit.append(fields).then(
     () => services.metrics.auditRecords.inc({ kind: 'request' }),
