@@ -16,6 +16,9 @@ import { registerLoginCommands } from './commands/login.js';
 import { registerPeopleCommand } from './commands/people.js';
 import { registerTeamKeyCommands } from './commands/team-keys.js';
 import { registerTokensCommand } from './commands/tokens.js';
+import { registerPricesCommand } from './commands/prices.js';
+import { registerBudgetsCommand } from './commands/budgets.js';
+import { registerUsageCommand } from './commands/usage.js';
 
 export function buildProgram(context: CliContext): Command {
   const program = new Command('gw')
@@ -41,6 +44,9 @@ export function buildProgram(context: CliContext): Command {
   registerPolicyCommand(program, context);
   registerDlpCommand(program, context);
   registerAuditCommand(program, context);
+  registerPricesCommand(program, context);
+  registerBudgetsCommand(program, context);
+  registerUsageCommand(program, context);
   registerCompletionCommand(program, context);
   return program;
 }
