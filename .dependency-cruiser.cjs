@@ -31,6 +31,8 @@ module.exports = {
     { name: 'commander-only-in-cli', severity: 'error', from: { pathNot: '^src/cli/' }, to: { path: 'node_modules/commander/' } },
     { name: 'pino-only-in-logger', severity: 'error', from: { pathNot: '^src/logger\\.ts$' }, to: { path: 'node_modules/pino/' } },
     { name: 'prom-client-only-in-metrics', severity: 'error', from: { pathNot: '^src/metrics/' }, to: { path: 'node_modules/prom-client/' } },
+    { name: 'pg-only-in-postgres', severity: 'error', comment: 'the PostgreSQL client is loaded only by src/postgres/ (and only when --store names a database)', from: { pathNot: '^src/postgres/' }, to: { path: 'node_modules/pg/' } },
+    { name: 'ioredis-only-in-redis', severity: 'error', comment: 'the Redis client is loaded only by src/redis/ (and only when --redis names a server)', from: { pathNot: '^src/redis/' }, to: { path: 'node_modules/ioredis/' } },
     { name: 'lowdb-only-in-state', severity: 'error', from: { pathNot: '^src/state/' }, to: { path: 'node_modules/lowdb/' } },
     { name: 'keychain-only-in-login', severity: 'error', comment: 'the keychain binding is loaded only by src/login/keychain.ts (dynamically, so other commands never pay for it)',
       from: { pathNot: '^src/login/' }, to: { path: 'node_modules/@napi-rs/keyring' } },
@@ -38,6 +40,8 @@ module.exports = {
       from: { pathNot: '^src/(upstream|server)/' }, to: { path: 'node_modules/(@types/)?ws/' } },
     { name: 'genai-prices-only-in-spend', severity: 'error', comment: 'the price dataset is read only by src/spend/price-book.ts',
       from: { pathNot: '^src/spend/' }, to: { path: 'node_modules/@pydantic/genai-prices/' } },
+    { name: 'opentelemetry-only-in-telemetry', severity: 'error', comment: 'the OpenTelemetry SDK is loaded only by src/telemetry/ (dynamically, and only when OTEL_EXPORTER_OTLP_* asks for it)',
+      from: { pathNot: '^src/telemetry/' }, to: { path: 'node_modules/@opentelemetry/' } },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {

@@ -4,7 +4,8 @@
 // so each one's CPU can be read from /proc apart from the others.
 //
 // Env: BENCH_DURATION (measured seconds per cell, 4), BENCH_WARMUP (1), BENCH_RUNS (2, interleaved),
-// BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream,messages-stream-translated; also messages,messages-stream),
+// BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream,messages-stream-translated,messages-large-stream;
+// also messages,messages-stream, and messages-1mb-stream: a 1 MB coding-agent request),
 // BENCH_TARGETS (direct,bare-proxy,gw; also fastify-floor: fastify + undici parsing JSON, no gw logic), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
 // GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…),
 // BENCH_DLP (0 skips the DLP case).
@@ -28,7 +29,7 @@ const settings = {
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 1),
   runs: Number(process.env.BENCH_RUNS ?? 2),
   connections: list(process.env.BENCH_CONNECTIONS, '1,32').map(Number),
-  scenarios: list(process.env.BENCH_SCENARIOS, 'chat,chat-stream,messages-stream-translated'),
+  scenarios: list(process.env.BENCH_SCENARIOS, 'chat,chat-stream,messages-stream-translated,messages-large-stream'),
   targets: list(process.env.BENCH_TARGETS, 'direct,bare-proxy,gw'),
   cpuCount: os.availableParallelism(),
   pinning: planCpus(process.env.BENCH_PIN !== '0'),
@@ -41,7 +42,8 @@ const log = (text) => process.stderr.write(`${text}\n`);
 log(`bench: ${cells} cells × ${cellSeconds} s ≈ ${Math.ceil((cells * (cellSeconds + 0.3)) / 60 * 10) / 10} min`);
 const gwHome = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-home-'));
 const stopWatchdog = installCleanup((cells * (cellSeconds + 15) + 60) * 1000, (reason) => log(`bench: ${reason}`));
-process.on('exit', () => rmSync(gwHome, { recursive: true, force: true }));
+const bodyFolder = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-bodies-'));
+process.on('exit', () => { for (const folder of [gwHome, bodyFolder]) rmSync(folder, { recursive: true, force: true }); });
 
 async function startListening(name, script, env, cpus) {
   const handle = startNode(name, script, [], { env: { ...process.env, ...env, PORT: '0' }, cpus });
@@ -117,6 +119,19 @@ for (const name of settings.targets) {
   }
 }
 
+/** Bodies above ~100 KB go by file: one argv string may not exceed 128 KiB on Linux. */
+const bodyFiles = new Map();
+function bodyArgument(name, scenario) {
+  const text = JSON.stringify(scenario.body);
+  if (text.length < 100_000) return { body: text };
+  if (!bodyFiles.has(name)) {
+    const file = path.join(bodyFolder, `${name}.json`);
+    writeFileSync(file, text);
+    bodyFiles.set(name, file);
+  }
+  return { bodyFile: bodyFiles.get(name) };
+}
+
 const measurements = [];
 const benchPids = [mock.handle.pid];
 for (let run = 1; run <= settings.runs; run += 1) {
@@ -132,7 +147,7 @@ for (let run = 1; run <= settings.runs; run += 1) {
         }
         const target = targets.get(name);
         const load = {
-          origin: target.origin, path: scenario.path, headers: clientHeaders(scenario.dialect, target.key), body: JSON.stringify(scenario.body),
+          origin: target.origin, path: scenario.path, headers: clientHeaders(scenario.dialect, target.key), ...bodyArgument(scenarioName, scenario),
           connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds,
           targetPid: name === 'direct' ? undefined : target.handle.pid, benchPids,
         };

@@ -22,6 +22,8 @@ _gw_subcommand() {
     'gw/prices') REPLY='gw prices' ;;
     'gw/budgets') REPLY='gw budgets' ;;
     'gw/usage') REPLY='gw usage' ;;
+    'gw/db') REPLY='gw db' ;;
+    'gw/state') REPLY='gw state' ;;
     'gw/completion') REPLY='gw completion' ;;
     'gw/help') REPLY='gw help' ;;
     'gw teams/create') REPLY='gw teams create' ;;
@@ -69,6 +71,8 @@ _gw_subcommand() {
     'gw dlp/test') REPLY='gw dlp test' ;;
     'gw dlp/help') REPLY='gw dlp help' ;;
     'gw audit/verify') REPLY='gw audit verify' ;;
+    'gw audit/export') REPLY='gw audit export' ;;
+    'gw audit/chains') REPLY='gw audit chains' ;;
     'gw audit/help') REPLY='gw audit help' ;;
     'gw prices/set') REPLY='gw prices set' ;;
     'gw prices/list') REPLY='gw prices list' ;;
@@ -80,6 +84,11 @@ _gw_subcommand() {
     'gw budgets/remove') REPLY='gw budgets remove' ;;
     'gw budgets/test') REPLY='gw budgets test' ;;
     'gw budgets/help') REPLY='gw budgets help' ;;
+    'gw db/migrate') REPLY='gw db migrate' ;;
+    'gw db/help') REPLY='gw db help' ;;
+    'gw state/export') REPLY='gw state export' ;;
+    'gw state/import') REPLY='gw state import' ;;
+    'gw state/help') REPLY='gw state help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -87,7 +96,7 @@ _gw_subcommand() {
 # PATH/FLAG: succeeds when FLAG takes a value, so the next word is not a subcommand.
 _gw_takes_value() {
   case "$1/$2" in
-    'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people list/--home'|'gw people remove/--home'|'gw device approve/--person'|'gw device approve/--home'|'gw device deny/--home'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys list/--team'|'gw keys list/--home'|'gw keys revoke/--home'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home'|'gw prices set/--input'|'gw prices set/--output'|'gw prices set/--cache-read'|'gw prices set/--cache-write'|'gw prices set/--cache-write-1h'|'gw prices set/--input-audio'|'gw prices set/--output-audio'|'gw prices set/--home'|'gw prices list/--home'|'gw prices remove/--home'|'gw prices show/--input-tokens'|'gw prices show/--output-tokens'|'gw prices show/--home'|'gw budgets set/--amount'|'gw budgets set/--period'|'gw budgets set/--time-zone'|'gw budgets set/--home'|'gw budgets list/--home'|'gw budgets remove/--period'|'gw budgets remove/--home'|'gw budgets test/--team'|'gw budgets test/--key'|'gw budgets test/--person'|'gw budgets test/--model'|'gw budgets test/--input-tokens'|'gw budgets test/--max-tokens'|'gw budgets test/--home'|'gw usage/--by'|'gw usage/--since'|'gw usage/--until'|'gw usage/--person'|'gw usage/--file'|'gw usage/--home') return 0 ;;
+    'gw/--store'|'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw serve/--store'|'gw serve/--redis'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people list/--home'|'gw people remove/--home'|'gw device approve/--person'|'gw device approve/--home'|'gw device deny/--home'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys list/--team'|'gw keys list/--home'|'gw keys revoke/--home'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home'|'gw audit verify/--store'|'gw audit verify/--key'|'gw audit export/--store'|'gw audit export/--chain'|'gw audit chains/--store'|'gw prices set/--input'|'gw prices set/--output'|'gw prices set/--cache-read'|'gw prices set/--cache-write'|'gw prices set/--cache-write-1h'|'gw prices set/--input-audio'|'gw prices set/--output-audio'|'gw prices set/--home'|'gw prices list/--home'|'gw prices remove/--home'|'gw prices show/--input-tokens'|'gw prices show/--output-tokens'|'gw prices show/--home'|'gw budgets set/--amount'|'gw budgets set/--period'|'gw budgets set/--time-zone'|'gw budgets set/--home'|'gw budgets list/--home'|'gw budgets remove/--period'|'gw budgets remove/--home'|'gw budgets test/--team'|'gw budgets test/--key'|'gw budgets test/--person'|'gw budgets test/--model'|'gw budgets test/--input-tokens'|'gw budgets test/--max-tokens'|'gw budgets test/--home'|'gw usage/--by'|'gw usage/--since'|'gw usage/--until'|'gw usage/--person'|'gw usage/--file'|'gw usage/--home'|'gw db migrate/--store'|'gw state export/--home'|'gw state import/--home') return 0 ;;
   esac
   return 1
 }
@@ -104,8 +113,8 @@ _gw_option_values() {
 # PATH -> REPLY: the flags of the command at PATH.
 _gw_options() {
   case "$1" in
-    'gw') REPLY='-V --version -h --help' ;;
-    'gw serve') REPLY='--host --port --home --tls-cert --tls-key --log-level --standalone --allow-remote-sidecar --accept-audit-gap -h --help' ;;
+    'gw') REPLY='-V --version --store -h --help' ;;
+    'gw serve') REPLY='--host --port --home --tls-cert --tls-key --log-level --standalone --allow-remote-sidecar --store --redis --accept-audit-gap -h --help' ;;
     'gw teams') REPLY='-h --help' ;;
     'gw teams create') REPLY='--home -h --help' ;;
     'gw teams list') REPLY='--json --home -h --help' ;;
@@ -164,7 +173,9 @@ _gw_options() {
     'gw dlp test') REPLY='--file --team --key --home -h --help' ;;
     'gw dlp help') REPLY='' ;;
     'gw audit') REPLY='-h --help' ;;
-    'gw audit verify') REPLY='--file --json --home -h --help' ;;
+    'gw audit verify') REPLY='--file --json --home --store --key -h --help' ;;
+    'gw audit export') REPLY='--store --chain -h --help' ;;
+    'gw audit chains') REPLY='--store -h --help' ;;
     'gw audit help') REPLY='' ;;
     'gw prices') REPLY='-h --help' ;;
     'gw prices set') REPLY='--input --output --cache-read --cache-write --cache-write-1h --input-audio --output-audio --home -h --help' ;;
@@ -179,6 +190,13 @@ _gw_options() {
     'gw budgets test') REPLY='--team --key --person --model --input-tokens --max-tokens --home -h --help' ;;
     'gw budgets help') REPLY='' ;;
     'gw usage') REPLY='--by --since --until --person --json --csv --file --home -h --help' ;;
+    'gw db') REPLY='-h --help' ;;
+    'gw db migrate') REPLY='--store -h --help' ;;
+    'gw db help') REPLY='' ;;
+    'gw state') REPLY='-h --help' ;;
+    'gw state export') REPLY='--with-secrets --home -h --help' ;;
+    'gw state import') REPLY='--home -h --help' ;;
+    'gw state help') REPLY='' ;;
     'gw completion') REPLY='-h --help' ;;
     'gw help') REPLY='' ;;
     *) REPLY='' ;;
@@ -188,7 +206,7 @@ _gw_options() {
 # PATH/INDEX -> REPLY: subcommands (before any positional) and the choices of positional INDEX.
 _gw_words() {
   case "$1/$2" in
-    'gw/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage completion help' ;;
+    'gw/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage db state completion help' ;;
     'gw teams/0') REPLY='create list rotate-key help' ;;
     'gw teams help/0') REPLY='create list rotate-key' ;;
     'gw people/0') REPLY='add list remove help' ;;
@@ -209,14 +227,18 @@ _gw_words() {
     'gw policy help/0') REPLY='list set remove test' ;;
     'gw dlp/0') REPLY='list set add remove output test help' ;;
     'gw dlp help/0') REPLY='list set add remove output test' ;;
-    'gw audit/0') REPLY='verify help' ;;
-    'gw audit help/0') REPLY='verify' ;;
+    'gw audit/0') REPLY='verify export chains help' ;;
+    'gw audit help/0') REPLY='verify export chains' ;;
     'gw prices/0') REPLY='set list remove show help' ;;
     'gw prices help/0') REPLY='set list remove show' ;;
     'gw budgets/0') REPLY='set list remove test help' ;;
     'gw budgets help/0') REPLY='set list remove test' ;;
+    'gw db/0') REPLY='migrate help' ;;
+    'gw db help/0') REPLY='migrate' ;;
+    'gw state/0') REPLY='export import help' ;;
+    'gw state help/0') REPLY='export import' ;;
     'gw completion/0') REPLY='bash zsh fish' ;;
-    'gw help/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage completion' ;;
+    'gw help/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage db state completion' ;;
     *) REPLY='' ;;
   esac
 }

@@ -19,9 +19,12 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'Inspect the hash-cha
 complete -c gw -n '__fish_use_subcommand' -f -a 'prices' -d 'Model prices: the bundled dataset, and local overrides for private, self-hosted or negotiated prices'
 complete -c gw -n '__fish_use_subcommand' -f -a 'budgets' -d 'Spend budgets per key, team or person: USD per day, week or month; hard (refuse) or soft (warn)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'usage' -d 'Tokens and cost from the audit trail, by team, person, key, model, provider or day'
+complete -c gw -n '__fish_use_subcommand' -f -a 'db' -d 'The PostgreSQL store\'s schema'
+complete -c gw -n '__fish_use_subcommand' -f -a 'state' -d 'Move the state between state.json and PostgreSQL'
 complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c gw -n '__fish_use_subcommand' -f -a 'help' -d 'display help for command'
 complete -c gw -s V -l version -d 'output the version number'
+complete -c gw -l store -r -d 'PostgreSQL URL holding the state instead of the home\'s state.json (GW_DATABASE_URL)'
 complete -c gw -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from serve' -l host -r -d 'address to listen on (GW_HOST; default 127.0.0.1)'
@@ -32,6 +35,8 @@ complete -c gw -n '__fish_seen_subcommand_from serve' -l tls-key -r -d 'PEM priv
 complete -c gw -n '__fish_seen_subcommand_from serve' -l log-level -r -d 'pino log level (GW_LOG_LEVEL; default info)'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l standalone -d 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l allow-remote-sidecar -d 'let a sidecar bind an address other machines can reach (its Host/Origin guard stays on)'
+complete -c gw -n '__fish_seen_subcommand_from serve' -l store -r -d 'PostgreSQL holding state, resource ids and the audit trail, shared by several instances (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from serve' -l redis -r -d 'Redis or Valkey holding rate-limit counters shared by several instances (GW_REDIS_URL)'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l accept-audit-gap -d 'start although the audit log does not reach its checkpoint (records removed while stopped), recording an audit.gap'
 complete -c gw -n '__fish_seen_subcommand_from serve' -s h -l help -d 'display help for command'
 
@@ -93,7 +98,7 @@ complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcomman
 complete -c gw -n '__fish_seen_subcommand_from device; and __fish_seen_subcommand_from help' -f -a 'approve deny list'
 
 complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'list' -d 'List tokens (never their secrets)'
-complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'revoke' -d 'Revoke a token by id (tok_…); a running hub refuses it within a second and its sidecar stops'
+complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'revoke' -d 'Revoke a token by id (tok_…); the hub and its session credentials refuse it within seconds, and the sidecar answers "run gw login" until a new gw login, which it picks up without a restart'
 complete -c gw -n '__fish_seen_subcommand_from tokens; and not __fish_seen_subcommand_from list revoke help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from tokens' -s h -l help -d 'display help for command'
 
@@ -290,16 +295,27 @@ complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_f
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from help' -f -a 'list set add remove output test'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'export' -d 'Write one chain of the PostgreSQL trail as JSON Lines (verify it with gw audit verify --file)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'chains' -d 'List the chains of the PostgreSQL trail: one per instance boot'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from audit' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l file -r -d 'the trail to verify (default: <home>/audit/audit.jsonl)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l json -d 'print one JSON object'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l store -r -d 'verify every chain of the PostgreSQL trail instead (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l key -r -d 'with --store: more audit.key files (other instances\' homes) to check their checkpoints\' HMAC'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l chain -r -d 'the chain to export (gw audit chains lists them); default: the newest'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from chains' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from chains' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify export chains'
 
 complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'set' -d 'Set a local price for provider/model (USD per million tokens); it wins over the dataset'
 complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'list' -d 'List local prices'
@@ -375,7 +391,30 @@ complete -c gw -n '__fish_seen_subcommand_from usage' -l file -r -d 'the trail t
 complete -c gw -n '__fish_seen_subcommand_from usage' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -s h -l help -d 'display help for command'
 
+complete -c gw -n '__fish_seen_subcommand_from db; and not __fish_seen_subcommand_from migrate help' -f -a 'migrate' -d 'Apply the schema versions this gw has and the database lacks (gw serve --store only checks)'
+complete -c gw -n '__fish_seen_subcommand_from db; and not __fish_seen_subcommand_from migrate help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from db' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from db; and __fish_seen_subcommand_from migrate' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from db; and __fish_seen_subcommand_from migrate' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from db; and __fish_seen_subcommand_from help' -f -a 'migrate'
+
+complete -c gw -n '__fish_seen_subcommand_from state; and not __fish_seen_subcommand_from export import help' -f -a 'export' -d 'Print the state (teams, people, key digests, tokens, policies, settings…) as JSON'
+complete -c gw -n '__fish_seen_subcommand_from state; and not __fish_seen_subcommand_from export import help' -f -a 'import' -d 'Replace the state with an export (from a file, or - for standard input)'
+complete -c gw -n '__fish_seen_subcommand_from state; and not __fish_seen_subcommand_from export import help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from state' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from export' -l with-secrets -d 'include the hub secret (keep the output as safe as the hub itself)'
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from export' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from export' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from import' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from import' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from help' -f -a 'export import'
+
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage db state completion'

@@ -51,7 +51,11 @@ export const ERROR_CATALOG = {
   },
   GW_ERR_HUB_UNAVAILABLE: {
     status: 503, kind: 'overloaded', retryable: true,
-    message: 'The gw hub could not be reached and this sidecar holds no valid team key yet; retry shortly.',
+    message: 'The gw hub could not be reached and this sidecar holds no valid hub credential yet; retry shortly.',
+  },
+  GW_ERR_AUTH_LOGGED_OUT: {
+    status: 401, kind: 'authentication', retryable: false,
+    message: 'This gw sidecar is logged out (gw logout): run gw login; the running sidecar picks the new login up within seconds, no restart needed.',
   },
   GW_ERR_REQUEST_MALFORMED_JSON: {
     status: 400, kind: 'invalid_request', retryable: false,
@@ -89,9 +93,9 @@ export const ERROR_CATALOG = {
     status: 501, kind: 'not_implemented', retryable: false,
     message: 'This operation is not implemented by this gateway yet.',
   },
-  GW_ERR_TRANSPORT_WEBSOCKET_UNSUPPORTED: {
+  GW_ERR_TRANSPORT_UPGRADE_REQUIRED: {
     status: 426, kind: 'invalid_request', retryable: false,
-    message: 'This route is served over HTTPS, not WebSocket: POST the request instead.',
+    message: 'GET /v1/responses is the Responses WebSocket: connect with Upgrade: websocket, or POST /v1/responses.',
   },
   GW_ERR_MODEL_NOT_FOUND: {
     status: 404, kind: 'not_found', retryable: false,
@@ -136,6 +140,14 @@ export const ERROR_CATALOG = {
   GW_ERR_AUDIT_UNAVAILABLE: {
     status: 503, kind: 'overloaded', retryable: true,
     message: 'The audit trail cannot be written, so requests are refused (setting audit_failure=block).',
+  },
+  GW_ERR_STATE_UNAVAILABLE: {
+    status: 503, kind: 'overloaded', retryable: true,
+    message: 'The shared state store (PostgreSQL) has not been reachable for several seconds, so a revoked credential could still look valid: requests are refused until it answers (setting audit_failure=block).',
+  },
+  GW_ERR_LIMITS_UNAVAILABLE: {
+    status: 503, kind: 'overloaded', retryable: true,
+    message: 'The shared rate-limit counters (Redis) cannot be reached, so calls a rate limit applies to are refused (setting limits_when_redis_down=closed).',
   },
   GW_ERR_SERVER_SHUTTING_DOWN: {
     status: 503, kind: 'overloaded', retryable: true,

@@ -1,8 +1,10 @@
 // The only importer of pino. One JSON line per request; credentials are never
 // logged: headers are not logged at all, the paths below are redacted in case an
 // object carrying them is ever passed, and query strings are masked (Gemini-style
-// `?key=` would otherwise land in the log).
+// `?key=` would otherwise land in the log), and so is the password of any
+// `scheme://user:password@` URL in a message or a logged object.
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { maskUrlCredentials, maskUrlCredentialsDeep } from './config/mask-url-credentials.js';
 
 export type { Logger } from 'pino';
 
@@ -20,7 +22,16 @@ export interface LoggerOptions {
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
-    { level: options.level ?? 'info', base: { service: 'gw' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    {
+      level: options.level ?? 'info', base: { service: 'gw' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      formatters: { log: (object) => maskUrlCredentialsDeep(object) as Record<string, unknown> },
+      hooks: {
+        logMethod(args, method) {
+          const masked = args.map((arg) => (typeof arg === 'string' ? maskUrlCredentials(arg) : arg)) as Parameters<typeof method>;
+          method.apply(this, masked);
+        },
+      },
+    },
     // Lines are gathered into writes of up to ~12 KiB (one write per few dozen requests under
     // load, instead of one per line), and whatever waits is written at least once a second, so
     // a quiet gateway's lines still show up at once for someone tailing them. flush() at shutdown writes the rest.

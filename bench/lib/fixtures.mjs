@@ -3,6 +3,8 @@
 // https://platform.openai.com/docs/api-reference/chat/object
 // https://platform.openai.com/docs/api-reference/chat-streaming
 // https://docs.anthropic.com/en/api/messages-streaming
+import { claudeCodeBody } from './coding-agent-body.mjs';
+
 const answerPieces = [
   'An AI gateway', ' is a proxy', ' between your', ' applications and', ' the model',
   ' providers they', ' call. It', ' gives every', ' team one', ' endpoint and',
@@ -96,6 +98,18 @@ export const scenarios = {
   'messages-stream-translated': {
     dialect: 'anthropic', path: '/v1/messages', stream: true,
     body: { model: 'openai/gpt-4o-mini', max_tokens: 256, system, messages: [{ role: 'user', content: question }], stream: true },
+    looksComplete: (text) => text.includes('content_block_delta') && text.includes('message_stop'),
+  },
+  // What coding agents send every turn (issue: coding-agent traffic): a ~200 KB Claude Code-shaped
+  // streaming request, same format end to end, with gw's DLP at its defaults and the audit record.
+  'messages-large-stream': {
+    dialect: 'anthropic', path: '/v1/messages', stream: true,
+    body: { ...claudeCodeBody(true), model: 'claude-sonnet-4-20250514' },
+    looksComplete: (text) => text.includes('content_block_delta') && text.includes('message_stop'),
+  },
+  'messages-1mb-stream': {
+    dialect: 'anthropic', path: '/v1/messages', stream: true,
+    body: { ...claudeCodeBody(true, 1024 * 1024), model: 'claude-sonnet-4-20250514' },
     looksComplete: (text) => text.includes('content_block_delta') && text.includes('message_stop'),
   },
 };

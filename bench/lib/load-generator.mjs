@@ -2,12 +2,15 @@
 // N keep-alive connections (undici Pool, pipelining 1), each sending the next request as soon as the
 // previous response was read to its last byte. Warm-up, then a measured window bracketed by CPU
 // snapshots of the target. Input: one JSON argument; output: one JSON line on stdout.
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { readMachineCpuMicros, readProcessCpuMicros, readProcessMemory } from './proc-stats.mjs';
 
 const settings = JSON.parse(process.argv[2]);
-const { origin, path, headers, body, connections, warmupSeconds, durationSeconds, targetPid, benchPids = [] } = settings;
+const { origin, path, headers, bodyFile, connections, warmupSeconds, durationSeconds, targetPid, benchPids = [] } = settings;
+// A large body comes by file (an argv string is limited to 128 KiB); sent as one Buffer, never re-encoded per request.
+const body = bodyFile ? readFileSync(bodyFile) : settings.body;
 const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
 
 const latencies = [];

@@ -11,7 +11,7 @@ export interface Identity {
   keyId: string | null;
   person: string | null;
   /** How the identity was established: a presented key or personal token, or the gateway's default identity. */
-  via: 'virtual-key' | 'default-team' | 'personal-token' | 'sidecar-login';
+  via: 'virtual-key' | 'default-team' | 'personal-token' | 'hub-session' | 'sidecar-login';
 }
 
 export type RefusalReason = 'missing' | 'required' | 'malformed' | 'unknown' | 'revoked' | 'expired' | 'ambiguous';
@@ -50,9 +50,9 @@ export function authenticate(reading: CredentialReading, keys: KeyIndex, setting
     return refuse('missing');
   }
   const { credential } = reading;
-  // Personal atu- tokens are resolved by the door's PersonalIdentity (personal-identity.ts)
-  // before this; without one (no hub or sidecar wired), a token cannot be served.
-  if (credential.kind === 'personal-token') return refuse('unknown');
+  // Personal atu- tokens and gws- session credentials are resolved by the door's
+  // PersonalIdentity (personal-identity.ts) before this; without one, they cannot be served.
+  if (credential.kind !== 'virtual-key') return refuse('unknown');
   const lookup = keys.find(credential.value);
   if (lookup.status !== 'active') return refuse(lookup.status);
   if (lookup.record.expires_at && Date.parse(lookup.record.expires_at) <= now.getTime()) return refuse('expired');

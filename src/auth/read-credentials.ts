@@ -9,10 +9,12 @@ export const CREDENTIAL_PLACES: readonly CredentialPlace[] = ['x-gw-vk', 'author
 
 export const VIRTUAL_KEY_PREFIX = 'sk-gw-';
 export const PERSONAL_TOKEN_PREFIX = 'atu-';
+/** A hub session credential (src/hub/session-credential.ts): what a sidecar sends its hub. */
+export const SESSION_CREDENTIAL_PREFIX = 'gws-';
 
 export interface PresentedCredential {
   place: CredentialPlace;
-  kind: 'virtual-key' | 'personal-token';
+  kind: 'virtual-key' | 'personal-token' | 'hub-session';
   value: string;
 }
 
@@ -35,6 +37,7 @@ function classify(place: CredentialPlace, raw: string): PresentedCredential | 'p
   }
   if (!PRINTABLE_ASCII.test(value)) return place === 'x-gw-vk' || value.startsWith(VIRTUAL_KEY_PREFIX) ? 'malformed' : 'provider-key';
   if (value.startsWith(PERSONAL_TOKEN_PREFIX) && place !== 'x-gw-vk') return { place, kind: 'personal-token', value };
+  if (value.startsWith(SESSION_CREDENTIAL_PREFIX)) return { place, kind: 'hub-session', value };
   // x-gw-vk is taken as it is; elsewhere only an sk-gw- value is ours, so a provider key is never taken for a virtual key.
   if (place === 'x-gw-vk' || value.startsWith(VIRTUAL_KEY_PREFIX)) return { place, kind: 'virtual-key', value };
   return 'provider-key';

@@ -19,13 +19,21 @@ import { registerTokensCommand } from './commands/tokens.js';
 import { registerPricesCommand } from './commands/prices.js';
 import { registerBudgetsCommand } from './commands/budgets.js';
 import { registerUsageCommand } from './commands/usage.js';
+import { registerDbCommands } from './commands/db.js';
 
 export function buildProgram(context: CliContext): Command {
   const program = new Command('gw')
     .description('gw: an AI gateway for OpenAI, Anthropic and Google GenAI clients')
     .version('0.1.0')
     .showHelpAfterError()
+    .option('--store <url>', 'PostgreSQL URL holding the state instead of the home\'s state.json (GW_DATABASE_URL)')
     .exitOverride();
+  // Every command reads the store from the environment, so a global --store reaches them all
+  // (and a background gw serve started by a command inherits it).
+  program.hook('preAction', () => {
+    const { store } = program.opts<{ store?: string }>();
+    if (store !== undefined) context.env.GW_DATABASE_URL = store;
+  });
   program.configureOutput({
     writeOut: (text) => context.stdout.write(text),
     writeErr: (text) => context.stderr.write(text),
@@ -47,6 +55,7 @@ export function buildProgram(context: CliContext): Command {
   registerPricesCommand(program, context);
   registerBudgetsCommand(program, context);
   registerUsageCommand(program, context);
+  registerDbCommands(program, context);
   registerCompletionCommand(program, context);
   return program;
 }

@@ -3,6 +3,7 @@
 import { readTokenEnvironment } from '../config/login-env.js';
 import { CredentialStore } from '../login/credential-store.js';
 import { systemKeychain } from '../login/keychain.js';
+import { toSidecarLogin } from '../login/stored-login-reader.js';
 import type { SidecarLogin } from '../sidecar/hub-session.js';
 import { CliExit } from './cli-context.js';
 
@@ -18,7 +19,7 @@ export async function findSidecarLogin(home: string, env: NodeJS.ProcessEnv): Pr
   try {
     const stored = await store.load();
     if (stored === null) return null;
-    return { hub: stored.login.hub, token: stored.token, person: stored.login.person, team: stored.login.team, source: stored.where };
+    return toSidecarLogin(stored);
   } catch (error) {
     throw new CliExit(1, `${error instanceof Error ? error.message : String(error)} (or start with --standalone)`);
   }

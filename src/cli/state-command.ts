@@ -1,13 +1,19 @@
 // What every state-editing command shares: open the store for one job, turn a state
 // failure into one clear line (exit 2 for bad usage, 1 otherwise), print tables.
 import { StateError } from '../state/state-errors.js';
-import { useStateStore, type StateStore } from '../state/state-store.js';
+import type { StateStore } from '../state/state-store.js';
+import { openState, resolveStoreUrl } from '../postgres/open-state.js';
 import { CliExit, type CliContext } from './cli-context.js';
 
-/** Runs a job against the state store; a state failure becomes one line and exit 2 (usage) or 1. */
+/** Runs a job against the state store (state.json, or PostgreSQL with --store / GW_DATABASE_URL); a state failure becomes one line and exit 2 (usage) or 1. */
 export async function withStore<T>(context: CliContext, home: string | undefined, run: (store: StateStore) => Promise<T>): Promise<T> {
   try {
-    return await useStateStore(context.home(home), run);
+    const store = await openState(context.home(home), resolveStoreUrl(undefined, context.env));
+    try {
+      return await run(store);
+    } finally {
+      await store.close();
+    }
   } catch (error) {
     if (error instanceof StateError) throw new CliExit(error.kind === 'usage' ? 2 : 1, error.message);
     throw error;

@@ -9,6 +9,8 @@ export interface ServeFlags {
   tlsCert?: string;
   tlsKey?: string;
   logLevel?: string;
+  store?: string;
+  redis?: string;
 }
 
 export interface UpstreamTimeoutConfig {
@@ -24,6 +26,10 @@ export interface ServeConfig {
   home: string;
   tls?: { certFile: string; keyFile: string };
   logLevel: string;
+  /** PostgreSQL holding state, resource ids and the audit trail (--store, GW_DATABASE_URL); else the home's files. */
+  storeUrl?: string;
+  /** Redis/Valkey holding the rate-limit counters shared by every instance (--redis, GW_REDIS_URL); else in process. */
+  redisUrl?: string;
 }
 
 export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): ServeConfig {
@@ -37,6 +43,8 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): S
     home: resolveHome(flags.home, env),
     tls: flags.tlsCert && flags.tlsKey ? { certFile: flags.tlsCert, keyFile: flags.tlsKey } : undefined,
     logLevel: flags.logLevel ?? env.GW_LOG_LEVEL ?? 'info',
+    ...optional('storeUrl', flags.store ?? env.GW_DATABASE_URL),
+    ...optional('redisUrl', checkRedisUrl(flags.redis ?? env.GW_REDIS_URL)),
     upstreamTimeouts: {
       connectMs: readMilliseconds(env, 'GW_UPSTREAM_CONNECT_TIMEOUT_MS', 10_000),
       // Reasoning models can think for minutes before their first byte.
@@ -51,5 +59,17 @@ function readMilliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name}="${text}" is not a positive number of milliseconds`);
+  return value;
+}
+
+function optional<K extends string>(name: K, value: string | undefined): { [P in K]?: string } {
+  const trimmed = value?.trim();
+  return (trimmed ? { [name]: trimmed } : {}) as { [P in K]?: string };
+}
+
+function checkRedisUrl(value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() !== '' && !/^(?:redis|rediss|valkey|valkeys):\/\//i.test(value.trim())) {
+    throw new Error('--redis takes a redis:// or rediss:// URL (Valkey speaks the same protocol)');
+  }
   return value;
 }

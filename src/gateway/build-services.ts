@@ -10,6 +10,8 @@ import { createLicenseReader, type LicenseReport } from '../state/license.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateError } from '../state/state-errors.js';
 import type { StateStore } from '../state/state-store.js';
+import type { CallTracer } from '../telemetry/call-tracer.js';
+import type { Limiter } from '../policy/rate-limiter.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
 export interface ServiceParts {
@@ -20,21 +22,23 @@ export interface ServiceParts {
   providers: () => ProviderSet;
   logger: Logger;
   resourceIds: ResourceIdStore;
-  /** The mode's own /health components (a sidecar's hub session). */
+  /** Spans per call, when OTEL_EXPORTER_OTLP_* asks for them. */
+  tracer: CallTracer | null;
+  /** The mode's own /health components (a sidecar's hub session), and Redis's when --redis is given. */
   modeHealth: () => Record<string, HealthComponent>;
+  /** Shared rate-limit counters (gw serve --redis). */
+  limiter?: Limiter;
 }
 
 export function buildServices(parts: ServiceParts & { spend?: SpendServices }): GatewayServices {
   const { state, logger, providers } = parts;
   const license = createLicenseReader(state.home, () => new Date());
-  let lastStateError: StateError | null = null;
-  state.onError((error) => {
-    lastStateError = error;
-    logger.error({ err: error.message }, 'state file reload failed; serving the last good state');
-  });
-  state.onChange(() => { lastStateError = null; });
+  state.onError((error: StateError) => logger.error({ err: error.message }, 'state reload failed; serving the last good state'));
   const services: GatewayServices = {
-    state: { snapshot: () => state.snapshot(), onChange: (listener) => state.onChange(listener), lastError: () => lastStateError },
+    state: {
+      snapshot: () => state.snapshot(), onChange: (listener) => state.onChange(listener), health: () => state.health(),
+      lastError: () => { const health = state.health(); return health.ok ? null : new Error(health.problem ?? 'state unreadable'); },
+    },
     audit: parts.audit,
     metrics: createGatewayMetrics(),
     logger,
@@ -43,6 +47,8 @@ export function buildServices(parts: ServiceParts & { spend?: SpendServices }): 
     upstream: parts.upstream,
     resourceIds: parts.resourceIds,
     spend: parts.spend ?? createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date() }),
+    tracer: parts.tracer,
+    ...(parts.limiter ? { limiter: parts.limiter } : {}),
     healthComponents: () => ({ providers: describeProviders(providers()), license: describeLicense(license()), ...parts.modeHealth() }),
   };
   // Frozen: a later stage that tries to add a field fails loudly instead of racing the server.

@@ -4,10 +4,13 @@
 // hub with the `gateway` provider, ignores environment providers, answers only
 // loopback, same-origin callers, and serves credential-less calls as its person.
 import { readSecretReference } from '../config/login-env.js';
-import { createHubContext, type HubContext } from '../hub/hub-context.js';
+import { createHubContext, type HubContext, type HubLimits } from '../hub/hub-context.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
 import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
+import { CredentialStore } from '../login/credential-store.js';
 import { exchangeAtHub } from '../login/hub-client.js';
+import { systemKeychain } from '../login/keychain.js';
+import { createStoredLoginReader } from '../login/stored-login-reader.js';
 import type { AuditAppender, HealthComponent } from '../pipeline/gateway-services.js';
 import type { ProviderConfig } from '../providers/provider-adapter.js';
 import { createHubUpstream } from '../sidecar/hub-upstream.js';
@@ -39,15 +42,20 @@ export interface ModeInput {
   state: StateStore;
   audit: AuditAppender;
   logger: Logger;
+  /** Device-login limits shared by every instance (gw serve --redis). */
+  hubLimits?: HubLimits;
 }
 
 export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
-  return input.sidecar ? prepareSidecar(input.sidecar, input.logger) : prepareHub(input);
+  return input.sidecar ? prepareSidecar(input.sidecar, input.home, input.logger) : prepareHub(input);
 }
 
-function prepareSidecar(login: SidecarLogin, logger: Logger): GatewayMode {
+function prepareSidecar(login: SidecarLogin, home: string, logger: Logger): GatewayMode {
+  // GW_TOKEN cannot change under a running process; a stored login is followed (gw login / gw logout).
+  const followed = login.source !== 'GW_TOKEN';
   const session = new HubSession(login, {
     exchange: (current) => exchangeAtHub(fetch, current, Date.now()),
+    ...(followed ? { readLogin: createStoredLoginReader(new CredentialStore(home, systemKeychain())) } : {}),
     now: Date.now,
     log: (level, message) => logger[level]({ hub: login.hub }, message),
   });
@@ -65,13 +73,13 @@ function prepareSidecar(login: SidecarLogin, logger: Logger): GatewayMode {
 }
 
 async function prepareHub(input: ModeInput): Promise<GatewayMode> {
-  const secret = await loadOrCreateHubSecret(input.home);
+  const secret = await loadOrCreateHubSecret(input.state);
   const audit = input.audit;
   const hub: HubContext = createHubContext({
     store: input.state, secret, now: () => new Date(), fetch,
     audit: (fields) => void audit.append(fields).catch((error: unknown) => input.logger.error({ err: String(error) }, 'audit append failed')),
     oidcClientSecret: () => readSecretReference(input.state.snapshot().settings.oidc_client_secret, input.env),
-  });
+  }, input.hubLimits);
   let ticker: NodeJS.Timeout | undefined;
   return {
     kind: 'standalone',

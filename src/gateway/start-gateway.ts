@@ -8,11 +8,16 @@ import { openAuditTrail } from '../audit/audit-trail.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
-import { openStateStore } from '../state/state-store.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
+import { openState } from '../postgres/open-state.js';
+import { maskUrlCredentials } from '../config/mask-url-credentials.js';
+import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
 import { keepBudgetCounters } from './budget-counters.js';
+import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
+import { startTracing } from '../telemetry/start-tracing.js';
+import { GATEWAY_VERSION } from '../pipeline/upstream-headers.js';
 import { describeListenError } from './listen-errors.js';
 import { createProviderSource } from './provider-source.js';
 import { prepareMode } from './gateway-mode.js';
@@ -36,6 +41,10 @@ export interface GatewayOptions {
   sidecar?: SidecarLogin;
   /** Start although the audit log does not reach its checkpoint, recording the gap (`--accept-audit-gap`). */
   acceptAuditGap?: boolean;
+  /** PostgreSQL for state, resource ids and the audit trail (several instances share it). */
+  storeUrl?: string;
+  /** Redis/Valkey for the rate-limit counters several instances share. */
+  redisUrl?: string;
 }
 
 export interface RunningGateway {
@@ -47,14 +56,18 @@ export interface RunningGateway {
   providerWarnings: string[];
   services: GatewayServices;
   mode: 'standalone' | 'sidecar';
+  /** Where state and the audit trail live, for the banner (a database URL's password masked). */
+  storage: string;
   stop(): Promise<void>;
 }
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const state = await openStateStore(options.home);
+  const state = await openState(options.home, options.storeUrl);
   const cleanups: Array<() => Promise<unknown>> = [() => state.close()];
   try {
-    const audit = await openAuditTrail({
+    const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home) : null;
+    if (shared) cleanups.push(() => shared.close());
+    const audit = shared?.audit ?? await openAuditTrail({
       dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
       fsync: state.snapshot().settings.audit_fsync, acceptGap: options.acceptAuditGap === true,
     });
@@ -63,13 +76,26 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const upstream = withInProcessProviders(createUpstreamClient(options.upstreamTimeouts), answerMockCall);
     cleanups.push(() => upstream.close());
     const logger = options.logger ?? createLogger();
-    const mode = await prepareMode({ home: options.home, env: options.env, state, audit, logger, ...(options.sidecar ? { sidecar: options.sidecar } : {}) });
+    const counters = options.redisUrl ? await openSharedCounters(options.redisUrl, state, logger) : null;
+    if (counters) cleanups.push(() => counters.close());
+    const mode = await prepareMode({
+      home: options.home, env: options.env, state, audit, logger,
+      ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
+    });
     cleanups.unshift(async () => mode.stop());
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
-    const resourceIds = await openResourceIdStore(options.home);
+    const resourceIds = shared?.resourceIds ?? await openResourceIdStore(options.home);
     cleanups.push(() => resourceIds.close());
-    const services = buildServices({ state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, modeHealth: mode.health });
+    const tracer = await startTracing(options.env, GATEWAY_VERSION);
+    if (tracer) cleanups.push(() => tracer.shutdown());
+    const services = buildServices({
+      state, audit, upstream: mode.wrapUpstream(upstream), providers: providers.current, logger, resourceIds, tracer,
+      modeHealth: () => ({ ...mode.health(), ...(counters ? { redis: counters.health() } : {}) }),
+      ...(counters ? { limiter: counters.limiter } : {}),
+    });
     if (services.spend) await keepBudgetCounters(options.home, state, services.spend, logger);
+    const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
+    cleanups.push(async () => stopSampler());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
     const server = await buildServer(services, { tls, ...mode.serverOptions });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
@@ -93,7 +119,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     let stopping: Promise<void> | null = null;
     const stop = () => (stopping ??= stopGateway(server, services, cleanups, ticker, options.drainTimeoutMs ?? 10_000));
     const { providers: inForce, warnings } = providers.current();
-    return { url, mode: mode.kind, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
+    const storage = options.storeUrl
+      ? `state and audit in PostgreSQL ${state.file} (this instance's audit chain ${shared?.audit.chainId})${options.redisUrl ? ` · rate limits in Redis ${maskUrlCredentials(options.redisUrl)}` : ''}`
+      : `state ${path.join(options.home, 'state.json')} · audit ${path.join(options.home, 'audit', 'audit.jsonl')}${options.redisUrl ? ` · rate limits in Redis ${maskUrlCredentials(options.redisUrl)}` : ''}`;
+    return { url, mode: mode.kind, storage, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     throw error;

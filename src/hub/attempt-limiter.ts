@@ -4,9 +4,30 @@
 
 export interface AttemptLimiter {
   /** Whether `key` has used up its attempts in the current window (does not count). */
-  isBlocked(key: string): boolean;
+  isBlocked(key: string): boolean | Promise<boolean>;
   /** Counts one attempt. */
-  count(key: string): void;
+  count(key: string): void | Promise<void>;
+}
+
+/** When each device_code was last polled (RFC 8628 §3.5 slow_down): in memory, or shared in Redis. */
+export interface PollClock {
+  /** Records `now` as the last poll of `hash` and returns the previous one. */
+  swap(hash: string, now: number): number | undefined | Promise<number | undefined>;
+  forget(hash: string): void;
+}
+
+export function createPollClock(maxKeys = 10_000): PollClock {
+  const polls = new Map<string, number>();
+  return {
+    swap(hash, now) {
+      const last = polls.get(hash);
+      polls.delete(hash);
+      polls.set(hash, now);
+      if (polls.size > maxKeys) polls.delete(polls.keys().next().value!);
+      return last;
+    },
+    forget: (hash) => void polls.delete(hash),
+  };
 }
 
 export function createAttemptLimiter(options: { max: number; windowMs: number; now: () => number; maxKeys?: number }): AttemptLimiter {

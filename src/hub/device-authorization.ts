@@ -13,8 +13,8 @@ export async function startDeviceAuthorization(hub: HubContext, request: HubRequ
   if (!hub.store.snapshot().settings.device_login) {
     return oauthError('access_denied', 'Device login is turned off on this hub (setting device_login).', 403);
   }
-  if (hub.newCodes.isBlocked(request.ip)) return oauthError('slow_down', 'Too many logins started from this address; wait a few minutes.', 429);
-  hub.newCodes.count(request.ip);
+  if (await hub.newCodes.isBlocked(request.ip)) return oauthError('slow_down', 'Too many logins started from this address; wait a few minutes.', 429);
+  await hub.newCodes.count(request.ip);
   const requester = { ip: request.ip, user_agent: cleanLine(request.userAgent), client_host: cleanLine(request.params.get('client_host'), 64) || null };
   const { record, deviceCode } = await createDeviceCode(hub.store, requester);
   const userCode = formatUserCode(record.user_code);
@@ -36,8 +36,7 @@ export async function pollDeviceCode(hub: HubContext, request: HubRequest): Prom
   const record = hub.store.snapshot().device_codes.find((candidate) => candidate.device_code_hash === hash);
   if (!record) return oauthError('invalid_grant', 'Unknown device_code.');
   const now = hub.now().getTime();
-  const last = hub.lastPoll.get(hash);
-  hub.lastPoll.set(hash, now);
+  const last = await hub.lastPoll.swap(hash, now);
   if (record.status === 'used') return replayed(hub, record);
   if (Date.parse(record.expires_at) <= now) return oauthError('expired_token', 'The code expired before it was approved; run gw login again.');
   if (record.status === 'denied') return oauthError('access_denied', 'The login was denied.');
@@ -61,7 +60,7 @@ async function issueToken(hub: HubContext, hash: string): Promise<HubReply> {
     record.token_id = token.id;
     return { token, plaintext, team: person.team };
   });
-  hub.lastPoll.delete(hash);
+  hub.lastPoll.forget(hash);
   if (issued === null) return oauthError('invalid_grant', 'The code cannot be redeemed.');
   hub.audit({ kind: 'login.token_issued', person: issued.token.person, team: issued.team, origin: issued.token.device.ip, data: { token_id: issued.token.id } });
   return jsonReply(200, {

@@ -2,7 +2,7 @@
 // the hub secret, a clock, the audit trail and the in-memory limits.
 import type { AuditFields } from '../audit/record.js';
 import type { StateStore } from '../state/state-store.js';
-import { createAttemptLimiter, type AttemptLimiter } from './attempt-limiter.js';
+import { createAttemptLimiter, createPollClock, type AttemptLimiter, type PollClock } from './attempt-limiter.js';
 import type { PendingSignIn } from './oidc-approval.js';
 
 export interface HubContext {
@@ -14,7 +14,7 @@ export interface HubContext {
   oidcClientSecret: () => string | null;
   fetch: typeof fetch;
   /** device_code hash → when it was last polled (RFC 8628 §3.5 slow_down). */
-  lastPoll: Map<string, number>;
+  lastPoll: PollClock;
   /** Wrong user codes per IP: about 5 per 15 minutes (RFC 8628 §5.1). */
   wrongCodes: AttemptLimiter;
   /** New device codes per IP. */
@@ -28,13 +28,22 @@ export const POLL_INTERVAL_SECONDS = 5;
 export const WRONG_CODE_LIMIT = 5;
 const WRONG_CODE_WINDOW_MS = 15 * 60_000;
 
-export function createHubContext(input: Omit<HubContext, 'lastPoll' | 'wrongCodes' | 'newCodes' | 'oidcPending'>): HubContext {
+export const NEW_CODE_LIMIT = 30;
+export const NEW_CODE_WINDOW_MS = 10 * 60_000;
+export { WRONG_CODE_WINDOW_MS };
+
+/** The limits a hub keeps; several instances pass shared ones (src/redis/redis-hub-limits.ts), else each counts its own. */
+export type HubLimits = Pick<HubContext, 'lastPoll' | 'wrongCodes' | 'newCodes'>;
+
+export function createHubContext(input: Omit<HubContext, 'lastPoll' | 'wrongCodes' | 'newCodes' | 'oidcPending'>, shared?: HubLimits): HubContext {
   const clock = () => input.now().getTime();
   return {
     ...input,
-    lastPoll: new Map(),
     oidcPending: new Map(),
-    wrongCodes: createAttemptLimiter({ max: WRONG_CODE_LIMIT, windowMs: WRONG_CODE_WINDOW_MS, now: clock }),
-    newCodes: createAttemptLimiter({ max: 30, windowMs: 10 * 60_000, now: clock }),
+    ...(shared ?? {
+      lastPoll: createPollClock(),
+      wrongCodes: createAttemptLimiter({ max: WRONG_CODE_LIMIT, windowMs: WRONG_CODE_WINDOW_MS, now: clock }),
+      newCodes: createAttemptLimiter({ max: NEW_CODE_LIMIT, windowMs: NEW_CODE_WINDOW_MS, now: clock }),
+    }),
   };
 }

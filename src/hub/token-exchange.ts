@@ -1,18 +1,16 @@
 // RFC 8693 token exchange at POST /oauth/token: a sidecar trades its personal
-// atu- token for its team's live key, the team's settings and a person proof.
-// The live key is derived on the spot (src/state/live-keys.ts) and sent only in
-// this response, which is no-store; it is never logged or audited.
-import { deriveLiveKey, ensureLiveKey } from '../state/live-keys.js';
+// atu- token for a gws- session credential bound to its person (at most an hour,
+// never past the token's own expiry) and the team's settings. The team's live key
+// stays in the hub. The response is no-store; the credential is never logged.
+import { ensureLiveKey } from '../state/live-keys.js';
 import { findTokenRecord, tokenStatus } from '../state/personal-tokens.js';
 import type { StateData } from '../state/schema.js';
 import type { HubContext } from './hub-context.js';
 import { jsonReply, oauthError, type HubReply, type HubRequest } from './hub-reply.js';
-import { issuePersonProof } from './person-proof.js';
+import { SESSION_LIFETIME_MS, issueSessionCredential } from './session-credential.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
-/** A sidecar re-exchanges well within this, so rotations reach it within the overlap. */
-export const EXCHANGE_LIFETIME_MS = 3_600_000;
 
 export type ExchangeValidation = { ok: true; subjectToken: string } | { ok: false; error: string; description: string };
 
@@ -43,22 +41,19 @@ export async function exchangeToken(hub: HubContext, request: HubRequest): Promi
   const now = hub.now();
   const subject = resolveSubject(hub.store.snapshot(), validation.subjectToken, now);
   if (subject === null) return oauthError('invalid_grant', 'The personal token is not valid (unknown, revoked, expired, or its person was removed); run gw login.');
-  const { live, key } = await ensureLiveKey(hub.store, subject.person.team, hub.secret);
-  const limits = [now.getTime() + EXCHANGE_LIFETIME_MS, Date.parse(subject.record.expires_at)];
-  if (key.expires_at !== null) limits.push(Date.parse(key.expires_at));
-  const expiresAt = new Date(Math.min(...limits));
+  // The key id names the team key in the audit record; its plaintext is not needed here.
+  const { key } = await ensureLiveKey(hub.store, subject.person.team, hub.secret);
+  const expiresAt = new Date(Math.min(now.getTime() + SESSION_LIFETIME_MS, Date.parse(subject.record.expires_at)));
   const settings = hub.store.snapshot().settings;
   hub.audit({ kind: 'login.exchange', person: subject.person.email, team: subject.person.team, key_id: key.id, origin: request.ip, data: { token_id: subject.record.id } });
   return jsonReply(200, {
-    access_token: deriveLiveKey(hub.secret, live.team, live.salt),
+    access_token: issueSessionCredential(hub.secret, subject.record.id, expiresAt),
     issued_token_type: ACCESS_TOKEN_TYPE,
-    // RFC 8693 §2.2.1: the live key is sent in x-gw-vk, not as a bearer token.
+    // RFC 8693 §2.2.1: the credential is sent in x-gw-vk, not with the Bearer scheme.
     token_type: 'N_A',
     expires_in: Math.max(1, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)),
-    key_id: key.id,
     team: subject.person.team,
     person: subject.person.email,
-    person_proof: issuePersonProof(hub.secret, subject.record.id, expiresAt),
     team_settings: { enforce_auth: settings.enforce_auth, body_limit_bytes: settings.body_limit_bytes },
   });
 }

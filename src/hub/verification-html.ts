@@ -47,7 +47,11 @@ export function entryPage(csrf: string, code: string, error: string | null): str
 <button type="submit">Continue</button></form>`);
 }
 
-/** RFC 8628 §5.4: what is being approved, so a code sent by someone else stands out. */
+/**
+ * RFC 8628 §5.4: what is being approved, so a code sent by someone else stands out.
+ * What the hub observed (address, time) is kept apart from what the device merely
+ * claims (program, computer name): a phishing sender can claim anything.
+ */
 export function confirmPage(csrf: string, record: DeviceCodeRecord, oidcIssuer: string | null, scriptNonce: string): string {
   const code = formatUserCode(record.user_code);
   const hidden = `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="user_code" value="${code}">`;
@@ -56,11 +60,13 @@ export function confirmPage(csrf: string, record: DeviceCodeRecord, oidcIssuer: 
     : `<form method="post" action="/device">${hidden}<input type="hidden" name="action" value="claim">
 <label>Your email <input type="email" name="email" required autocomplete="email"></label><button type="submit">This was me: ask for approval</button></form>`;
   return page('Is this your login?', `<p>Only continue if you just ran <code>gw login</code> yourself and your terminal shows this code:</p>
-<p class="code" data-testid="code">${code}</p><dl>
+<p class="code" data-testid="code">${code}</p>
+<h2>What this hub saw</h2><dl data-testid="observed">
 <dt>Requested from</dt><dd data-testid="ip">${escapeHtml(record.requester.ip)}</dd>
-<dt>Program</dt><dd data-testid="user-agent">${escapeHtml(record.requester.user_agent || '(not given)')}</dd>
-<dt>Computer</dt><dd>${escapeHtml(record.requester.client_host ?? '(not given)')}</dd>
 <dt>At</dt><dd><time data-testid="requested-at" datetime="${escapeHtml(record.created_at)}">${escapeHtml(utcText(record.created_at))}</time></dd></dl>
+<h2>What the device says about itself</h2><p>Anyone can send these; they are not checked.</p><dl data-testid="claimed">
+<dt>Program (claimed)</dt><dd data-testid="user-agent">${escapeHtml(record.requester.user_agent || '(not given)')}</dd>
+<dt>Computer (claimed)</dt><dd data-testid="client-host">${escapeHtml(record.requester.client_host ?? '(not given)')}</dd></dl>
 ${approve}<form method="post" action="/device">${hidden}<input type="hidden" name="action" value="deny"><button type="submit">This was not me: deny</button></form>`, scriptNonce);
 }
 

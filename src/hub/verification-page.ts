@@ -49,12 +49,12 @@ export function oidcConfig(hub: HubContext, baseUrl: string): OidcClientConfig |
 export async function submitDeviceForm(hub: HubContext, request: HubRequest): Promise<HubReply> {
   const csrf = csrfCookie(request);
   if (!csrfMatches(request)) return htmlReply(403, messagePage('Form expired', 'This form expired or came from another site. Open the page again and retry.', 'error'), csrf.header);
-  if (hub.wrongCodes.isBlocked(request.ip)) {
+  if (await hub.wrongCodes.isBlocked(request.ip)) {
     return htmlReply(429, messagePage('Too many attempts', 'Too many wrong codes from your address: wait 15 minutes and try again.', 'error'));
   }
   const record = findLiveUserCode(hub.store.snapshot(), request.params.get('user_code') ?? '', hub.now());
   if (!record || record.status !== 'pending') {
-    hub.wrongCodes.count(request.ip);
+    await hub.wrongCodes.count(request.ip);
     return htmlReply(400, entryPage(csrf.value, '', WRONG_CODE_TEXT), csrf.header);
   }
   switch (request.params.get('action')) {

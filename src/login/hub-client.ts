@@ -77,18 +77,20 @@ export async function pollOnce(fetchImpl: typeof fetch, hub: string, deviceCode:
   return { kind: 'error', error: typeof body.error === 'string' ? body.error : `http_${status}`, description: typeof body.error_description === 'string' ? body.error_description : '' };
 }
 
-/** RFC 8693: the personal token for the team's live key. `rejected` when the hub says the token is no good. */
+/** RFC 8693: the personal token for a person-bound gws- session credential. `rejected` when the hub says the token is no good. */
 export async function exchangeAtHub(fetchImpl: typeof fetch, login: SidecarLogin, now: number): Promise<ExchangeOutcome> {
   const { status, body } = await postForm(fetchImpl, `${login.hub}/oauth/token`, {
     grant_type: TOKEN_EXCHANGE_GRANT, subject_token: login.token, subject_token_type: ACCESS_TOKEN_TYPE, requested_token_type: ACCESS_TOKEN_TYPE,
   }, 'gw-sidecar/0.1.0');
   if (status !== 200) return { ok: false, rejected: status === 400 && body.error === 'invalid_grant', reason: oauthFailure(body, status) };
-  const { access_token: liveKey, person_proof: proof, key_id: keyId, team, person, expires_in: expiresIn } = body;
-  if ([liveKey, proof, keyId, team, person].some((value) => typeof value !== 'string') || typeof expiresIn !== 'number') {
+  const { access_token: credential, team, person, expires_in: expiresIn } = body;
+  if (typeof credential !== 'string' || typeof team !== 'string' || typeof person !== 'string' || typeof expiresIn !== 'number') {
     return { ok: false, rejected: false, reason: 'the hub\'s token exchange answer is incomplete' };
   }
+  // An older hub answers with the team's key (sk-gw-), which this sidecar no longer sends.
+  if (!credential.startsWith('gws-')) return { ok: false, rejected: false, reason: 'the hub is older than this gw: upgrade the hub' };
   const teamSettings = typeof body.team_settings === 'object' && body.team_settings !== null ? (body.team_settings as Json) : {};
-  return { ok: true, grant: { liveKey: liveKey as string, proof: proof as string, keyId: keyId as string, team: team as string, person: person as string, expiresAt: now + expiresIn * 1000, teamSettings } };
+  return { ok: true, grant: { credential, team, person, expiresAt: now + expiresIn * 1000, teamSettings } };
 }
 
 export async function revokeAtHub(fetchImpl: typeof fetch, hub: string, token: string): Promise<void> {

@@ -31,20 +31,24 @@ export async function attemptTargets<T extends TryResult>(
     trace.noteProvider(provider.name, { provider: provider.name, kind: provider.kind, preset: provider.preset, model: attempt.target.upstreamModel ?? '' });
     const started = Date.now();
     let retryAfter: number | null = null;
+    const span = trace.span?.startAttempt({ provider: attempt.target.provider.name, kind: attempt.target.provider.kind, model: attempt.target.upstreamModel });
     try {
       const result = await withTimeout(attempt.timeoutMs, request.signal, (signal) => tryTarget(attempt.target, signal));
+      span?.end({ status: result.status });
       if (attempts.length > 1) log.push({ target: name, status: result.status, ms: Date.now() - started });
       if (last || !isRetryableStatus(result.status)) return finish(result, trace, log);
       retryAfter = parseRetryAfter(result.retryAfter, Date.now());
       result.discard();
     } catch (error) {
       const failure = error instanceof GatewayError ? error : null;
+      span?.end({ error: failure?.code ?? 'error', ...(failure?.code === 'GW_ERR_UPSTREAM_REJECTED' ? { status: failure.status } : {}) });
       // Only upstream failures move on: refusals of the request itself (4xx) and client aborts do not.
       if (request.signal.aborted || failure === null || !isUpstreamFailure(failure) || last) {
         if (attempts.length > 1) { log.push({ target: name, error: failure?.code ?? 'error', ms: Date.now() - started }); trace.noteData('attempts', log); }
         throw error;
       }
       log.push({ target: name, error: failure.code, ms: Date.now() - started });
+      retryAfter = parseRetryAfter(failure.headers['retry-after'], Date.now());
     }
     trace.noteWarning(`attempt_failed: ${name}`);
     const next = attempts[index + 1]!;
@@ -57,7 +61,9 @@ function finish<T>(result: T, trace: RequestTrace, log: AuditValue[]): T {
   return result;
 }
 
+/** Moves on to the next target: the provider could not be reached or answered, or (a translated target, whose refusal is thrown) refused with 429/5xx. */
 function isUpstreamFailure(error: GatewayError): boolean {
+  if (error.code === 'GW_ERR_UPSTREAM_REJECTED') return isRetryableStatus(error.status);
   return error.code === 'GW_ERR_UPSTREAM_UNREACHABLE' || error.code === 'GW_ERR_UPSTREAM_TIMEOUT' || error.code === 'GW_ERR_UPSTREAM_BAD_RESPONSE';
 }
 

@@ -4,6 +4,7 @@
 // What a side cannot express is dropped on purpose and noted on the trace
 // (audited, counted in metrics); nothing is dropped silently.
 import type { CodecContext, DialectCodec, TranslationWarning } from '../canonical/codec.js';
+import type { CanonicalRequest } from '../canonical/request.js';
 import type { CanonicalError } from '../canonical/response.js';
 import { GatewayError } from '../errors.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
@@ -37,8 +38,11 @@ export async function forwardTranslated(
     });
   }
   const decoded = clientCodec.decodeRequest(request.body, { model: inbound.model ?? '', stream: inbound.stream });
+  refuseForcedForeignTool(decoded.value, inbound.dialect, adapter.dialect);
   const encoded = provider.codec.encodeRequest({ ...decoded.value, model: target.upstreamModel ?? decoded.value.model });
-  noteWarnings(trace, [...decoded.warnings, ...encoded.warnings], services);
+  // Betas are Anthropic's own: to another dialect they are dropped, and said so (never forwarded into a 400).
+  const betaWarning: TranslationWarning[] = adapter.dialect !== 'anthropic' && request.headers['anthropic-beta'] !== undefined ? [{ code: 'dropped:anthropic-beta' }] : [];
+  noteWarnings(trace, [...decoded.warnings, ...encoded.warnings, ...betaWarning], services);
   // The client's encoder sees its own request: what only its dialect knows comes back (Codex namespaces).
   const clientContext: CodecContext = { ...CODEC_CONTEXT, request: decoded.value };
 
@@ -58,6 +62,7 @@ export async function forwardTranslated(
       providerCodec: provider.codec, clientCodec, model: inbound.model ?? '', context: clientContext,
       signal: request.signal,
       onFinished: () => trace.noteFinished(),
+      onFirstByte: () => trace.noteUpstreamFirstByte(),
       onDone: ({ usage, bytes, failure }) => {
         trace.noteUsage(toAuditTokens(usage));
         trace.noteBytesOut(bytes);
@@ -107,4 +112,30 @@ function noteWarnings(trace: RequestTrace, warnings: TranslationWarning[], servi
     trace.noteWarning(warning.code, { once: true });
     services.metrics.translationDrops.inc({ code: warning.code });
   }
+}
+
+/**
+ * A built-in tool only the client's own provider runs (OpenAI's web_search, Anthropic's server
+ * tools…) is dropped with a `dropped:tool:<type>` warning when merely offered: Codex and Claude Code
+ * offer them on every call. Forcing one with tool_choice cannot be honoured elsewhere, so it is a
+ * 400 naming the tool, never a silent change of what the client asked for.
+ */
+function refuseForcedForeignTool(request: CanonicalRequest, clientDialect: string, providerDialect: string): void {
+  const forcedBuiltIn = request.extensions.openai?.tool_choice;
+  // Only OpenAI's Responses API runs its built-in tools, and a Responses call to it is never translated.
+  if (forcedBuiltIn !== undefined) {
+    const type = typeof forcedBuiltIn === 'object' && forcedBuiltIn !== null ? String((forcedBuiltIn as { type?: unknown }).type) : String(forcedBuiltIn);
+    throw uncarryableTool(type, providerDialect);
+  }
+  const choice = request.toolChoice;
+  if (choice?.type === 'tool' && !(request.tools ?? []).some((tool) => tool.name === choice.name)) {
+    throw uncarryableTool(choice.name, providerDialect, `it is not a function tool of this ${clientDialect} request`);
+  }
+}
+
+function uncarryableTool(name: string, providerDialect: string, why = 'only its own provider runs it'): GatewayError {
+  return new GatewayError('GW_ERR_REQUEST_INVALID', {
+    message: `tool_choice forces the tool "${name}", which cannot be carried to this model's provider (${providerDialect} format): ${why}. Offer it as a function tool, or choose a model of that tool's provider.`,
+    param: 'tool_choice',
+  });
 }

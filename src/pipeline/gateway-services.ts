@@ -7,13 +7,17 @@ import type { ProviderConfig } from '../providers/provider-adapter.js';
 import type { SpendServices } from '../spend/spend-services.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateData } from '../state/schema.js';
+import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import type { Limiter } from '../policy/rate-limiter.js';
 
 export interface StateView {
   snapshot(): StateData;
   onChange(listener: (state: StateData) => void): () => void;
   /** The last reload error, when the file on disk is broken and the last good snapshot is served. */
   lastError?(): Error | null;
+  /** Which store serves the state (file or PostgreSQL) and how fresh this instance's copy is. */
+  health?(): { kind: string; ok: boolean; version?: number; synced_ms_ago?: number };
 }
 
 export interface AuditAppender {
@@ -45,8 +49,12 @@ export interface GatewayServices {
   upstream: UpstreamClient;
   /** Which provider created each resource id (src/state/resource-ids.ts); in memory only when absent. */
   resourceIds?: ResourceIdStore;
+  /** OpenTelemetry spans per call and attempt (src/telemetry/); null when OTEL_EXPORTER_OTLP_* is not set. */
+  tracer?: CallTracer | null;
   /** Extra /health components contributed by later stages (hub, license). */
   healthComponents?: () => Record<string, HealthComponent>;
   /** Prices, budgets and their counters (src/spend); made on first use from state when absent (tests). */
   spend?: SpendServices;
+  /** Rate-limit counters shared by every instance (gw serve --redis); else each process counts its own. */
+  limiter?: Limiter;
 }

@@ -14,7 +14,7 @@ import { scanRequestBody } from '../dlp/scan-request.js';
 import { GatewayError } from '../errors.js';
 import { evaluateAccess } from '../policy/evaluate-policy.js';
 import { policiesFor, type PolicyRecord } from '../policy/policy-record.js';
-import { RateLimiter, type Admission, type LimitSpec } from '../policy/rate-limiter.js';
+import { RateLimiter, type Admission, type LimitSpec, type Limiter } from '../policy/rate-limiter.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { PipelineRequest } from './pipeline-types.js';
 import type { InboundCall } from './read-inbound-call.js';
@@ -31,7 +31,7 @@ export interface Governed {
 }
 
 interface ProcessGovernance {
-  limiter: RateLimiter;
+  limiter: Limiter;
   dlp: DlpResolver;
 }
 
@@ -40,20 +40,20 @@ const perProcess = new WeakMap<GatewayServices, ProcessGovernance>();
 function governanceOf(services: GatewayServices): ProcessGovernance {
   let governance = perProcess.get(services);
   if (!governance) {
-    governance = { limiter: new RateLimiter(() => services.now().getTime()), dlp: createDlpResolver() };
+    governance = { limiter: services.limiter ?? new RateLimiter(() => services.now().getTime()), dlp: createDlpResolver() };
     perProcess.set(services, governance);
   }
   return governance;
 }
 
-export function governRequest(request: PipelineRequest, inbound: InboundCall, services: GatewayServices, trace: RequestTrace): Governed {
+export async function governRequest(request: PipelineRequest, inbound: InboundCall, services: GatewayServices, trace: RequestTrace): Promise<Governed> {
   const state = services.state.snapshot();
   const governance = governanceOf(services);
   const { team, keyId } = request.identity;
   const directKey = readDirectKey(request, state.settings.allow_direct_keys, trace);
   const policies = policiesFor(state.policies ?? [], team, keyId);
   checkAccess(policies, inbound, request.body, trace);
-  const admission = admitLimits(governance.limiter, policies, request, trace);
+  const admission = await admitLimits(governance.limiter, policies, request, trace);
   const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
   if (dlp.rules.length > 0) scanBody(request, dlp, trace, state.settings.unscanned_uploads === 'refuse');
   return {
@@ -89,15 +89,20 @@ function checkAccess(policies: readonly PolicyRecord[], inbound: InboundCall, bo
   }
 }
 
-function admitLimits(limiter: RateLimiter, policies: readonly PolicyRecord[], request: PipelineRequest, trace: RequestTrace): Admission {
+async function admitLimits(limiter: Limiter, policies: readonly PolicyRecord[], request: PipelineRequest, trace: RequestTrace): Promise<Admission> {
   const specs: LimitSpec[] = policies.filter((policy) => policy.requests_per_minute !== undefined || policy.tokens_per_minute !== undefined).map((policy) => ({
     scope: policy.scope, requestsPerMinute: policy.requests_per_minute, tokensPerMinute: policy.tokens_per_minute, shadow: policy.mode === 'shadow',
   }));
   if (specs.length === 0) return { refusals: [], settle: () => {} };
   // About four bytes a token: cheap, and corrected by the provider's usage afterwards.
   const estimate = Math.ceil((request.rawBody?.length ?? 0) / 4);
-  const admission = limiter.admit(specs, estimate);
+  const admission = await limiter.admit(specs, estimate);
   for (const refusal of admission.refusals) {
+    if (refusal.unavailable) {
+      if (!refusal.shadow) throw new GatewayError('GW_ERR_LIMITS_UNAVAILABLE', { headers: { 'retry-after': String(refusal.retryAfterSeconds) } });
+      trace.noteWarning(`limits_unavailable: ${refusal.reason}`);
+      continue;
+    }
     if (!refusal.shadow) {
       throw new GatewayError('GW_ERR_POLICY_RATE_LIMITED', {
         message: `Rate limited by ${refusal.reason}; retry in ${refusal.retryAfterSeconds} s.`, headers: { 'retry-after': String(refusal.retryAfterSeconds) },

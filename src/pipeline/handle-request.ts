@@ -18,33 +18,34 @@ import { governRequest } from './govern-request.js';
 import { holdBudget, withBudgetWarnings } from './hold-budget.js';
 import { listModels } from './list-models.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
-import { planCatalogTargets, planTargets } from './plan-targets.js';
+import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan-targets.js';
 import { withCostHeader } from './price-call.js';
 import { readInboundCall } from './read-inbound-call.js';
 import { relayReply } from './relay-reply.js';
 import type { RequestTrace } from './request-trace.js';
-import { refuseResponsesWebSocket } from './responses-websocket.js';
+import { refusePlainGet } from './responses-websocket.js';
 import { tryTarget } from './try-target.js';
 
 export type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 
 export async function handleRequest(request: PipelineRequest, services: GatewayServices, trace: RequestTrace): Promise<PipelineResponse> {
-  // A plain GET of the Responses WebSocket route: the transport is refused, nothing is served.
-  if (request.route.operation === 'responses.websocket') throw refuseResponsesWebSocket();
+  // A plain GET of the Responses WebSocket route (its upgrades are served in src/server/responses-websocket-turns.ts).
+  if (request.route.operation === 'responses.websocket') throw refusePlainGet();
 
   // 3. decode
   const call = readInboundCall(request);
   trace.noteModel(call.model);
 
   // 4. govern: may throw a refusal in the caller's shape; redacts the body in place.
-  const governed = governRequest(request, call, services, trace);
+  const governed = await governRequest(request, call, services, trace);
 
   // 5–7 for the merged model list: every provider policy allows.
   if (call.operation === 'models.list' || call.operation === 'genai.models.list') {
     return listModels(call.dialect, planCatalogTargets(services, governed), services, request.signal, trace);
   }
 
-  // 5. plan targets
+  // 5. plan targets (a shared resource-id store first fetches ids another instance remembered)
+  if (services.resourceIds?.load) await services.resourceIds.load(resourceIdsNamed(call, request));
   const attempts = planTargets(call, request, services, governed);
   // …and hard budgets hold its worst case (or refuse it); soft ones may warn.
   const budgetWarnings = await holdBudget(request, attempts, services, trace);

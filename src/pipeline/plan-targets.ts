@@ -78,11 +78,22 @@ function candidates(call: InboundCall, request: PipelineRequest, services: Gatew
     const rule = (services.state.snapshot().routes ?? []).find((candidate: RouteRule) => candidate.name === call.model);
     const planned = rule ? ruleTargets(rule, request, set) : [once(modelTarget(call, set))];
     if (namedProvider) requireAgreement(namedProvider, planned, call.model);
-    return planned;
+    return stayWithCreator(planned, byName(bodyString(request.body, 'previous_response_id', (id) => services.resourceIds?.providerOf(id))));
   }
   if (namedProvider) return [once({ provider: namedProvider, upstreamModel: null })];
   if (call.resource) return [once(fallbackTarget(call.resource, set.providers))];
   throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'The request needs a "model" string.', param: 'model' });
+}
+
+/**
+ * A Responses call continuing a stored response (previous_response_id) goes to the provider that
+ * created it, whatever the routing rule would pick: no other provider or account can resolve the id.
+ */
+function stayWithCreator(planned: TargetAttempt[], creator: ProviderConfig | undefined): TargetAttempt[] {
+  if (creator === undefined) return planned;
+  const same = planned.filter((attempt) => attempt.target.provider.name === creator.name);
+  if (same.length > 0) return same;
+  return [once({ provider: creator, upstreamModel: planned[0]?.target.upstreamModel ?? null })];
 }
 
 function once(target: Target): TargetAttempt {
@@ -177,6 +188,15 @@ function sessionOf(request: PipelineRequest): string | null {
     if (text) return text;
   }
   return null;
+}
+
+/** The resource ids planning will ask about, so a shared store can fetch them first (see load). */
+export function resourceIdsNamed(call: InboundCall, request: PipelineRequest): string[] {
+  const ids: string[] = [];
+  const id = call.resource ? resourceIdOf(request, call.resource) : null;
+  if (id !== null) ids.push(id);
+  for (const name of ['input_file_id', 'previous_response_id']) bodyString(request.body, name, (value) => void ids.push(value));
+  return ids;
 }
 
 function bodyString(body: unknown, name: string, then: (value: string) => string | undefined): string | undefined {

@@ -53,7 +53,7 @@ export async function openRealtimeSession(handshake: RealtimeHandshake, services
     headers: handshake.headers, body: null, rawBody: null, identity: handshake.identity, signal: handshake.signal,
   };
   const inbound: InboundCall = { dialect: 'openai', operation: 'realtime', model, stream: true };
-  const governed = governRequest(request, inbound, services, trace);
+  const governed = await governRequest(request, inbound, services, trace);
   const attempts = realtimeAttempts(planTargets(inbound, request, services, governed), services);
   const connection = await attemptTargets(attempts, request, trace, async (target) => {
     const realtime = buildRealtimeTarget(target, model, handshake.query, handshake.headers);

@@ -37,6 +37,7 @@ export async function relayReply(
     const relayed = relayStream(upstream.body, {
       codec, hideUsageChunk: reply.hideUsageChunk, signal,
       onFinished: () => trace.noteFinished(),
+      onFirstByte: () => trace.noteUpstreamFirstByte(),
       onDone: ({ usage, bytes, failure }) => {
         const tokens = toAuditTokens(usage);
         trace.noteUsage(tokens);

@@ -46,7 +46,7 @@ export async function relayResource(upstream: ProviderReply, context: ResourceRe
   context.governed.settle(tokens);
   trace.noteBytesOut(json.bytes.length);
   if (upstream.status < 400) scanOutputJson(json.bytes, context.governed, trace);
-  if (upstream.status < 400 && context.ids) rememberIds(json.bytes, context.provider, context.ids);
+  if (upstream.status < 400 && context.ids) await rememberIds(json.bytes, context.provider, context.ids);
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: json.bytes };
 }
 
@@ -152,15 +152,18 @@ function readResponseId(data: string): string | undefined {
   }
 }
 
-function rememberIds(bytes: Buffer, provider: string, ids: ResourceIdStore): void {
+/** Resolves once a shared store has the ids, so the client never holds an id another instance cannot find. */
+async function rememberIds(bytes: Buffer, provider: string, ids: ResourceIdStore): Promise<void> {
   let json: unknown;
   try { json = JSON.parse(bytes.toString('utf8')); } catch { return; }
+  const writes: Array<void | Promise<void>> = [];
   const objects = [json, ...(Array.isArray((json as { data?: unknown })?.data) ? (json as { data: unknown[] }).data : [])];
   for (const object of objects) {
     if (typeof object !== 'object' || object === null) continue;
     for (const field of ID_FIELDS) {
       const value = (object as Record<string, unknown>)[field];
-      if (typeof value === 'string') ids.remember(value, provider);
+      if (typeof value === 'string') writes.push(ids.remember(value, provider));
     }
   }
+  await Promise.all(writes);
 }

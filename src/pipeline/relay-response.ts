@@ -31,6 +31,8 @@ export type RelayOptions = RelayCodecChoice & {
   onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
   /** Called once the stream's last event has been handed to the client (Codex hangs up right after it). */
   onFinished?(): void;
+  /** Called when the provider's first body byte arrives (the stream first-byte histograms). */
+  onFirstByte?(): void;
 };
 
 function codecOf(choice: RelayCodecChoice): DialectCodec {
@@ -61,6 +63,7 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
   let aligned = true;
   try {
     for await (const chunk of body) {
+      if (bytes === 0) options.onFirstByte?.();
       let events: SseEvent[] = [];
       try {
         if (tapping) events = decoder.push(chunk);

@@ -20,6 +20,8 @@ export interface TranslatedRelayOptions {
   onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
   /** Called once the client's stream has been closed properly (its final events handed over). */
   onFinished?(): void;
+  /** Called when the provider's first body byte arrives (the stream first-byte histograms). */
+  onFirstByte?(): void;
 }
 
 async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {
@@ -45,7 +47,9 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
   try {
     const binary = options.providerCodec.streamFraming === 'aws-event-stream';
     const events = binary ? decodeBedrockEventStream(body) : sseEvents(body);
+    let first = true;
     for await (const event of events) {
+      if (first) { first = false; options.onFirstByte?.(); }
       const out = emit(decoder.push(event));
       if (out.length > 0) { bytes += out.length; yield out; }
     }

@@ -5,6 +5,7 @@
 import type { AuditCost, AuditTokens, AuditValue } from '../audit/record.js';
 import type { BudgetAdmission } from '../spend/budget-keeper.js';
 import type { PricedTarget } from '../spend/price-ids.js';
+import type { CallSpan } from '../telemetry/call-tracer.js';
 
 /** What the record stage reads. */
 export interface TraceView {
@@ -48,6 +49,12 @@ export class RequestTrace implements TraceView {
   upstreamNanos = 0n;
   finished = false;
   settled: Promise<void> | null = null;
+  /** For the stream first-byte histograms: when the last attempt was sent, its first body byte came, and the client's first byte left. */
+  upstreamSentAt: bigint | null = null;
+  upstreamFirstByteAt: bigint | null = null;
+  clientFirstByteAt: bigint | null = null;
+  /** This call's OpenTelemetry span (src/telemetry/), when tracing is on. */
+  span: CallSpan | null = null;
 
   noteModel(model: string | null): void { this.model = model; }
 
@@ -80,6 +87,12 @@ export class RequestTrace implements TraceView {
   noteUpstreamWait(startedAt: bigint): void { this.upstreamNanos += process.hrtime.bigint() - startedAt; }
 
   noteFinished(): void { this.finished = true; }
+
+  noteUpstreamSent(): void { this.upstreamSentAt = process.hrtime.bigint(); this.upstreamFirstByteAt = null; }
+
+  noteUpstreamFirstByte(): void { this.upstreamFirstByteAt ??= process.hrtime.bigint(); }
+
+  noteClientFirstByte(): void { this.clientFirstByteAt ??= process.hrtime.bigint(); }
 
   /**
    * The body the client gets, passed through so the record waits for its end: the

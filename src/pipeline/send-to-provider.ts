@@ -67,6 +67,7 @@ export async function sendToProvider(target: Target, request: ProviderRequest, s
     headers = withoutHost;
   }
   const started = process.hrtime.bigint();
+  trace.noteUpstreamSent();
   try {
     const reply = await services.upstream.send({ url: described.url, method: request.method, headers, body: request.body, signal });
     const refusal = request.bodyRefusal?.();

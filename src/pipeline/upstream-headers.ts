@@ -19,7 +19,8 @@ const HOP_BY_HOP = new Set([
 /** Counts the gateways a request has crossed, so a chain that loops ends instead of spinning. */
 export const HOPS_HEADER = 'x-gw-hops';
 export const MAX_HOPS = 8;
-export const GATEWAY_USER_AGENT = 'gw/0.1.0';
+export const GATEWAY_VERSION = '0.1.0';
+export const GATEWAY_USER_AGENT = `gw/${GATEWAY_VERSION}`;
 
 type IncomingHeaders = Record<string, string | string[] | undefined>;
 

@@ -27,6 +27,8 @@ export interface LimitSpec {
 export interface LimitRefusal {
   scope: string;
   shadow: boolean;
+  /** The shared counters could not be reached (src/redis/): not a limit reached. */
+  unavailable?: boolean;
   reason: string;
   retryAfterSeconds: number;
 }
@@ -38,7 +40,12 @@ export interface Admission {
   settle(actualTokens: number | undefined): void;
 }
 
-export class RateLimiter {
+/** In process (RateLimiter) or shared by every instance (src/redis/redis-limiter.ts). */
+export interface Limiter {
+  admit(specs: readonly LimitSpec[], estimatedTokens: number): Admission | Promise<Admission>;
+}
+
+export class RateLimiter implements Limiter {
   readonly #windows = new Map<string, Window>();
 
   constructor(private readonly now: () => number) {}

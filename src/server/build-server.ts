@@ -17,6 +17,7 @@ import { recordRequest } from './record-request.js';
 import { newRequestState } from './request-state.js';
 import { sendError, toGatewayError } from './send-error.js';
 import { sendPipelineResponse } from './send-pipeline-response.js';
+import { startCallSpan } from './start-call-span.js';
 import { MAX_BODY_LIMIT_BYTES, limitBodySize } from './limit-body-size.js';
 import type { PersonalIdentity } from '../auth/personal-identity.js';
 import type { HubContext } from '../hub/hub-context.js';
@@ -129,6 +130,7 @@ async function serve(services: GatewayServices, request: FastifyRequest, reply: 
   // (the request's close fires as soon as the body has been read).
   reply.raw.on('close', () => { if (!reply.raw.writableEnded) cancel.abort(new Error('client disconnected')); });
   const queryStart = request.url.indexOf('?');
+  startCallSpan(services, state.trace, { requestId: request.id, method: request.method, route: state.route!.url, operation: state.operation, headers: request.headers });
   const response = await handleRequest({
     id: request.id,
     method: request.method,

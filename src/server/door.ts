@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/authenticate.js';
 import { authenticate, refuse, type AuthDecision } from '../auth/authenticate.js';
-import { replaceTokenWithLiveKey, type PersonalIdentity } from '../auth/personal-identity.js';
+import { removeCredential, type PersonalIdentity } from '../auth/personal-identity.js';
 import { buildKeyIndex, type KeyIndex } from '../auth/key-index.js';
 import { VIRTUAL_KEY_PREFIX, readCredentials } from '../auth/read-credentials.js';
 import { RefusedBurstTracker, originOf, type BurstKinds } from '../auth/refused-burst.js';
@@ -47,6 +47,9 @@ export interface DoorOptions {
 
 export type UpgradeAdmission = { ok: true; identity: Identity } | { ok: false; error: GatewayError };
 
+// A shared store confirms every second that the cached state is current; past this, it may not be.
+const STALE_STATE_MS = 3_000;
+
 function hasBody(request: FastifyRequest): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -57,8 +60,6 @@ function familyFor(request: FastifyRequest, family: Family): Family {
   if (family === 'openai' && request.headers['anthropic-version'] && /\/models(\/|$|\?)/.test(request.url)) return 'anthropic';
   return family;
 }
-
-const PERSON_PROOF_HEADER = 'x-gw-on-behalf-of';
 
 /** Of a body of `length` bytes (Infinity: chunked), how many gw holds in memory (body-parsers.ts). */
 function heldPart(request: FastifyRequest, length: number): number {
@@ -79,7 +80,7 @@ export function routeNotFound(method: string, url: string): GatewayError {
   return new GatewayError('GW_ERR_ROUTE_NOT_FOUND', { message: `No route ${method} ${url.split('?')[0]} on this gateway.` });
 }
 
-/** `people`: how atu- tokens, person proofs and a sidecar's default identity are resolved (hub or sidecar). */
+/** `people`: how atu- tokens, gws- session credentials and a sidecar's default identity are resolved (hub or sidecar). */
 export function createDoor(services: GatewayServices, people: PersonalIdentity | null = null, options: DoorOptions = {}): Door {
   let keyIndex: KeyIndex = buildKeyIndex(services.state.snapshot());
   const stopWatching = services.state.onChange((state: StateData) => { keyIndex = buildKeyIndex(state); });
@@ -130,11 +131,8 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
       return sendError(reply, family, decision.error, { closeConnection: hasBody(request) });
     }
     request.gw.identity = decision.identity;
-    if (people?.responseHeaders) reply.headers(people.responseHeaders(decision.identity));
-    const audit = services.audit.status();
-    if (!audit.ok && settings.audit_failure === 'block') {
-      return sendError(reply, family, new GatewayError('GW_ERR_AUDIT_UNAVAILABLE'), { closeConnection: hasBody(request) });
-    }
+    const unavailable = refuseUnrecordable(settings);
+    if (unavailable) return sendError(reply, family, unavailable, { closeConnection: hasBody(request) });
     // Streamed uploads are never held in memory, so only the streaming ceiling bounds them.
     const streamed = !route.jsonBody && !/json/i.test(request.headers['content-type'] ?? '');
     const limit = streamed ? STREAMED_BODY_LIMIT_BYTES : settings.body_limit_bytes;
@@ -171,23 +169,17 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
     };
   }
 
-  /** Personal tokens first (the token is swapped for the team's live key), then keys; a person proof names the person. */
+  /** A person's credential (atu- token, or a hub's gws- session credential) is resolved and removed from the request; then keys. */
   async function identify(request: FastifyRequest, settings: StateData['settings']): Promise<AuthDecision> {
     const reading = readCredentials(request.raw.rawHeaders);
-    if (reading.outcome === 'found' && reading.credential.kind === 'personal-token' && people) {
-      const token = reading.credential.value;
-      const resolved = await people.resolveToken(token);
-      if (!resolved.ok) return refuse(resolved.reason);
-      replaceTokenWithLiveKey(request.headers, request.raw.rawHeaders, token, resolved.liveKey);
+    if (reading.outcome === 'found' && people && reading.credential.kind !== 'virtual-key') {
+      const { kind, value } = reading.credential;
+      const resolved = kind === 'personal-token' ? await people.resolveToken(value) : await people.resolveSession?.(value);
+      if (!resolved?.ok) return refuse(resolved?.reason ?? 'unknown');
+      removeCredential(request.headers, request.raw.rawHeaders, value);
       return { ok: true, identity: resolved.identity };
     }
-    const decision = authenticate(reading, keyIndex, settings, services.now(), people?.defaultIdentity?.() ?? null);
-    const proof = request.headers[PERSON_PROOF_HEADER];
-    if (!decision.ok || proof === undefined || !people?.resolveProof) return decision;
-    const person = typeof proof === 'string' ? people.resolveProof(proof, decision.identity) : null;
-    // A forged or stale proof is refused like a bad key: the sidecar re-exchanges and retries.
-    if (person === null) return refuse('unknown');
-    return { ok: true, identity: { ...decision.identity, person } };
+    return authenticate(reading, keyIndex, settings, services.now(), people?.defaultIdentity?.() ?? null);
   }
 
   async function admitUpgrade(raw: IncomingMessage): Promise<UpgradeAdmission> {
@@ -199,8 +191,22 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
       refusals.record(originOf(raw.socket.remoteAddress ?? 'unknown'), (raw.url ?? '/').split('?')[0] ?? '/', decision.reason);
       return { ok: false, error: decision.error };
     }
-    if (!services.audit.status().ok && settings.audit_failure === 'block') return { ok: false, error: new GatewayError('GW_ERR_AUDIT_UNAVAILABLE') };
+    const unavailable = refuseUnrecordable(settings);
+    if (unavailable) return { ok: false, error: unavailable };
     return { ok: true, identity: decision.identity };
+  }
+
+  /**
+   * With audit_failure=block, a call is refused when it could not be recorded, or when a shared
+   * store has not confirmed for STALE_STATE_MS that this instance's copy is current (a revocation
+   * made through another instance might not be in it).
+   */
+  function refuseUnrecordable(settings: StateData['settings']): GatewayError | null {
+    if (settings.audit_failure !== 'block') return null;
+    if (!services.audit.status().ok) return new GatewayError('GW_ERR_AUDIT_UNAVAILABLE');
+    const store = services.state.health?.();
+    if (store?.synced_ms_ago !== undefined && store.synced_ms_ago > STALE_STATE_MS) return new GatewayError('GW_ERR_STATE_UNAVAILABLE');
+    return null;
   }
 
   return {

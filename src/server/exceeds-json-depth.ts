@@ -15,15 +15,14 @@ const CLOSE_BRACKET = 0x5d;
 
 /** Whether `[`/`{` outside strings nest deeper than `limit` anywhere in the bytes (valid JSON or not). */
 export function exceedsJsonDepth(bytes: Uint8Array, limit = MAX_JSON_DEPTH): boolean {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   let depth = 0;
-  let inString = false;
-  for (let index = 0; index < bytes.length; index++) {
-    const byte = bytes[index];
-    if (inString) {
-      if (byte === BACKSLASH) index++;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) {
-      inString = true;
+  for (let index = 0; index < buffer.length; index++) {
+    const byte = buffer[index];
+    if (byte === QUOTE) {
+      // Strings are most of a coding agent's request: jump to their end with the native search.
+      index = closingQuote(buffer, index);
+      if (index < 0) return false;
     } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
       if (++depth > limit) return true;
     } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
@@ -31,4 +30,16 @@ export function exceedsJsonDepth(bytes: Uint8Array, limit = MAX_JSON_DEPTH): boo
     }
   }
   return false;
+}
+
+/** The index of the quote that ends the string opened at `open` (one not escaped by an odd run of backslashes), or -1. */
+function closingQuote(buffer: Buffer, open: number): number {
+  let quote = open;
+  for (;;) {
+    quote = buffer.indexOf(QUOTE, quote + 1);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (buffer[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
 }

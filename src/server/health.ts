@@ -10,7 +10,9 @@ export interface HealthReport {
 
 function stateComponent(services: GatewayServices): HealthComponent {
   const error = services.state.lastError?.() ?? null;
-  return error ? { status: 'degraded', reason: `state file unreadable, serving the last good copy: ${error.message}` } : { status: 'ok' };
+  const health = services.state.health?.();
+  const store = health ? { store: health.kind, ...(health.version !== undefined ? { version: health.version, synced_ms_ago: health.synced_ms_ago } : {}) } : {};
+  return error ? { status: 'degraded', reason: `state unreadable, serving the last good copy: ${error.message}`, ...store } : { status: 'ok', ...store };
 }
 
 function auditComponent(services: GatewayServices): HealthComponent {

@@ -1,7 +1,7 @@
 // WebSocket routes, served on the Node server's 'upgrade' event (fastify routes never
 // see an upgrade): `/v1/realtime` (and under /openai, /litellm) is proxied to the
-// provider; the Responses WebSocket transport Codex tries first is refused with 426
-// (src/pipeline/responses-websocket.ts); any other upgrade gets a 404. A realtime
+// provider; the Responses WebSocket transport Codex tries first is served turn by turn
+// through the HTTPS corridor (responses-websocket-turns.ts); any other upgrade gets a 404. A realtime
 // handshake passes the same corridor as an HTTP call: the door, then decode, govern,
 // plan and attempt (src/pipeline/realtime-session.ts); a refusal answers the handshake
 // with its HTTP status. Each handshake past the door writes a `realtime.open` record
@@ -24,11 +24,12 @@ import { openRealtimeSession, type RealtimeSession } from '../pipeline/realtime-
 import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/realtime-target.js';
 import { newRealtimeDlpTally, scanClientEvent } from '../pipeline/scan-realtime-event.js';
 import { createRealtimeOutputWatcher } from '../pipeline/watch-realtime-output.js';
-import { refuseResponsesWebSocket } from '../pipeline/responses-websocket.js';
 import { ROUTE_TABLE, type RouteEntry } from '../pipeline/route-table.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
 import type { Door } from './door.js';
 import { CLIENT_CLOSED_REQUEST } from './record-request.js';
+import { serveResponsesTurns } from './responses-websocket-turns.js';
+import { byteLength, toText } from './websocket-data.js';
 import { toGatewayError } from './send-error.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -67,11 +68,17 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
     if (!route) return refuse(socket, 'openai', new GatewayError('GW_ERR_ROUTE_NOT_FOUND', { message: `No WebSocket route ${path} on this gateway.` }));
     const guarded = door.guardUpgrade(request);
     if (guarded !== null) return refuse(socket, route.family, guarded);
-    // Refused before any credential check: nothing is served, and Codex must fall back at once.
-    if (route.operation === 'responses.websocket') return refuse(socket, route.family, refuseResponsesWebSocket());
     promoteKeyProtocol(request);
     const admission = await door.admitUpgrade(request);
     if (!admission.ok) return refuse(socket, route.family, admission.error);
+    if (route.operation === 'responses.websocket') {
+      const origin = request.socket.remoteAddress ?? 'unknown';
+      return sockets.handleUpgrade(request, socket, head, (client) => {
+        open.add(client);
+        client.once('close', () => open.delete(client));
+        serveResponsesTurns(client, { route, identity: admission.identity, headers: request.headers, origin }, services);
+      });
+    }
     const session: Session = {
       id: `req_${randomUUID().replace(/-/g, '')}`, route, identity: admission.identity,
       origin: request.socket.remoteAddress ?? 'unknown', started: Date.now(), trace: new RequestTrace(),
@@ -220,16 +227,6 @@ function sendableCode(code: number): number {
   if (code === 1005) return 1000;
   if (code === 1006 || code === 1015 || code < 1000 || code >= 5000) return 1011;
   return code;
-}
-
-function toText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
-}
-
-function byteLength(data: RawData): number {
-  if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.length, 0);
-  return data instanceof ArrayBuffer ? data.byteLength : data.length;
 }
 
 function refuse(socket: Duplex, family: RouteEntry['family'], error: GatewayError): void {

@@ -10,6 +10,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { settleBudget } from '../pipeline/hold-budget.js';
 import { priceCall } from '../pipeline/price-call.js';
 import { NANOS_PER_USD } from '../spend/price-book.js';
+import type { RequestState } from './request-state.js';
 
 /** 499: nginx's code for "client closed the request", used in audit and logs only. */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -38,19 +39,45 @@ function requestLogger(logger: Logger): Logger {
   return child;
 }
 
+/** One finished call as the record stage needs it, read off fastify (below) or a WebSocket turn (responses-websocket-turns.ts). */
+export interface FinishedCall {
+  id: string;
+  method: string;
+  url: string;
+  state: RequestState;
+  /** The client hung up before the response was complete. */
+  clientLeft: boolean;
+  status: number;
+  origin: string;
+  bytesIn: number;
+  /** The response's own length, when the trace has no byte count. */
+  contentLength: number;
+}
+
 export async function recordRequest(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const state = request.gw;
   if (!state) return;
   // writableEnded: the response was completed by us (a finished write may still be in flight).
   // A client that hangs up after its stream's final event (Codex after response.completed) got everything.
+  const clientLeft = !reply.raw.writableEnded && !state.trace.finished;
+  const contentLength = Number(request.headers['content-length'] ?? NaN);
+  await recordCall(services, {
+    id: request.id, method: request.method, url: request.url, state, clientLeft, status: reply.statusCode,
+    origin: state.origin ?? request.ip,
+    bytesIn: state.rawBody?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
+    contentLength: Number(reply.getHeader('content-length') ?? 0),
+  });
+}
+
+export async function recordCall(services: GatewayServices, call: FinishedCall): Promise<void> {
+  const { state, clientLeft } = call;
   const trace = state.trace;
-  const clientLeft = !reply.raw.writableEnded && !trace.finished;
   if (trace.settled) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([trace.settled, new Promise((resolve) => { timer = setTimeout(resolve, SETTLE_BOUND_MS); })]);
     clearTimeout(timer);
   }
-  const status = clientLeft ? CLIENT_CLOSED_REQUEST : reply.statusCode;
+  const status = clientLeft ? CLIENT_CLOSED_REQUEST : call.status;
   const latencyMs = elapsedMs(state.startedAt);
   if (clientLeft && !trace.outcome.includes('client_disconnected')) trace.noteOutcome('client_disconnected');
   if (trace.outcome.length === 0) trace.noteOutcome(status < 400 ? 'ok' : `http_${status}`);
@@ -59,25 +86,29 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
   services.metrics.requests.inc({ family: state.family, operation: state.operation, status_class: statusClass(status, trace.outcome) });
   services.metrics.requestDuration.observe(labels, latencyMs / 1000);
   if (state.overheadSeconds !== null) services.metrics.overhead.observe(labels, state.overheadSeconds);
+  observeFirstByte(services, labels, state);
 
   const identity = state.identity;
   const cost = priceCall(services, trace);
   if (cost?.nano_usd !== undefined) {
     services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: cost.priced_as ?? '' }, cost.nano_usd / NANOS_PER_USD);
   } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
-  settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: request.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
+  settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
+  trace.span?.end({
+    status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
+    person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
+  });
   requestLogger(services.logger).info({
-    request_id: request.id, method: request.method, path: pathForLog(request.url), family: state.family,
+    request_id: call.id, method: call.method, path: pathForLog(call.url), family: state.family,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
-    model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome,
+    model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
   }, 'request');
 
   if (state.refusedAtDoor || !state.route?.authenticated) return;
-  const contentLength = Number(request.headers['content-length'] ?? NaN);
   const fields: AuditFields = {
     kind: 'request',
-    request_id: request.id,
-    origin: state.origin ?? request.ip,
+    request_id: call.id,
+    origin: call.origin,
     team: identity?.team,
     key_id: identity?.keyId ?? undefined,
     person: identity?.person ?? undefined,
@@ -88,8 +119,8 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
     provider: trace.provider ?? undefined,
     status,
     latency_ms: latencyMs,
-    bytes_in: state.rawBody?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
-    bytes_out: trace.bytesOut ?? Number(reply.getHeader('content-length') ?? 0),
+    bytes_in: call.bytesIn,
+    bytes_out: trace.bytesOut ?? call.contentLength,
     tokens: trace.tokens ?? undefined,
     outcome: [...trace.outcome],
     warnings: trace.warnings.length > 0 ? [...trace.warnings] : undefined,
@@ -101,7 +132,18 @@ export async function recordRequest(services: GatewayServices, request: FastifyR
     () => services.metrics.auditRecords.inc({ kind: 'request' }),
     (error: unknown) => {
       services.metrics.auditWriteErrors.inc();
-      services.logger.error({ request_id: request.id, err: error instanceof Error ? error.message : String(error) }, 'audit append failed');
+      services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'audit append failed');
     },
   );
+}
+
+/** Streams: the client's time to first byte, and gw's part of it (the provider's own first-byte time taken out). */
+function observeFirstByte(services: GatewayServices, labels: { family: string; operation: string }, state: RequestState): void {
+  const { clientFirstByteAt, upstreamSentAt, upstreamFirstByteAt } = state.trace;
+  if (clientFirstByteAt === null) return;
+  const total = Number(clientFirstByteAt - state.startedAt) / 1e9;
+  services.metrics.streamFirstByte.observe(labels, total);
+  if (upstreamSentAt === null || upstreamFirstByteAt === null) return;
+  const provider = Number(upstreamFirstByteAt - upstreamSentAt) / 1e9;
+  services.metrics.streamFirstByteAdded.observe(labels, Math.max(0, total - provider));
 }

@@ -4,8 +4,9 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PipelineResponse } from '../pipeline/handle-request.js';
+import type { RequestTrace } from '../pipeline/request-trace.js';
 
-function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
+export function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
   return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Symbol.asyncIterator in value;
 }
 
@@ -25,7 +26,7 @@ export async function sendPipelineResponse(request: FastifyRequest, reply: Fasti
   // Streams are written straight to the socket: a Readable wrapper per response
   // costs more CPU than the copy itself.
   reply.hijack();
-  await writeStream(reply.raw, response.status, reply.getHeaders(), response.body);
+  await writeStream(reply.raw, response.status, reply.getHeaders(), response.body, request.gw.trace);
   return reply;
 }
 
@@ -62,12 +63,13 @@ function writeBytes(reply: FastifyReply, status: number, body: Buffer): FastifyR
   return reply;
 }
 
-async function writeStream(raw: ServerResponse, status: number, headers: ReturnType<FastifyReply['getHeaders']>, body: AsyncIterable<Uint8Array | string>): Promise<void> {
+async function writeStream(raw: ServerResponse, status: number, headers: ReturnType<FastifyReply['getHeaders']>, body: AsyncIterable<Uint8Array | string>, trace: RequestTrace): Promise<void> {
   raw.writeHead(status, headers as Record<string, string>);
   raw.flushHeaders();
   try {
     for await (const chunk of body) {
       if (raw.destroyed) break;
+      if (trace.clientFirstByteAt === null) trace.noteClientFirstByte();
       if (!raw.write(chunk)) await drainedOrClosed(raw);
     }
   } catch {

@@ -1,18 +1,15 @@
-// Calls to the hub carry the team's live key (x-gw-vk) and the person proof,
-// added here at the last moment from memory, so the key never sits in a provider
-// configuration, a log or a state file. A 401 from the hub means the key was
-// rotated away or revoked: re-exchange once and resend (bodies are buffered
-// bytes); a rotation notice refreshes in the background.
+// Calls to the hub carry the sidecar's gws- session credential (x-gw-vk), added
+// here at the last moment from memory, so it never sits in a provider
+// configuration, a log or a state file. This is the one place that adds it. A 401
+// from the hub means the credential was refused (token revoked, person removed, or
+// it expired): exchange again, looking for a new `gw login` first when the hub
+// refuses the token, and resend once (bodies are buffered bytes).
 import { GatewayError } from '../errors.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/upstream-client.js';
 import type { HubGrant, HubSession } from './hub-session.js';
-import { loginRejected } from './hub-session.js';
-
-export const KEY_ROTATED_HEADER = 'x-gw-key-rotated';
-export const PERSON_PROOF_HEADER = 'x-gw-on-behalf-of';
 
 function withGrant(call: UpstreamRequest, grant: HubGrant): UpstreamRequest {
-  return { ...call, headers: { ...call.headers, 'x-gw-vk': grant.liveKey, [PERSON_PROOF_HEADER]: grant.proof } };
+  return { ...call, headers: { ...call.headers, 'x-gw-vk': grant.credential } };
 }
 
 function canResend(body: UpstreamRequest['body']): boolean {
@@ -34,21 +31,17 @@ export function createHubUpstream(inner: UpstreamClient, session: HubSession): U
   return {
     async send(call) {
       if (!call.url.startsWith(hubPrefix)) return inner.send(call);
-      let response = await send(call, await session.credentials());
-      if (response.status === 401 && canResend(call.body)) {
-        response.body.resume();
-        const fresh = await session.refresh();
-        if (fresh === null) throw loginRejected();
-        response = await send(call, fresh);
+      const response = await send(call, await session.credentials());
+      if (response.status !== 401 || !canResend(call.body)) return response;
+      response.body.resume();
+      let fresh = await session.refresh();
+      if (fresh === null) {
+        // Refused: a new gw login may already be stored; credentials() then exchanges it, or says what to do.
+        await session.checkLogin();
+        fresh = await session.credentials();
       }
-      if (response.headers[KEY_ROTATED_HEADER] !== undefined) {
-        void session.refresh();
-        const { [KEY_ROTATED_HEADER]: _notice, ...headers } = response.headers;
-        response = { ...response, headers };
-      }
-      return response;
+      return send(call, fresh);
     },
     close: () => inner.close(),
   };
 }
-

@@ -11,13 +11,13 @@ function digest(value: string): Buffer {
 }
 
 export function createSidecarIdentity(session: HubSession): PersonalIdentity {
-  const own = digest(session.login.token);
   const identity = (): Identity => {
     const { person, team } = session.identity;
     return { team: team ?? 'hub', keyId: null, person, via: 'sidecar-login' };
   };
   return {
-    resolveToken: async (token) => (timingSafeEqual(digest(token), own) ? { ok: true, identity: identity(), liveKey: null } : { ok: false, reason: 'unknown' }),
+    // Compared with the login in force now: it changes with gw login, without a restart.
+    resolveToken: async (token) => (timingSafeEqual(digest(token), digest(session.login.token)) ? { ok: true, identity: identity() } : { ok: false, reason: 'unknown' }),
     defaultIdentity: identity,
   };
 }

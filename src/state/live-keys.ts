@@ -1,10 +1,9 @@
-// A team's live key: the virtual key a sidecar receives at token exchange and the
-// hub puts in x-gw-vk for a personal token. The hub must be able to hand out its
-// plaintext again, yet state.json must hold no usable key, so the key is derived:
-// HMAC-SHA256(hub secret, "gw live key\n" + team + "\n" + salt), where the salt is
-// stored here and the 32-byte secret lives in $GW_HOME/hub.key (0600). Rotation
-// makes a new salt and gives the old key an expiry (the overlap), so sidecars
-// holding it keep working until they re-exchange.
+// A team's live key: the virtual key whose id a person's calls at the hub are
+// counted under (budgets, limits, audit key_id). It never leaves the hub: sidecars
+// get person-bound gws- session credentials instead (src/hub/session-credential.ts),
+// and the door does not accept a live key presented by a caller. The key is derived,
+// HMAC-SHA256(hub secret, "gw live key\n" + team + "\n" + salt), so state.json holds
+// no usable key. Rotation makes a new salt and gives the old key an expiry.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { LiveKeyRecord, StateData, VirtualKeyRecord } from './schema.js';
 import { StateRefusedError } from './state-errors.js';
@@ -12,7 +11,7 @@ import type { StateStore } from './state-store.js';
 import { addKey, generateVirtualKey, keyStatus } from './virtual-keys.js';
 
 export const LIVE_KEY_NAME = 'live';
-/** Default overlap of a rotated key: longer than a sidecar's exchange lifetime (1 h), so every sidecar re-exchanges in time. */
+/** Default overlap of a rotated key (its record stays active this long; no caller holds it). */
 export const DEFAULT_OVERLAP_MS = 2 * 3_600_000;
 
 export function deriveLiveKey(secret: Buffer, team: string, salt: string): string {
@@ -29,11 +28,6 @@ export function currentLiveKey(state: StateData, team: string, now: Date): { liv
     if (key && keyStatus(key, now) === 'active') return { live, key };
   }
   return null;
-}
-
-/** True when the key is a live key that a newer one has replaced (still valid during the overlap). */
-export function isSupersededLiveKey(state: StateData, keyId: string): boolean {
-  return state.live_keys.some((live) => live.key_id === keyId && live.superseded_at !== null);
 }
 
 /** In an update: retires the team's current live key (expiring after `overlapMs`) and adds a new one. */

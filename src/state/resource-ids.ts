@@ -11,7 +11,10 @@ import path from 'node:path';
 export interface ResourceIdStore {
   /** The provider name that created the id, when gw saw it. */
   providerOf(id: string): string | undefined;
-  remember(id: string, provider: string): void;
+  /** Records the creator; a shared store resolves once every instance can see it. */
+  remember(id: string, provider: string): void | Promise<void>;
+  /** A shared store fetches ids another instance remembered, before providerOf is asked. */
+  load?(ids: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -20,7 +23,7 @@ export const RESOURCE_IDS_FILE = 'resource-ids.jsonl';
 export const DEFAULT_MAX_RESOURCE_IDS = 200_000;
 
 /** Ids are provider strings (`file-abc`, `resp_…`, `msgbatch_…`): bounded and printable, never paths. */
-const PLAUSIBLE_ID = /^[\w.:-]{1,256}$/;
+export const PLAUSIBLE_ID = /^[\w.:-]{1,256}$/;
 
 export function createMemoryResourceIds(maxEntries = DEFAULT_MAX_RESOURCE_IDS): ResourceIdStore & { entries(): Map<string, string> } {
   const map = new Map<string, string>();

@@ -31,6 +31,7 @@ export interface VirtualKeyRecord {
 export type AuditFailurePolicy = 'block' | 'continue';
 export type AuditFsyncPolicy = 'always' | 'interval' | 'never';
 export type UnscannedUploadPolicy = 'record' | 'refuse';
+export type LimitsUnavailablePolicy = 'open' | 'closed';
 
 export interface Settings {
   enforce_auth: boolean;
@@ -46,6 +47,8 @@ export interface Settings {
   inflight_body_bytes_per_key: number;
   /** An upload DLP cannot read (audio, images, archives): recorded as unscanned, or refused. */
   unscanned_uploads: UnscannedUploadPolicy;
+  /** With --redis: when Redis is unreachable, serve rate-limited calls unlimited (open) or refuse them (closed). */
+  limits_when_redis_down: LimitsUnavailablePolicy;
   /** Socket addresses (IPs or CIDRs) whose X-Forwarded-For is believed. */
   trusted_proxies: string[];
   /** Seconds a refused origin's burst window lasts before its summary is written. */
@@ -105,6 +108,7 @@ export const DEFAULT_SETTINGS: Settings = {
   default_team: null,
   audit_failure: 'block',
   unscanned_uploads: 'record',
+  limits_when_redis_down: 'open',
   audit_fsync: 'interval',
   body_limit_bytes: 32 * 1024 * 1024,
   inflight_body_bytes: 512 * 1024 * 1024,

@@ -57,6 +57,13 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is Settings['audit_failure'] => value === 'block' || value === 'continue',
     format: (value) => value,
   },
+  limits_when_redis_down: {
+    name: 'limits_when_redis_down',
+    description: 'With gw serve --redis, when Redis is unreachable: open (serve calls without rate limits) or closed (refuse calls a rate limit applies to).',
+    parse: (text) => parseChoice('limits_when_redis_down', text, { open: 'open', closed: 'closed' }),
+    check: (value): value is Settings['limits_when_redis_down'] => value === 'open' || value === 'closed',
+    format: (value) => value,
+  },
   audit_fsync: {
     name: 'audit_fsync',
     description: 'When audit records are flushed to disk: always, interval, or never.',

@@ -2,7 +2,7 @@
 // folder and are renamed over the old file, so a reader (or a crash) sees the
 // old state or the new one, never half of either.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import { parseStateText } from './parse-state.js';
@@ -53,13 +53,13 @@ export async function prepareHome(home: string): Promise<void> {
   }
 }
 
-export async function writeFileAtomically(file: string, text: string): Promise<void> {
+export async function writeFileAtomically(file: string, text: string | Buffer): Promise<void> {
   const folder = path.dirname(file);
   const temp = path.join(folder, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', FILE_MODE);
     try {
-      await handle.writeFile(text, 'utf8');
+      await handle.writeFile(text);
       // Without fsync, a power cut after the rename can leave an empty file.
       await handle.sync();
     } finally {
@@ -81,4 +81,16 @@ export async function fileSignature(file: string): Promise<string> {
     if (errorCode(error) === 'ENOENT') return 'missing';
     throw toAccessError('read', file, error);
   }
+}
+
+/** A secret file in the home, 0600, created with 'wx' so two processes starting together never overwrite each other's. */
+export async function loadOrCreateSecretFile(file: string, bytes: number): Promise<Buffer> {
+  try {
+    await writeFile(file, randomBytes(bytes), { mode: FILE_MODE, flag: 'wx' });
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw toAccessError('write', file, error);
+  }
+  const secret = await readFile(file);
+  if (secret.length !== bytes) throw new Error(`${file} holds ${secret.length} bytes, expected ${bytes}: restore it from a backup`);
+  return secret;
 }

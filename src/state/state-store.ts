@@ -8,7 +8,7 @@ import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { emptyState, type StateData } from './schema.js';
 import { StateAccessError, StateError, errorCode, toAccessError } from './state-errors.js';
-import { STATE_FILE_NAME, StateFileAdapter, fileSignature, prepareHome } from './state-file.js';
+import { STATE_FILE_NAME, StateFileAdapter, fileSignature, loadOrCreateSecretFile, prepareHome, writeFileAtomically } from './state-file.js';
 import type { StateUpdater } from './state-updater.js';
 
 export interface StateStoreOptions {
@@ -31,7 +31,22 @@ export interface StateStore extends StateUpdater {
   onError(listener: (error: StateError) => void): () => void;
   /** Starts noticing changes made by other processes. */
   watch(): void;
+  /** Which store this is and whether its last sync worked, for /health. */
+  health(): StoreHealth;
+  /** A secret every process on this state shares (created once, first writer wins): the hub secret. */
+  loadOrCreateSecret(name: string, bytes: number): Promise<Buffer>;
+  /** Replaces a shared secret (gw state import moving a hub between stores). */
+  importSecret(name: string, value: Buffer): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface StoreHealth {
+  kind: 'file' | 'postgres';
+  ok: boolean;
+  /** postgres: the state version this instance serves, and how long ago it last confirmed it is the newest. */
+  version?: number;
+  synced_ms_ago?: number;
+  problem?: string;
 }
 
 /** Opens (and creates, 0700) the home folder and reads state.json; a broken file throws StateFileError. */
@@ -105,6 +120,18 @@ class FileStateStore implements StateStore {
     this.#timer = setInterval(() => void this.#poll(), this.options.pollIntervalMs ?? 250);
     // Watching must not keep a CLI process (or a finished test) alive.
     this.#timer.unref();
+  }
+
+  health(): StoreHealth {
+    return { kind: 'file', ok: this.#lastReported === null, ...(this.#lastReported ? { problem: this.#lastReported } : {}) };
+  }
+
+  loadOrCreateSecret(name: string, bytes: number): Promise<Buffer> {
+    return loadOrCreateSecretFile(path.join(this.home, name), bytes);
+  }
+
+  importSecret(name: string, value: Buffer): Promise<void> {
+    return writeFileAtomically(path.join(this.home, name), value);
   }
 
   async close(): Promise<void> {
@@ -186,7 +213,7 @@ async function acquireLock(file: string, timeoutMs: number, onCompromised: (erro
   }
 }
 
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   for (const child of Object.values(value)) deepFreeze(child);
   return Object.freeze(value);

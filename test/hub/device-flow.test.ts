@@ -1,13 +1,13 @@
 // The pure and in-process parts of device login: user codes (RFC 8628 §6.1), token
 // format and hashing, the RFC 8628 §3.5 answers of the token endpoint, token
-// exchange validation (RFC 8693 §2.1), person proofs, and the verification page's
+// exchange validation (RFC 8693 §2.1), and the verification page's
 // wrong-code limit, against a real state store in a temporary home.
 import { afterEach, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { createHubContext, type HubContext } from '../../src/hub/hub-context.js';
 import { pollDeviceCode, revokeToken, startDeviceAuthorization } from '../../src/hub/device-authorization.js';
 import type { HubRequest } from '../../src/hub/hub-reply.js';
-import { issuePersonProof, readPersonProof } from '../../src/hub/person-proof.js';
+import { readSessionCredential } from '../../src/hub/session-credential.js';
 import { exchangeToken, validateExchangeRequest } from '../../src/hub/token-exchange.js';
 import { submitDeviceForm, WRONG_CODE_TEXT } from '../../src/hub/verification-page.js';
 import { USER_CODE_ALPHABET, approveDeviceCode, denyDeviceCode, formatUserCode, generateUserCode, normalizeUserCode } from '../../src/state/device-codes.js';
@@ -113,7 +113,7 @@ describe('token exchange (RFC 8693)', () => {
     expect(validateExchangeRequest(new URLSearchParams({ subject_token: 'atu-x', subject_token_type: 'urn:x' })).ok).toBe(false);
     expect(validateExchangeRequest(new URLSearchParams({ subject_token: 'atu-x', subject_token_type: type, actor_token: 'y' })).ok).toBe(false);
   });
-  it('trades an active token for the team live key, which state.json does not hold; a revoked token gets invalid_grant', async () => {
+  it('trades an active token for a person-bound session credential (never the team key); a revoked token gets invalid_grant', async () => {
     const { hub: context, store } = await hub();
     const started = body(await startDeviceAuthorization(context, request({})));
     await approveDeviceCode(store, String(started.user_code), 'alice@example.com', 'cli');
@@ -122,23 +122,12 @@ describe('token exchange (RFC 8693)', () => {
     const exchange = () => exchangeToken(context, request({ subject_token: token, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token' }));
     const answer = body(await exchange());
     const live = store.snapshot().live_keys[0]!;
-    expect(answer).toMatchObject({ team: 'eng', person: 'alice@example.com', token_type: 'N_A', expires_in: 3600, key_id: live.key_id });
-    expect(answer.access_token).toBe(deriveLiveKey(Buffer.alloc(32, 7), 'eng', live.salt));
+    expect(answer).toMatchObject({ team: 'eng', person: 'alice@example.com', token_type: 'N_A', expires_in: 3600 });
+    expect(JSON.stringify(answer)).not.toContain(deriveLiveKey(Buffer.alloc(32, 7), 'eng', live.salt));
     expect(JSON.stringify(store.snapshot())).not.toContain(String(answer.access_token));
-    expect(readPersonProof(Buffer.alloc(32, 7), String(answer.person_proof), new Date(clock))).toBe(store.snapshot().tokens[0]!.id);
+    expect(readSessionCredential(Buffer.alloc(32, 7), String(answer.access_token), new Date(clock))).toBe(store.snapshot().tokens[0]!.id);
     await revokeToken(context, request({ token }));
     expect(body(await exchange()).error).toBe('invalid_grant');
-  });
-});
-
-describe('person proofs', () => {
-  it('are refused when forged or expired', () => {
-    const secret = Buffer.alloc(32, 1);
-    const proof = issuePersonProof(secret, 'tok_ABCDEFGHIJKL', new Date(clock + 60_000));
-    expect(readPersonProof(secret, proof, new Date(clock))).toBe('tok_ABCDEFGHIJKL');
-    expect(readPersonProof(Buffer.alloc(32, 2), proof, new Date(clock))).toBeNull();
-    expect(readPersonProof(secret, proof.replace('tok_ABCDEFGHIJKL', 'tok_ABCDEFGHIJKM'), new Date(clock))).toBeNull();
-    expect(readPersonProof(secret, proof, new Date(clock + 61_000))).toBeNull();
   });
 });
 

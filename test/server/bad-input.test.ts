@@ -53,6 +53,18 @@ describe('bad request bodies', () => {
     expect(response.json().error.message).toContain('__proto__');
   });
 
+  it('__proto__ and constructor.prototype spelled with \\u escapes, deep in a message: 400 (the fast parse path must not skip them)', async () => {
+    for (const body of [
+      '{"model":"m","messages":[{"role":"user","content":"hi","\\u005f\\u005fproto\\u005f\\u005f":{"polluted":true}}]}',
+      '{"model":"m","x":{"constructor":{"prototype":{"polluted":true}}}}',
+      '{"model":"m","x":{"\\u0063onstructor":{"prototype":{"polluted":true}}}}',
+    ]) {
+      const response = await post('/v1/chat/completions', body);
+      expect(response.statusCode, body).toBe(400);
+      expect(response.json().error.message).toMatch(/__proto__|constructor/);
+    }
+  });
+
   it('a body over body_limit_bytes: 413 before it is read, and the connection is closed', async () => {
     await gateway.store.update((draft) => { draft.settings.body_limit_bytes = 1024; });
     const response = await post('/v1/chat/completions', JSON.stringify({ model: 'x', padding: 'a'.repeat(4096) }));
@@ -100,7 +112,7 @@ describe('health and metrics', () => {
   it('/health reports ok with its components', async () => {
     const response = await gateway.app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', components: { state: { status: 'ok' }, audit: { status: 'ok' } } });
+    expect(response.json()).toEqual({ status: 'ok', components: { state: { status: 'ok', store: 'file' }, audit: { status: 'ok' } } });
   });
 
   it('/metrics is Prometheus text with bounded labels (no key ids, no teams)', async () => {

@@ -6,9 +6,13 @@ import { AUDIT_LOG_FILE } from '../../audit/audit-trail.js';
 import { verifyFile } from '../../audit/verify-file.js';
 import type { VerifyResult } from '../../audit/verify.js';
 import { CliExit, type CliContext } from '../cli-context.js';
+import { resolveStoreUrl } from '../../postgres/open-state.js';
+import { registerAuditStoreCommands, runStoreVerify } from './audit-store.js';
 
 interface VerifyFlags {
   file?: string;
+  store?: string;
+  key?: string[];
   json?: boolean;
   home?: string;
 }
@@ -26,6 +30,7 @@ function describeResult(result: VerifyResult): string {
 }
 
 export async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
+  if (flags.file === undefined && resolveStoreUrl(flags.store, context.env) !== undefined) return runStoreVerify(flags, context);
   const file = flags.file ? path.resolve(flags.file) : path.join(context.home(flags.home), 'audit', AUDIT_LOG_FILE);
   let result: VerifyResult;
   try {
@@ -59,5 +64,8 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
     .option('--file <path>', 'the trail to verify (default: <home>/audit/audit.jsonl)')
     .option('--json', 'print one JSON object')
     .option('--home <dir>', 'gw home folder (default: $GW_HOME or the platform config folder)')
+    .option('--store <url>', 'verify every chain of the PostgreSQL trail instead (GW_DATABASE_URL)')
+    .option('--key <file...>', 'with --store: more audit.key files (other instances\' homes) to check their checkpoints\' HMAC')
     .action(async (flags: VerifyFlags) => runAuditVerify(flags, context));
+  registerAuditStoreCommands(audit, context);
 }

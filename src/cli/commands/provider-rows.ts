@@ -1,5 +1,7 @@
 // What `gw providers list` shows: every provider gw would use, where it came
-// from, and how its key is held (`env:VAR`, `set`, `none`), never the key.
+// from, and how its key is held (`env:VAR`, `set`, `none`), never the key;
+// a password inside a base URL shows as `***`.
+import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
 import { readProviderEnvironment, type Environment } from '../../config/providers-from-env.js';
 import { resolveProviders } from '../../config/resolve-providers.js';
 import type { ProviderConfig } from '../../providers/provider-adapter.js';
@@ -22,7 +24,7 @@ export function describeProviderRows(records: readonly ProviderRecord[], env: En
   const inUse = new Set(providers.map((provider) => provider.name));
   const stateNames = new Set(records.map((record) => record.name));
   const rows: ProviderRow[] = records.map((record) => ({
-    name: record.name, kind: record.kind, base_url: record.base_url, source: 'state',
+    name: record.name, kind: record.kind, base_url: maskUrlCredentials(record.base_url), source: 'state',
     key: record.api_key === null ? 'none' : record.api_key.startsWith('env:') ? record.api_key : 'set',
     ...(record.preset === undefined ? {} : { preset: record.preset }),
     ...(record.api_version === undefined ? {} : { api_version: record.api_version }),
@@ -31,7 +33,7 @@ export function describeProviderRows(records: readonly ProviderRecord[], env: En
   for (const provider of readProviderEnvironment(env).providers) {
     if (stateNames.has(provider.name)) continue;
     rows.push({
-      name: provider.name, kind: provider.kind, base_url: provider.baseUrl, source: provider.source,
+      name: provider.name, kind: provider.kind, base_url: maskUrlCredentials(provider.baseUrl), source: provider.source,
       key: provider.apiKeyFrom ?? 'none',
       ...(provider.preset === undefined ? {} : { preset: provider.preset }),
       ...(provider.apiVersion === undefined ? {} : { api_version: provider.apiVersion }),
@@ -39,7 +41,7 @@ export function describeProviderRows(records: readonly ProviderRecord[], env: En
     });
   }
   rows.sort((left, right) => left.name.localeCompare(right.name));
-  return { rows, warnings };
+  return { rows, warnings: warnings.map(maskUrlCredentials) };
 }
 
 export function formatProviderTable(rows: readonly ProviderRow[]): string {

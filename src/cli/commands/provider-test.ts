@@ -1,5 +1,6 @@
 // `gw providers test NAME`: the cheapest authenticated request each provider
 // has (its model list), so a wrong URL or key shows before the first real call.
+import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
 import type { ProviderConfig, UpstreamCall } from '../../providers/provider-adapter.js';
 import { adapterFor } from '../../providers/registry.js';
 import { probeProvider } from '../../upstream/probe-provider.js';
@@ -35,9 +36,9 @@ export async function testProvider(provider: ProviderConfig, timeoutMs: number):
   if (url === null) return { ok: false, text: `${provider.name}: ${provider.kind} has no model list to test against` };
   const headers = { ...adapter.defaultHeaders(provider), ...adapter.authHeaders(provider) };
   const result = await probeProvider(url, headers, timeoutMs);
-  const target = `GET ${url}`;
+  const target = `GET ${maskUrlCredentials(url)}`;
   if (result.status === null) {
-    return { ok: false, text: `${provider.name}: no response (${result.failure ?? 'unknown error'}) after ${result.latencyMs} ms (${target})` };
+    return { ok: false, text: `${provider.name}: no response (${maskUrlCredentials(result.failure ?? 'unknown error')}) after ${result.latencyMs} ms (${target})` };
   }
   const hint = result.ok ? '' : `: ${HINTS[result.status] ?? 'the provider refused the request'}`;
   return { ok: result.ok, text: `${provider.name}: HTTP ${result.status} in ${result.latencyMs} ms (${target})${hint}` };

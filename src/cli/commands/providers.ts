@@ -4,6 +4,7 @@
 import { Option, type Command } from 'commander';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
+import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
 import { isHttpUrl, readProviderEnvironment } from '../../config/providers-from-env.js';
 import { resolveProviders } from '../../config/resolve-providers.js';
 import { DEFAULT_BASE_URLS } from '../../providers/default-base-urls.js';
@@ -44,7 +45,7 @@ function registerAdd(providers: Command, context: CliContext): void {
     .option('--home <dir>', HOME_HELP)
     .action(async (name: string, options: AddOptions) => {
       const record = await withStore(context, options.home, (store) => addProviderRecord(store, buildRecord(name, options, context)));
-      context.stdout.write(`added provider ${record.name} (${record.kind}, ${record.base_url}, key ${describeKey(record.api_key)})\n`);
+      context.stdout.write(`added provider ${record.name} (${record.kind}, ${maskUrlCredentials(record.base_url)}, key ${describeKey(record.api_key)})\n`);
     });
 }
 
@@ -108,7 +109,7 @@ function buildRecord(name: string, options: AddOptions, context: CliContext): Pr
   if (preset !== null && kind !== 'openai-compatible') throw new CliExit(2, '--preset goes with --kind openai-compatible');
   const baseUrl = options.baseUrl ?? preset?.defaultBaseUrl ?? DEFAULT_BASE_URLS[kind];
   if (baseUrl === undefined) throw new CliExit(2, `--base-url is required for kind ${kind}`);
-  if (!isHttpUrl(baseUrl)) throw new CliExit(2, `invalid --base-url "${baseUrl}": use an http(s) URL`);
+  if (!isHttpUrl(baseUrl)) throw new CliExit(2, `invalid --base-url "${maskUrlCredentials(baseUrl)}": use an http(s) URL`);
   if (options.apiVersion !== undefined && kind !== 'azure') throw new CliExit(2, '--api-version is for --kind azure');
   return {
     name, kind, base_url: baseUrl.replace(/\/+$/, ''), api_key: readKeyOption(options, context),

@@ -20,6 +20,8 @@ export function registerServeCommand(program: Command, context: CliContext): voi
     .option('--log-level <level>', 'pino log level (GW_LOG_LEVEL; default info)')
     .option('--standalone', 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub')
     .option('--allow-remote-sidecar', 'let a sidecar bind an address other machines can reach (its Host/Origin guard stays on)')
+    .option('--store <url>', 'PostgreSQL holding state, resource ids and the audit trail, shared by several instances (GW_DATABASE_URL)')
+    .option('--redis <url>', 'Redis or Valkey holding rate-limit counters shared by several instances (GW_REDIS_URL)')
     .option('--accept-audit-gap', 'start although the audit log does not reach its checkpoint (records removed while stopped), recording an audit.gap')
     .action(async (flags: RunFlags) => runServe(flags, context));
 }
@@ -103,7 +105,7 @@ function describeStart(gateway: RunningGateway, home: string): string {
   const lines = [
     `gw serve: ${hub ? 'hub, ' : ''}standalone mode, listening on ${gateway.url}`,
     ...(hub ? describeHubLogin(gateway.url, settings.public_url) : []),
-    `  state ${path.join(home, 'state.json')} · audit ${path.join(home, 'audit', 'audit.jsonl')}`,
+    `  ${gateway.storage}`,
     `  providers: ${gateway.providerNames.join(', ')}${gateway.providerNames.length === 1 ? ' (no provider keys in the environment: only mock/<anything> models answer)' : ''}`,
     ...gateway.providerWarnings.map((warning) => `  warning: ${warning}`),
   ];

@@ -12,7 +12,7 @@ export function registerTeamKeyCommands(program: Command, context: CliContext): 
   if (!teams) throw new Error('register the teams command first');
   teams.commands.find((command) => command.name() === 'create')?.hook('postAction', async (command) => {
     const home = context.home((command.opts() as { home?: string }).home);
-    await withStore(context, home, async (store) => ensureLiveKey(store, String(command.args[0]), await loadOrCreateHubSecret(home)));
+    await withStore(context, home, async (store) => ensureLiveKey(store, String(command.args[0]), await loadOrCreateHubSecret(store)));
   });
   teams.command('rotate-key')
     .description('Replace the team\'s live key; the old one stays valid for --overlap, and sidecars re-exchange')
@@ -22,7 +22,7 @@ export function registerTeamKeyCommands(program: Command, context: CliContext): 
     .action(async (team: string, options: { overlap: string; home?: string }) => {
       const overlapMs = options.overlap.trim() === '0s' || options.overlap.trim() === '0' ? 0 : withUsage(() => parseDuration(options.overlap));
       const home = context.home(options.home);
-      const live = await withStore(context, home, async (store) => rotateLiveKey(store, team, await loadOrCreateHubSecret(home), overlapMs));
+      const live = await withStore(context, home, async (store) => rotateLiveKey(store, team, await loadOrCreateHubSecret(store), overlapMs));
       const until = overlapMs === 0 ? 'now' : `in ${options.overlap}`;
       context.stdout.write(`rotated the live key of team ${team}: now ${live.key_id}; the previous one stops working ${until}\n`);
     });

@@ -24,7 +24,7 @@ export function registerTokensCommand(program: Command, context: CliContext): vo
       context.stdout.write(formatTable([header, ...rows.map((row) => [row.id, row.person, row.hint, row.created_at, row.expires_at, row.device.ip, row.status])]));
     });
   tokens.command('revoke')
-    .description('Revoke a token by id (tok_…); a running hub refuses it within a second and its sidecar stops')
+    .description('Revoke a token by id (tok_…); the hub and its session credentials refuse it within seconds, and the sidecar answers "run gw login" until a new gw login, which it picks up without a restart')
     .argument('<id>', 'the token id shown by gw tokens list')
     .option('--home <dir>', HOME_HELP)
     .action(async (id: string, options: { home?: string }) => {

@@ -97,6 +97,12 @@ function warnForeignExtensions(request: CanonicalRequest, warnings: TranslationW
   for (const [dialect, fields] of Object.entries(request.extensions)) {
     if (dialect === 'anthropic') continue;
     // stream_options is the client's own stream preference, applied by gw when it encodes the stream back.
-    for (const field of Object.keys(fields)) if (field !== 'stream_options') warnings.push({ code: `dropped:${field}`, detail: `extensions.${dialect}.${field}` });
+    for (const [field, value] of Object.entries(fields)) {
+      if (field === 'stream_options') continue;
+      // Another provider's built-in tools, each named (dropped:tool:web_search).
+      if (field === 'tools' && Array.isArray(value)) {
+        for (const tool of value) warnings.push({ code: `dropped:tool:${typeof (tool as { type?: unknown })?.type === 'string' ? (tool as { type: string }).type : 'unknown'}`, detail: `a ${dialect} built-in tool` });
+      } else warnings.push({ code: `dropped:${field}`, detail: `extensions.${dialect}.${field}` });
+    }
   }
 }

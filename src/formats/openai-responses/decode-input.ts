@@ -1,9 +1,10 @@
 // `input` items → canonical messages. Assistant-side items (message, function_call,
-// reasoning) that follow each other form one assistant turn; function_call_output items
-// form one tool turn. https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
+// custom_tool_call, reasoning) that follow each other form one assistant turn;
+// function_call_output and custom_tool_call_output items form one tool turn. https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, Message, TextPart, ToolResultPart } from '../../canonical/request.js';
 import { decodeMessageContent, textOnly } from './decode-content.js';
+import { customArguments } from './custom-tools.js';
 import { invalid, optionalArray, optionalString, requireRecord, type JsonRecord } from '../shared/json-guards.js';
 
 /** Codex's namespace tools are flattened to `<namespace>__<name>` (see decode-tools.ts). */
@@ -27,9 +28,10 @@ function decodeItem(item: JsonRecord, param: string, state: InputState): void {
   const type = optionalString(item.type, `${param}.type`) ?? 'message';
   if (type === 'message') return decodeMessage(item, param, state);
   if (type === 'function_call') return decodeFunctionCall(item, param, state);
-  if (type === 'function_call_output') return decodeFunctionOutput(item, param, state);
+  if (type === 'function_call_output' || type === 'custom_tool_call_output') return decodeFunctionOutput(item, param, state);
+  if (type === 'custom_tool_call') return decodeCustomCall(item, param, state);
   if (type === 'reasoning') return appendAssistant(state, decodeReasoningItem(item, param, state.warnings));
-  // item_reference, web_search_call, custom_tool_call…: nothing canonical can hold them.
+  // item_reference, web_search_call…: nothing canonical can hold them.
   state.warnings.push({ code: `dropped:item.${type}` });
 }
 
@@ -52,6 +54,16 @@ function decodeFunctionCall(item: JsonRecord, param: string, state: InputState):
   const args = optionalString(item.arguments, `${param}.arguments`) ?? '';
   state.callNames.set(callId, fullName);
   appendAssistant(state, { type: 'tool-call', id: callId, name: fullName, arguments: args });
+}
+
+/** A custom tool's free-form input becomes the one string argument of its function (custom-tools.ts). */
+function decodeCustomCall(item: JsonRecord, param: string, state: InputState): void {
+  const callId = optionalString(item.call_id, `${param}.call_id`);
+  const name = optionalString(item.name, `${param}.name`);
+  if (callId === undefined) throw invalid(`${param}.call_id`, 'a string');
+  if (name === undefined) throw invalid(`${param}.name`, 'a string');
+  state.callNames.set(callId, name);
+  appendAssistant(state, { type: 'tool-call', id: callId, name, arguments: customArguments(optionalString(item.input, `${param}.input`) ?? '') });
 }
 
 function decodeFunctionOutput(item: JsonRecord, param: string, state: InputState): void {

@@ -4,9 +4,11 @@
 // use), their descriptions kept in extensions.openai.namespaces so that this dialect's
 // encoder can regroup them. Built-in tools (web_search, file_search…) only OpenAI runs:
 // kept in extensions.openai.tools, dropped with `dropped:tool:<type>` by other targets.
+// `custom` tools (free-form input) become one-string-argument functions (custom-tools.ts).
 // https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
+import { decodeCustomTool } from './custom-tools.js';
 import { NAMESPACE_SEPARATOR } from './decode-input.js';
 import { invalid, optionalArray, optionalBoolean, optionalRecord, optionalString, requireRecord, type JsonRecord } from '../shared/json-guards.js';
 
@@ -14,12 +16,18 @@ export function decodeTools(value: unknown, openai: JsonRecord, warnings: Transl
   const definitions: ToolDefinition[] = [];
   const builtIn: JsonRecord[] = [];
   const namespaces: JsonRecord[] = [];
+  const custom: string[] = [];
   optionalArray(value, 'tools').forEach((item, index) => {
     const param = `tools[${index}]`;
     const tool = requireRecord(item, param);
     const type = optionalString(tool.type, `${param}.type`);
     if (type === 'function') definitions.push(decodeFunctionTool(tool, param, ''));
-    else if (type === 'namespace') {
+    else if (type === 'custom') {
+      const definition = decodeCustomTool(tool, param);
+      definitions.push(definition);
+      custom.push(definition.name);
+      warnings.push({ code: 'mapped:tool:custom', detail: `${definition.name} → a function with one string argument` });
+    } else if (type === 'namespace') {
       const name = optionalString(tool.name, `${param}.name`);
       if (name === undefined) throw invalid(`${param}.name`, 'a string');
       namespaces.push({ name, description: optionalString(tool.description, `${param}.description`) ?? '' });
@@ -34,6 +42,7 @@ export function decodeTools(value: unknown, openai: JsonRecord, warnings: Transl
   });
   if (builtIn.length > 0) openai.tools = builtIn;
   if (namespaces.length > 0) openai.namespaces = namespaces;
+  if (custom.length > 0) openai.custom_tools = custom;
   return definitions;
 }
 
@@ -55,7 +64,7 @@ export function decodeToolChoice(value: unknown, openai: JsonRecord, warnings: T
   if (value === 'auto' || value === 'none' || value === 'required') return { type: value };
   const choice = optionalRecord(value, 'tool_choice');
   if (choice === undefined) throw invalid('tool_choice', "'auto', 'none', 'required' or an object");
-  if (choice.type === 'function') {
+  if (choice.type === 'function' || choice.type === 'custom') {
     const name = optionalString(choice.name, 'tool_choice.name');
     if (name === undefined) throw invalid('tool_choice.name', 'a string');
     return { type: 'tool', name };

@@ -5,6 +5,7 @@ import type { AssistantPart } from '../../canonical/request.js';
 import type { CanonicalResponse, FinishReason } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
 import type { JsonRecord } from '../shared/json-guards.js';
+import { customInput, declaredCustomTools } from './custom-tools.js';
 import { declaredNamespaces, splitName } from './encode-input.js';
 import { encodeResponsesStatus } from './map-finish-reason.js';
 import { encodeResponsesUsage } from './map-usage.js';
@@ -35,13 +36,20 @@ export function encodeOutputItems(parts: AssistantPart[], context: CodecContext)
       continue;
     }
     message = undefined;
-    if (part.type === 'tool-call') {
+    if (part.type === 'tool-call' && declaredCustomTools(context.request).has(part.name)) {
+      items.push(encodeCustomCall(`ctc_${context.ids()}`, part.id, part.name, part.arguments));
+    } else if (part.type === 'tool-call') {
       items.push({ id: `fc_${context.ids()}`, type: 'function_call', status: 'completed', call_id: part.id, ...splitName(part.name, declaredNamespaces(context.request)), arguments: part.arguments });
     } else {
       items.push(encodeReasoningItem(`rs_${context.ids()}`, part.text, part.origin === 'openai' || part.origin === undefined ? part.encrypted : undefined));
     }
   }
   return items;
+}
+
+/** A call of a tool the client declared `custom` goes back as it expects: free-form input, not JSON arguments. */
+export function encodeCustomCall(id: string, callId: string, name: string, argumentsJson: string): JsonRecord {
+  return { id, type: 'custom_tool_call', status: 'completed', call_id: callId, name, input: customInput(argumentsJson) };
 }
 
 export function encodeReasoningItem(id: string, text: string, encrypted: string | undefined): JsonRecord {

@@ -7,12 +7,13 @@ import type { CanonicalError, FinishReason, StreamPart } from '../../canonical/r
 import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
 import { encodeResponsesFailure, responsesErrorFields } from './encode-stream-error.js';
+import { customInput, declaredCustomTools } from './custom-tools.js';
 import { declaredNamespaces, splitName } from './encode-input.js';
-import { createResponseObject, encodeReasoningItem, toResponseId } from './encode-response.js';
+import { createResponseObject, encodeCustomCall, encodeReasoningItem, toResponseId } from './encode-response.js';
 import type { JsonRecord } from '../shared/json-guards.js';
 
 interface OpenItem {
-  kind: 'text' | 'reasoning' | 'tool';
+  kind: 'text' | 'reasoning' | 'tool' | 'custom';
   outputIndex: number;
   itemId: string;
   text: string;
@@ -32,10 +33,12 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private closed = false;
 
   private readonly namespaces: Set<string>;
+  private readonly customTools: Set<string>;
 
   constructor(private readonly options: { model: string; context: CodecContext }) {
     this.createdAt = options.context.now();
     this.namespaces = declaredNamespaces(options.context.request);
+    this.customTools = declaredCustomTools(options.context.request);
   }
 
   push(part: StreamPart): string {
@@ -83,6 +86,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private openTool(index: number, callId: string, name: string): string {
+    if (this.customTools.has(name)) {
+      const added = this.openItem(index, 'custom', { type: 'custom_tool_call', status: 'in_progress', call_id: callId, name, input: '' });
+      Object.assign(this.items.get(index)!, { callId, name });
+      return added;
+    }
     // Codex dispatches a namespaced tool by {namespace, name}: split the flattened name back.
     const added = this.openItem(index, 'tool', { type: 'function_call', status: 'in_progress', call_id: callId, ...splitName(name, this.namespaces), arguments: '' });
     Object.assign(this.items.get(index)!, { callId, name });
@@ -90,7 +98,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private openItem(index: number, kind: OpenItem['kind'], fields: JsonRecord): string {
-    const prefix = { text: 'msg', reasoning: 'rs', tool: 'fc' }[kind];
+    const prefix = { text: 'msg', reasoning: 'rs', tool: 'fc', custom: 'ctc' }[kind];
     const item: OpenItem = { kind, outputIndex: this.output.length, itemId: `${prefix}_${this.options.context.ids()}`, text: '', summaryStarted: false };
     this.items.set(index, item);
     this.output.push({ id: item.itemId, ...fields }); // replaced by the finished item in output_item.done
@@ -103,6 +111,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     item.text += delta;
     if (item.kind === 'text') return this.emit('response.output_text.delta', { ...this.at(item), content_index: 0, delta, logprobs: [] });
     if (item.kind === 'tool') return this.emit('response.function_call_arguments.delta', { ...this.at(item), delta });
+    // The free-form input sits inside JSON arguments until they are complete: sent whole at the end.
+    if (item.kind === 'custom') return '';
     let text = '';
     if (!item.summaryStarted) {
       item.summaryStarted = true;
@@ -122,6 +132,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       text += this.emit('response.output_text.done', { ...this.at(item), content_index: 0, text: item.text, logprobs: [] });
       text += this.emit('response.content_part.done', { ...this.at(item), content_index: 0, part });
       done = { id: item.itemId, type: 'message', status: 'completed', role: 'assistant', content: [part] };
+    } else if (item.kind === 'custom') {
+      const input = customInput(item.text);
+      text += this.emit('response.custom_tool_call_input.delta', { ...this.at(item), delta: input });
+      text += this.emit('response.custom_tool_call_input.done', { ...this.at(item), input });
+      done = encodeCustomCall(item.itemId, item.callId ?? '', item.name ?? '', item.text);
     } else if (item.kind === 'tool') {
       text += this.emit('response.function_call_arguments.done', { ...this.at(item), name: item.name, arguments: item.text });
       done = { id: item.itemId, type: 'function_call', status: 'completed', call_id: item.callId, ...splitName(item.name ?? '', this.namespaces), arguments: item.text };

@@ -1,6 +1,7 @@
 // Another gw (the hub a sidecar forwards to). It speaks every dialect itself, so
 // the client's own path goes through unchanged under the hub's base URL, and the
-// credential is the team's live key in `x-gw-vk` (DESIGN.md, "Identity"). The hub
+// credential is the sidecar's person-bound gws- session credential in `x-gw-vk`,
+// added by src/sidecar/hub-upstream.ts (README, "Credentials from the hub"). The hub
 // resolves the model with its own providers and aliases.
 import type { ProviderAdapter, ProviderConfig, UpstreamCall } from '../provider-adapter.js';
 import { keyHeader, trimBaseUrl } from '../provider-http.js';

@@ -11,7 +11,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeProvider, RecordedRequest } from '../../support/fake-providers/index.js';
 import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';
+import { packageVersion, recordCells } from '../../support/compat-matrix.js';
 import { CODING_TOOLS_DIR, missingTools, runCodingTool, type CodingTool, type OpencodeSdk, type ToolRun } from './run-coding-tool.js';
+
+/** Each tool's row in the README's compatibility matrix: a turn streams text and makes a tool round trip. */
+const MATRIX_ROWS: Record<CodingTool, { client: string; version: string }> = {
+  claude: { client: 'Claude Code', version: packageVersion('@anthropic-ai/claude-code', `${CODING_TOOLS_DIR}/node_modules`) },
+  codex: { client: 'Codex', version: packageVersion('@openai/codex', `${CODING_TOOLS_DIR}/node_modules`) },
+  gemini: { client: 'Gemini CLI', version: packageVersion('@google/gemini-cli', `${CODING_TOOLS_DIR}/node_modules`) },
+  opencode: { client: 'opencode', version: packageVersion('opencode-ai', `${CODING_TOOLS_DIR}/node_modules`) },
+};
 
 type ProviderDialect = 'openai' | 'anthropic' | 'gemini';
 
@@ -107,7 +116,7 @@ const PROVIDERS: ProviderDialect[] = ['openai', 'anthropic', 'gemini'];
 // most of their time is the tools' own start-up (opencode spends ~5 s of CPU before its first request).
 describe.concurrent.each(TOOLS)('%s', (tool) => {
   it.each(PROVIDERS)(`completes a turn with a tool call against the %s dialect`, async (provider) => {
-    await expectTurnWithToolCall(tool, provider);
+    await recordCells({ ...MATRIX_ROWS[tool], provider, capabilities: ['text', 'stream', 'tool round trip'] }, () => expectTurnWithToolCall(tool, provider));
   }, 110_000);
 });
 

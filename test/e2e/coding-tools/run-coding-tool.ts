@@ -38,6 +38,12 @@ export interface ToolRunOptions {
   /** opencode only: which of its provider packages talks to gw (default: OpenAI-compatible chat). */
   opencodeSdk?: OpencodeSdk;
   timeoutMs?: number;
+  /** Codex only: let it use the Responses WebSocket (its provider's supports_websockets), as it does against OpenAI. */
+  codexWebSocket?: boolean;
+  /** Codex only: may write in its working folder (--sandbox workspace-write), for an edit. */
+  codexWrites?: boolean;
+  /** Runs in the tool's working folder after the turn, before the folder is removed. */
+  inspectWorkDir?: (dir: string) => Promise<void>;
 }
 
 export function toolBinary(tool: CodingTool): string {
@@ -74,12 +80,13 @@ async function prepareCodex(home: string, options: ToolRunOptions): Promise<Prep
     `base_url = ${JSON.stringify(`${options.gwUrl}/v1`)}`,
     'env_key = "GW_API_KEY"',
     'wire_api = "responses"',
+    ...(options.codexWebSocket ? ['supports_websockets = true'] : []),
     '[features]',
     'plugins = false', 'remote_plugin = false', 'apps = false', 'tool_suggest = false', 'unbounded_connection_retries = false',
     '',
   ].join('\n'));
   return {
-    args: ['exec', '--skip-git-repo-check', '--ephemeral', '--json', options.prompt],
+    args: ['exec', '--skip-git-repo-check', '--ephemeral', '--json', ...(options.codexWrites ? ['--sandbox', 'workspace-write'] : []), options.prompt],
     env: { CODEX_HOME: codexHome, GW_API_KEY: options.key },
   };
 }
@@ -181,7 +188,9 @@ export async function runCodingTool(tool: CodingTool, options: ToolRunOptions): 
   const home = await mkdtemp(path.join(os.tmpdir(), `gw-${tool}-home-`));
   const workDir = await mkdtemp(path.join(os.tmpdir(), `gw-${tool}-work-`));
   try {
-    return await runIn(tool, home, workDir, options);
+    const run = await runIn(tool, home, workDir, options);
+    await options.inspectWorkDir?.(workDir);
+    return run;
   } finally {
     await Promise.all([home, workDir].map((dir) => rm(dir, { recursive: true, force: true })));
   }

@@ -5,17 +5,24 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runGw } from '../../support/gateway-process.js';
+import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
 import { auditRecord, post, startRig, type Rig } from '../forwarding/support.js';
 import { sleep } from '../helpers.js';
 
 let rig: Rig;
 let openai: OpenAI;
+/** A second OpenAI account (provider openai-b), for previous_response_id stickiness. */
+let secondOpenAi: FakeProvider;
 
 beforeAll(async () => {
+  secondOpenAi = await startFakeProvider('openai', { apiKey: 'sk-second-account', eventDelayMs: 5 });
   rig = await startRig({
     eventDelayMs: 5,
+    env: { OPENAI_B_KEY: 'sk-second-account' },
     prepareHome: async (home) => {
       for (const args of [
+        ['providers', 'add', 'openai-b', '--kind', 'openai', '--base-url', `${secondOpenAi.url}/v1`, '--api-key-env', 'OPENAI_B_KEY'],
+        ['routes', 'add', 'sticky', '--target', 'openai/gpt-4o'],
         ['routes', 'add', 'codex-claude', '--target', 'anthropic/claude-sonnet-4-5'],
         ['routes', 'add', 'codex-gpt', '--target', 'openai/gpt-4o'],
       ]) {
@@ -27,7 +34,7 @@ beforeAll(async () => {
   openai = new OpenAI({ apiKey: rig.key, baseURL: `${rig.gw.url}/v1`, maxRetries: 0 });
 }, 60_000);
 
-afterAll(async () => { await rig?.close(); });
+afterAll(async () => { await rig?.close(); await secondOpenAi?.close(); });
 
 async function collect(stream: AsyncIterable<{ type: string; delta?: string }>): Promise<{ text: string; types: string[] }> {
   let text = '';
@@ -83,4 +90,19 @@ it('allow_models refuses a call that names no model (the provider would pick one
   expect(rig.openai.requests.length).toBe(before);
   const record = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
   expect(record.outcome).toContain('GW_ERR_POLICY_DENIED');
+});
+
+it('a Responses call with previous_response_id goes to the provider that created the response, whatever the rule now picks', async () => {
+  const first = await openai.responses.create({ model: 'sticky', input: 'remember me' });
+  expect(rig.openai.requests.at(-1)!.path).toBe('/v1/responses');
+  const changed = await runGw(['routes', 'add', 'sticky', '--target', 'openai-b/gpt-4o'], { home: rig.gw.home });
+  expect(changed.code, changed.stderr).toBe(0);
+  await sleep(1_500);
+  const before = { a: rig.openai.requests.length, b: secondOpenAi.requests.length };
+  await openai.responses.create({ model: 'sticky', input: 'a fresh one' });
+  expect(secondOpenAi.requests.length).toBe(before.b + 1);
+  await openai.responses.create({ model: 'sticky', input: 'and the follow-up', previous_response_id: first.id });
+  expect(rig.openai.requests.length).toBe(before.a + 1);
+  expect(rig.openai.requests.at(-1)!.json).toMatchObject({ previous_response_id: first.id, model: 'gpt-4o' });
+  expect(secondOpenAi.requests.length).toBe(before.b + 1);
 });

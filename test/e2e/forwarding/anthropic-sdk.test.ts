@@ -94,6 +94,16 @@ describe('messages', () => {
     expectUpstreamCredentials(upstream, 'anthropic', rig.anthropic, rig.key);
   });
 
+  it('beta messages to a provider of another dialect: the beta is not forwarded, and the record says it was dropped', async () => {
+    const { data, response } = await client.beta.messages.create({
+      model: 'openai/gpt-4o', max_tokens: 32, betas: ['interleaved-thinking-2025-05-14'], messages: [{ role: 'user', content: 'beta elsewhere' }],
+    }).withResponse();
+    expect(data.content).toEqual([{ type: 'text', text: 'echo: beta elsewhere' }]);
+    expect(last(rig.openai).headers['anthropic-beta']).toBeUndefined();
+    const audit = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
+    expect(audit.warnings).toContain('dropped:anthropic-beta');
+  });
+
   it('a Claude Code–shaped call (x-api-key, ?beta=true, stream) is relayed with its headers and bytes', async () => {
     const beta = 'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27';
     // Odd spacing and key order on purpose: the bytes must survive, not a re-serialisation.

@@ -144,6 +144,16 @@ describe('routing rules: fallback to the next target, both attempts audited', ()
     expect(record.provider).toBe('backup');
   });
 
+  it.each([['500', { status: 500 }], ['429', { status: 429, retryAfterSeconds: 0 }]] as const)('a translated call (an Anthropic client on OpenAI targets) falls back the same way on %s', async (_name, behaviour) => {
+    rig.openai.setBehaviour(behaviour, { times: 1 });
+    const response = await post(rig, '/v1/messages', { model: 'fb', max_tokens: 16, messages: [{ role: 'user', content: 'hello translated' }] }, { 'anthropic-version': '2023-06-01' });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(((await response.json()) as { content: Array<{ text: string }> }).content[0]!.text).toBe('echo: hello translated');
+    const record = await auditRecordWhere(rig.gw.home, (line) => line.request_id === response.headers.get('x-request-id'));
+    expect((record.data as { attempts: Array<{ target: string }> }).attempts.map((attempt) => attempt.target)).toEqual(['openai/gpt-4o', 'backup/gpt-4o-mini']);
+    expect(record.provider).toBe('backup');
+  });
+
   it('a 4xx the request caused is not retried elsewhere', async () => {
     rig.openai.setBehaviour({ status: 400, errorMessage: 'bad request' }, { times: 1 });
     const before = backup.requests.length;

@@ -1,6 +1,7 @@
 // Realtime over WebSocket through `gw serve`: a `ws` client exchanges events with a
 // local WebSocket provider, the key is checked on the handshake, and open and close
-// are audited with byte and event counts. Codex's Responses WebSocket attempt gets 426.
+// are audited with byte and event counts. (The Responses WebSocket is served turn
+// by turn through the HTTPS corridor: responses-websocket.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
@@ -73,15 +74,4 @@ describe('realtime WebSocket proxy', () => {
     client.close();
   });
 
-  it('refuses Codex\'s Responses WebSocket attempt with 426 at once, so it falls back to HTTPS', async () => {
-    const started = Date.now();
-    const refused = await refusedStatus(`${gw.url.replace('http', 'ws')}/v1/responses`, {
-      authorization: `Bearer ${gw.bootstrapKey}`, 'openai-beta': 'responses_websockets=2026-02-06',
-    });
-    expect(refused.status).toBe(426);
-    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'transport_websocket_unsupported' } });
-    expect(Date.now() - started).toBeLessThan(2_000);
-    const plain = await fetch(`${gw.url}/v1/responses`, { headers: { authorization: `Bearer ${gw.bootstrapKey}` } });
-    expect(plain.status).toBe(426);
-  });
 });

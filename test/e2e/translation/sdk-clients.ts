@@ -110,3 +110,53 @@ async function runGenAi(options: TurnOptions): Promise<Turn> {
   }
   return { text, toolCalls };
 }
+
+/**
+ * A tool round trip as an application runs it: the model calls `lookup`, the client answers with
+ * the result in its own dialect, and the model's next answer is text. Returns that final text.
+ */
+export async function runToolRoundTrip(dialect: ClientDialect, options: Omit<TurnOptions, 'stream' | 'tools'>): Promise<string> {
+  switch (dialect) {
+    case 'openai-chat': {
+      const client = new OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
+      const tools = [{ type: 'function' as const, function: TOOL }];
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: options.prompt }];
+      const first = (await client.chat.completions.create({ model: options.model, messages, tools })).choices[0]!.message;
+      const call = first.tool_calls?.[0];
+      if (call?.type !== 'function') throw new Error('no tool call');
+      messages.push(first, { role: 'tool', tool_call_id: call.id, content: 'lookup result 42' });
+      return (await client.chat.completions.create({ model: options.model, messages, tools })).choices[0]!.message.content ?? '';
+    }
+    case 'openai-responses': {
+      const client = new OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
+      const tools = [{ type: 'function' as const, name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters, strict: false }];
+      const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: options.prompt }];
+      const first = await client.responses.create({ model: options.model, input, tools, store: false });
+      const call = first.output.find((item) => item.type === 'function_call');
+      if (call?.type !== 'function_call') throw new Error('no tool call');
+      input.push({ type: 'function_call', call_id: call.call_id, name: call.name, arguments: call.arguments }, { type: 'function_call_output', call_id: call.call_id, output: 'lookup result 42' });
+      return (await client.responses.create({ model: options.model, input, tools, store: false })).output_text;
+    }
+    case 'anthropic': {
+      const client = new Anthropic({ apiKey: options.key, baseURL: options.gwUrl, maxRetries: 0 });
+      const tools = [{ name: TOOL.name, description: TOOL.description, input_schema: TOOL.parameters as Anthropic.Tool.InputSchema }];
+      const messages: Anthropic.MessageParam[] = [{ role: 'user', content: options.prompt }];
+      const first = await client.messages.create({ model: options.model, max_tokens: 256, messages, tools });
+      const use = first.content.find((block) => block.type === 'tool_use');
+      if (use?.type !== 'tool_use') throw new Error('no tool call');
+      messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'lookup result 42' }] });
+      const last = await client.messages.create({ model: options.model, max_tokens: 256, messages, tools });
+      return last.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+    }
+    default: {
+      const ai = new GoogleGenAI({ apiKey: options.key, httpOptions: { baseUrl: `${options.gwUrl}/genai` } });
+      const config = { tools: [{ functionDeclarations: [{ name: TOOL.name, description: TOOL.description, parametersJsonSchema: TOOL.parameters }] }] };
+      const contents = [{ role: 'user', parts: [{ text: options.prompt }] }];
+      const first = await ai.models.generateContent({ model: options.model, contents, config });
+      const call = first.functionCalls?.[0];
+      if (!call) throw new Error('no tool call');
+      const next = [...contents, { role: 'model', parts: [{ functionCall: call }] }, { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { result: 'lookup result 42' } } }] }];
+      return (await ai.models.generateContent({ model: options.model, contents: next, config })).text ?? '';
+    }
+  }
+}

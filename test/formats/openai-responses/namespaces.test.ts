@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CodecContext } from '../../../src/canonical/codec.js';
 import type { CanonicalResponse } from '../../../src/canonical/response.js';
 import { openAiResponsesCodec } from '../../../src/formats/openai-responses/index.js';
+import { responsesContext } from './responses-context.js';
 
 const body = {
   model: 'anthropic/claude-sonnet-4-5',
@@ -15,11 +16,7 @@ const body = {
   ],
 };
 
-function contextFor(): CodecContext {
-  let id = 0;
-  const request = openAiResponsesCodec.decodeRequest(body, { model: body.model, stream: false }).value;
-  return { ids: () => `id${(id += 1)}`, now: () => 1_800_000_000, request };
-}
+const contextFor = (): CodecContext => responsesContext(body);
 
 const answer: CanonicalResponse = {
   id: 'msg_1', model: 'claude', extensions: {}, usage: { inputTokens: 5, outputTokens: 3 },

@@ -3,7 +3,7 @@
 // /en/api/messages-count-tokens, /en/api/models-list, /en/api/errors.
 // Shapes follow test/fixtures/anthropic/.
 import { randomUUID } from 'node:crypto';
-import type { FakeDialect, FakeJsonReply, FakeReply, RecordedRequest } from './fake-provider-types.js';
+import type { FakeBehaviour, FakeDialect, FakeJsonReply, FakeReply, RecordedRequest } from './fake-provider-types.js';
 import { contentText, countTokens, createEchoText, field, list, splitWords, text, type JsonRecord } from './fake-request-text.js';
 
 const eventFrame = (payload: JsonRecord): string => `event: ${String(payload.type)}\ndata: ${JSON.stringify(payload)}\n\n`;
@@ -19,13 +19,18 @@ function isToolResult(message: unknown): boolean {
 
 interface MessageAnswer { text?: string; tool?: { name: string; jsonPieces: string[] }; inputTokens: number; outputTokens: number }
 
-function answerMessage(body: unknown): MessageAnswer {
+function answerMessage(body: unknown, behaviour: FakeBehaviour): MessageAnswer {
   const messages = list(body, 'messages');
   const inputTokens = countTokens(readPrompt(body));
   const userText = [...messages].reverse()
     .filter((message) => text(message, 'role') === 'user')
     .map((message) => contentText(field(message, 'content')))
     .find((value) => value !== '') ?? '';
+  const planned = behaviour.toolCall;
+  if (planned !== undefined && list(body, 'tools').some((tool) => text(tool, 'name') === planned.name) && !isToolResult(messages.at(-1))) {
+    const json = JSON.stringify(planned.input);
+    return { tool: { name: planned.name, jsonPieces: ['', json] }, inputTokens, outputTokens: countTokens(json) };
+  }
   const toolName = text(list(body, 'tools')[0], 'name');
   if (toolName !== undefined && !isToolResult(messages.at(-1))) {
     // The first input_json_delta is often "" on the real API.
@@ -56,8 +61,8 @@ function createBlockEvents(answer: MessageAnswer, toolId: string): JsonRecord[] 
   ];
 }
 
-function replyToMessages(body: unknown): FakeReply {
-  const answer = answerMessage(body);
+function replyToMessages(body: unknown, behaviour: FakeBehaviour): FakeReply {
+  const answer = answerMessage(body, behaviour);
   const id = `msg_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
   const toolId = `toolu_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
   const model = text(body, 'model') ?? '';
@@ -100,7 +105,7 @@ export const fakeAnthropic: FakeDialect = {
     const isApiCall = method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/count_tokens');
     // The real API refuses calls without anthropic-version (https://docs.anthropic.com/en/api/versioning).
     if (isApiCall && !request.headers['anthropic-version']) return createAnthropicError(400, 'anthropic-version: header is required');
-    if (method === 'POST' && path === '/v1/messages') return replyToMessages(json);
+    if (method === 'POST' && path === '/v1/messages') return replyToMessages(json, request.behaviour);
     if (method === 'POST' && path === '/v1/messages/count_tokens') return { type: 'json', status: 200, body: { input_tokens: countTokens(readPrompt(json)) } };
     if (method === 'GET' && path === '/v1/models') {
       return { type: 'json', status: 200, body: { data: MODELS, has_more: false, first_id: MODELS[0]?.id, last_id: MODELS.at(-1)?.id } };

@@ -20,6 +20,8 @@ export interface FakeBehaviour {
   malformedSse?: boolean;
   /** Pause between stream events (default from the provider options, ~30 ms). */
   eventDelayMs?: number;
+  /** Anthropic: call this tool with this input (when offered, and no tool result is last) instead of the first tool with {text}. */
+  toolCall?: { name: string; input: unknown };
 }
 
 export interface RecordedRequest {

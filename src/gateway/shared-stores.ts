@@ -1,0 +1,71 @@
+// With --store, the parts several instances must share besides the state itself:
+// (and with --redis, the rate-limit counters)
+// the audit trail (a chain per boot in PostgreSQL) and the resource-id memory. One
+// pool serves both; the state store holds its own (it also LISTENs).
+import path from 'node:path';
+import { loadOrCreateAuditKey } from '../audit/audit-key.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import { databaseAccessError, openDatabase } from '../postgres/database.js';
+import { openPostgresAuditTrail } from '../postgres/postgres-audit-trail.js';
+import { openPostgresResourceIds } from '../postgres/postgres-resource-ids.js';
+import type { ResourceIdStore } from '../state/resource-ids.js';
+import type { StateStore } from '../state/state-store.js';
+import type { Logger } from '../logger.js';
+import type { HealthComponent } from '../pipeline/gateway-services.js';
+import type { Limiter } from '../policy/rate-limiter.js';
+import type { HubLimits } from '../hub/hub-context.js';
+
+export interface SharedStores {
+  /** This instance's chain of the PostgreSQL trail. */
+  audit: AuditTrail & { chainId: string };
+  resourceIds: ResourceIdStore;
+  close(): Promise<void>;
+}
+
+export async function openSharedStores(url: string, home: string): Promise<SharedStores> {
+  const database = openDatabase(url);
+  try {
+    // The key stays in the instance's home: whoever can write the database cannot forge a checkpoint.
+    const key = await loadOrCreateAuditKey(path.join(home, 'audit.key'));
+    const audit = await openPostgresAuditTrail({ database, key });
+    const resourceIds = await openPostgresResourceIds(database, () => undefined);
+    return { audit, resourceIds, close: () => database.end() };
+  } catch (error) {
+    await database.end().catch(() => undefined);
+    throw databaseAccessError(url, error);
+  }
+}
+
+export interface SharedCounters {
+  limiter: Limiter;
+  hubLimits: HubLimits;
+  /** /health: reachable, or which fail mode is in force while it is not (closed refuses limited calls). */
+  health(): HealthComponent;
+  close(): Promise<void>;
+}
+
+/** Rate-limit and login-limit counters in Redis/Valkey; ioredis is loaded only when --redis is given. */
+export async function openSharedCounters(url: string, state: StateStore, logger: Logger): Promise<SharedCounters> {
+  const [{ connectRedis }, { createRedisLimiter }, { createRedisHubLimits }] = await Promise.all([
+    import('../redis/redis-connection.js'), import('../redis/redis-limiter.js'), import('../redis/redis-hub-limits.js'),
+  ]);
+  const failMode = () => state.snapshot().settings.limits_when_redis_down;
+  let lastLogged = 0;
+  const connection = connectRedis(url, (error) => {
+    // ioredis reports every reconnection attempt: one line per 10 s is enough to see it.
+    if (Date.now() - lastLogged < 10_000) return;
+    lastLogged = Date.now();
+    logger.error({ err: error.message, limits_when_redis_down: failMode() }, 'redis unreachable: rate limits follow limits_when_redis_down');
+  });
+  return {
+    limiter: createRedisLimiter(connection, failMode),
+    hubLimits: createRedisHubLimits(connection, Date.now),
+    health() {
+      const health = connection.health();
+      if (health.reachable) return { status: 'ok' };
+      const mode = failMode();
+      return { status: 'degraded', reason: `redis unreachable: ${health.problem ?? 'no answer'}`, limits_when_redis_down: mode, limits: mode === 'open' ? 'not enforced' : 'refusing limited calls' };
+    },
+    close: () => connection.close(),
+  };
+}
