@@ -5,6 +5,7 @@
 import { calcPrice, type ModelPrice, type Provider, type Usage as PriceUsage } from '@pydantic/genai-prices';
 import type { AuditCost, AuditTokens } from '../audit/record.js';
 import type { StoredPrice } from '../state/governance-schema.js';
+import { flatPrices, priceTextTokens } from './flat-price.js';
 import { datasetIdFor, type PricedTarget } from './price-ids.js';
 
 export const NANOS_PER_USD = 1_000_000_000;
@@ -22,7 +23,8 @@ export interface PriceBook {
   rates(target: PricedTarget): Rates | null;
 }
 
-type Found = { source: 'override' | 'dataset'; provider: Provider; model: string } | null;
+/** `flat`: the model's prices when plain numbers over text tokens only (the arithmetic below applies); else null. */
+type Found = { source: 'override' | 'dataset'; provider: Provider; model: string; flat: ModelPrice | null } | null;
 
 /** `overrides` is read on each call (state.json may change under a running gw). */
 export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceBook {
@@ -31,7 +33,10 @@ export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceB
   const found = new Map<string, Found>();
   const lookUp = (target: PricedTarget): Found => {
     const override = overrides().find((entry) => entry.provider === target.provider && entry.model === target.model);
-    if (override) return { source: 'override', provider: overrideProvider(override), model: override.model };
+    if (override) {
+      const provider = overrideProvider(override);
+      return { source: 'override', provider, model: override.model, flat: flatPrices(provider.models[0]?.prices) };
+    }
     const cacheKey = `${target.provider}\u0000${target.kind}\u0000${target.preset ?? ''}\u0000${target.model}`;
     if (!found.has(cacheKey)) found.set(cacheKey, lookUpDataset(target));
     return found.get(cacheKey) ?? null;
@@ -40,6 +45,8 @@ export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceB
     price(target, tokens) {
       const match = lookUp(target);
       if (!match) return { price: 'unknown' };
+      const fast = match.flat ? priceTextTokens(match.flat, tokens) : null;
+      if (fast !== null) return { nano_usd: Math.round(fast * NANOS_PER_USD), price: match.source, priced_as: match.provider.models[0]!.id };
       try {
         const result = calcPrice(toPriceUsage(tokens), match.model, { provider: match.provider });
         if (!result || !Number.isFinite(result.total_price)) return { price: 'unknown' };
@@ -65,7 +72,7 @@ function lookUpDataset(target: PricedTarget): Found {
   const probe = calcPrice({ input_tokens: 0, output_tokens: 0 }, id.model, { providerId: id.providerId });
   if (!probe) return null;
   const provider: Provider = { ...probe.provider, models: [{ ...probe.model, match: { equals: id.model } }] };
-  return { source: 'dataset', provider, model: id.model };
+  return { source: 'dataset', provider, model: id.model, flat: flatPrices(probe.model.prices) };
 }
 
 function overrideProvider(entry: StoredPrice): Provider {
