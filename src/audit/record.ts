@@ -40,7 +40,8 @@ export interface AuditTokens {
  */
 export interface AuditCost {
   nano_usd?: number;
-  price: 'dataset' | 'override' | 'unknown';
+  /** `hub`: a sidecar's call, at the cost the hub that served it priced (its x-gw-cost-usd). */
+  price: 'dataset' | 'override' | 'hub' | 'unknown';
   /** The priced model as the price table names it (dataset id or override), when priced. */
   priced_as?: string;
 }

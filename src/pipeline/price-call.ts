@@ -33,6 +33,19 @@ export function priceCall(services: GatewayServices, trace: RequestTrace): Audit
   return cost;
 }
 
+/**
+ * A sidecar's buffered call through its hub: the hub priced it (its overrides, its negotiated
+ * prices) and says so in x-gw-cost-usd, which is then this call's cost too. A stream's cost
+ * (no header) is priced here from the dataset by the model's name.
+ */
+export function noteHubCost(trace: RequestTrace, headers: Record<string, string | string[] | undefined>): void {
+  const header = headers[COST_HEADER];
+  if (trace.target?.kind !== 'gateway' || typeof header !== 'string') return;
+  if (header === 'unknown') return trace.noteCost({ price: 'unknown' });
+  if (!/^\d+(\.\d{1,9})?$/.test(header)) return;
+  trace.noteCost({ nano_usd: Math.round(Number(header) * NANOS_PER_USD), price: 'hub', priced_as: trace.target.model });
+}
+
 /** A buffered answer's cost as a header: USD as a decimal, or `unknown`. */
 export function withCostHeader(response: PipelineResponse, services: GatewayServices, trace: RequestTrace): PipelineResponse {
   if (!Buffer.isBuffer(response.body)) return response;

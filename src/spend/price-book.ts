@@ -69,7 +69,7 @@ export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceB
 function lookUpDataset(target: PricedTarget): Found {
   const id = datasetIdFor(target);
   if (!id) return null;
-  const probe = calcPrice({ input_tokens: 0, output_tokens: 0 }, id.model, { providerId: id.providerId });
+  const probe = calcPrice({ input_tokens: 0, output_tokens: 0 }, id.model, id.providerId ? { providerId: id.providerId } : {});
   if (!probe) return null;
   const provider: Provider = { ...probe.provider, models: [{ ...probe.model, match: { equals: id.model } }] };
   return { source: 'dataset', provider, model: id.model, flat: flatPrices(probe.model.prices) };

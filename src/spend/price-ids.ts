@@ -27,7 +27,7 @@ export interface PricedTarget {
 }
 
 /** Which dataset provider and model to price; null when the dataset cannot know (mock, self-hosted). */
-export function datasetIdFor(target: PricedTarget): { providerId: string; model: string } | null {
+export function datasetIdFor(target: PricedTarget): { providerId?: string; model: string } | null {
   const byKind = BY_KIND[target.kind];
   if (byKind) return { providerId: byKind, model: target.model };
   if (target.kind === 'openai-compatible' && target.preset && BY_NAME[target.preset]) return { providerId: BY_NAME[target.preset]!, model: target.model };
@@ -36,6 +36,9 @@ export function datasetIdFor(target: PricedTarget): { providerId: string; model:
     const slash = target.model.indexOf('/');
     const providerId = slash > 0 ? BY_NAME[target.model.slice(0, slash)] : undefined;
     if (providerId) return { providerId, model: target.model.slice(slash + 1) };
+    // A bare model name (a sidecar's `gpt-4o` routed by its hub): the dataset provider whose
+    // models match the name. The hub's own price, when it sends one, comes first (price-call.ts).
+    if (slash < 0) return { model: target.model };
   }
   return null;
 }
