@@ -5,7 +5,7 @@
 // more than their estimates' error. Counts live behind SpendCounter (in process for now).
 import { GatewayError } from '../errors.js';
 import type { StoredBudget } from '../state/governance-schema.js';
-import { periodOf } from './budget-period.js';
+import { currentPeriodOf } from './budget-period.js';
 import { NANOS_PER_USD } from './price-book.js';
 import type { SpendCounter } from './spend-counter.js';
 
@@ -53,7 +53,7 @@ export function createBudgetKeeper(counter: SpendCounter, now: () => Date): Budg
       const warnings: string[] = [];
       try {
         for (const budget of applying) {
-          const window = periodOf(budget.period, at, budget.time_zone);
+          const window = currentPeriodOf(budget.period, at, budget.time_zone);
           const key = counterKey(budget, window.start);
           const limit = Math.round(budget.amount_usd * NANOS_PER_USD);
           if (budget.mode === 'soft') {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
 import { createBudgetKeeper } from '../../src/spend/budget-keeper.js';
-import { periodOf } from '../../src/spend/budget-period.js';
+import { currentPeriodOf, periodOf } from '../../src/spend/budget-period.js';
 import { DEFAULT_OUTPUT_TOKENS, estimateWorstCase } from '../../src/spend/estimate-worst-case.js';
 import { createMemorySpendCounter } from '../../src/spend/spend-counter.js';
 import { rebuildCounters } from '../../src/spend/spend-services.js';
@@ -30,6 +30,19 @@ describe('periodOf', () => {
     expect(iso(spring.start)).toBe('2026-03-28T23:00:00.000Z');
     expect(iso(spring.end)).toBe('2026-03-29T22:00:00.000Z');
     expect(iso(periodOf('month', new Date('2026-11-01T00:30:00Z'), 'America/New_York').start)).toBe('2026-10-01T04:00:00.000Z');
+  });
+
+  it('currentPeriodOf reuses a window only while now is inside it: equal to periodOf hour by hour over a DST change', () => {
+    for (const [period, zone] of [['day', 'Europe/Paris'], ['week', 'UTC'], ['month', 'America/New_York']] as const) {
+      for (let hour = 0; hour < 24 * 40; hour += 1) {
+        const at = new Date(Date.parse('2026-03-01T00:00:00Z') + hour * 3_600_000);
+        const cached = currentPeriodOf(period, at, zone);
+        const fresh = periodOf(period, at, zone);
+        expect([iso(cached.start), iso(cached.end)], `${period} ${zone} ${iso(at)}`).toEqual([iso(fresh.start), iso(fresh.end)]);
+      }
+    }
+    // …and going back in time (an injected clock) finds the earlier window again.
+    expect(iso(currentPeriodOf('day', new Date('2026-03-02T12:00:00Z'), 'Europe/Paris').start)).toBe('2026-03-01T23:00:00.000Z');
   });
 });
 
