@@ -24,10 +24,13 @@ export function spendOf(services: GatewayServices): SpendServices {
   return spend;
 }
 
-/** Null when the call reported no usage or reached no provider: nothing to price. */
+/**
+ * Null when the call reported no usage, reached no provider or named no model (a batch's or a
+ * response's retrieval repeats usage already priced when it ran): nothing to price.
+ */
 export function priceCall(services: GatewayServices, trace: RequestTrace): AuditCost | null {
   if (trace.cost) return trace.cost;
-  if (!trace.tokens || !trace.target) return null;
+  if (!trace.tokens || !trace.target?.model) return null;
   const cost = spendOf(services).prices.price(trace.target, trace.tokens);
   trace.noteCost(cost);
   return cost;

@@ -14,15 +14,21 @@ export async function* readRequestRecords(file: string, since?: Date): AsyncGene
   const sinceIso = since?.toISOString();
   try {
     for await (const line of lines) {
-      if (!line.includes('"kind":"request"')) continue;
-      let record: RequestRecord & { kind?: string };
-      try { record = JSON.parse(line) as RequestRecord & { kind?: string }; } catch { continue; }
-      if (record.kind !== 'request' || typeof record.ts !== 'string') continue;
-      if (sinceIso !== undefined && record.ts < sinceIso) continue;
-      yield record;
+      const record = parseRequestLine(line, sinceIso);
+      if (record) yield record;
     }
   } finally {
     lines.close();
     stream.destroy();
   }
+}
+
+/** One trail line as a request record, or null (another kind, unparsable, before `sinceIso`). */
+export function parseRequestLine(line: string, sinceIso?: string): RequestRecord | null {
+  if (!line.includes('"kind":"request"')) return null;
+  let record: RequestRecord & { kind?: string };
+  try { record = JSON.parse(line) as RequestRecord & { kind?: string }; } catch { return null; }
+  if (record.kind !== 'request' || typeof record.ts !== 'string') return null;
+  if (sinceIso !== undefined && record.ts < sinceIso) return null;
+  return record;
 }

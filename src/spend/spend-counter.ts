@@ -11,6 +11,14 @@ export interface SpendCounter {
   /** Replaces a reservation by what the call really cost (either may be 0). */
   settle(key: string, reserved: number, actual: number): Promise<void>;
   spent(key: string): Promise<number>;
+  /**
+   * A period's spend found in the audit trail (at start, for a new budget, after Redis came back):
+   * the count becomes at least this. Never added, so a shared count that already holds the trail
+   * (other instances, calls since) is not counted twice.
+   */
+  seed(key: string, nanos: number): Promise<void>;
+  /** A shared counter whose store may have lost its counts (Redis came back): seed again. */
+  onLost?(listener: () => void): void;
 }
 
 /** In process: a map from `budget|period start` to nano-USD; a key whose period ended is dropped when a newer one appears. */
@@ -29,6 +37,10 @@ export function createMemorySpendCounter(): SpendCounter {
     },
     async spent(key) {
       return counts.get(key) ?? 0;
+    },
+    async seed(key, nanos) {
+      if (!counts.has(key)) dropOlderPeriods(counts, key);
+      counts.set(key, Math.max(counts.get(key) ?? 0, nanos));
     },
   };
 }

@@ -25,9 +25,10 @@ export function earliestPeriodStart(budgets: readonly StoredBudget[], now: Date)
   return starts.length > 0 ? new Date(Math.min(...starts)) : null;
 }
 
-/** Adds each recorded cost to the current period of every budget it counts against. Returns the records counted. */
+/** Seeds each budget's current period with the costs recorded in it. Returns the records counted. */
 export async function rebuildCounters(budgets: readonly StoredBudget[], records: AsyncIterable<RequestRecord>, counter: SpendCounter, now: Date): Promise<number> {
   const windows = budgets.map((budget) => ({ budget, window: periodOf(budget.period, now, budget.time_zone) }));
+  const totals = new Map<string, number>();
   let counted = 0;
   for await (const record of records) {
     const nanos = record.cost?.nano_usd;
@@ -37,10 +38,13 @@ export async function rebuildCounters(budgets: readonly StoredBudget[], records:
     let hit = false;
     for (const { budget, window } of windows) {
       if (at < window.start.getTime() || at >= window.end.getTime() || !budgetApplies(budget, subject)) continue;
-      await counter.settle(counterKey(budget, window.start), 0, nanos);
+      const key = counterKey(budget, window.start);
+      totals.set(key, (totals.get(key) ?? 0) + nanos);
       hit = true;
     }
     if (hit) counted += 1;
   }
+  // One seed per period: the count becomes at least what the trail holds.
+  for (const [key, nanos] of totals) await counter.seed(key, nanos);
   return counted;
 }

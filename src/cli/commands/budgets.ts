@@ -2,15 +2,14 @@
 // calendar day, week (from Monday) or month, in UTC or a time zone; hard (refuse) or soft (warn).
 // `test` reads the trail for what each budget has spent this period and says what a sample call
 // would get, as gw serve would decide it.
-import path from 'node:path';
 import type { Command } from 'commander';
-import { AUDIT_LOG_FILE } from '../../audit/audit-trail.js';
 import { resolveProviders } from '../../config/resolve-providers.js';
 import { GatewayError } from '../../errors.js';
 import { budgetApplies, counterKey, describe, usd } from '../../spend/budget-keeper.js';
 import { isTimeZone, periodOf } from '../../spend/budget-period.js';
 import { estimateWorstCase } from '../../spend/estimate-worst-case.js';
-import { readRequestRecords } from '../../spend/read-trail.js';
+import { openTrailSource } from '../../spend/trail-source.js';
+import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { createSpendServices, earliestPeriodStart, rebuildCounters } from '../../spend/spend-services.js';
 import type { StoredBudget } from '../../state/governance-schema.js';
 import { CliExit, type CliContext } from '../cli-context.js';
@@ -82,7 +81,10 @@ function registerTest(budgets: Command, context: CliContext): void {
       const spend = createSpendServices({ overrides: () => state.prices ?? [], now: () => now });
       const all = state.budgets ?? [];
       const since = earliestPeriodStart(all, now);
-      if (since) await rebuildCounters(all, readRequestRecords(path.join(home, 'audit', AUDIT_LOG_FILE), since), spend.counter, now).catch(() => 0);
+      if (since) {
+        const trail = await openTrailSource(home, resolveStoreUrl(undefined, context.env));
+        await rebuildCounters(all, trail.records(since), spend.counter, now).catch(() => 0).finally(() => trail.close().catch(() => undefined));
+      }
       for (const budget of all.filter((entry) => budgetApplies(entry, subject))) {
         const window = periodOf(budget.period, now, budget.time_zone);
         const spent = await spend.counter.spent(counterKey(budget, window.start));

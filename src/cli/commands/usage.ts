@@ -1,11 +1,13 @@
 // `gw usage`: tokens and cost from the audit trail, grouped by team, person, key, model,
-// provider or day (UTC). On a hub it reads the hub's trail (everyone's calls); on a laptop the
+// provider or day (UTC). On a hub it reads the hub's trail (everyone's calls; with --store, every
+// instance's trail in PostgreSQL); on a laptop the
 // sidecar's trail, which holds only the logged-in person's calls (--person narrows any trail).
 // Person is the human from device login, as recorded; never a session token.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { AUDIT_LOG_FILE } from '../../audit/audit-trail.js';
+import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { readRequestRecords } from '../../spend/read-trail.js';
+import { openTrailSource, type TrailSource } from '../../spend/trail-source.js';
 import { summariseUsage, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from '../../spend/usage-report.js';
 import { parseDuration } from '../../state/parse-duration.js';
 import { CliExit, type CliContext } from '../cli-context.js';
@@ -31,13 +33,18 @@ export async function runUsage(options: UsageFlags, context: CliContext, now = n
   if (options.json && options.csv) throw new CliExit(2, 'choose one of --json and --csv');
   const since = parseWhen(options.since ?? '30d', now, '--since');
   const until = options.until === undefined ? undefined : parseWhen(options.until, now, '--until');
-  const file = options.file ? path.resolve(options.file) : path.join(context.home(options.home), 'audit', AUDIT_LOG_FILE);
+  // --file, else the store's trail when one is named (--store, GW_DATABASE_URL), else the home's.
+  const trail: TrailSource = options.file
+    ? { records: (from) => readRequestRecords(path.resolve(options.file!), from), where: path.resolve(options.file), close: async () => {} }
+    : await openTrailSource(context.home(options.home), resolveStoreUrl(undefined, context.env));
   let rows: UsageRow[];
   try {
-    rows = await summariseUsage(readRequestRecords(file, since), options.by as UsageGrouping, { since, until, ...(options.person ? { person: options.person } : {}) });
+    rows = await summariseUsage(trail.records(since), options.by as UsageGrouping, { since, until, ...(options.person ? { person: options.person } : {}) });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliExit(2, `no audit trail at ${file}: gw serve writes one there`);
-    throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliExit(2, `no audit trail at ${trail.where}: gw serve writes one there`);
+    throw new CliExit(2, `cannot read the audit trail in ${trail.where}: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await trail.close().catch(() => undefined);
   }
   if (options.json) return context.stdout.write(`${JSON.stringify({ by: options.by, since: since.toISOString(), until: until?.toISOString() ?? null, rows: rows.map(withUsd) }, null, 2)}\n`);
   const header = [options.by, 'calls', 'input', 'output', 'cached_read', 'cache_write', 'reasoning', 'cost_usd', 'unpriced_calls'];
