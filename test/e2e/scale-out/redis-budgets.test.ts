@@ -111,7 +111,7 @@ it('parallel calls over two instances never pass the budget; Redis counts exactl
   expect(await redisCount()).toBe(recorded.nanos);
 }, 60_000);
 
-it('a restart neither forgets nor double-counts; a Redis that lost its count is raised to the trail's once, by two instances', async () => {
+it('a restart neither forgets nor double-counts; a Redis that lost its count is raised to what the trail recorded, once, by two instances', async () => {
   const before = await recordedNanos();
   await jar.stopAll();
   instances = [await startInstance()];
