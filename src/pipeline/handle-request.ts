@@ -15,7 +15,7 @@
 import type { GatewayServices } from './gateway-services.js';
 import { attemptTargets } from './attempt-targets.js';
 import { governRequest } from './govern-request.js';
-import { holdBudget, withBudgetWarnings } from './hold-budget.js';
+import { budgetsMayApply, holdBudget, withBudgetWarnings } from './hold-budget.js';
 import { listModels } from './list-models.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan-targets.js';
@@ -48,7 +48,7 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   if (services.resourceIds?.load) await services.resourceIds.load(resourceIdsNamed(call, request));
   const attempts = planTargets(call, request, services, governed);
   // …and hard budgets hold its worst case (or refuse it); soft ones may warn.
-  const budgetWarnings = await holdBudget(request, attempts, services, trace);
+  const budgetWarnings = budgetsMayApply(attempts, services) ? await holdBudget(request, attempts, services, trace) : [];
 
   // 6. attempt: in turn (fallbacks, retries, per-target time-outs) until one answers, all
   // before the first byte reaches the client.

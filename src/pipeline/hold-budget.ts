@@ -13,10 +13,18 @@ import type { RequestTrace } from './request-trace.js';
 
 export const BUDGET_WARNING_HEADER = 'x-gw-budget-warning';
 
-export async function holdBudget(request: PipelineRequest, attempts: readonly TargetAttempt[], services: GatewayServices, trace: RequestTrace): Promise<string[]> {
-  const budgets = services.state.snapshot().budgets ?? [];
+/**
+ * Whether any budget could apply: checked without an await, so a gw with no budgets adds no
+ * event-loop turn to a call (at 32 connections one more await cost ~10 µs of wall time to headers).
+ */
+export function budgetsMayApply(attempts: readonly TargetAttempt[], services: GatewayServices): boolean {
   // Only calls that run a model are priced (files, lists and batches' management calls are not).
-  if (budgets.length === 0 || !attempts.some((attempt) => attempt.target.upstreamModel)) return [];
+  return (services.state.snapshot().budgets ?? []).length > 0 && attempts.some((attempt) => attempt.target.upstreamModel);
+}
+
+export async function holdBudget(request: PipelineRequest, attempts: readonly TargetAttempt[], services: GatewayServices, trace: RequestTrace): Promise<string[]> {
+  if (!budgetsMayApply(attempts, services)) return [];
+  const budgets = services.state.snapshot().budgets ?? [];
   const spend = spendOf(services);
   const rates = dearestRates(attempts, spend.prices.rates.bind(spend.prices));
   const worstCase = rates === null ? null : estimateWorstCase(rates, request.rawBody?.length ?? 0, request.body);

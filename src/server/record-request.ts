@@ -93,7 +93,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   if (cost?.nano_usd !== undefined) {
     services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: cost.priced_as ?? '' }, cost.nano_usd / NANOS_PER_USD);
   } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
-  settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
+  if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
   trace.span?.end({
     status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
