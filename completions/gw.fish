@@ -16,6 +16,9 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'routes' -d 'Routing rules: a mo
 complete -c gw -n '__fish_use_subcommand' -f -a 'policy' -d 'Policies per team and key: models, providers, operations, max tokens, rate limits, shadow mode'
 complete -c gw -n '__fish_use_subcommand' -f -a 'dlp' -d 'Data-loss prevention rules: built-in secret and PII detectors, custom patterns, actions per team and key'
 complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'Inspect the hash-chained audit trail'
+complete -c gw -n '__fish_use_subcommand' -f -a 'prices' -d 'Model prices: the bundled dataset, and local overrides for private, self-hosted or negotiated prices'
+complete -c gw -n '__fish_use_subcommand' -f -a 'budgets' -d 'Spend budgets per key, team or person: USD per day, week or month; hard (refuse) or soft (warn)'
+complete -c gw -n '__fish_use_subcommand' -f -a 'usage' -d 'Tokens and cost from the audit trail, by team, person, key, model, provider or day'
 complete -c gw -n '__fish_use_subcommand' -f -a 'db' -d 'The PostgreSQL store\'s schema'
 complete -c gw -n '__fish_use_subcommand' -f -a 'state' -d 'Move the state between state.json and PostgreSQL'
 complete -c gw -n '__fish_use_subcommand' -f -a 'admin' -d 'Administration of a hub: its admin API and console (/ui)'
@@ -331,6 +334,80 @@ complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand
 
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify export chains'
 
+complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'set' -d 'Set a local price for provider/model (USD per million tokens); it wins over the dataset'
+complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'list' -d 'List local prices'
+complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'remove' -d 'Remove a local price (the dataset prices the model again)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'show' -d 'What a call to provider/model costs, and where the price comes from'
+complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from prices' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l input -r -d 'USD per million input tokens (uncached)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l output -r -d 'USD per million output tokens (reasoning included)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l cache-read -r -d 'USD per million cached input read'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l cache-write -r -d 'USD per million cache writes (5-minute lifetime)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l cache-write-1h -r -d 'USD per million cache writes with a 1-hour lifetime'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l input-audio -r -d 'USD per million audio input tokens'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l output-audio -r -d 'USD per million audio output tokens'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from show' -l input-tokens -r -d 'input tokens'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from show' -l output-tokens -r -d 'output tokens'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from show' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from show' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from help' -f -a 'set list remove show'
+
+complete -c gw -n '__fish_seen_subcommand_from budgets; and not __fish_seen_subcommand_from set list remove test help' -f -a 'set' -d 'Set (or replace) the budget of a scope for a period'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and not __fish_seen_subcommand_from set list remove test help' -f -a 'list' -d 'List budgets'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and not __fish_seen_subcommand_from set list remove test help' -f -a 'remove' -d 'Remove a scope\'s budgets (one period with --period)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and not __fish_seen_subcommand_from set list remove test help' -f -a 'test' -d 'What each budget has spent this period (from the trail), and what a sample call would get'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and not __fish_seen_subcommand_from set list remove test help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from budgets' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -l amount -r -d 'USD per period'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -l period -r -d 'day, week (from Monday) or month'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -l time-zone -r -d 'IANA time zone the period follows (default UTC)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -l soft -d 'warn (header and audit) instead of refusing'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from remove' -l period -r -d 'only this period'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l team -r -d 'as this team'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l key -r -d 'as this key (vk_…)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l person -r -d 'as this person'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l model -r -d 'the sample call\'s model'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l input-tokens -r -d 'the sample call\'s input'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l max-tokens -r -d 'the sample call\'s max_tokens'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from help' -f -a 'set list remove test'
+
+complete -c gw -n '__fish_seen_subcommand_from usage' -l by -r -d 'team, person, key, model, provider, day'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l since -r -d 'from this long ago (7d, 12h) or this date (2026-11-01)'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l until -r -d 'up to this long ago or this date (default now)'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l person -r -d 'only this person\'s calls'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l csv -d 'print CSV'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l file -r -d 'the trail to read (default: <home>/audit/audit.jsonl)'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from usage' -s h -l help -d 'display help for command'
+
 complete -c gw -n '__fish_seen_subcommand_from db; and not __fish_seen_subcommand_from migrate help' -f -a 'migrate' -d 'Apply the schema versions this gw has and the database lacks (gw serve --store only checks)'
 complete -c gw -n '__fish_seen_subcommand_from db; and not __fish_seen_subcommand_from migrate help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from db' -s h -l help -d 'display help for command'
@@ -391,4 +468,4 @@ complete -c gw -n '__fish_seen_subcommand_from token' -s h -l help -d 'display h
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state admin run token completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage db state admin run token completion'

@@ -205,6 +205,14 @@ export const ERROR_CATALOG = {
     status: 404, kind: 'not_found', retryable: false,
     message: 'No MCP session with that id for this credential; start a new session (initialize).',
   },
+  GW_ERR_BUDGET_EXCEEDED: {
+    status: 429, kind: 'rate_limit', retryable: true,
+    message: 'A hard spend budget has not enough left for this call; retry after it resets (retry-after).',
+  },
+  GW_ERR_BUDGET_UNPRICED: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'A hard spend budget applies, but this model has no known price, so the call cannot be held against it (gw prices set gives it one).',
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -20,6 +20,9 @@ import { startOutboxDrain } from './drain-admin-outbox.js';
 import { hostname } from 'node:os';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
+import { keepBudgetCounters } from './budget-counters.js';
+import { openTrailSource } from '../spend/trail-source.js';
+import { createSpendServices } from '../spend/spend-services.js';
 import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
 import { startTracing } from '../telemetry/start-tracing.js';
 import { GATEWAY_VERSION } from '../pipeline/upstream-headers.js';
@@ -112,7 +115,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       state, audit, upstream: modeUpstream, providers: providers.current, logger, resourceIds, tracer,
       modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...(counters ? { redis: counters.health() } : {}) }),
       ...(counters ? { limiter: counters.limiter } : {}),
+      spend: createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date(), ...(counters ? { counter: counters.spendCounter } : {}) }),
     });
+    const trail = await openTrailSource(options.home, options.storeUrl);
+    cleanups.push(() => trail.close());
+    if (services.spend) await keepBudgetCounters(trail, state, services.spend, logger);
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
     cleanups.push(async () => stopSampler());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;

@@ -16,6 +16,9 @@ export interface GatewayMetrics {
   auditRecords: Counter<'kind'>;
   auditWriteErrors: Counter;
   translationDrops: Counter<'code'>;
+  /** Spend: USD by team, provider and the model as the price table names it (bounded; unpriced calls count apart). */
+  cost: Counter<'team' | 'provider' | 'model'>;
+  unpriced: Counter<'provider'>;
   render(): Promise<string>;
 }
 
@@ -68,6 +71,14 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
     translationDrops: new Counter({
       name: 'gw_translation_warnings_total', help: 'What translation dropped or mapped, by warning code (a bounded set).',
       labelNames: ['code'], registers,
+    }),
+    cost: new Counter({
+      name: 'gw_cost_usd_total', help: 'What calls cost in USD, by team, provider and the model as the price table names it.',
+      labelNames: ['team', 'provider', 'model'], registers,
+    }),
+    unpriced: new Counter({
+      name: 'gw_cost_unknown_total', help: 'Calls with usage but no known price (recorded as unknown, never 0), by provider.',
+      labelNames: ['provider'], registers,
     }),
   };
   return { ...metrics, render: () => registry.metrics() };

@@ -59,3 +59,28 @@ export interface StoredRoute {
   retries?: number;
   fallback?: boolean;
 }
+
+/** `gw prices set`: a local price (USD per million tokens) for a provider's model; wins over the dataset. */
+export interface StoredPrice {
+  /** gw's provider name (the `provider` of `provider/model`). */
+  provider: string;
+  model: string;
+  input_mtok: number;
+  output_mtok: number;
+  cache_read_mtok?: number;
+  cache_write_mtok?: number;
+  cache_write_1h_mtok?: number;
+  input_audio_mtok?: number;
+  output_audio_mtok?: number;
+}
+
+/** `gw budgets set`: an amount per calendar period for one key, team or person. */
+export interface StoredBudget {
+  /** `key:vk_…`, `team:NAME` or `person:EMAIL`. */
+  scope: string;
+  amount_usd: number;
+  period: 'day' | 'week' | 'month';
+  /** IANA time zone the period is aligned to (default UTC). */
+  time_zone?: string;
+  mode: 'hard' | 'soft';
+}

@@ -4,7 +4,7 @@
 // stored as `env:NAME` (read from gw's environment at start) or, when the user
 // insists, literally: the file is 0600 for that reason.
 import type { ProviderKind } from '../providers/provider-adapter.js';
-import type { StoredDlpScope, StoredPolicy, StoredRoute } from './governance-schema.js';
+import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
 import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 import type { StoredMcpServer } from './mcp-servers.js';
 
@@ -107,6 +107,9 @@ export interface StateData {
   admin_outbox?: AdminOutboxEntry[];
   /** MCP servers aggregated at /mcp (gw mcp): see mcp-servers.ts. */
   mcp_servers: StoredMcpServer[];
+  /** Spend (gw prices|budgets): local price overrides and budgets; absent in older files. */
+  prices?: StoredPrice[];
+  budgets?: StoredBudget[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
