@@ -24,6 +24,7 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'state' -d 'Move the state betwe
 complete -c gw -n '__fish_use_subcommand' -f -a 'admin' -d 'Administration of a hub: its admin API and console (/ui)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'run' -d 'Run a coding tool (claude, codex, gemini, opencode) through the local gateway, starting one when none answers; the tool\'s own arguments follow'
 complete -c gw -n '__fish_use_subcommand' -f -a 'token' -d 'Print a short-lived credential for the local gateway (an hour-long key; any value on a sidecar): usable as Claude Code\'s apiKeyHelper'
+complete -c gw -n '__fish_use_subcommand' -f -a 'mcp' -d 'MCP servers behind gw\'s /mcp: tools, prompts and resources under the same keys, policy, DLP and audit'
 complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c gw -n '__fish_use_subcommand' -f -a 'help' -d 'display help for command'
 complete -c gw -s V -l version -d 'output the version number'
@@ -465,7 +466,34 @@ complete -c gw -n '__fish_seen_subcommand_from run' -s h -l help -d 'display hel
 complete -c gw -n '__fish_seen_subcommand_from token' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from token' -s h -l help -d 'display help for command'
 
+complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'add' -d 'Add (or replace) a server: --url for a remote one, --command for a local one gw starts'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'list' -d 'List MCP servers (header and variable values only as env: references)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'remove' -d 'Remove an MCP server'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'test' -d 'Connect to a server as gw would, list its tools, and say how long each step took'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from mcp' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l url -r -d 'a remote server (streamable HTTP)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l transport -r -d 'http (default) or sse (the older transport) for --url'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l header -r -d 'a header gw sends (value or env:VARIABLE), e.g. Authorization=env:GITHUB_MCP_TOKEN'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l command -r -d 'a local server gw starts as a child process (stdio), e.g. "npx -y @modelcontextprotocol/server-filesystem /srv"'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l env -r -d 'a variable for the child (value or env:VARIABLE)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from help' -f -a 'add list remove test'
+
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage db state admin run token completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage db state admin run token mcp completion'

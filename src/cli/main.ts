@@ -22,6 +22,7 @@ import { registerUsageCommand } from './commands/usage.js';
 import { registerDbCommands } from './commands/db.js';
 import { registerAdminCommand } from './commands/admin.js';
 import { registerRunCommands, runFromArgv } from './commands/run.js';
+import { registerMcpCommand } from './commands/mcp.js';
 
 export function buildProgram(context: CliContext): Command {
   const program = new Command('gw')
@@ -63,6 +64,7 @@ export function buildProgram(context: CliContext): Command {
   registerDbCommands(program, context);
   registerAdminCommand(program, context);
   registerRunCommands(program, context);
+  registerMcpCommand(program, context);
   registerCompletionCommand(program, context);
   return program;
 }

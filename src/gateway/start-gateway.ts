@@ -17,6 +17,7 @@ import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { createFileTrailReader } from '../admin/trail-reader.js';
 import { describeAuditState } from './describe-audit-state.js';
 import { startOutboxDrain } from './drain-admin-outbox.js';
+import { UpstreamServers } from '../mcp/upstream-servers.js';
 import { hostname } from 'node:os';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
@@ -111,9 +112,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     cleanups.push(() => resourceIds.close());
     const tracer = await startTracing(options.env, GATEWAY_VERSION);
     if (tracer) cleanups.push(() => tracer.shutdown());
+    // The MCP servers /mcp fronts: connected on first use, re-made when they die.
+    const mcp = new UpstreamServers(() => state.snapshot().mcp_servers ?? [], options.env);
+    cleanups.push(() => mcp.close());
+    const mcpHealth = (): Record<string, HealthComponent> => {
+      const servers = mcp.health();
+      if (Object.keys(servers).length === 0) return {};
+      const down = Object.entries(servers).filter(([, server]) => server.status === 'down').map(([name]) => name);
+      return { mcp: { status: down.length > 0 ? 'degraded' : 'ok', servers } };
+    };
     const services = buildServices({
       state, audit, upstream: modeUpstream, providers: providers.current, logger, resourceIds, tracer,
-      modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...(counters ? { redis: counters.health() } : {}) }),
+      modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...mcpHealth(), ...(counters ? { redis: counters.health() } : {}) }),
       ...(counters ? { limiter: counters.limiter } : {}),
       spend: createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date(), ...(counters ? { counter: counters.spendCounter } : {}) }),
     });
@@ -123,7 +133,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
     cleanups.push(async () => stopSampler());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
-    const server = await buildServer(services, { tls, ...mode.serverOptions });
+    const server = await buildServer(services, { tls, ...mode.serverOptions, mcp });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
       throw new Error(describeListenError(error, options.host, options.port));
     });

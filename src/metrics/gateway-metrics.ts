@@ -6,6 +6,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export interface GatewayMetrics {
   registry: Registry;
   requests: Counter<'family' | 'operation' | 'status_class'>;
+  /** MCP tool calls through /mcp, by server, tool and outcome (ok, tool_error, refused, blocked, unavailable, upstream_error). */
+  mcpCalls: Counter<'server' | 'tool' | 'outcome'>;
   requestDuration: Histogram<'family' | 'operation'>;
   overhead: Histogram<'family' | 'operation'>;
   streamFirstByte: Histogram<'family' | 'operation'>;
@@ -28,6 +30,9 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
   const registers = [registry];
   const metrics: Omit<GatewayMetrics, 'render'> = {
     registry,
+    mcpCalls: new Counter({
+      name: 'gw_mcp_calls_total', help: 'MCP tool calls through /mcp, by server, tool and outcome.', labelNames: ['server', 'tool', 'outcome'], registers,
+    }),
     requests: new Counter({
       name: 'gw_requests_total', help: 'Requests served, by family, operation and status class (2xx…5xx; polling: a device-login poll told to wait).',
       labelNames: ['family', 'operation', 'status_class'], registers,
