@@ -12,11 +12,13 @@ export interface LocalGateway {
   sidecar: boolean;
   /** Providers it serves (from /health), to tell a mock-only gateway. */
   providers: string[];
+  /** It fronts MCP servers at /mcp (from /health). */
+  mcp: boolean;
   /** Set when gw run started it: where its output goes. */
   startedLog: string | null;
 }
 
-interface Health { components?: { hub?: unknown; providers?: { configured?: string[] } } }
+interface Health { components?: { hub?: unknown; mcp?: unknown; providers?: { configured?: string[] } } }
 
 async function probe(url: string): Promise<Health | null> {
   try {
@@ -28,7 +30,7 @@ async function probe(url: string): Promise<Health | null> {
 }
 
 function describe(url: string, health: Health, startedLog: string | null): LocalGateway {
-  return { url, sidecar: health.components?.hub !== undefined, providers: health.components?.providers?.configured ?? [], startedLog };
+  return { url, sidecar: health.components?.hub !== undefined, providers: health.components?.providers?.configured ?? [], mcp: health.components?.mcp !== undefined, startedLog };
 }
 
 const BIN = fileURLToPath(new URL('../../bin/gw.js', import.meta.url));

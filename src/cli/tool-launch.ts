@@ -17,6 +17,8 @@ export interface LaunchInput {
   args: readonly string[];
   /** The user's ~/.gemini/settings.json, when there is one: gw run gemini starts from it. */
   geminiSettings?: string | null;
+  /** The gateway fronts MCP servers: the tool gets gw's /mcp as one more MCP server. */
+  mcp?: boolean;
 }
 
 export interface Launch {
@@ -31,7 +33,11 @@ const namesModel = (args: readonly string[], flags: readonly string[]) => args.s
 function claude(input: LaunchInput): Launch {
   // ANTHROPIC_AUTH_TOKEN, not ANTHROPIC_API_KEY: Claude Code asks no "use this key?" question for it, and without any it stops at "Not logged in".
   const model = input.model !== null && !namesModel(input.args, ['--model']) ? ['--model', input.model] : [];
-  return { args: [...model, ...input.args], env: { ANTHROPIC_BASE_URL: input.url, ANTHROPIC_AUTH_TOKEN: input.credential }, files: {} };
+  // gw's /mcp as an MCP server named gw, next to the user's own (--mcp-config adds, it does not replace).
+  const mcp = input.mcp
+    ? ['--mcp-config', JSON.stringify({ mcpServers: { gw: { type: 'http', url: `${input.url}/mcp`, headers: { Authorization: `Bearer ${input.credential}` } } } })]
+    : [];
+  return { args: [...model, ...mcp, ...input.args], env: { ANTHROPIC_BASE_URL: input.url, ANTHROPIC_AUTH_TOKEN: input.credential }, files: {} };
 }
 
 function codex(input: LaunchInput): Launch {

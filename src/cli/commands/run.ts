@@ -101,7 +101,7 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   // A gateway with only the mock provider cannot serve a tool's default model: ask for mock/echo.
   const mockOnly = !gateway.sidecar && gateway.providers.every((name) => name === 'mock');
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
-  const launch = launchFor(tool, { url: gateway.url, credential, model: mockOnly ? 'mock/echo' : null, args, geminiSettings });
+  const launch = launchFor(tool, { url: gateway.url, credential, model: mockOnly ? 'mock/echo' : null, args, geminiSettings, mcp: gateway.mcp });
   const folder = await mkdtemp(path.join(os.tmpdir(), `gw-run-${tool}-`));
   try {
     for (const [name, content] of Object.entries(launch.files)) {
