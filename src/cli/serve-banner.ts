@@ -20,17 +20,6 @@ function gwOnPath(env: NodeJS.ProcessEnv): boolean {
   return false;
 }
 
-/** The models the gateway lists (through the hub on a sidecar), to suggest one per tool; [] when it cannot say yet. */
-export async function listModels(url: string, credential: string): Promise<string[]> {
-  try {
-    const response = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${credential}` }, signal: AbortSignal.timeout(3_000) });
-    const body = await response.json() as { data?: Array<{ id?: unknown }> };
-    return (body.data ?? []).map((model) => model.id).filter((id): id is string => typeof id === 'string');
-  } catch {
-    return [];
-  }
-}
-
 function pick(models: readonly string[], prefer: RegExp): string | null {
   return models.find((id) => prefer.test(id)) ?? models.find((id) => !id.startsWith('mock/')) ?? models[0] ?? null;
 }
@@ -75,18 +64,6 @@ function describeHubLogin(url: string, publicUrl: string | null): string[] {
     lines.push('  (that is every address of this machine: set the one laptops reach with gw settings set public_url https://…)');
   }
   return lines;
-}
-
-// One model per provider kind to suggest: a name each provider has served for long.
-const REPRESENTATIVE: Record<string, string> = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o', gemini: 'gemini-2.5-flash' };
-
-/** Models a standalone gateway can serve, one per configured provider, without asking anyone. */
-export function representativeModels(gateway: RunningGateway): string[] {
-  return gateway.services.providers().providers.flatMap((provider) => {
-    if (provider.kind === 'mock') return ['mock/echo'];
-    const model = REPRESENTATIVE[provider.kind];
-    return model ? [`${provider.name}/${model}`] : [];
-  });
 }
 
 export function describeStart(gateway: RunningGateway, models: readonly string[], env: NodeJS.ProcessEnv): string {
