@@ -4,7 +4,7 @@
 // never a secret. Made while a gw serve runs, that gw records them within seconds; made while
 // none runs, the command appends its own record before it exits, and the next start neither
 // loses nor repeats it. The trail verifies either way.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, expect, it } from 'vitest';
 import { makeHome, runGw } from '../support/gateway-process.js';
 import { auditFile, GatewayJar, readAudit, sleep, type AuditLine } from './helpers.js';
@@ -142,3 +142,25 @@ it('changes made while no gw runs are appended by the command itself before it e
   expect(after.map((record) => record.data?.outbox_id)).toEqual(recorded.map((record) => record.data?.outbox_id));
   await expectEveryNounAndNoSecret(home, after, secrets);
 }, 90_000);
+
+it('a command on a cut trail makes its change, says its record waits, and the start that accepts the gap records it', async () => {
+  const home = await makeHome();
+  const first = await jar.start({ home, args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn' } });
+  expect(await first.stop()).toBe(0);
+  const lines = (await readFile(auditFile(home), 'utf8')).trimEnd().split('\n');
+  await writeFile(auditFile(home), `${lines.slice(0, -1).join('\n')}\n`);
+  const cut = await readFile(auditFile(home), 'utf8');
+  const result = await runGw(['teams', 'create', 'eng'], { home });
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stderr).toContain('waits in the state\'s admin outbox for the next gw serve');
+  // The command left the cut trail as it was; the change and its entry are in the state.
+  expect(await readFile(auditFile(home), 'utf8')).toBe(cut);
+  const state = JSON.parse(await readFile(`${home}/state.json`, 'utf8')) as { admin_outbox?: Array<{ command: string }> };
+  expect(state.admin_outbox?.map((entry) => entry.command)).toEqual(['teams create', 'teams create']);
+  const accepted = await jar.start({ home, args: ['--standalone', '--accept-audit-gap'], env: { GW_LOG_LEVEL: 'warn' } });
+  const records = await waitForAdminRecords(home, ['teams create']);
+  expect(await accepted.stop()).toBe(0);
+  expect(records.map((record) => record.data?.command)).toEqual(['teams create', 'teams create']);
+  const kinds = (await readAudit(home)).map((record) => record.kind);
+  expect(kinds.indexOf('audit.gap')).toBeLessThan(kinds.indexOf('admin.change'));
+}, 60_000);
