@@ -33,6 +33,7 @@ complete -c gw -n '__fish_seen_subcommand_from serve' -l home -r -d 'state folde
 complete -c gw -n '__fish_seen_subcommand_from serve' -l tls-cert -r -d 'PEM certificate, to terminate TLS in gw itself'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l tls-key -r -d 'PEM private key for --tls-cert'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l log-level -r -d 'pino log level (GW_LOG_LEVEL; default info)'
+complete -c gw -n '__fish_seen_subcommand_from serve' -l log-format -r -d 'pretty (one readable line per request) or json (GW_LOG_FORMAT; default pretty on a terminal, else json)'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l standalone -d 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l allow-remote-sidecar -d 'let a sidecar bind an address other machines can reach (its Host/Origin guard stays on)'
 complete -c gw -n '__fish_seen_subcommand_from serve' -l store -r -d 'PostgreSQL holding state, resource ids and the audit trail, shared by several instances (GW_DATABASE_URL)'

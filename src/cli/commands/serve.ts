@@ -5,7 +5,7 @@ import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.j
 import type { RunningGateway } from '../../gateway/start-gateway.js';
 import { isLoopbackAddress } from '../../sidecar/loopback-guard.js';
 import { CliExit, type CliContext } from '../cli-context.js';
-import { checkLogLevel } from '../log-level.js';
+import { checkLogFormat, checkLogLevel } from '../log-level.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
 
@@ -18,6 +18,7 @@ export function registerServeCommand(program: Command, context: CliContext): voi
     .option('--tls-cert <file>', 'PEM certificate, to terminate TLS in gw itself')
     .option('--tls-key <file>', 'PEM private key for --tls-cert')
     .option('--log-level <level>', 'pino log level (GW_LOG_LEVEL; default info)')
+    .option('--log-format <format>', 'pretty (one readable line per request) or json (GW_LOG_FORMAT; default pretty on a terminal, else json)')
     .option('--standalone', 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub')
     .option('--allow-remote-sidecar', 'let a sidecar bind an address other machines can reach (its Host/Origin guard stays on)')
     .option('--store <url>', 'PostgreSQL holding state, resource ids and the audit trail, shared by several instances (GW_DATABASE_URL)')
@@ -26,7 +27,7 @@ export function registerServeCommand(program: Command, context: CliContext): voi
     .action(async (flags: RunFlags) => runServe(flags, context));
 }
 
-type RunFlags = ServeFlags & { standalone?: boolean; allowRemoteSidecar?: boolean; acceptAuditGap?: boolean };
+type RunFlags = ServeFlags & { logFormat?: string; standalone?: boolean; allowRemoteSidecar?: boolean; acceptAuditGap?: boolean };
 
 async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
   let config;
@@ -35,11 +36,12 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
   try {
     config = resolveServeConfig(flags, context.env);
     const logLevel = checkLogLevel(config.logLevel, flags.logLevel !== undefined);
+    const logFormat = checkLogFormat(flags.logFormat ?? context.env.GW_LOG_FORMAT, flags.logFormat !== undefined);
     sidecar = flags.standalone ? null : await findSidecarLogin(config.home, context.env);
     if (sidecar && !flags.allowRemoteSidecar && !isLoopbackAddress(config.host)) throw refuseRemoteSidecar(config.host, sidecar);
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
     const [{ startGateway }, { createLogger }] = await Promise.all([import('../../gateway/start-gateway.js'), import('../../logger.js')]);
-    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: logLevel }), acceptAuditGap: flags.acceptAuditGap === true, ...(sidecar ? { sidecar } : {}) });
+    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: logLevel, format: logFormat }), acceptAuditGap: flags.acceptAuditGap === true, ...(sidecar ? { sidecar } : {}) });
   } catch (error) {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
