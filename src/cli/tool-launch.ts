@@ -2,6 +2,7 @@
 // configuration: environment variables and command-line overrides only, plus, where a tool
 // reads nothing else, a settings file of its own in a temporary folder. Pure: the caller
 // spawns the tool. What each tool needs is from ../shared/research/real-clients.md.
+import { codexProvider, opencodeProvider } from './tool-lines.js';
 
 export const RUNNABLE_TOOLS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 export type RunnableTool = (typeof RUNNABLE_TOOLS)[number];
@@ -36,7 +37,7 @@ function claude(input: LaunchInput): Launch {
 
 function codex(input: LaunchInput): Launch {
   // -c overrides for this run only: the user's ~/.codex/config.toml is read as usual, untouched.
-  const provider = `{ name = "gw", base_url = ${JSON.stringify(`${input.url}/v1`)}, env_key = "GW_API_KEY", wire_api = "responses", supports_websockets = true }`;
+  const provider = codexProvider(input.url);
   const model = input.model !== null && !namesModel(input.args, ['-m', '--model']) ? ['-c', `model=${JSON.stringify(input.model)}`] : [];
   return { args: ['-c', 'model_provider="gw"', '-c', `model_providers.gw=${provider}`, ...model, ...input.args], env: { GW_API_KEY: input.credential }, files: {} };
 }
@@ -79,11 +80,7 @@ function opencode(input: LaunchInput): Launch {
   const model = named?.startsWith('gw/') ? named.slice(3) : input.model ?? 'claude-sonnet-4-5';
   const config = {
     provider: {
-      gw: {
-        npm: '@ai-sdk/openai-compatible', name: 'gw',
-        options: { baseURL: `${input.url}/v1`, apiKey: '{env:GW_API_KEY}' },
-        models: { [model]: { name: model } },
-      },
+      gw: opencodeProvider(input.url, '{env:GW_API_KEY}', model),
     },
     ...(named === undefined ? { model: `gw/${model}` } : {}),
   };

@@ -8,6 +8,7 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { checkLogFormat, checkLogLevel } from '../log-level.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
+import { suggestModel, toolLines } from '../tool-lines.js';
 
 export function registerServeCommand(program: Command, context: CliContext): void {
   program.command('serve')
@@ -46,7 +47,9 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
   }
-  context.stdout.write(sidecar ? describeSidecarStart(gateway, config.home, sidecar) : describeStart(gateway, config.home));
+  context.stdout.write(sidecar
+    ? describeSidecarStart(gateway, config.home, sidecar, await hubProviders(sidecar.hub), context)
+    : describeStart(gateway, config.home, context));
   await new Promise<void>((resolve) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
@@ -59,6 +62,18 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
     process.on('SIGTERM', onSignal);
   });
   context.stderr.write('gw: stopped; audit trail flushed\n');
+}
+
+/** The providers the hub serves (its public /health), to name a model it routes; null when it does not say in time. */
+async function hubProviders(hub: string): Promise<string[] | null> {
+  try {
+    const response = await fetch(`${hub.replace(/\/+$/, '')}/health`, { signal: AbortSignal.timeout(2_000) });
+    const health = await response.json() as { components?: { providers?: { configured?: unknown } } };
+    const configured = health.components?.providers?.configured;
+    return Array.isArray(configured) ? configured.filter((name): name is string => typeof name === 'string') : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -76,7 +91,7 @@ function refuseRemoteSidecar(host: string, login: SidecarLogin): CliExit {
 }
 
 /** Sidecar mode (DESIGN.md, "Modes"): says so, names the hub and person, and how tools connect with no key. */
-function describeSidecarStart(gateway: RunningGateway, home: string, login: SidecarLogin): string {
+function describeSidecarStart(gateway: RunningGateway, home: string, login: SidecarLogin, hubProviders: string[] | null, context: CliContext): string {
   const local = gateway.providerNames.filter((name) => name !== 'hub' && name !== 'mock');
   const base = gateway.url;
   return `${[
@@ -84,11 +99,31 @@ function describeSidecarStart(gateway: RunningGateway, home: string, login: Side
     `  hub ${login.hub} · ${login.person ? `logged in as ${login.person}${login.team ? ` (team ${login.team})` : ''}` : 'token from GW_TOKEN'} · token from ${login.source}`,
     `  every model goes through the hub${local.length > 0 ? `, except local providers added with gw providers add: ${local.join(', ')}` : ''}; audit ${path.join(home, 'audit', 'audit.jsonl')}`,
     ...gateway.providerWarnings.map((warning) => `  notice: ${warning}`),
-    'Point your tools at it; no key is needed (requests are served as you):',
-    `  Claude Code      ANTHROPIC_BASE_URL=${base} claude`,
-    `  Gemini CLI       GOOGLE_GEMINI_BASE_URL=${base} gemini`,
-    `  OpenAI SDKs      OPENAI_BASE_URL=${base}/v1`,
+    // Tools still want some key (Claude Code stops at "Not logged in" without one): any value does, calls are served as you.
+    `Point your tools at it; any key works (requests are served as you)${describeModel(hubProviders, 'the hub')}:`,
+    ...toolLines({ url: localUrl(base), credential: 'gw-sidecar', model: hubProviders ? suggestModel(hubProviders) : null, gwRun: gwCommand('run', base, home, context) }),
   ].join('\n')}\n`;
+}
+
+/** Why the lines name the model they name. */
+function describeModel(providers: string[] | null, where: string): string {
+  const model = providers ? suggestModel(providers) : null;
+  if (model === null) return `; ${where} did not say which providers it serves, so put one of its models for <model>`;
+  if (model === 'mock/echo') return `, with mock/echo: ${where} has no provider keys, so only mock/<anything> models answer`;
+  return `, with ${model} (any model ${where} routes works)`;
+}
+
+/** A wildcard listener is reached on loopback from this machine. */
+function localUrl(url: string): string {
+  return url.replace(/^(https?:\/\/)(0\.0\.0\.0|\[::\])([:/]|$)/, '$1127.0.0.1$3');
+}
+
+/** `gw run` / `gw token` as typed in another shell of this machine: GW_URL and --home only when they are not what gw finds by itself. */
+function gwCommand(command: 'run' | 'token', url: string, home: string, context: CliContext): string {
+  const target = localUrl(url);
+  const urlPart = target === 'http://127.0.0.1:8080' ? '' : `GW_URL=${target} `;
+  const homePart = home === context.home() ? '' : ` --home ${/^[\w@%+=:,./-]+$/.test(home) ? home : `'${home.replaceAll("'", `'\\''`)}'`}`;
+  return `${urlPart}gw ${command}${homePart}`;
 }
 
 /** The `gw login --hub` line; a wildcard address (0.0.0.0, ::) is no URL a laptop can use, so that case asks for public_url. */
@@ -100,7 +135,7 @@ function describeHubLogin(url: string, publicUrl: string | null): string[] {
   return lines;
 }
 
-function describeStart(gateway: RunningGateway, home: string): string {
+function describeStart(gateway: RunningGateway, home: string, context: CliContext): string {
   const settings = gateway.services.state.snapshot().settings;
   // A standalone gateway with device login on is a hub: say so, and give the exact line for laptops.
   const hub = settings.device_login;
@@ -112,9 +147,8 @@ function describeStart(gateway: RunningGateway, home: string): string {
     ...gateway.providerWarnings.map((warning) => `  warning: ${warning}`),
   ];
   const key = gateway.bootstrapKey;
-  const mockOnly = gateway.providerNames.length === 1;
+  const base = localUrl(gateway.url);
   if (key) {
-    const base = gateway.url;
     lines.push(
       '',
       'First start: created team "local" and its virtual key. It is shown only this once; store it now:',
@@ -124,13 +158,13 @@ function describeStart(gateway: RunningGateway, home: string): string {
       'Try it:',
       `  curl ${base}/v1/chat/completions -H "Authorization: Bearer ${key}" -H "content-type: application/json" \\`,
       `    -d '{"model":"mock/echo","messages":[{"role":"user","content":"hello"}]}'`,
-      'Point your tools at it:',
-      // With only the mock, the tools' default model names would route to unconfigured providers.
-      `  Claude Code      ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${key} claude${mockOnly ? ' --model mock/echo' : ''}`,
-      `  Gemini CLI       GOOGLE_GEMINI_BASE_URL=${base} GEMINI_API_KEY=${key} gemini${mockOnly ? ' -m mock/echo' : ''}`,
-      `  OpenAI SDKs      OPENAI_BASE_URL=${base}/v1 OPENAI_API_KEY=${key}`,
-      `  Codex            openai_base_url = "${base}/v1" in ~/.codex/config.toml, CODEX_API_KEY=${key}`,
     );
   }
+  // After the first start the key is not known any more: gw token makes an hour-long one in the same home.
+  const credential = key ?? `$(${gwCommand('token', gateway.url, home, context)})`;
+  lines.push(
+    `Point your tools at it${describeModel(gateway.providerNames, 'this gateway')}:`,
+    ...toolLines({ url: base, credential, model: suggestModel(gateway.providerNames), gwRun: gwCommand('run', gateway.url, home, context) }),
+  );
   return `${lines.join('\n')}\n`;
 }
