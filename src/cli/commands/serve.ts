@@ -9,6 +9,7 @@ import { checkLogFormat, checkLogLevel } from '../log-level.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
 import { suggestModel, toolLines } from '../tool-lines.js';
+import { providersAt } from '../local-gateway.js';
 
 export function registerServeCommand(program: Command, context: CliContext): void {
   program.command('serve')
@@ -48,7 +49,7 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
   }
   context.stdout.write(sidecar
-    ? describeSidecarStart(gateway, config.home, sidecar, await hubProviders(sidecar.hub), context)
+    ? describeSidecarStart(gateway, config.home, sidecar, await providersAt(sidecar.hub), context)
     : describeStart(gateway, config.home, context));
   await new Promise<void>((resolve) => {
     let signals = 0;
@@ -62,18 +63,6 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
     process.on('SIGTERM', onSignal);
   });
   context.stderr.write('gw: stopped; audit trail flushed\n');
-}
-
-/** The providers the hub serves (its public /health), to name a model it routes; null when it does not say in time. */
-async function hubProviders(hub: string): Promise<string[] | null> {
-  try {
-    const response = await fetch(`${hub.replace(/\/+$/, '')}/health`, { signal: AbortSignal.timeout(2_000) });
-    const health = await response.json() as { components?: { providers?: { configured?: unknown } } };
-    const configured = health.components?.providers?.configured;
-    return Array.isArray(configured) ? configured.filter((name): name is string => typeof name === 'string') : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
