@@ -38,6 +38,8 @@ module.exports = {
       from: { pathNot: '^src/login/' }, to: { path: 'node_modules/@napi-rs/keyring' } },
     { name: 'ws-only-in-upstream-and-server', severity: 'error', comment: 'WebSocket: the client side in upstream/, the server side (realtime proxy) in server/',
       from: { pathNot: '^src/(upstream|server)/' }, to: { path: 'node_modules/(@types/)?ws/' } },
+    { name: 'genai-prices-only-in-spend', severity: 'error', comment: 'the price dataset is read only by src/spend/price-book.ts',
+      from: { pathNot: '^src/spend/' }, to: { path: 'node_modules/@pydantic/genai-prices/' } },
     { name: 'opentelemetry-only-in-telemetry', severity: 'error', comment: 'the OpenTelemetry SDK is loaded only by src/telemetry/ (dynamically, and only when OTEL_EXPORTER_OTLP_* asks for it)',
       from: { pathNot: '^src/telemetry/' }, to: { path: 'node_modules/@opentelemetry/' } },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },

@@ -8,7 +8,7 @@
 // also messages,messages-stream, and messages-1mb-stream: a 1 MB coding-agent request),
 // BENCH_TARGETS (direct,bare-proxy,gw; also fastify-floor: fastify + undici parsing JSON, no gw logic), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
 // GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…),
-// BENCH_DLP (0 skips the DLP case).
+// BENCH_DLP (0 skips the DLP case), BENCH_SPEND (0 skips the spend case).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { clientHeaders, scenarios } from './lib/fixtures.mjs';
 import { formatDlpRows, runDlpBench } from './dlp.mjs';
+import { formatSpendRows, runSpendBench } from './spend.mjs';
 import { compareGwWithBare, formatReport, median, summarize } from './lib/report.mjs';
 import { findFreePort, installCleanup, planCpus, runToCompletion, startNode, stopAll, waitForOutput, waitForPort } from './lib/processes.mjs';
 
@@ -177,13 +178,16 @@ process.stdout.write(`\n${report}`);
 // DLP on a Claude Code–shaped 200 KB request, in this process (the scan is pure CPU): bench/dlp.mjs.
 const dlp = process.env.BENCH_DLP === '0' ? [] : runDlpBench();
 process.stdout.write(formatDlpRows(dlp));
+// Spend (pricing a call, a hard budget's round) per call, in this process: bench/spend.mjs.
+const spend = process.env.BENCH_SPEND === '0' ? [] : await runSpendBench();
+process.stdout.write(formatSpendRows(spend));
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const resultsFolder = path.join(benchFolder, 'results');
 mkdirSync(resultsFolder, { recursive: true });
 const environment = { node: process.version, platform: `${os.platform()} ${os.release()}`, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg() };
 const resultFile = path.join(resultsFolder, `${stamp}.json`);
-writeFileSync(resultFile, `${JSON.stringify({ stamp, settings, environment, probes: Object.fromEntries(probes), rows, ratios, noise, dlp, measurements }, null, 2)}\n`);
+writeFileSync(resultFile, `${JSON.stringify({ stamp, settings, environment, probes: Object.fromEntries(probes), rows, ratios, noise, dlp, spend, measurements }, null, 2)}\n`);
 log(`bench: wrote ${path.relative(process.cwd(), resultFile)}`);
 stopWatchdog();
 stopAll();

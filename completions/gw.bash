@@ -19,11 +19,15 @@ _gw_subcommand() {
     'gw/policy') REPLY='gw policy' ;;
     'gw/dlp') REPLY='gw dlp' ;;
     'gw/audit') REPLY='gw audit' ;;
+    'gw/prices') REPLY='gw prices' ;;
+    'gw/budgets') REPLY='gw budgets' ;;
+    'gw/usage') REPLY='gw usage' ;;
     'gw/db') REPLY='gw db' ;;
     'gw/state') REPLY='gw state' ;;
     'gw/admin') REPLY='gw admin' ;;
     'gw/run') REPLY='gw run' ;;
     'gw/token') REPLY='gw token' ;;
+    'gw/mcp') REPLY='gw mcp' ;;
     'gw/completion') REPLY='gw completion' ;;
     'gw/help') REPLY='gw help' ;;
     'gw teams/create') REPLY='gw teams create' ;;
@@ -74,6 +78,16 @@ _gw_subcommand() {
     'gw audit/export') REPLY='gw audit export' ;;
     'gw audit/chains') REPLY='gw audit chains' ;;
     'gw audit/help') REPLY='gw audit help' ;;
+    'gw prices/set') REPLY='gw prices set' ;;
+    'gw prices/list') REPLY='gw prices list' ;;
+    'gw prices/remove') REPLY='gw prices remove' ;;
+    'gw prices/show') REPLY='gw prices show' ;;
+    'gw prices/help') REPLY='gw prices help' ;;
+    'gw budgets/set') REPLY='gw budgets set' ;;
+    'gw budgets/list') REPLY='gw budgets list' ;;
+    'gw budgets/remove') REPLY='gw budgets remove' ;;
+    'gw budgets/test') REPLY='gw budgets test' ;;
+    'gw budgets/help') REPLY='gw budgets help' ;;
     'gw db/migrate') REPLY='gw db migrate' ;;
     'gw db/help') REPLY='gw db help' ;;
     'gw state/export') REPLY='gw state export' ;;
@@ -85,6 +99,11 @@ _gw_subcommand() {
     'gw admin tokens/list') REPLY='gw admin tokens list' ;;
     'gw admin tokens/revoke') REPLY='gw admin tokens revoke' ;;
     'gw admin tokens/help') REPLY='gw admin tokens help' ;;
+    'gw mcp/add') REPLY='gw mcp add' ;;
+    'gw mcp/list') REPLY='gw mcp list' ;;
+    'gw mcp/remove') REPLY='gw mcp remove' ;;
+    'gw mcp/test') REPLY='gw mcp test' ;;
+    'gw mcp/help') REPLY='gw mcp help' ;;
     *) REPLY='' ;;
   esac
 }
@@ -92,7 +111,7 @@ _gw_subcommand() {
 # PATH/FLAG: succeeds when FLAG takes a value, so the next word is not a subcommand.
 _gw_takes_value() {
   case "$1/$2" in
-    'gw/--store'|'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw serve/--log-format'|'gw serve/--store'|'gw serve/--redis'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people add/--hub'|'gw people list/--home'|'gw people remove/--home'|'gw people remove/--hub'|'gw device approve/--person'|'gw device approve/--home'|'gw device approve/--hub'|'gw device deny/--home'|'gw device deny/--hub'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys create/--hub'|'gw keys list/--team'|'gw keys list/--home'|'gw keys list/--hub'|'gw keys revoke/--home'|'gw keys revoke/--hub'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home'|'gw audit verify/--store'|'gw audit verify/--key'|'gw audit verify/--witness'|'gw audit export/--store'|'gw audit export/--chain'|'gw audit chains/--store'|'gw db migrate/--store'|'gw state export/--home'|'gw state import/--home'|'gw admin tokens create/--name'|'gw admin tokens create/--home'|'gw admin tokens create/--hub'|'gw admin tokens list/--home'|'gw admin tokens list/--hub'|'gw admin tokens revoke/--home'|'gw admin tokens revoke/--hub'|'gw run/--home'|'gw token/--home') return 0 ;;
+    'gw/--store'|'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw serve/--log-format'|'gw serve/--store'|'gw serve/--redis'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people add/--hub'|'gw people list/--home'|'gw people remove/--home'|'gw people remove/--hub'|'gw device approve/--person'|'gw device approve/--home'|'gw device approve/--hub'|'gw device deny/--home'|'gw device deny/--hub'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys create/--hub'|'gw keys list/--team'|'gw keys list/--home'|'gw keys list/--hub'|'gw keys revoke/--home'|'gw keys revoke/--hub'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--allow-tools'|'gw policy set/--deny-tools'|'gw policy set/--allow-mcp-servers'|'gw policy set/--deny-mcp-servers'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home'|'gw audit verify/--store'|'gw audit verify/--key'|'gw audit verify/--witness'|'gw audit export/--store'|'gw audit export/--chain'|'gw audit chains/--store'|'gw prices set/--input'|'gw prices set/--output'|'gw prices set/--cache-read'|'gw prices set/--cache-write'|'gw prices set/--cache-write-1h'|'gw prices set/--input-audio'|'gw prices set/--output-audio'|'gw prices set/--home'|'gw prices list/--home'|'gw prices remove/--home'|'gw prices show/--input-tokens'|'gw prices show/--output-tokens'|'gw prices show/--home'|'gw budgets set/--amount'|'gw budgets set/--period'|'gw budgets set/--time-zone'|'gw budgets set/--home'|'gw budgets list/--home'|'gw budgets remove/--period'|'gw budgets remove/--home'|'gw budgets test/--team'|'gw budgets test/--key'|'gw budgets test/--person'|'gw budgets test/--model'|'gw budgets test/--input-tokens'|'gw budgets test/--max-tokens'|'gw budgets test/--home'|'gw usage/--by'|'gw usage/--since'|'gw usage/--until'|'gw usage/--person'|'gw usage/--file'|'gw usage/--home'|'gw db migrate/--store'|'gw state export/--home'|'gw state import/--home'|'gw admin tokens create/--name'|'gw admin tokens create/--home'|'gw admin tokens create/--hub'|'gw admin tokens list/--home'|'gw admin tokens list/--hub'|'gw admin tokens revoke/--home'|'gw admin tokens revoke/--hub'|'gw run/--home'|'gw token/--home'|'gw mcp add/--url'|'gw mcp add/--transport'|'gw mcp add/--header'|'gw mcp add/--command'|'gw mcp add/--env'|'gw mcp add/--home'|'gw mcp list/--home'|'gw mcp remove/--home'|'gw mcp test/--home') return 0 ;;
   esac
   return 1
 }
@@ -156,7 +175,7 @@ _gw_options() {
     'gw routes help') REPLY='' ;;
     'gw policy') REPLY='-h --help' ;;
     'gw policy list') REPLY='--json --home -h --help' ;;
-    'gw policy set') REPLY='--mode --allow-models --deny-models --allow-providers --deny-providers --allow-operations --deny-operations --max-tokens --rpm --tpm --home -h --help' ;;
+    'gw policy set') REPLY='--mode --allow-models --deny-models --allow-providers --deny-providers --allow-operations --deny-operations --allow-tools --deny-tools --allow-mcp-servers --deny-mcp-servers --max-tokens --rpm --tpm --home -h --help' ;;
     'gw policy remove') REPLY='--home -h --help' ;;
     'gw policy test') REPLY='--team --key --model --operation --provider --max-tokens --home -h --help' ;;
     'gw policy help') REPLY='' ;;
@@ -173,6 +192,19 @@ _gw_options() {
     'gw audit export') REPLY='--store --chain -h --help' ;;
     'gw audit chains') REPLY='--store -h --help' ;;
     'gw audit help') REPLY='' ;;
+    'gw prices') REPLY='-h --help' ;;
+    'gw prices set') REPLY='--input --output --cache-read --cache-write --cache-write-1h --input-audio --output-audio --home -h --help' ;;
+    'gw prices list') REPLY='--json --home -h --help' ;;
+    'gw prices remove') REPLY='--home -h --help' ;;
+    'gw prices show') REPLY='--input-tokens --output-tokens --home -h --help' ;;
+    'gw prices help') REPLY='' ;;
+    'gw budgets') REPLY='-h --help' ;;
+    'gw budgets set') REPLY='--amount --period --time-zone --soft --home -h --help' ;;
+    'gw budgets list') REPLY='--json --home -h --help' ;;
+    'gw budgets remove') REPLY='--period --home -h --help' ;;
+    'gw budgets test') REPLY='--team --key --person --model --input-tokens --max-tokens --home -h --help' ;;
+    'gw budgets help') REPLY='' ;;
+    'gw usage') REPLY='--by --since --until --person --json --csv --file --home -h --help' ;;
     'gw db') REPLY='-h --help' ;;
     'gw db migrate') REPLY='--store -h --help' ;;
     'gw db help') REPLY='' ;;
@@ -189,6 +221,12 @@ _gw_options() {
     'gw admin help') REPLY='' ;;
     'gw run') REPLY='--home -h --help' ;;
     'gw token') REPLY='--home -h --help' ;;
+    'gw mcp') REPLY='-h --help' ;;
+    'gw mcp add') REPLY='--url --transport --header --command --env --home -h --help' ;;
+    'gw mcp list') REPLY='--json --home -h --help' ;;
+    'gw mcp remove') REPLY='--home -h --help' ;;
+    'gw mcp test') REPLY='--home -h --help' ;;
+    'gw mcp help') REPLY='' ;;
     'gw completion') REPLY='-h --help' ;;
     'gw help') REPLY='' ;;
     *) REPLY='' ;;
@@ -198,7 +236,7 @@ _gw_options() {
 # PATH/INDEX -> REPLY: subcommands (before any positional) and the choices of positional INDEX.
 _gw_words() {
   case "$1/$2" in
-    'gw/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state admin run token completion help' ;;
+    'gw/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage db state admin run token mcp completion help' ;;
     'gw teams/0') REPLY='create list rotate-key help' ;;
     'gw teams help/0') REPLY='create list rotate-key' ;;
     'gw people/0') REPLY='add list remove help' ;;
@@ -221,6 +259,10 @@ _gw_words() {
     'gw dlp help/0') REPLY='list set add remove output test' ;;
     'gw audit/0') REPLY='verify export chains help' ;;
     'gw audit help/0') REPLY='verify export chains' ;;
+    'gw prices/0') REPLY='set list remove show help' ;;
+    'gw prices help/0') REPLY='set list remove show' ;;
+    'gw budgets/0') REPLY='set list remove test help' ;;
+    'gw budgets help/0') REPLY='set list remove test' ;;
     'gw db/0') REPLY='migrate help' ;;
     'gw db help/0') REPLY='migrate' ;;
     'gw state/0') REPLY='export import help' ;;
@@ -229,8 +271,10 @@ _gw_words() {
     'gw admin tokens/0') REPLY='create list revoke help' ;;
     'gw admin tokens help/0') REPLY='create list revoke' ;;
     'gw admin help/0') REPLY='tokens' ;;
+    'gw mcp/0') REPLY='add list remove test help' ;;
+    'gw mcp help/0') REPLY='add list remove test' ;;
     'gw completion/0') REPLY='bash zsh fish' ;;
-    'gw help/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit db state admin run token completion' ;;
+    'gw help/0') REPLY='serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage db state admin run token mcp completion' ;;
     *) REPLY='' ;;
   esac
 }

@@ -193,6 +193,26 @@ export const ERROR_CATALOG = {
     status: 403, kind: 'permission', retryable: false,
     message: 'This audit trail was first witnessed for another team or person.',
   },
+  GW_ERR_MCP_SERVER_UNAVAILABLE: {
+    status: 502, kind: 'api_error', retryable: true,
+    message: 'The MCP server behind this tool is not reachable now (gw restarts a stdio server that died; see /health).',
+  },
+  GW_ERR_MCP_NOT_FOUND: {
+    status: 404, kind: 'not_found', retryable: false,
+    message: 'No MCP server, tool, prompt or resource of that name is configured on this gateway (names are SERVER__NAME).',
+  },
+  GW_ERR_MCP_SESSION_NOT_FOUND: {
+    status: 404, kind: 'not_found', retryable: false,
+    message: 'No MCP session with that id for this credential; start a new session (initialize).',
+  },
+  GW_ERR_BUDGET_EXCEEDED: {
+    status: 429, kind: 'rate_limit', retryable: true,
+    message: 'A hard spend budget has not enough left for this call; retry after it resets (retry-after).',
+  },
+  GW_ERR_BUDGET_UNPRICED: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'A hard spend budget applies, but this model has no known price, so the call cannot be held against it (gw prices set gives it one).',
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

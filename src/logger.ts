@@ -5,7 +5,7 @@
 // `scheme://user:password@` URL in a message or a logged object.
 import { pino, type Logger, type DestinationStream } from 'pino';
 import { maskUrlCredentials, maskUrlCredentialsDeep } from './config/mask-url-credentials.js';
-import { prettyDestination, type LogFormat } from './log-pretty.js';
+import { prettyDestination, type LogFormat } from './pretty-log.js';
 
 export type { Logger } from 'pino';
 
@@ -18,9 +18,9 @@ const REDACTED_PATHS = [
 
 export interface LoggerOptions {
   level?: string;
-  /** json (default): pino's lines, batched; pretty: one readable line each, written as it comes (log-pretty.ts). */
-  format?: LogFormat;
   destination?: DestinationStream;
+  /** pretty: one readable line per request on stderr (src/pretty-log.ts); json (default): pino's lines. */
+  format?: LogFormat;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
@@ -38,7 +38,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     // Lines are gathered into writes of up to ~12 KiB (one write per few dozen requests under
     // load, instead of one per line), and whatever waits is written at least once a second, so
     // a quiet gateway's lines still show up at once for someone tailing them. flush() at shutdown writes the rest.
-    options.destination ?? (options.format === 'pretty' ? prettyDestination(process.stderr) : pino.destination({ dest: 2, sync: false, minLength: 12 * 1024, periodicFlush: 1000 })),
+    options.destination ?? (options.format === 'pretty'
+      ? prettyDestination(process.stderr) as DestinationStream
+      : pino.destination({ dest: 2, sync: false, minLength: 12 * 1024, periodicFlush: 1000 })),
   );
 }
 

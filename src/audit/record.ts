@@ -29,6 +29,23 @@ export interface AuditTokens {
   cached_read?: number;
   cache_write?: number;
   total?: number;
+  /** Parts of the counts above (src/canonical/usage.ts): 1-hour cache writes, reasoning and audio. */
+  cache_write_1h?: number;
+  reasoning?: number;
+  audio_input?: number;
+  audio_output?: number;
+}
+
+/**
+ * What a request cost, from the price in force (src/spend): in nano-USD so the record keeps
+ * integers only. `price: 'unknown'` (no amount) when no price is known, never a cost of 0.
+ */
+export interface AuditCost {
+  nano_usd?: number;
+  /** `hub`: a sidecar's call, at the cost the hub that served it priced (its x-gw-cost-usd). */
+  price: 'dataset' | 'override' | 'hub' | 'unknown';
+  /** The priced model as the price table names it (dataset id or override), when priced. */
+  priced_as?: string;
 }
 
 /** What a caller hands to the writer; the writer adds v, seq, ts, prev and hash. */
@@ -56,6 +73,8 @@ export interface AuditFields {
   warnings?: string[];
   /** Event-specific payload for non-request kinds (counts, times, paths, byte counts). */
   data?: Record<string, AuditValue>;
+  /** Request records with usage: what the call cost (src/spend). */
+  cost?: AuditCost;
 }
 
 export type AuditValue = string | number | boolean | null | AuditValue[] | { [key: string]: AuditValue };

@@ -12,13 +12,13 @@ export interface LocalGateway {
   sidecar: boolean;
   /** Providers it serves (from /health), to tell a mock-only gateway. */
   providers: string[];
-  /** A sidecar's hub (from /health), whose providers say which model to ask for. */
-  hub: string | null;
+  /** It fronts MCP servers at /mcp (from /health). */
+  mcp: boolean;
   /** Set when gw run started it: where its output goes. */
   startedLog: string | null;
 }
 
-interface Health { components?: { hub?: { url?: unknown }; providers?: { configured?: unknown } } }
+interface Health { components?: { hub?: unknown; mcp?: unknown; providers?: { configured?: string[] } } }
 
 async function probe(url: string): Promise<Health | null> {
   try {
@@ -29,19 +29,8 @@ async function probe(url: string): Promise<Health | null> {
   }
 }
 
-function configuredProviders(health: Health | null): string[] | null {
-  const configured = health?.components?.providers?.configured;
-  return Array.isArray(configured) ? configured.filter((name): name is string => typeof name === 'string') : null;
-}
-
 function describe(url: string, health: Health, startedLog: string | null): LocalGateway {
-  const hub = health.components?.hub;
-  return { url, sidecar: hub !== undefined, providers: configuredProviders(health) ?? [], hub: typeof hub?.url === 'string' ? hub.url : null, startedLog };
-}
-
-/** The providers a gateway or hub serves, from its public /health; null when it does not answer in time. */
-export async function providersAt(url: string): Promise<string[] | null> {
-  return configuredProviders(await probe(url.replace(/\/+$/, '')));
+  return { url, sidecar: health.components?.hub !== undefined, providers: health.components?.providers?.configured ?? [], mcp: health.components?.mcp !== undefined, startedLog };
 }
 
 const BIN = fileURLToPath(new URL('../../bin/gw.js', import.meta.url));

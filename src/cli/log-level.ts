@@ -2,7 +2,6 @@
 // refusal ("default level:verbose must be included in custom levels") names
 // neither the option nor the levels that would work.
 import { CliExit } from './cli-context.js';
-import { LOG_FORMATS, chooseLogFormat, type LogFormat } from '../log-pretty.js';
 
 /** pino's levels, most to least severe, and `silent`; test/cli/log-level.test.ts checks them against pino. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -17,11 +16,4 @@ function isLogLevel(text: string): text is LogLevel {
 export function checkLogLevel(text: string, fromFlag: boolean): LogLevel {
   if (isLogLevel(text)) return text;
   throw new CliExit(2, `invalid ${fromFlag ? '--log-level' : 'GW_LOG_LEVEL'} "${text}": use one of ${LOG_LEVELS.join(', ')}`);
-}
-
-/** --log-format / GW_LOG_FORMAT, or by default pretty when the log (stderr) is a terminal; exit 2 naming both formats otherwise. */
-export function checkLogFormat(text: string | undefined, fromFlag: boolean, logIsTerminal = process.stderr.isTTY === true): LogFormat {
-  const format = chooseLogFormat(text, logIsTerminal);
-  if (format) return format;
-  throw new CliExit(2, `invalid ${fromFlag ? '--log-format' : 'GW_LOG_FORMAT'} "${text ?? ''}": use one of ${LOG_FORMATS.join(', ')}`);
 }

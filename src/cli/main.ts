@@ -16,9 +16,13 @@ import { registerLoginCommands } from './commands/login.js';
 import { registerPeopleCommand } from './commands/people.js';
 import { registerTeamKeyCommands } from './commands/team-keys.js';
 import { registerTokensCommand } from './commands/tokens.js';
+import { registerPricesCommand } from './commands/prices.js';
+import { registerBudgetsCommand } from './commands/budgets.js';
+import { registerUsageCommand } from './commands/usage.js';
 import { registerDbCommands } from './commands/db.js';
 import { registerAdminCommand } from './commands/admin.js';
 import { registerRunCommands, runFromArgv } from './commands/run.js';
+import { registerMcpCommand } from './commands/mcp.js';
 
 export function buildProgram(context: CliContext): Command {
   const program = new Command('gw')
@@ -54,9 +58,13 @@ export function buildProgram(context: CliContext): Command {
   registerPolicyCommand(program, context);
   registerDlpCommand(program, context);
   registerAuditCommand(program, context);
+  registerPricesCommand(program, context);
+  registerBudgetsCommand(program, context);
+  registerUsageCommand(program, context);
   registerDbCommands(program, context);
   registerAdminCommand(program, context);
   registerRunCommands(program, context);
+  registerMcpCommand(program, context);
   registerCompletionCommand(program, context);
   return program;
 }

@@ -2,7 +2,6 @@
 // configuration: environment variables and command-line overrides only, plus, where a tool
 // reads nothing else, a settings file of its own in a temporary folder. Pure: the caller
 // spawns the tool. What each tool needs is from ../shared/research/real-clients.md.
-import { codexProvider, opencodeProvider } from './tool-lines.js';
 
 export const RUNNABLE_TOOLS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 export type RunnableTool = (typeof RUNNABLE_TOOLS)[number];
@@ -18,6 +17,8 @@ export interface LaunchInput {
   args: readonly string[];
   /** The user's ~/.gemini/settings.json, when there is one: gw run gemini starts from it. */
   geminiSettings?: string | null;
+  /** The gateway fronts MCP servers: the tool gets gw's /mcp as one more MCP server. */
+  mcp?: boolean;
 }
 
 export interface Launch {
@@ -32,12 +33,16 @@ const namesModel = (args: readonly string[], flags: readonly string[]) => args.s
 function claude(input: LaunchInput): Launch {
   // ANTHROPIC_AUTH_TOKEN, not ANTHROPIC_API_KEY: Claude Code asks no "use this key?" question for it, and without any it stops at "Not logged in".
   const model = input.model !== null && !namesModel(input.args, ['--model']) ? ['--model', input.model] : [];
-  return { args: [...model, ...input.args], env: { ANTHROPIC_BASE_URL: input.url, ANTHROPIC_AUTH_TOKEN: input.credential }, files: {} };
+  // gw's /mcp as an MCP server named gw, next to the user's own (--mcp-config adds, it does not replace).
+  const mcp = input.mcp
+    ? ['--mcp-config', JSON.stringify({ mcpServers: { gw: { type: 'http', url: `${input.url}/mcp`, headers: { Authorization: `Bearer ${input.credential}` } } } })]
+    : [];
+  return { args: [...model, ...mcp, ...input.args], env: { ANTHROPIC_BASE_URL: input.url, ANTHROPIC_AUTH_TOKEN: input.credential }, files: {} };
 }
 
 function codex(input: LaunchInput): Launch {
   // -c overrides for this run only: the user's ~/.codex/config.toml is read as usual, untouched.
-  const provider = codexProvider(input.url);
+  const provider = `{ name = "gw", base_url = ${JSON.stringify(`${input.url}/v1`)}, env_key = "GW_API_KEY", wire_api = "responses", supports_websockets = true }`;
   const model = input.model !== null && !namesModel(input.args, ['-m', '--model']) ? ['-c', `model=${JSON.stringify(input.model)}`] : [];
   return { args: ['-c', 'model_provider="gw"', '-c', `model_providers.gw=${provider}`, ...model, ...input.args], env: { GW_API_KEY: input.credential }, files: {} };
 }
@@ -80,7 +85,11 @@ function opencode(input: LaunchInput): Launch {
   const model = named?.startsWith('gw/') ? named.slice(3) : input.model ?? 'claude-sonnet-4-5';
   const config = {
     provider: {
-      gw: opencodeProvider(input.url, '{env:GW_API_KEY}', model),
+      gw: {
+        npm: '@ai-sdk/openai-compatible', name: 'gw',
+        options: { baseURL: `${input.url}/v1`, apiKey: '{env:GW_API_KEY}' },
+        models: { [model]: { name: model } },
+      },
     },
     ...(named === undefined ? { model: `gw/${model}` } : {}),
   };

@@ -5,6 +5,7 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import type { Logger } from '../logger.js';
 import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { GatewayServices, HealthComponent, ProviderSet } from '../pipeline/gateway-services.js';
+import { createSpendServices, type SpendServices } from '../spend/spend-services.js';
 import { createLicenseReader, type LicenseReport } from '../state/license.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateError } from '../state/state-errors.js';
@@ -29,7 +30,7 @@ export interface ServiceParts {
   limiter?: Limiter;
 }
 
-export function buildServices(parts: ServiceParts): GatewayServices {
+export function buildServices(parts: ServiceParts & { spend?: SpendServices }): GatewayServices {
   const { state, logger, providers } = parts;
   const license = createLicenseReader(state.home, () => new Date());
   state.onError((error: StateError) => logger.error({ err: error.message }, 'state reload failed; serving the last good state'));
@@ -45,6 +46,7 @@ export function buildServices(parts: ServiceParts): GatewayServices {
     providers,
     upstream: parts.upstream,
     resourceIds: parts.resourceIds,
+    spend: parts.spend ?? createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date() }),
     tracer: parts.tracer,
     ...(parts.limiter ? { limiter: parts.limiter } : {}),
     healthComponents: () => ({ providers: describeProviders(providers()), license: describeLicense(license()), ...parts.modeHealth() }),

@@ -1,5 +1,5 @@
 // With --store, the parts several instances must share besides the state itself:
-// (and with --redis, the rate-limit counters)
+// (and with --redis, the rate-limit and spend-budget counters)
 // the audit trail (a chain per boot in PostgreSQL) and the resource-id memory. One
 // pool serves both; the state store holds its own (it also LISTENs).
 import { loadOrCreateSigningKey, writePublicKey } from '../audit/signing-key.js';
@@ -16,6 +16,7 @@ import type { Logger } from '../logger.js';
 import type { HealthComponent } from '../pipeline/gateway-services.js';
 import type { Limiter } from '../policy/rate-limiter.js';
 import type { HubLimits } from '../hub/hub-context.js';
+import type { SpendCounter } from '../spend/spend-counter.js';
 
 export interface SharedStores {
   /** This instance's chain of the PostgreSQL trail. */
@@ -44,6 +45,8 @@ export async function openSharedStores(url: string, home: string, onCheckpoint?:
 
 export interface SharedCounters {
   limiter: Limiter;
+  /** Spend budgets' counters (src/redis/redis-spend-counter.ts). */
+  spendCounter: SpendCounter;
   hubLimits: HubLimits;
   /** /health: reachable, or which fail mode is in force while it is not (closed refuses limited calls). */
   health(): HealthComponent;
@@ -52,8 +55,8 @@ export interface SharedCounters {
 
 /** Rate-limit and login-limit counters in Redis/Valkey; ioredis is loaded only when --redis is given. */
 export async function openSharedCounters(url: string, state: StateStore, logger: Logger): Promise<SharedCounters> {
-  const [{ connectRedis }, { createRedisLimiter }, { createRedisHubLimits }] = await Promise.all([
-    import('../redis/redis-connection.js'), import('../redis/redis-limiter.js'), import('../redis/redis-hub-limits.js'),
+  const [{ connectRedis }, { createRedisLimiter }, { createRedisHubLimits }, { createRedisSpendCounter }] = await Promise.all([
+    import('../redis/redis-connection.js'), import('../redis/redis-limiter.js'), import('../redis/redis-hub-limits.js'), import('../redis/redis-spend-counter.js'),
   ]);
   const failMode = () => state.snapshot().settings.limits_when_redis_down;
   let lastLogged = 0;
@@ -65,6 +68,7 @@ export async function openSharedCounters(url: string, state: StateStore, logger:
   });
   return {
     limiter: createRedisLimiter(connection, failMode),
+    spendCounter: createRedisSpendCounter(connection, failMode),
     hubLimits: createRedisHubLimits(connection, Date.now),
     health() {
       const health = connection.health();

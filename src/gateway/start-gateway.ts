@@ -17,9 +17,14 @@ import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { createFileTrailReader } from '../admin/trail-reader.js';
 import { describeAuditState } from './describe-audit-state.js';
 import { startOutboxDrain } from './drain-admin-outbox.js';
+import { UpstreamServers } from '../mcp/upstream-servers.js';
+import { representativeModels } from './representative-models.js';
 import { hostname } from 'node:os';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
+import { keepBudgetCounters } from './budget-counters.js';
+import { openTrailSource } from '../spend/trail-source.js';
+import { createSpendServices } from '../spend/spend-services.js';
 import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
 import { startTracing } from '../telemetry/start-tracing.js';
 import { GATEWAY_VERSION } from '../pipeline/upstream-headers.js';
@@ -66,6 +71,8 @@ export interface RunningGateway {
   mode: 'standalone' | 'sidecar';
   /** Where state and the audit trail live, for the banner (a database URL's password masked). */
   storage: string;
+  /** Models to suggest to tools: a sidecar's hub's (waiting briefly for the first exchange), else one per provider here. */
+  suggestedModels(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -104,19 +111,33 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       return health ? { audit_witness: { ...health } } : {};
     };
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
+    mode.setCatalog?.(() => representativeModels(providers.current()));
     const resourceIds = shared?.resourceIds ?? await openResourceIdStore(options.home);
     cleanups.push(() => resourceIds.close());
     const tracer = await startTracing(options.env, GATEWAY_VERSION);
     if (tracer) cleanups.push(() => tracer.shutdown());
+    // The MCP servers /mcp fronts: connected on first use, re-made when they die.
+    const mcp = new UpstreamServers(() => state.snapshot().mcp_servers ?? [], options.env);
+    cleanups.push(() => mcp.close());
+    const mcpHealth = (): Record<string, HealthComponent> => {
+      const servers = mcp.health();
+      if (Object.keys(servers).length === 0) return {};
+      const down = Object.entries(servers).filter(([, server]) => server.status === 'down').map(([name]) => name);
+      return { mcp: { status: down.length > 0 ? 'degraded' : 'ok', servers } };
+    };
     const services = buildServices({
       state, audit, upstream: modeUpstream, providers: providers.current, logger, resourceIds, tracer,
-      modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...(counters ? { redis: counters.health() } : {}) }),
+      modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...mcpHealth(), ...(counters ? { redis: counters.health() } : {}) }),
       ...(counters ? { limiter: counters.limiter } : {}),
+      spend: createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date(), ...(counters ? { counter: counters.spendCounter } : {}) }),
     });
+    const trail = await openTrailSource(options.home, options.storeUrl);
+    cleanups.push(() => trail.close());
+    if (services.spend) await keepBudgetCounters(trail, state, services.spend, logger);
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
     cleanups.push(async () => stopSampler());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
-    const server = await buildServer(services, { tls, ...mode.serverOptions });
+    const server = await buildServer(services, { tls, ...mode.serverOptions, mcp });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
       throw new Error(describeListenError(error, options.host, options.port));
     });
@@ -143,7 +164,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const storage = options.storeUrl
       ? `state and audit in PostgreSQL ${state.file} (this instance's audit chain ${shared?.audit.chainId})${options.redisUrl ? ` · rate limits in Redis ${maskUrlCredentials(options.redisUrl)}` : ''}`
       : `state ${path.join(options.home, 'state.json')} · audit ${path.join(options.home, 'audit', 'audit.jsonl')}${options.redisUrl ? ` · rate limits in Redis ${maskUrlCredentials(options.redisUrl)}` : ''}`;
-    return { url, mode: mode.kind, storage, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
+    const suggestedModels = async (): Promise<string[]> => {
+      if (!mode.servedModels) return representativeModels(providers.current());
+      for (const deadline = Date.now() + 3_000; Date.now() < deadline && mode.servedModels().length === 0;) await new Promise((resolve) => setTimeout(resolve, 50));
+      return mode.servedModels();
+    };
+    return { url, mode: mode.kind, storage, suggestedModels, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     throw error;

@@ -6,6 +6,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export interface GatewayMetrics {
   registry: Registry;
   requests: Counter<'family' | 'operation' | 'status_class'>;
+  /** MCP tool calls through /mcp, by server, tool and outcome (ok, tool_error, refused, blocked, unavailable, upstream_error). */
+  mcpCalls: Counter<'server' | 'tool' | 'outcome'>;
   requestDuration: Histogram<'family' | 'operation'>;
   overhead: Histogram<'family' | 'operation'>;
   streamFirstByte: Histogram<'family' | 'operation'>;
@@ -16,6 +18,9 @@ export interface GatewayMetrics {
   auditRecords: Counter<'kind'>;
   auditWriteErrors: Counter;
   translationDrops: Counter<'code'>;
+  /** Spend: USD by team, provider and the model as the price table names it (bounded; unpriced calls count apart). */
+  cost: Counter<'team' | 'provider' | 'model'>;
+  unpriced: Counter<'provider'>;
   render(): Promise<string>;
 }
 
@@ -25,6 +30,9 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
   const registers = [registry];
   const metrics: Omit<GatewayMetrics, 'render'> = {
     registry,
+    mcpCalls: new Counter({
+      name: 'gw_mcp_calls_total', help: 'MCP tool calls through /mcp, by server, tool and outcome.', labelNames: ['server', 'tool', 'outcome'], registers,
+    }),
     requests: new Counter({
       name: 'gw_requests_total', help: 'Requests served, by family, operation and status class (2xx…5xx; polling: a device-login poll told to wait).',
       labelNames: ['family', 'operation', 'status_class'], registers,
@@ -68,6 +76,14 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
     translationDrops: new Counter({
       name: 'gw_translation_warnings_total', help: 'What translation dropped or mapped, by warning code (a bounded set).',
       labelNames: ['code'], registers,
+    }),
+    cost: new Counter({
+      name: 'gw_cost_usd_total', help: 'What calls cost in USD, by team, provider and the model as the price table names it.',
+      labelNames: ['team', 'provider', 'model'], registers,
+    }),
+    unpriced: new Counter({
+      name: 'gw_cost_unknown_total', help: 'Calls with usage but no known price (recorded as unknown, never 0), by provider.',
+      labelNames: ['provider'], registers,
     }),
   };
   return { ...metrics, render: () => registry.metrics() };

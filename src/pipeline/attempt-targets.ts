@@ -27,7 +27,8 @@ export async function attemptTargets<T extends TryResult>(
     const attempt = attempts[index]!;
     const last = index === attempts.length - 1;
     const name = `${attempt.target.provider.name}/${attempt.target.upstreamModel ?? ''}`;
-    trace.noteProvider(attempt.target.provider.name);
+    const { provider } = attempt.target;
+    trace.noteProvider(provider.name, { provider: provider.name, kind: provider.kind, preset: provider.preset, model: attempt.target.upstreamModel ?? '' });
     const started = Date.now();
     let retryAfter: number | null = null;
     const span = trace.span?.startAttempt({ provider: attempt.target.provider.name, kind: attempt.target.provider.kind, model: attempt.target.upstreamModel });

@@ -4,6 +4,7 @@ import type { AuditFields } from '../audit/record.js';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { ProviderConfig } from '../providers/provider-adapter.js';
+import type { SpendServices } from '../spend/spend-services.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateData } from '../state/schema.js';
 import type { CallTracer } from '../telemetry/call-tracer.js';
@@ -52,6 +53,8 @@ export interface GatewayServices {
   tracer?: CallTracer | null;
   /** Extra /health components contributed by later stages (hub, license). */
   healthComponents?: () => Record<string, HealthComponent>;
+  /** Prices, budgets and their counters (src/spend); made on first use from state when absent (tests). */
+  spend?: SpendServices;
   /** Rate-limit counters shared by every instance (gw serve --redis); else each process counts its own. */
   limiter?: Limiter;
 }

@@ -185,3 +185,22 @@ function readMaxTokens(body: unknown): number | null {
   }
   return null;
 }
+
+/**
+ * Stage 4 for a route whose messages name no model (the MCP endpoint, src/mcp): the same
+ * policies, operation check and rate limits; the DLP rules are resolved and handed back
+ * for the route to apply to each message it understands (tool arguments and results).
+ */
+export async function governOperation(request: PipelineRequest, operation: string, services: GatewayServices, trace: RequestTrace): Promise<Governed> {
+  const state = services.state.snapshot();
+  const governance = governanceOf(services);
+  const { team, keyId } = request.identity;
+  const policies = policiesFor(state.policies ?? [], team, keyId);
+  for (const refusal of evaluateAccess(policies, { model: null, operation, maxTokens: null })) {
+    if (!refusal.shadow) throw new GatewayError('GW_ERR_POLICY_DENIED', { message: `Refused by ${refusal.reason}.` });
+    trace.noteWarning(`policy_shadow: ${refusal.reason}`);
+  }
+  const admission = await admitLimits(governance.limiter, policies, request, trace);
+  const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
+  return { policies, dlp, directKey: null, settle: () => admission.settle(undefined) };
+}

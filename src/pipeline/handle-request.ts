@@ -6,16 +6,20 @@
 //   2. local guard   Host/Origin checks when gw serves without a credential (door.ts)
 //   3. decode        what the client asked for, in its dialect (read-inbound-call.ts)
 //   4. govern        direct key, policy, limits, DLP over whatever leaves (govern-request.ts)
-//   5. plan targets  routing rules, aliases, resource-id memory, policy's provider filter (plan-targets.ts)
+//   5. plan targets  routing rules, aliases, resource-id memory, policy's provider filter (plan-targets.ts);
+//                    then budgets hold the call's worst case over those targets (hold-budget.ts)
 //   6. attempt       each target in turn: encode, then send-to-provider.ts (attempt-targets.ts, try-target.ts)
-//   7. relay         back to the client, output DLP on every dialect and path (relay-reply.ts)
-//   8. record        audit record, log line, metrics, from the trace (src/server/record-request.ts)
+//   7. relay         back to the client, output DLP on every dialect and path (relay-reply.ts);
+//                    a buffered answer carries its cost (price-call.ts)
+//   8. record        audit record with the cost, log line, metrics, budgets settled (src/server/record-request.ts)
 import type { GatewayServices } from './gateway-services.js';
 import { attemptTargets } from './attempt-targets.js';
 import { governRequest } from './govern-request.js';
+import { budgetsMayApply, holdBudget, withBudgetWarnings } from './hold-budget.js';
 import { listModels } from './list-models.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan-targets.js';
+import { withCostHeader } from './price-call.js';
 import { readInboundCall } from './read-inbound-call.js';
 import { relayReply } from './relay-reply.js';
 import type { RequestTrace } from './request-trace.js';
@@ -43,11 +47,14 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   // 5. plan targets (a shared resource-id store first fetches ids another instance remembered)
   if (services.resourceIds?.load) await services.resourceIds.load(resourceIdsNamed(call, request));
   const attempts = planTargets(call, request, services, governed);
+  // …and hard budgets hold its worst case (or refuse it); soft ones may warn.
+  const budgetWarnings = budgetsMayApply(attempts, services) ? await holdBudget(request, attempts, services, trace) : [];
 
   // 6. attempt: in turn (fallbacks, retries, per-target time-outs) until one answers, all
   // before the first byte reaches the client.
   const reply = await attemptTargets(attempts, request, trace, (target, signal) => tryTarget(request, call, target, services, trace, signal));
 
   // 7. relay (8, record, runs when the response closes).
-  return relayReply(reply, call, governed, services, request.signal, trace);
+  const relayed = await relayReply(reply, call, governed, services, request.signal, trace);
+  return withBudgetWarnings(withCostHeader(relayed, services, trace), budgetWarnings);
 }

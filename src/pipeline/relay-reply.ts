@@ -14,6 +14,7 @@ import { toAuditTokens } from './audit-tokens.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { Governed } from './govern-request.js';
 import type { PipelineResponse } from './pipeline-types.js';
+import { noteHubCost } from './price-call.js';
 import type { InboundCall } from './read-inbound-call.js';
 import { relayResource } from './relay-resource.js';
 import { readJsonBody, relayStream } from './relay-response.js';
@@ -57,6 +58,7 @@ export async function relayReply(
   trace.noteUpstreamWait(readStarted);
   const tokens = toAuditTokens(json.usage);
   trace.noteUsage(tokens);
+  if (upstream.status < 400) noteHubCost(trace, upstream.headers);
   governed.settle(tokens);
   if (upstream.status < 400) scanOutputJson(json.bytes, governed, trace);
   trace.noteBytesOut(json.bytes.length);

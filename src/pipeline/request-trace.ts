@@ -2,7 +2,9 @@
 // line, metrics): every stage notes what it learned through a method here, instead of
 // writing into a shared object, and a relayed stream is tracked so the record waits
 // for its last byte and its usage.
-import type { AuditTokens, AuditValue } from '../audit/record.js';
+import type { AuditCost, AuditTokens, AuditValue } from '../audit/record.js';
+import type { BudgetAdmission } from '../spend/budget-keeper.js';
+import type { PricedTarget } from '../spend/price-ids.js';
 import type { CallSpan } from '../telemetry/call-tracer.js';
 
 /** What the record stage reads. */
@@ -10,6 +12,12 @@ export interface TraceView {
   readonly model: string | null;
   readonly provider: string | null;
   readonly tokens: AuditTokens | null;
+  /** The provider and model last tried (what a cost is priced as). */
+  readonly target: PricedTarget | null;
+  /** The call's cost, once priced (src/pipeline/price-call.ts). */
+  readonly cost: AuditCost | null;
+  /** What budgets hold for this call, settled by the record stage (src/pipeline/hold-budget.ts). */
+  readonly budget: BudgetAdmission | null;
   readonly outcome: readonly string[];
   /** Translation warnings and other notes (what one side could not express), by code. */
   readonly warnings: readonly string[];
@@ -30,6 +38,9 @@ export class RequestTrace implements TraceView {
   model: string | null = null;
   provider: string | null = null;
   tokens: AuditTokens | null = null;
+  target: PricedTarget | null = null;
+  cost: AuditCost | null = null;
+  budget: BudgetAdmission | null = null;
   readonly outcome: string[] = [];
   readonly warnings: string[] = [];
   dlp: Record<string, number> | undefined = undefined;
@@ -47,7 +58,14 @@ export class RequestTrace implements TraceView {
 
   noteModel(model: string | null): void { this.model = model; }
 
-  noteProvider(name: string): void { this.provider = name; }
+  noteProvider(name: string, target?: PricedTarget): void {
+    this.provider = name;
+    this.target = target ?? null;
+  }
+
+  noteCost(cost: AuditCost): void { this.cost = cost; }
+
+  noteBudget(admission: BudgetAdmission): void { this.budget = admission; }
 
   noteUsage(tokens: AuditTokens | null): void { this.tokens = tokens; }
 

@@ -16,9 +16,15 @@ export interface PolicyRecord {
   max_tokens?: number;
   requests_per_minute?: number;
   tokens_per_minute?: number;
+  /** MCP (/mcp): globs over namespaced tool names (`server__tool`) and over server names. */
+  allow_tools?: string[];
+  deny_tools?: string[];
+  allow_mcp_servers?: string[];
+  deny_mcp_servers?: string[];
 }
 
-export const POLICY_LIST_FIELDS = ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations'] as const;
+export const POLICY_LIST_FIELDS = ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations',
+  'allow_tools', 'deny_tools', 'allow_mcp_servers', 'deny_mcp_servers'] as const;
 export const POLICY_NUMBER_FIELDS = ['max_tokens', 'requests_per_minute', 'tokens_per_minute'] as const;
 
 /** `*`, `team:NAME` or `key:vk_…`. */

@@ -23,6 +23,8 @@ import type { PersonalIdentity } from '../auth/personal-identity.js';
 import type { HubContext } from '../hub/hub-context.js';
 import { registerHubRoutes } from './hub-routes.js';
 import { registerAdminRoutes, type AdminServerContext } from './admin-routes.js';
+import { registerMcpRoute } from './mcp-route.js';
+import type { UpstreamServers } from '../mcp/upstream-servers.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
 
 export interface ServerOptions {
@@ -33,6 +35,8 @@ export interface ServerOptions {
   hub?: HubContext;
   /** How atu- tokens, person proofs and a sidecar's default identity resolve at the door. */
   people?: PersonalIdentity;
+  /** The MCP servers /mcp fronts (src/mcp); every gw serves /mcp. */
+  mcp?: UpstreamServers;
   /** A hub: serve the admin API (/admin/api) and console (/ui). */
   admin?: AdminServerContext;
   /** Sidecar: every request and upgrade must pass the local guard (src/sidecar/loopback-guard.ts); otherwise only calls served on default_team. */
@@ -114,6 +118,7 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
   app.head('/', { config: { route: operational('HEAD', '/', 'probe') } }, async (_request, reply) => reply.code(200).send());
   if (options.hub) registerHubRoutes(app, options.hub);
   if (options.admin) registerAdminRoutes(app, options.admin);
+  if (options.mcp) registerMcpRoute(app, services, options.mcp);
 
   for (const route of ROUTE_TABLE.filter((entry) => entry.authenticated)) {
     app.route({ method: route.method, url: route.url, config: { route }, handler: (request, reply) => serve(services, request, reply) });

@@ -7,6 +7,9 @@ import type { AuditFields } from '../audit/record.js';
 import { pathForLog, type Logger } from '../logger.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
+import { settleBudget } from '../pipeline/hold-budget.js';
+import { priceCall } from '../pipeline/price-call.js';
+import { NANOS_PER_USD } from '../spend/price-book.js';
 import type { RequestState } from './request-state.js';
 
 /** 499: nginx's code for "client closed the request", used in audit and logs only. */
@@ -86,6 +89,11 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   observeFirstByte(services, labels, state);
 
   const identity = state.identity;
+  const cost = priceCall(services, trace);
+  if (cost?.nano_usd !== undefined) {
+    services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: cost.priced_as ?? '' }, cost.nano_usd / NANOS_PER_USD);
+  } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
+  if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
   trace.span?.end({
     status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
@@ -118,6 +126,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     warnings: trace.warnings.length > 0 ? [...trace.warnings] : undefined,
     dlp: trace.dlp,
     data: Object.keys(trace.data).length > 0 ? { ...trace.data } : undefined,
+    cost: cost ?? undefined,
   };
   services.audit.append(fields).then(
     () => services.metrics.auditRecords.inc({ kind: 'request' }),

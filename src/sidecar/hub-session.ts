@@ -118,6 +118,12 @@ export class HubSession {
     if (!reachable) this.#lastError = reason ?? 'unreachable';
   }
 
+  /** What the hub said it serves (team_settings.models at the last exchange); [] before one. */
+  get servedModels(): string[] {
+    const models = this.#grant?.teamSettings.models;
+    return Array.isArray(models) ? models.filter((model): model is string => typeof model === 'string') : [];
+  }
+
   get identity(): { person: string | null; team: string | null } {
     return { person: this.#grant?.person ?? this.#login.person, team: this.#grant?.team ?? this.#login.team };
   }

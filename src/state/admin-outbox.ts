@@ -27,6 +27,7 @@ const IDENTITIES: Record<string, (item: Item) => string> = {
   admin_tokens: (item) => String(item.id),
   prices: (item) => `${String(item.provider)}/${String(item.model)}`,
   budgets: (item) => String(item.scope ?? item.id),
+  mcp_servers: (item) => String(item.name),
 };
 
 // Settings whose values are safe to name in a record (secret ones are env: references, still left out).

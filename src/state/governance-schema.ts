@@ -19,6 +19,11 @@ export interface StoredPolicy {
   max_tokens?: number;
   requests_per_minute?: number;
   tokens_per_minute?: number;
+  /** MCP (/mcp): globs over namespaced tool names (`server__tool`) and over server names. */
+  allow_tools?: string[];
+  deny_tools?: string[];
+  allow_mcp_servers?: string[];
+  deny_mcp_servers?: string[];
 }
 
 export type StoredDlpAction = 'block' | 'redact' | 'log';
@@ -53,4 +58,29 @@ export interface StoredRoute {
   targets: StoredRouteTarget[];
   retries?: number;
   fallback?: boolean;
+}
+
+/** `gw prices set`: a local price (USD per million tokens) for a provider's model; wins over the dataset. */
+export interface StoredPrice {
+  /** gw's provider name (the `provider` of `provider/model`). */
+  provider: string;
+  model: string;
+  input_mtok: number;
+  output_mtok: number;
+  cache_read_mtok?: number;
+  cache_write_mtok?: number;
+  cache_write_1h_mtok?: number;
+  input_audio_mtok?: number;
+  output_audio_mtok?: number;
+}
+
+/** `gw budgets set`: an amount per calendar period for one key, team or person. */
+export interface StoredBudget {
+  /** `key:vk_…`, `team:NAME` or `person:EMAIL`. */
+  scope: string;
+  amount_usd: number;
+  period: 'day' | 'week' | 'month';
+  /** IANA time zone the period is aligned to (default UTC). */
+  time_zone?: string;
+  mode: 'hard' | 'soft';
 }

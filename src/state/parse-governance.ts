@@ -1,7 +1,7 @@
 // state.json's `policies`, `dlp` and `routes` at the file boundary: checked by
 // shape (a hand edit with a typo is reported by name, not served half-read).
 // Admin DLP patterns are compiled by the server, which reports a bad one.
-import type { StoredDlpScope, StoredPolicy, StoredRoute } from './governance-schema.js';
+import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
 
 type Json = Record<string, unknown>;
 
@@ -12,6 +12,8 @@ export interface Governance {
   policies: StoredPolicy[];
   dlp: StoredDlpScope[];
   routes: StoredRoute[];
+  prices?: StoredPrice[];
+  budgets?: StoredBudget[];
 }
 
 export function readGovernance(raw: Json): Governance | string {
@@ -21,7 +23,11 @@ export function readGovernance(raw: Json): Governance | string {
   if (typeof dlp === 'string') return dlp;
   const routes = readList<StoredRoute>(raw.routes, 'routes', readRoute);
   if (typeof routes === 'string') return routes;
-  return { policies, dlp, routes };
+  const prices = readList<StoredPrice>(raw.prices, 'prices', readPrice);
+  if (typeof prices === 'string') return prices;
+  const budgets = readList<StoredBudget>(raw.budgets, 'budgets', readBudget);
+  if (typeof budgets === 'string') return budgets;
+  return { policies, dlp, routes, ...(raw.prices !== undefined ? { prices } : {}), ...(raw.budgets !== undefined ? { budgets } : {}) };
 }
 
 function readList<T>(value: unknown, field: string, read: (item: Json) => string | null): T[] | string {
@@ -37,7 +43,7 @@ function readList<T>(value: unknown, field: string, read: (item: Json) => string
 function readPolicy(item: Json): string | null {
   if (typeof item.scope !== 'string' || !SCOPE.test(item.scope)) return 'has no valid scope (*, team:NAME or key:vk_…)';
   if (item.mode !== undefined && item.mode !== 'enforce' && item.mode !== 'shadow') return 'mode is not enforce or shadow';
-  for (const field of ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations']) {
+  for (const field of ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations', 'allow_tools', 'deny_tools', 'allow_mcp_servers', 'deny_mcp_servers']) {
     if (item[field] !== undefined && !isStringList(item[field])) return `${field} is not a list of strings`;
   }
   for (const field of ['max_tokens', 'requests_per_minute', 'tokens_per_minute']) {
@@ -75,6 +81,26 @@ function readRoute(item: Json): string | null {
   }
   if (item.retries !== undefined && !(Number.isInteger(item.retries) && (item.retries as number) >= 0)) return 'retries is not a whole number ≥ 0';
   if (item.fallback !== undefined && typeof item.fallback !== 'boolean') return 'fallback is not true or false';
+  return null;
+}
+
+const PRICE_FIELDS = ['input_mtok', 'output_mtok', 'cache_read_mtok', 'cache_write_mtok', 'cache_write_1h_mtok', 'input_audio_mtok', 'output_audio_mtok'];
+
+function readPrice(item: Json): string | null {
+  if (typeof item.provider !== 'string' || item.provider === '' || typeof item.model !== 'string' || item.model === '') return 'needs provider and model';
+  for (const field of PRICE_FIELDS) {
+    const required = field === 'input_mtok' || field === 'output_mtok';
+    if ((required || item[field] !== undefined) && !(typeof item[field] === 'number' && Number.isFinite(item[field]) && (item[field] as number) >= 0)) return `${field} is not a number ≥ 0`;
+  }
+  return null;
+}
+
+function readBudget(item: Json): string | null {
+  if (typeof item.scope !== 'string' || !/^(?:team:[^\s:]+|key:vk_[0-9A-Za-z]+|person:\S+)$/.test(item.scope)) return 'has no valid scope (team:NAME, key:vk_… or person:EMAIL)';
+  if (!(typeof item.amount_usd === 'number' && Number.isFinite(item.amount_usd) && item.amount_usd > 0)) return 'amount_usd is not a number > 0';
+  if (item.period !== 'day' && item.period !== 'week' && item.period !== 'month') return 'period is not day, week or month';
+  if (item.mode !== 'hard' && item.mode !== 'soft') return 'mode is not hard or soft';
+  if (item.time_zone !== undefined && typeof item.time_zone !== 'string') return 'time_zone is not a string';
   return null;
 }
 

@@ -7,6 +7,7 @@ import { readAliases, readProviderRecord } from './providers.js';
 import { readDeviceCode, readLiveKey, readPerson, readToken } from './parse-hub-state.js';
 import { readSettings } from './settings.js';
 import { readGovernance } from './parse-governance.js';
+import { readMcpServers } from './mcp-servers.js';
 import { StateFileError } from './state-errors.js';
 import { readAdminToken } from './admin-tokens.js';
 
@@ -44,7 +45,12 @@ export function parseStateText(text: string, file: string): StateData {
   if (typeof adminTokens === 'string') throw problem(adminTokens);
   const governance = readGovernance(raw);
   if (typeof governance === 'string') throw problem(governance);
-  return { ...raw, ...governance, ...(raw.admin_tokens === undefined ? {} : { admin_tokens: adminTokens }), version: 1, teams, keys, settings: { ...settingsRaw, ...settings }, providers, aliases, ...(hub as Pick<StateData, keyof typeof hub>) };
+  const mcpServers = readMcpServers(raw.mcp_servers);
+  if (typeof mcpServers === 'string') throw problem(mcpServers);
+  return {
+    ...raw, ...governance, ...(raw.admin_tokens === undefined ? {} : { admin_tokens: adminTokens }), version: 1, teams, keys,
+    settings: { ...settingsRaw, ...settings }, providers, aliases, ...(hub as Pick<StateData, keyof typeof hub>), mcp_servers: mcpServers,
+  };
 }
 
 function readArray<T>(raw: Json, field: string, readItem: (item: Json) => T | string): T[] | string {

@@ -4,8 +4,9 @@
 // stored as `env:NAME` (read from gw's environment at start) or, when the user
 // insists, literally: the file is 0600 for that reason.
 import type { ProviderKind } from '../providers/provider-adapter.js';
-import type { StoredDlpScope, StoredPolicy, StoredRoute } from './governance-schema.js';
+import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
 import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
+import type { StoredMcpServer } from './mcp-servers.js';
 
 export type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
@@ -104,6 +105,11 @@ export interface StateData {
   admin_tokens?: AdminTokenRecord[];
   /** CLI changes waiting to be recorded in the audit trail by a running gw (src/state/admin-outbox.ts). */
   admin_outbox?: AdminOutboxEntry[];
+  /** MCP servers aggregated at /mcp (gw mcp): see mcp-servers.ts. */
+  mcp_servers: StoredMcpServer[];
+  /** Spend (gw prices|budgets): local price overrides and budgets; absent in older files. */
+  prices?: StoredPrice[];
+  budgets?: StoredBudget[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -134,5 +140,6 @@ export function emptyState(): StateData {
     version: 1, teams: [], keys: [], settings: { ...DEFAULT_SETTINGS }, providers: [], aliases: {},
     people: [], tokens: [], device_codes: [], live_keys: [],
     policies: [], dlp: [], routes: [],
+    mcp_servers: [],
   };
 }

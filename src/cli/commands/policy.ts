@@ -10,7 +10,8 @@ const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config fold
 
 interface SetOptions {
   mode?: string; allowModels?: string; denyModels?: string; allowProviders?: string; denyProviders?: string;
-  allowOperations?: string; denyOperations?: string; maxTokens?: string; rpm?: string; tpm?: string; home?: string;
+  allowOperations?: string; denyOperations?: string;
+  allowTools?: string; denyTools?: string; allowMcpServers?: string; denyMcpServers?: string; maxTokens?: string; rpm?: string; tpm?: string; home?: string;
 }
 
 const LIST_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string]> = [
@@ -20,6 +21,10 @@ const LIST_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string]> = [
   ['denyProviders', 'deny_providers', 'providers refused'],
   ['allowOperations', 'allow_operations', 'operations allowed (chat.completions, messages, embeddings, genai.generateContent…)'],
   ['denyOperations', 'deny_operations', 'operations refused'],
+  ['allowTools', 'allow_tools', 'MCP tool globs allowed, over namespaced names (e.g. "github__get_*,docs__*")'],
+  ['denyTools', 'deny_tools', 'MCP tool globs refused (hidden from tools/list too)'],
+  ['allowMcpServers', 'allow_mcp_servers', 'MCP servers allowed (globs)'],
+  ['denyMcpServers', 'deny_mcp_servers', 'MCP servers refused (globs)'],
 ];
 const NUMBER_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string, string]> = [
   ['maxTokens', 'max_tokens', '--max-tokens <n>', 'largest max_tokens a request may ask for'],

@@ -9,15 +9,13 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
-import { findOrStartGateway, providersAt, type LocalGateway } from '../local-gateway.js';
+import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
 import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
-import { suggestModel } from '../tool-lines.js';
+import { SIDECAR_CREDENTIAL } from '../serve-banner.js';
 import { createKey } from '../../state/virtual-keys.js';
 import type { StateData } from '../../state/schema.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
-/** What a sidecar accepts locally: it serves every local call as its logged-in person. */
-const SIDECAR_CREDENTIAL = 'gw-sidecar';
 const TOKEN_LIFETIME_MS = 60 * 60_000;
 const TOKEN_NAME = 'gw token';
 
@@ -100,12 +98,10 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   const home = context.home(homeFlag);
   const gateway = await findOrStartGateway(context, home);
   const credential = await credentialFor(gateway, context, home);
-  // A gateway with only the mock provider cannot serve a tool's default model: ask for mock/echo. A
-  // sidecar's hub may not route the tool's own default name either: ask for a model the hub serves.
+  // A gateway with only the mock provider cannot serve a tool's default model: ask for mock/echo.
   const mockOnly = !gateway.sidecar && gateway.providers.every((name) => name === 'mock');
-  const model = gateway.sidecar ? (gateway.hub ? suggestModel(await providersAt(gateway.hub) ?? []) : null) : mockOnly ? 'mock/echo' : null;
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
-  const launch = launchFor(tool, { url: gateway.url, credential, model, args, geminiSettings });
+  const launch = launchFor(tool, { url: gateway.url, credential, model: mockOnly ? 'mock/echo' : null, args, geminiSettings, mcp: gateway.mcp });
   const folder = await mkdtemp(path.join(os.tmpdir(), `gw-run-${tool}-`));
   try {
     for (const [name, content] of Object.entries(launch.files)) {

@@ -12,8 +12,15 @@ export function mapResponsesUsage(usage: unknown): Usage | undefined {
     outputTokens: toCount(usage.output_tokens),
     cachedReadTokens: toCount(inputDetails.cached_tokens),
     reasoningTokens: toCount(outputDetails.reasoning_tokens),
+    // Realtime's Responses-shaped usage splits input and output by modality.
+    audioInputTokens: positive(toCount(inputDetails.audio_tokens)),
+    audioOutputTokens: positive(toCount(outputDetails.audio_tokens)),
     totalTokens: toCount(usage.total_tokens),
   };
+}
+
+function positive(count: number | undefined): number | undefined {
+  return count === 0 ? undefined : count;
 }
 
 /** The wire object has no optional counts: unknown ones are sent as 0 (Codex reads reasoning_tokens). */

@@ -1,5 +1,6 @@
 // OpenAI's `usage` object, as Chat and Completions (and, under input/output names, Responses
-// and embeddings) report it: prompt_tokens already includes cached tokens.
+// and embeddings) report it: prompt_tokens already includes cached tokens (cache writes are
+// free and not reported); completion_tokens includes reasoning and audio tokens.
 // https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage
 import { toCount, type Usage } from '../../canonical/usage.js';
 
@@ -14,8 +15,15 @@ export function mapOpenAiShapedUsage(usage: unknown): Usage | undefined {
     outputTokens: toCount(record.completion_tokens ?? record.output_tokens),
     cachedReadTokens: toCount(promptDetails?.cached_tokens),
     reasoningTokens: toCount(completionDetails?.reasoning_tokens),
+    audioInputTokens: positive(toCount(promptDetails?.audio_tokens)),
+    audioOutputTokens: positive(toCount(completionDetails?.audio_tokens)),
     totalTokens: toCount(record.total_tokens),
   };
+}
+
+/** Text-only calls report `audio_tokens: 0`: kept out, so a translated call matches one that never had the field. */
+function positive(count: number | undefined): number | undefined {
+  return count === 0 ? undefined : count;
 }
 
 /** Canonical usage → OpenAI's `usage`; prompt_tokens already includes cached tokens on both sides. */
@@ -27,7 +35,11 @@ export function encodeOpenAiShapedUsage(usage: Usage): Record<string, unknown> {
     completion_tokens: output,
     total_tokens: usage.totalTokens ?? input + output,
   };
-  if (usage.cachedReadTokens !== undefined) body.prompt_tokens_details = { cached_tokens: usage.cachedReadTokens };
-  if (usage.reasoningTokens !== undefined) body.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
+  if (usage.cachedReadTokens !== undefined || usage.audioInputTokens !== undefined) {
+    body.prompt_tokens_details = { cached_tokens: usage.cachedReadTokens ?? 0, ...(usage.audioInputTokens !== undefined ? { audio_tokens: usage.audioInputTokens } : {}) };
+  }
+  if (usage.reasoningTokens !== undefined || usage.audioOutputTokens !== undefined) {
+    body.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens ?? 0, ...(usage.audioOutputTokens !== undefined ? { audio_tokens: usage.audioOutputTokens } : {}) };
+  }
   return body;
 }

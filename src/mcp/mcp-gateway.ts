@@ -1,0 +1,182 @@
+// gw's /mcp: one MCP server (the official SDK's, streamable HTTP, stateless: a server per
+// HTTP request) over every upstream server the operator configured. Tools, prompts and
+// resources are namespaced `SERVER__NAME` (resources as gw-mcp://SERVER/<uri>). Each message
+// goes through the same stages as a model call, already passed at the door (credential,
+// person, team): the policy decides which servers and tools exist for this caller (tools/list
+// shows exactly what tools/call allows), DLP scans tool arguments before they leave and tool
+// results before they reach the agent (block: an MCP error naming the rule; redact: the text
+// replaced), and the request's audit record names the server and tool, never their content.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
+  ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { scanRequestBody } from '../dlp/scan-request.js';
+import type { DlpSettings } from '../dlp/dlp-config.js';
+import { evaluateToolAccess } from '../policy/evaluate-tool-access.js';
+import type { PolicyRecord } from '../policy/policy-record.js';
+import type { RequestTrace } from '../pipeline/request-trace.js';
+import type { UpstreamServers } from './upstream-servers.js';
+import { GW_VERSION } from './version.js';
+
+const SEPARATOR = '__';
+const RESOURCE_SCHEME = 'gw-mcp://';
+const CALL_TIMEOUT_MS = 300_000;
+
+export interface McpCallContext {
+  upstream: UpstreamServers;
+  policies: readonly PolicyRecord[];
+  dlp: DlpSettings;
+  trace: RequestTrace;
+  /** Per server and tool: calls and their outcome (gw_mcp_calls_total). */
+  countCall(server: string, tool: string, outcome: string): void;
+}
+
+function split(name: string): { server: string; name: string } {
+  const at = name.indexOf(SEPARATOR);
+  if (at <= 0) throw new McpError(ErrorCode.InvalidParams, `"${name}" is not SERVER${SEPARATOR}NAME (names on gw's /mcp carry their server)`);
+  return { server: name.slice(0, at), name: name.slice(at + SEPARATOR.length) };
+}
+
+/** Servers this caller may reach at all; a shadow refusal is a warning in the record. */
+function allowedServers(context: McpCallContext): string[] {
+  return context.upstream.list().map((server) => server.name).filter((server) => !refused(context, server, null));
+}
+
+function refused(context: McpCallContext, server: string, tool: string | null): string | null {
+  for (const refusal of evaluateToolAccess(context.policies, server, tool)) {
+    if (!refusal.shadow) return refusal.reason;
+    context.trace.noteWarning(`policy_shadow: ${refusal.reason}`);
+  }
+  return null;
+}
+
+async function reach(context: McpCallContext, server: string): Promise<Client> {
+  if (!context.upstream.list().some((candidate) => candidate.name === server)) throw new McpError(ErrorCode.InvalidParams, `no MCP server "${server}" on this gateway`);
+  try {
+    return await context.upstream.client(server);
+  } catch (error) {
+    throw new McpError(ErrorCode.InternalError, `MCP server "${server}" is not reachable now: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Each allowed server's list, namespaced; a server that cannot answer now is left out (see /health). */
+async function gather<T>(context: McpCallContext, list: (client: Client, server: string) => Promise<T[]>): Promise<T[]> {
+  const lists = await Promise.all(allowedServers(context).map(async (server) => {
+    try {
+      return await list(await context.upstream.client(server), server);
+    } catch {
+      context.trace.noteWarning(`mcp_server_unavailable: ${server}`);
+      return [];
+    }
+  }));
+  return lists.flat();
+}
+
+/** DLP over a message's strings, in place: a block is an MCP error naming the rule, a redaction is noted. */
+function scan(context: McpCallContext, value: unknown, direction: 'arguments' | 'result'): void {
+  const found = scanRequestBody(value, context.dlp.rules, context.dlp.cache);
+  for (const [ruleId, matches] of Object.entries(found.counts)) context.trace.noteDlp(ruleId, matches);
+  if (found.blockedBy !== null) {
+    context.trace.noteOutcome('GW_ERR_DLP_BLOCKED');
+    throw new McpError(ErrorCode.InvalidRequest, `Blocked by DLP rule "${found.blockedBy}": the tool ${direction} carry what looks like ${found.blockedBy.replace(/_/g, ' ')}. The matched text is not shown.`);
+  }
+  if (found.redacted > 0) context.trace.noteWarning(`dlp_redacted_${direction}: ${found.redacted}`);
+}
+
+export function createMcpServer(context: McpCallContext): Server {
+  const server = new Server({ name: 'gw', version: GW_VERSION }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    context.trace.noteData('mcp', { method: 'tools/list' });
+    const tools = await gather(context, async (client, name) => (await client.listTools()).tools
+      .map((tool) => ({ ...tool, name: `${name}${SEPARATOR}${tool.name}` }))
+      .filter((tool) => refused(context, name, tool.name) === null));
+    return { tools };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { server: upstreamName, name: tool } = split(request.params.name);
+    context.trace.noteData('mcp', { method: 'tools/call', server: upstreamName, tool });
+    const started = process.hrtime.bigint();
+    const finish = (outcome: string) => {
+      context.trace.noteData('mcp_ms', Number((process.hrtime.bigint() - started) / 1_000_000n));
+      context.countCall(upstreamName, tool, outcome);
+    };
+    const reason = refused(context, upstreamName, request.params.name);
+    if (reason !== null) {
+      context.trace.noteOutcome('GW_ERR_POLICY_DENIED');
+      finish('refused');
+      throw new McpError(ErrorCode.InvalidRequest, `Refused by ${reason}.`);
+    }
+    const args = structuredClone(request.params.arguments ?? {});
+    try {
+      scan(context, args, 'arguments');
+    } catch (error) {
+      finish('blocked');
+      throw error;
+    }
+    const client = await reach(context, upstreamName).catch((error: unknown) => { finish('unavailable'); throw error; });
+    const progressToken = request.params._meta?.progressToken;
+    let result: CallToolResult;
+    try {
+      result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: CALL_TIMEOUT_MS, signal: extra.signal,
+        // Progress from the tool server reaches the agent under the agent's own token.
+        ...(progressToken === undefined ? {} : {
+          onprogress: (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
+          resetTimeoutOnProgress: true,
+        }),
+      }) as CallToolResult;
+    } catch (error) {
+      finish('upstream_error');
+      if (error instanceof McpError) throw error;
+      throw new McpError(ErrorCode.InternalError, `MCP server "${upstreamName}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    try {
+      scan(context, result.content, 'result');
+      if (result.structuredContent !== undefined) scan(context, result.structuredContent, 'result');
+    } catch (error) {
+      finish('blocked');
+      throw error;
+    }
+    finish(result.isError ? 'tool_error' : 'ok');
+    return result;
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => {
+    context.trace.noteData('mcp', { method: 'prompts/list' });
+    return { prompts: await gather(context, async (client, name) => (await client.listPrompts()).prompts.map((prompt) => ({ ...prompt, name: `${name}${SEPARATOR}${prompt.name}` }))) };
+  });
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const { server: upstreamName, name } = split(request.params.name);
+    context.trace.noteData('mcp', { method: 'prompts/get', server: upstreamName, prompt: name });
+    if (refused(context, upstreamName, null)) throw new McpError(ErrorCode.InvalidRequest, `Refused by policy: MCP server ${upstreamName}`);
+    const prompt = await (await reach(context, upstreamName)).getPrompt({ name, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) });
+    scan(context, prompt.messages, 'result');
+    return prompt;
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    context.trace.noteData('mcp', { method: 'resources/list' });
+    return {
+      resources: await gather(context, async (client, name) => (await client.listResources()).resources
+        .map((resource) => ({ ...resource, uri: `${RESOURCE_SCHEME}${name}/${encodeURIComponent(resource.uri)}` }))),
+    };
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const match = /^gw-mcp:\/\/([^/]+)\/(.+)$/.exec(request.params.uri);
+    if (!match) throw new McpError(ErrorCode.InvalidParams, `"${request.params.uri}" is not a ${RESOURCE_SCHEME}SERVER/… resource of this gateway`);
+    const [, upstreamName, encoded] = match as unknown as [string, string, string];
+    context.trace.noteData('mcp', { method: 'resources/read', server: upstreamName });
+    if (refused(context, upstreamName, null)) throw new McpError(ErrorCode.InvalidRequest, `Refused by policy: MCP server ${upstreamName}`);
+    const read = await (await reach(context, upstreamName)).readResource({ uri: decodeURIComponent(encoded) });
+    scan(context, read.contents, 'result');
+    return { contents: read.contents.map((content) => ({ ...content, uri: request.params.uri })) };
+  });
+
+  return server;
+}

@@ -1,0 +1,133 @@
+// The MCP servers gw fronts (state `mcp_servers`, `gw mcp add`), each behind one SDK client:
+// remote servers over streamable HTTP (or the older SSE transport), local ones as child
+// processes over stdio. A client connects on first use; one whose server died (a stdio child
+// that exited, a connection that broke) is re-made on the next use after a backoff that
+// doubles to 30 s, and /health says which servers are up, down, and how often they restarted.
+// Header and variable values may be `env:NAME`, read from gw's environment when connecting.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { StoredMcpServer } from '../state/mcp-servers.js';
+import { GW_VERSION } from './version.js';
+
+const MAX_BACKOFF_MS = 30_000;
+
+export interface UpstreamHealth {
+  status: 'up' | 'down' | 'idle';
+  restarts: number;
+  last_error?: string;
+}
+
+interface Slot {
+  signature: string;
+  client: Client | null;
+  connecting: Promise<Client> | null;
+  restarts: number;
+  failures: number;
+  retryAt: number;
+  lastError?: string;
+  everConnected: boolean;
+}
+
+function resolve(value: string, env: NodeJS.ProcessEnv): string {
+  if (!value.startsWith('env:')) return value;
+  const name = value.slice(4);
+  const found = env[name];
+  if (found === undefined) throw new Error(`the environment variable ${name} is not set`);
+  return found;
+}
+
+function resolveMap(map: Record<string, string> | undefined, env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(map ?? {}).map(([name, value]) => [name, resolve(value, env)]));
+}
+
+function transportFor(server: StoredMcpServer, env: NodeJS.ProcessEnv): Transport {
+  if (server.transport === 'stdio') {
+    const [command, ...args] = server.command!;
+    // The child gets a minimal environment plus its own variables: never gw's provider keys.
+    return new StdioClientTransport({ command: command!, args, env: { ...getDefaultEnvironment(), ...resolveMap(server.env, env) }, stderr: 'ignore' });
+  }
+  const headers = resolveMap(server.headers, env);
+  if (server.transport === 'sse') return new SSEClientTransport(new URL(server.url!), { requestInit: { headers } });
+  return new StreamableHTTPClientTransport(new URL(server.url!), { requestInit: { headers } });
+}
+
+export class UpstreamServers {
+  readonly #slots = new Map<string, Slot>();
+
+  constructor(private readonly servers: () => readonly StoredMcpServer[], private readonly env: NodeJS.ProcessEnv, private readonly now: () => number = Date.now) {}
+
+  list(): readonly StoredMcpServer[] {
+    return this.servers();
+  }
+
+  /** A connected client for `name`, connecting (or reconnecting after its backoff) when needed. */
+  async client(name: string): Promise<Client> {
+    const server = this.servers().find((candidate) => candidate.name === name);
+    if (!server) throw new Error(`no MCP server ${name}`);
+    const signature = JSON.stringify(server);
+    let slot = this.#slots.get(name);
+    if (slot && slot.signature !== signature) {
+      // Changed with gw mcp add: the old client goes.
+      void slot.client?.close().catch(() => undefined);
+      slot = undefined;
+    }
+    if (!slot) {
+      slot = { signature, client: null, connecting: null, restarts: 0, failures: 0, retryAt: 0, everConnected: false };
+      this.#slots.set(name, slot);
+    }
+    if (slot.client) return slot.client;
+    if (slot.connecting) return slot.connecting;
+    if (this.now() < slot.retryAt) throw new Error(`${slot.lastError ?? 'not reachable'} (retrying in ${Math.ceil((slot.retryAt - this.now()) / 1000)} s)`);
+    const current = slot;
+    current.connecting = this.#connect(server, current).finally(() => { current.connecting = null; });
+    return current.connecting;
+  }
+
+  async #connect(server: StoredMcpServer, slot: Slot): Promise<Client> {
+    const client = new Client({ name: 'gw', version: GW_VERSION });
+    try {
+      const transport = transportFor(server, this.env);
+      await client.connect(transport, { timeout: 15_000 });
+    } catch (error) {
+      slot.failures += 1;
+      slot.lastError = error instanceof Error ? error.message : String(error);
+      slot.retryAt = this.now() + Math.min(MAX_BACKOFF_MS, 500 * 2 ** (slot.failures - 1));
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    if (slot.everConnected) slot.restarts += 1;
+    slot.everConnected = true;
+    slot.failures = 0;
+    slot.lastError = undefined;
+    slot.client = client;
+    // A server that goes away (a stdio child exiting, a dropped connection) is re-made on next use.
+    client.onclose = () => {
+      if (slot.client === client) {
+        slot.client = null;
+        slot.lastError = 'the server closed the connection';
+      }
+    };
+    return client;
+  }
+
+  health(): Record<string, UpstreamHealth> {
+    const report: Record<string, UpstreamHealth> = {};
+    for (const server of this.servers()) {
+      const slot = this.#slots.get(server.name);
+      report[server.name] = {
+        status: slot?.client ? 'up' : slot?.lastError ? 'down' : 'idle',
+        restarts: slot?.restarts ?? 0,
+        ...(slot?.lastError ? { last_error: slot.lastError } : {}),
+      };
+    }
+    return report;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#slots.values()].map((slot) => slot.client?.close().catch(() => undefined)));
+    this.#slots.clear();
+  }
+}

@@ -1,0 +1,62 @@
+// Budgets, between planning and the first attempt: the worst case of the call over every
+// planned target (the dearest input and output prices among them) is held against each hard
+// budget that applies to the caller's key, team or person, or the call is refused with the
+// budget's name and reset time; a soft budget already spent adds a warning (header and audit).
+// The record stage settles the hold to the real cost (settleBudget).
+import type { Rates } from '../spend/price-book.js';
+import { estimateWorstCase } from '../spend/estimate-worst-case.js';
+import type { GatewayServices } from './gateway-services.js';
+import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
+import type { TargetAttempt } from './plan-targets.js';
+import { priceCall, spendOf } from './price-call.js';
+import type { RequestTrace } from './request-trace.js';
+
+export const BUDGET_WARNING_HEADER = 'x-gw-budget-warning';
+
+/**
+ * Whether any budget could apply: checked without an await, so a gw with no budgets adds no
+ * event-loop turn to a call (at 32 connections one more await cost ~10 µs of wall time to headers).
+ */
+export function budgetsMayApply(attempts: readonly TargetAttempt[], services: GatewayServices): boolean {
+  // Only calls that run a model are priced (files, lists and batches' management calls are not).
+  return (services.state.snapshot().budgets ?? []).length > 0 && attempts.some((attempt) => attempt.target.upstreamModel);
+}
+
+export async function holdBudget(request: PipelineRequest, attempts: readonly TargetAttempt[], services: GatewayServices, trace: RequestTrace): Promise<string[]> {
+  if (!budgetsMayApply(attempts, services)) return [];
+  const budgets = services.state.snapshot().budgets ?? [];
+  const spend = spendOf(services);
+  const rates = dearestRates(attempts, spend.prices.rates.bind(spend.prices));
+  const worstCase = rates === null ? null : estimateWorstCase(rates, request.rawBody?.length ?? 0, request.body);
+  const { team, keyId, person } = request.identity;
+  const admission = await spend.budgets.admit(budgets, { team, keyId, person }, worstCase);
+  trace.noteBudget(admission);
+  for (const warning of admission.warnings) trace.noteWarning(`budget_soft_exceeded: ${warning.slice(0, warning.indexOf(' ('))}`, { once: true });
+  return admission.warnings;
+}
+
+/** Soft-budget warnings on the answer, whatever its kind (a stream's headers leave first). */
+export function withBudgetWarnings(response: PipelineResponse, warnings: readonly string[]): PipelineResponse {
+  if (warnings.length === 0) return response;
+  return { ...response, headers: { ...response.headers, [BUDGET_WARNING_HEADER]: warnings.join(', ') } };
+}
+
+/**
+ * Record stage: the hold becomes the real cost. No usage reported (an error, a cut stream) settles
+ * to 0; usage with no known price keeps the worst case held.
+ */
+export async function settleBudget(services: GatewayServices, trace: RequestTrace): Promise<void> {
+  if (!trace.budget) return;
+  const cost = priceCall(services, trace);
+  await trace.budget.settle(cost === null ? 0 : cost.nano_usd ?? null);
+}
+
+function dearestRates(attempts: readonly TargetAttempt[], ratesOf: (target: { provider: string; kind: string; preset?: string; model: string }) => Rates | null): Rates | null {
+  let dearest: Rates = { input: 0, output: 0 };
+  for (const { target } of attempts) {
+    const rates = ratesOf({ provider: target.provider.name, kind: target.provider.kind, preset: target.provider.preset, model: target.upstreamModel ?? '' });
+    if (rates === null) return null;
+    dearest = { input: Math.max(dearest.input, rates.input), output: Math.max(dearest.output, rates.output) };
+  }
+  return dearest;
+}

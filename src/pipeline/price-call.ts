@@ -1,0 +1,64 @@
+// The call's cost, priced once from what the trace learned (the provider and model that
+// answered, the usage it reported) for the record stage, the metrics and the x-gw-cost-usd
+// header. A buffered answer gets the header; a stream's headers leave before its usage is
+// known, so its cost is only in the audit record and the metrics (README: Spend).
+import type { AuditCost } from '../audit/record.js';
+import { createSpendServices, type SpendServices } from '../spend/spend-services.js';
+import { NANOS_PER_USD } from '../spend/price-book.js';
+import type { GatewayServices } from './gateway-services.js';
+import type { PipelineResponse } from './pipeline-types.js';
+import type { RequestTrace } from './request-trace.js';
+
+export const COST_HEADER = 'x-gw-cost-usd';
+
+const fallbacks = new WeakMap<GatewayServices, SpendServices>();
+
+/** The services' spend, or one made from state for services built without it (in-process tests). */
+export function spendOf(services: GatewayServices): SpendServices {
+  if (services.spend) return services.spend;
+  let spend = fallbacks.get(services);
+  if (!spend) {
+    spend = createSpendServices({ overrides: () => services.state.snapshot().prices ?? [], now: services.now });
+    fallbacks.set(services, spend);
+  }
+  return spend;
+}
+
+/**
+ * Null when the call reported no usage, reached no provider or named no model (a batch's or a
+ * response's retrieval repeats usage already priced when it ran): nothing to price.
+ */
+export function priceCall(services: GatewayServices, trace: RequestTrace): AuditCost | null {
+  if (trace.cost) return trace.cost;
+  if (!trace.tokens || !trace.target?.model) return null;
+  const cost = spendOf(services).prices.price(trace.target, trace.tokens);
+  trace.noteCost(cost);
+  return cost;
+}
+
+/**
+ * A sidecar's buffered call through its hub: the hub priced it (its overrides, its negotiated
+ * prices) and says so in x-gw-cost-usd, which is then this call's cost too. A stream's cost
+ * (no header) is priced here from the dataset by the model's name.
+ */
+export function noteHubCost(trace: RequestTrace, headers: Record<string, string | string[] | undefined>): void {
+  const header = headers[COST_HEADER];
+  if (trace.target?.kind !== 'gateway' || typeof header !== 'string') return;
+  if (header === 'unknown') return trace.noteCost({ price: 'unknown' });
+  if (!/^\d+(\.\d{1,9})?$/.test(header)) return;
+  trace.noteCost({ nano_usd: Math.round(Number(header) * NANOS_PER_USD), price: 'hub', priced_as: trace.target.model });
+}
+
+/** A buffered answer's cost as a header: USD as a decimal, or `unknown`. */
+export function withCostHeader(response: PipelineResponse, services: GatewayServices, trace: RequestTrace): PipelineResponse {
+  if (!Buffer.isBuffer(response.body)) return response;
+  const cost = priceCall(services, trace);
+  if (!cost) return response;
+  return { ...response, headers: { ...response.headers, [COST_HEADER]: formatUsd(cost) } };
+}
+
+/** nano-USD → `0.00325` (nine decimals at most, trailing zeros dropped); unknown stays `unknown`. */
+export function formatUsd(cost: AuditCost): string {
+  if (cost.nano_usd === undefined) return 'unknown';
+  return (cost.nano_usd / NANOS_PER_USD).toFixed(9).replace(/\.?0+$/, '') || '0';
+}

@@ -1,0 +1,104 @@
+// Budgets per key, team and person (`gw budgets set`). Before a call: every hard budget that
+// applies reserves the call's worst case (estimate-worst-case.ts) or refuses it, naming the
+// budget and when it resets; soft budgets already spent add a warning. After the call, each
+// reservation is settled to the real cost, so concurrent calls overshoot a hard budget by no
+// more than their estimates' error. Counts live behind SpendCounter (in process for now).
+import { GatewayError } from '../errors.js';
+import type { StoredBudget } from '../state/governance-schema.js';
+import { currentPeriodOf } from './budget-period.js';
+import { NANOS_PER_USD } from './price-book.js';
+import type { SpendCounter } from './spend-counter.js';
+
+export interface BudgetSubject {
+  team: string;
+  keyId: string | null;
+  /** The human from device login (never a session token). */
+  person: string | null;
+}
+
+export interface BudgetAdmission {
+  /** Soft budgets already spent: one line each, for the response header and the audit warnings. */
+  warnings: string[];
+  /** The call's real cost in nano-USD; null when unknown (the reservation is kept: it is the worst case). */
+  settle(actualNanos: number | null): Promise<void>;
+}
+
+export interface BudgetKeeper {
+  /** `worstCaseNanos` null: the model has no known price (a hard budget then refuses the call). */
+  admit(budgets: readonly StoredBudget[], subject: BudgetSubject, worstCaseNanos: number | null): Promise<BudgetAdmission>;
+}
+
+const NO_BUDGET: BudgetAdmission = { warnings: [], settle: async () => {} };
+
+export function budgetApplies(budget: StoredBudget, subject: BudgetSubject): boolean {
+  const [kind, name] = [budget.scope.slice(0, budget.scope.indexOf(':')), budget.scope.slice(budget.scope.indexOf(':') + 1)];
+  if (kind === 'team') return name === subject.team;
+  if (kind === 'key') return name === subject.keyId;
+  if (kind === 'person') return name === subject.person;
+  return false;
+}
+
+/** The counter key of a budget's current period: a new period starts a new count. */
+export function counterKey(budget: StoredBudget, periodStart: Date): string {
+  return `${budget.scope}/${budget.period}/${budget.time_zone ?? 'UTC'}|${periodStart.toISOString()}`;
+}
+
+export function createBudgetKeeper(counter: SpendCounter, now: () => Date): BudgetKeeper {
+  return {
+    async admit(budgets, subject, worstCaseNanos) {
+      const applying = budgets.filter((budget) => budgetApplies(budget, subject));
+      if (applying.length === 0) return NO_BUDGET;
+      const at = now();
+      const held: Array<{ key: string; reserved: number }> = [];
+      const warnings: string[] = [];
+      try {
+        for (const budget of applying) {
+          const window = currentPeriodOf(budget.period, at, budget.time_zone);
+          const key = counterKey(budget, window.start);
+          const limit = Math.round(budget.amount_usd * NANOS_PER_USD);
+          if (budget.mode === 'soft') {
+            const spent = await counter.spent(key);
+            if (spent >= limit) warnings.push(`${describe(budget)} spent (${usd(spent)}); resets ${window.end.toISOString()}`);
+            held.push({ key, reserved: 0 });
+            continue;
+          }
+          if (worstCaseNanos === null) throw new GatewayError('GW_ERR_BUDGET_UNPRICED', { message: `Budget ${describe(budget)} is hard, and this model has no known price: gw prices set gives it one.` });
+          if (!(await counter.reserve(key, worstCaseNanos, limit))) throw await refusal(budget, counter, key, limit, worstCaseNanos, window.end, at);
+          held.push({ key, reserved: worstCaseNanos });
+        }
+      } catch (error) {
+        await Promise.all(held.map((hold) => counter.settle(hold.key, hold.reserved, 0)));
+        throw error;
+      }
+      let settled = false;
+      return {
+        warnings,
+        async settle(actual) {
+          if (settled) return;
+          settled = true;
+          await Promise.all(held.map((hold) => counter.settle(hold.key, hold.reserved, actual ?? hold.reserved)));
+        },
+      };
+    },
+  };
+}
+
+async function refusal(budget: StoredBudget, counter: SpendCounter, key: string, limit: number, worstCase: number, resets: Date, at: Date): Promise<GatewayError> {
+  const left = Math.max(0, limit - (await counter.spent(key)));
+  const seconds = Math.max(1, Math.ceil((resets.getTime() - at.getTime()) / 1000));
+  return new GatewayError('GW_ERR_BUDGET_EXCEEDED', {
+    message: `Budget ${describe(budget)} has ${usd(left)} left; this call may cost up to ${usd(worstCase)}. It resets at ${resets.toISOString()}.`,
+    headers: { 'retry-after': String(seconds) },
+  });
+}
+
+/** `team:eng ($5.00 a day, hard, UTC)`. */
+export function describe(budget: StoredBudget): string {
+  return `${budget.scope} (${usd(budget.amount_usd * NANOS_PER_USD)} a ${budget.period}, ${budget.mode}, ${budget.time_zone ?? 'UTC'})`;
+}
+
+/** nano-USD → `$0.0123` (cents, or four significant decimals below a cent). */
+export function usd(nanos: number): string {
+  const dollars = nanos / NANOS_PER_USD;
+  return dollars >= 0.01 || dollars === 0 ? `$${dollars.toFixed(2)}` : `$${dollars.toPrecision(2)}`;
+}

@@ -1,0 +1,62 @@
+// Every `gw …` command the README shows in a code block is a real command taking the
+// options it is shown with (issue 14: "every line the README shows runs as written").
+// The lines that need a hub, keys or servers are run for real by the end-to-end tests of
+// their features; this test catches the cheap rot: a renamed command or option, a typo.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import type { CliContext } from '../../src/cli/cli-context.js';
+
+const README = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+
+/** Each `gw …` invocation in the README's fenced code blocks (a line may chain several with && or |). */
+function readmeCommands(): string[] {
+  const commands: string[] = [];
+  for (const block of README.matchAll(/```(?:bash|sh|shell)?\n([\s\S]*?)```/g)) {
+    for (const line of block[1]!.split('\n')) {
+      const code = line.replace(/\s+#.*$/, '');
+      for (const part of code.split(/&&|\|\||\||;/)) {
+        const match = /(?:^|\s)gw\s+(.+)$/.exec(part.trim()) ?? /^gw\s+(.+)$/.exec(part.trim());
+        if (match && !part.includes('npx')) commands.push(match[1]!.trim());
+      }
+    }
+  }
+  return [...new Set(commands)];
+}
+
+async function help(words: string[]): Promise<{ code: number; text: string }> {
+  let text = '';
+  const context: CliContext = { stdout: { write: (chunk) => { text += chunk; } }, stderr: { write: (chunk) => { text += chunk; } }, env: {}, home: () => '/nonexistent' };
+  const code = await runCli(['node', 'gw', ...words, '--help'], context);
+  return { code, text };
+}
+
+const commands = readmeCommands();
+
+it('the README shows gw commands (the parser finds them)', () => {
+  expect(commands.length).toBeGreaterThan(12);
+});
+
+it.each(commands.map((command) => [command]))('gw %s', async (command) => {
+  const words = command.split(/\s+/);
+  // The command path: leading words that are not options, values or placeholders.
+  const pathWords: string[] = [];
+  for (const word of words) {
+    if (word.startsWith('-') || /[^a-z-]/.test(word)) break;
+    pathWords.push(word);
+  }
+  // Drop trailing words that are arguments (an email, a name) rather than subcommands.
+  let shown = await help(pathWords);
+  while (pathWords.length > 1 && (shown.code !== 0 || !shown.text.includes(`Usage: gw ${pathWords.join(' ')}`))) {
+    pathWords.pop();
+    shown = await help(pathWords);
+  }
+  expect(shown.code, `gw ${pathWords.join(' ')} --help`).toBe(0);
+  if (pathWords[0] === 'run') return; // gw run passes every option to the tool
+  for (const flag of words.filter((word) => /^--[a-z-]+/.test(word)).map((word) => word.split('=')[0]!)) {
+    // --store is the program's own option, accepted by every command.
+    if (flag === '--store' || flag === '--help') continue;
+    expect(shown.text, `gw ${pathWords.join(' ')} has no ${flag}`).toContain(flag);
+  }
+});

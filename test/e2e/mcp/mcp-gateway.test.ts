@@ -1,0 +1,194 @@
+// The MCP gateway (issue 17): the official SDK's client, through a real gw serve's /mcp, to
+// two real MCP servers built with the SDK (one a stdio child gw starts, one streamable HTTP):
+// namespaced listing, a call, a progress notification, a resource read, a prompt; a denied
+// tool absent from tools/list and refused on tools/call; a secret in an argument blocked; an
+// email in a result redacted; the calls in the audit trail (server, tool, person/team/key,
+// DLP rule ids, never arguments or results) and the trail verifying; a killed stdio server
+// restarted for the next call; the client's credential never forwarded upstream.
+import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { SAMPLES } from '../../dlp/samples.js';
+import { GatewayJar, readAudit, sleep } from '../helpers.js';
+// @ts-expect-error: a plain ES module shared with the stdio child
+import { createNotesServer } from '../../support/mcp-servers/notes-server.mjs';
+
+const SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../support/mcp-servers/notes-server.mjs');
+const jar = new GatewayJar();
+let gw: GatewayProcess;
+let remote: { server: HttpServer; url: string; seenAuthorization: string[] };
+let key: string;
+
+async function startRemote(): Promise<typeof remote> {
+  const seenAuthorization: string[] = [];
+  const server = createServer((request: IncomingMessage, response) => {
+    seenAuthorization.push(String(request.headers.authorization ?? ''));
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const mcp = createNotesServer('remote');
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      response.on('close', () => { void transport.close(); void mcp.close(); });
+      await mcp.connect(transport);
+      const text = Buffer.concat(chunks).toString('utf8');
+      await transport.handleRequest(request, response, text ? JSON.parse(text) : undefined);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seenAuthorization };
+}
+
+async function gwCli(args: string[]): Promise<string> {
+  const result = await runGw(args, { home: gw.home });
+  if (result.code !== 0) throw new Error(`gw ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
+
+async function connect(credential = key): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${credential}` } } }));
+  return client;
+}
+
+beforeAll(async () => {
+  remote = await startRemote();
+  gw = await jar.start({ args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn', REMOTE_MCP_TOKEN: 'remote-server-token-123' } });
+  key = gw.bootstrapKey!;
+  await gwCli(['mcp', 'add', 'notes', '--command', `${process.execPath} ${SERVER_SCRIPT} stdio local`]);
+  await gwCli(['mcp', 'add', 'remote', '--url', remote.url, '--header', 'Authorization=env:REMOTE_MCP_TOKEN']);
+  await gwCli(['dlp', 'set', 'email', 'redact']);
+  await sleep(1000);
+}, 60_000);
+
+afterAll(async () => {
+  await jar.stopAll();
+  remote?.server.close();
+});
+
+describe('through the SDK client', () => {
+  it('lists both servers\' tools, namespaced', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['notes__echo', 'notes__slow', 'remote__echo', 'remote__contact']));
+    await client.close();
+  });
+
+  it('calls a tool on each server, and the upstream gets gw\'s header, never the client\'s key', async () => {
+    const client = await connect();
+    const local = await client.callTool({ name: 'notes__echo', arguments: { text: 'hi local' } });
+    expect(local.content).toEqual([{ type: 'text', text: 'local echo: hi local' }]);
+    const far = await client.callTool({ name: 'remote__echo', arguments: { text: 'hi remote' } });
+    expect(far.content).toEqual([{ type: 'text', text: 'remote echo: hi remote' }]);
+    expect(remote.seenAuthorization).toContain('remote-server-token-123');
+    expect(remote.seenAuthorization.join('\n')).not.toContain(key);
+    await client.close();
+  });
+
+  it('passes progress notifications through to the agent', async () => {
+    const client = await connect();
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'notes__slow', arguments: { steps: 3 } }, undefined, { onprogress: (update) => progress.push(update.progress) });
+    expect(result.content).toEqual([{ type: 'text', text: 'done after 3 steps' }]);
+    expect(progress).toEqual([1, 2, 3]);
+    await client.close();
+  });
+
+  it('reads a resource and gets a prompt, namespaced', async () => {
+    const client = await connect();
+    const { resources } = await client.listResources();
+    const readme = resources.find((resource) => resource.uri.startsWith('gw-mcp://remote/'))!;
+    const read = await client.readResource({ uri: readme.uri });
+    expect(read.contents[0]).toMatchObject({ text: 'remote readme text' });
+    const prompt = await client.getPrompt({ name: 'notes__review', arguments: { topic: 'the diff' } });
+    expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: 'Review the diff' });
+    await client.close();
+  });
+});
+
+describe('governance', () => {
+  it('a denied tool is absent from tools/list and refused on tools/call', async () => {
+    await gwCli(['policy', 'set', 'team:local', '--deny-tools', 'remote__contact']);
+    await sleep(800);
+    const client = await connect();
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).not.toContain('remote__contact');
+    expect(names).toContain('remote__echo');
+    await expect(client.callTool({ name: 'remote__contact', arguments: {} })).rejects.toThrow(/Refused by policy team:local: tool "remote__contact" matches deny_tools/);
+    await client.close();
+    await gwCli(['policy', 'remove', 'team:local']);
+    await sleep(800);
+  });
+
+  it('a secret in a tool argument is blocked before it reaches the server, naming the rule', async () => {
+    const client = await connect();
+    const before = remote.seenAuthorization.length;
+    await expect(client.callTool({ name: 'remote__echo', arguments: { text: `token ${SAMPLES.githubPat}` } })).rejects.toThrow(/Blocked by DLP rule "github_token"/);
+    // The list call of a new session reaches it; the blocked call does not add a tools/call.
+    expect(remote.seenAuthorization.length - before).toBeLessThanOrEqual(2);
+    await client.close();
+  });
+
+  it('an email in a tool result is redacted before it reaches the agent', async () => {
+    const client = await connect();
+    const result = await client.callTool({ name: 'remote__contact', arguments: {} });
+    const text = (result.content as Array<{ text: string }>)[0]!.text;
+    expect(text).not.toContain('ada.lovelace@example.com');
+    expect(text).toContain('ask ');
+    await client.close();
+  });
+
+  it('every tool call is in the audit trail with server, tool and DLP rule ids, never its arguments or results; the trail verifies', async () => {
+    await sleep(1200);
+    const records = (await readAudit(gw.home)).filter((record) => record.route === '/mcp');
+    const calls = records.filter((record) => (record.data?.mcp as { method?: string } | undefined)?.method === 'tools/call');
+    expect(calls.length).toBeGreaterThanOrEqual(5);
+    for (const record of calls) expect(record).toMatchObject({ team: 'local', key_id: expect.stringMatching(/^vk_/) });
+    expect(calls.map((record) => record.data?.mcp)).toEqual(expect.arrayContaining([
+      { method: 'tools/call', server: 'notes', tool: 'echo' }, { method: 'tools/call', server: 'remote', tool: 'contact' },
+    ]));
+    expect(calls.some((record) => record.dlp?.github_token === 1 && record.outcome?.includes('GW_ERR_DLP_BLOCKED'))).toBe(true);
+    expect(calls.some((record) => record.dlp?.email === 1)).toBe(true);
+    const trail = JSON.stringify(records);
+    expect(trail).not.toContain('hi local');
+    expect(trail).not.toContain('ada.lovelace');
+    expect(trail).not.toContain(SAMPLES.githubPat);
+    const verified = await runGw(['audit', 'verify'], { home: gw.home });
+    expect(verified.code, verified.stdout).toBe(0);
+    const metrics = await (await fetch(`${gw.url}/metrics`)).text();
+    expect(metrics).toMatch(/gw_mcp_calls_total\{server="notes",tool="echo",outcome="ok"\} \d+/);
+  });
+
+  it('/mcp needs a credential like any call', async () => {
+    const response = await fetch(`${gw.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect(response.status).toBe(401);
+  });
+});
+
+it('a stdio server killed mid-session is restarted and the next call succeeds; /health says it restarted', async () => {
+  const client = await connect();
+  await client.callTool({ name: 'notes__crash', arguments: {} });
+  await sleep(300);
+  let result: Awaited<ReturnType<Client['callTool']>> | null = null;
+  for (let attempt = 0; attempt < 20 && result === null; attempt += 1) {
+    result = await client.callTool({ name: 'notes__echo', arguments: { text: 'after crash' } }).catch(async () => { await sleep(300); return null; });
+  }
+  expect(result?.content).toEqual([{ type: 'text', text: 'local echo: after crash' }]);
+  const health = await (await fetch(`${gw.url}/health`)).json() as { components: { mcp: { servers: Record<string, { status: string; restarts: number }> } } };
+  expect(health.components.mcp.servers.notes).toMatchObject({ status: 'up', restarts: 1 });
+  await client.close();
+}, 30_000);
+
+it('gw mcp list shows env references and hides literal values; gw mcp test connects and lists tools', async () => {
+  const listed = await gwCli(['mcp', 'list', '--json']);
+  expect(listed).toContain('env:REMOTE_MCP_TOKEN');
+  expect(listed).not.toContain('remote-server-token-123');
+  const tested = await runGw(['mcp', 'test', 'notes'], { home: gw.home });
+  expect(tested.code, tested.stderr).toBe(0);
+  expect(tested.stdout).toMatch(/notes: connected in \d+ ms; 4 tools listed in \d+ ms: notes__echo/);
+});
