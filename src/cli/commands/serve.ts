@@ -55,7 +55,7 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
   }
   // A model per tool the banner can suggest: what the hub said it serves (a sidecar), or one of each provider's.
   const models = await gateway.suggestedModels();
-  context.stdout.write(sidecar ? describeSidecarStart(gateway, config.home, sidecar, models, context.env) : describeStart(gateway, models, context.env));
+  context.stdout.write(sidecar ? describeSidecarStart(gateway, config.home, sidecar, models, context.env) : describeStart(gateway, config.home, models, context.env));
   await new Promise<void>((resolve) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
