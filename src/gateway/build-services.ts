@@ -36,7 +36,7 @@ export function buildServices(parts: ServiceParts & { spend?: SpendServices }): 
   state.onError((error: StateError) => logger.error({ err: error.message }, 'state reload failed; serving the last good state'));
   const services: GatewayServices = {
     state: {
-      snapshot: () => state.snapshot(), onChange: (listener) => state.onChange(listener), health: () => state.health(),
+      snapshot: () => state.snapshot(), onChange: (listener) => state.onChange(listener), health: () => state.health(), refresh: () => state.refresh(),
       lastError: () => { const health = state.health(); return health.ok ? null : new Error(health.problem ?? 'state unreadable'); },
     },
     audit: parts.audit,

@@ -16,6 +16,8 @@ export interface StateView {
   onChange(listener: (state: StateData) => void): () => void;
   /** The last reload error, when the file on disk is broken and the last good snapshot is served. */
   lastError?(): Error | null;
+  /** Looks for a change now (the door, before refusing a credential it does not know). */
+  refresh?(): Promise<void>;
   /** Which store serves the state (file or PostgreSQL) and how fresh this instance's copy is. */
   health?(): { kind: string; ok: boolean; version?: number; synced_ms_ago?: number };
 }

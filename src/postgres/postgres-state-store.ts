@@ -109,6 +109,10 @@ class PostgresStateStore implements StateStore {
     void this.#listen();
   }
 
+  refresh(): Promise<void> {
+    return this.#serialize(() => this.#reloadIfNewer());
+  }
+
   health(): StoreHealth {
     const behindMs = Date.now() - this.#lastSyncAt;
     return { kind: 'postgres', ok: this.#lastProblem === null, version: this.#version, synced_ms_ago: behindMs, ...(this.#lastProblem ? { problem: this.#lastProblem } : {}) };

@@ -49,6 +49,7 @@ export type UpgradeAdmission = { ok: true; identity: Identity } | { ok: false; e
 
 // A shared store confirms every second that the cached state is current; past this, it may not be.
 const STALE_STATE_MS = 3_000;
+const REFRESH_GAP_MS = 100;
 
 function hasBody(request: FastifyRequest): boolean {
   const length = request.headers['content-length'];
@@ -170,7 +171,23 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
   }
 
   /** A person's credential (atu- token, or a hub's gws- session credential) is resolved and removed from the request; then keys. */
+  /**
+   * A credential made a moment ago (by the CLI, or through another instance of a hub) may not be in
+   * this copy of the state yet: before refusing an unknown one, look for a change once. At most
+   * one such look every REFRESH_GAP_MS, so a flood of made-up keys costs no more than the poll.
+   */
+  let lastRefresh = 0;
   async function identify(request: FastifyRequest, settings: StateData['settings']): Promise<AuthDecision> {
+    const decision = await identifyOnce(request, settings);
+    if (decision.ok || decision.reason !== 'unknown' || !services.state.refresh) return decision;
+    const now = Date.now();
+    if (now - lastRefresh < REFRESH_GAP_MS) return decision;
+    lastRefresh = now;
+    await services.state.refresh();
+    return identifyOnce(request, settings);
+  }
+
+  async function identifyOnce(request: FastifyRequest, settings: StateData['settings']): Promise<AuthDecision> {
     const reading = readCredentials(request.raw.rawHeaders);
     if (reading.outcome === 'found' && people && reading.credential.kind !== 'virtual-key') {
       const { kind, value } = reading.credential;

@@ -31,6 +31,8 @@ export interface StateStore extends StateUpdater {
   onError(listener: (error: StateError) => void): () => void;
   /** Starts noticing changes made by other processes. */
   watch(): void;
+  /** Looks for a change now, without waiting for the next poll (a credential the door does not know yet). */
+  refresh(): Promise<void>;
   /** Which store this is and whether its last sync worked, for /health. */
   health(): StoreHealth;
   /** A secret every process on this state shares (created once, first writer wins): the hub secret. */
@@ -120,6 +122,10 @@ class FileStateStore implements StateStore {
     this.#timer = setInterval(() => void this.#poll(), this.options.pollIntervalMs ?? 250);
     // Watching must not keep a CLI process (or a finished test) alive.
     this.#timer.unref();
+  }
+
+  refresh(): Promise<void> {
+    return this.#serialize(() => this.#reloadIfChanged()).catch((error: unknown) => this.#report(error));
   }
 
   health(): StoreHealth {
