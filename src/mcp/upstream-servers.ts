@@ -9,10 +9,13 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { StoredMcpServer } from '../state/mcp-servers.js';
 import { GW_VERSION } from './version.js';
 
 const MAX_BACKOFF_MS = 30_000;
+/** A server that pages its tools past this many pages is read no further (a loop guard). */
+const MAX_PAGES = 50;
 
 export interface UpstreamHealth {
   status: 'up' | 'down' | 'idle';
@@ -29,6 +32,21 @@ interface Slot {
   retryAt: number;
   lastError?: string;
   everConnected: boolean;
+  /** The tool names the current connection listed last; null until listed, or after tools/list_changed. */
+  toolNames: Set<string> | null;
+}
+
+/** Every page of a listing: servers may page with nextCursor. */
+export async function everyPage<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let count = 0; count < MAX_PAGES; count += 1) {
+    const result = await page(cursor);
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
 }
 
 function resolve(value: string, env: NodeJS.ProcessEnv): string {
@@ -75,7 +93,7 @@ export class UpstreamServers {
       slot = undefined;
     }
     if (!slot) {
-      slot = { signature, client: null, connecting: null, restarts: 0, failures: 0, retryAt: 0, everConnected: false };
+      slot = { signature, client: null, connecting: null, restarts: 0, failures: 0, retryAt: 0, everConnected: false, toolNames: null };
       this.#slots.set(name, slot);
     }
     if (slot.client) return slot.client;
@@ -103,6 +121,8 @@ export class UpstreamServers {
     slot.failures = 0;
     slot.lastError = undefined;
     slot.client = client;
+    slot.toolNames = null;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { if (slot.client === client) slot.toolNames = null; });
     // A server that goes away (a stdio child exiting, a dropped connection) is re-made on next use.
     client.onclose = () => {
       if (slot.client === client) {
@@ -111,6 +131,33 @@ export class UpstreamServers {
       }
     };
     return client;
+  }
+
+  /** Every tool the server lists now (all pages), remembered as what `listed` and `hasTool` know. */
+  async listTools(name: string): Promise<Tool[]> {
+    const client = await this.client(name);
+    const tools = await everyPage(async (cursor) => {
+      const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+      return { items: page.tools, nextCursor: page.nextCursor };
+    });
+    const slot = this.#slots.get(name);
+    if (slot?.client === client) slot.toolNames = new Set(tools.map((tool) => tool.name));
+    return tools;
+  }
+
+  /** Whether the server offers `tool`: its last listing on this connection, or a new one when that does not name it. */
+  async hasTool(name: string, tool: string): Promise<boolean> {
+    if (this.listed(name, tool)) return true;
+    return (await this.listTools(name)).some((candidate) => candidate.name === tool);
+  }
+
+  /** Whether the last listing named this tool (no I/O): a bounded metrics label, never a caller's made-up name. */
+  listed(name: string, tool: string): boolean {
+    return this.#slots.get(name)?.toolNames?.has(tool) ?? false;
+  }
+
+  has(name: string): boolean {
+    return this.servers().some((server) => server.name === name);
   }
 
   health(): Record<string, UpstreamHealth> {

@@ -4,7 +4,9 @@
 // tool absent from tools/list and refused on tools/call; a secret in an argument blocked; an
 // email in a result redacted; the calls in the audit trail (server, tool, person/team/key,
 // DLP rule ids, never arguments or results) and the trail verifying; a killed stdio server
-// restarted for the next call; the client's credential never forwarded upstream.
+// restarted for the next call; the client's credential never forwarded upstream, and the
+// server's own credential never in gw's output; a batch, a made-up tool and a refused caller
+// answered in JSON-RPC; metrics labels bounded to the servers' own listings.
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -57,10 +59,10 @@ async function connect(credential = key): Promise<Client> {
 
 beforeAll(async () => {
   remote = await startRemote();
-  gw = await jar.start({ args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn', REMOTE_MCP_TOKEN: 'remote-server-token-123' } });
+  gw = await jar.start({ args: ['--standalone'], env: { GW_LOG_LEVEL: 'debug', REMOTE_MCP_TOKEN: 'remote-server-token-123' } });
   key = gw.bootstrapKey!;
   await gwCli(['mcp', 'add', 'notes', '--command', `${process.execPath} ${SERVER_SCRIPT} stdio local`]);
-  await gwCli(['mcp', 'add', 'remote', '--url', remote.url, '--header', 'Authorization=env:REMOTE_MCP_TOKEN']);
+  await gwCli(['mcp', 'add', 'remote', '--url', remote.url, '--header-env', 'Authorization=REMOTE_MCP_TOKEN']);
   await gwCli(['dlp', 'set', 'email', 'redact']);
   await sleep(1000);
 }, 60_000);
@@ -150,8 +152,14 @@ describe('governance', () => {
     expect(calls.length).toBeGreaterThanOrEqual(5);
     for (const record of calls) expect(record).toMatchObject({ team: 'local', key_id: expect.stringMatching(/^vk_/) });
     expect(calls.map((record) => record.data?.mcp)).toEqual(expect.arrayContaining([
-      { method: 'tools/call', server: 'notes', tool: 'echo' }, { method: 'tools/call', server: 'remote', tool: 'contact' },
+      { method: 'tools/call', server: 'notes', tool: 'echo', status: 'ok', duration_ms: expect.any(Number) },
+      { method: 'tools/call', server: 'remote', tool: 'contact', status: 'refused', duration_ms: expect.any(Number) },
+      { method: 'tools/call', server: 'remote', tool: 'echo', status: 'blocked', duration_ms: expect.any(Number) },
     ]));
+    // Bytes each way: the call's JSON-RPC message in, the transport's answer (SSE) out.
+    const echo = calls.find((record) => (record.data?.mcp as { tool?: string }).tool === 'echo' && (record.data?.mcp as { status?: string }).status === 'ok')!;
+    expect(echo.bytes_in).toBeGreaterThan(20);
+    expect(echo.bytes_out).toBeGreaterThan(20);
     expect(calls.some((record) => record.dlp?.github_token === 1 && record.outcome?.includes('GW_ERR_DLP_BLOCKED'))).toBe(true);
     expect(calls.some((record) => record.dlp?.email === 1)).toBe(true);
     const trail = JSON.stringify(records);
@@ -162,6 +170,65 @@ describe('governance', () => {
     expect(verified.code, verified.stdout).toBe(0);
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
     expect(metrics).toMatch(/gw_mcp_calls_total\{server="notes",tool="echo",outcome="ok"\} \d+/);
+    expect(metrics).toMatch(/gw_mcp_call_duration_seconds_count\{server="notes",tool="echo"\} \d+/);
+  });
+
+  it('a made-up tool or server is an MCP error, never sent upstream, and mints no metrics label', async () => {
+    const client = await connect();
+    await expect(client.callTool({ name: 'remote__no-such-tool-4711', arguments: {} })).rejects.toThrow(/MCP server "remote" has no tool "no-such-tool-4711"/);
+    await expect(client.callTool({ name: 'nowhere-4711__echo', arguments: {} })).rejects.toThrow(/no MCP server "nowhere-4711"/);
+    await client.close();
+    const metrics = await (await fetch(`${gw.url}/metrics`)).text();
+    expect(metrics).not.toContain('4711');
+    expect(metrics).toMatch(/gw_mcp_calls_total\{server="remote",tool="\(unlisted\)",outcome="not_found"\} 1/);
+    expect(metrics).toMatch(/gw_mcp_calls_total\{server="\(unknown\)",tool="\(unlisted\)",outcome="not_found"\} 1/);
+  });
+
+  it('a secret in a prompt argument is blocked before it reaches the server', async () => {
+    const client = await connect();
+    await expect(client.getPrompt({ name: 'notes__review', arguments: { topic: SAMPLES.githubPat } })).rejects.toThrow(/Blocked by DLP rule "github_token"/);
+    await client.close();
+  });
+
+  it('a denied MCP server is gone from every list and refused for its tools, prompts and resources', async () => {
+    await gwCli(['policy', 'set', 'team:local', '--deny-mcp-servers', 'rem*']);
+    await sleep(800);
+    const client = await connect();
+    expect((await client.listTools()).tools.map((tool) => tool.name).filter((name) => name.startsWith('remote__'))).toEqual([]);
+    expect((await client.listResources()).resources.filter((resource) => resource.uri.startsWith('gw-mcp://remote/'))).toEqual([]);
+    await expect(client.callTool({ name: 'remote__echo', arguments: { text: 'x' } })).rejects.toThrow(/MCP server "remote" matches deny_mcp_servers/);
+    await expect(client.getPrompt({ name: 'remote__review', arguments: { topic: 'x' } })).rejects.toThrow(/Refused by policy/);
+    expect((await client.callTool({ name: 'notes__echo', arguments: { text: 'still here' } })).content).toEqual([{ type: 'text', text: 'local echo: still here' }]);
+    await client.close();
+    await gwCli(['policy', 'remove', 'team:local']);
+    await sleep(800);
+  });
+
+  it('a caller refused before any MCP message (operation denied) gets a JSON-RPC error with the status and code', async () => {
+    const made = await runGw(['keys', 'create', '--team', 'local', '--name', 'no-mcp'], { home: gw.home });
+    const created = `${made.stdout}${made.stderr}`;
+    const denied = /sk-gw-\w+/.exec(created)![0];
+    await gwCli(['policy', 'set', `key:${/vk_\w+/.exec(created)![0]}`, '--deny-operations', 'mcp']);
+    await sleep(800);
+    const response = await fetch(`${gw.url}/mcp`, {
+      method: 'POST', headers: { authorization: `Bearer ${denied}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringContaining('deny_operations'), data: { gw_code: 'GW_ERR_POLICY_DENIED' } } });
+  });
+
+  it('a JSON-RPC batch is refused (one message a request, so each tool call is its own record)', async () => {
+    const response = await fetch(`${gw.url}/mcp`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify([1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'notes__echo', arguments: { text: 'batched' } } }))),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, data: { gw_code: 'GW_ERR_MCP_BATCH' } } });
+  });
+
+  it("the upstream server's credential never shows in gw's output", () => {
+    expect(`${gw.stdout()}${gw.stderr()}`).not.toContain('remote-server-token-123');
   });
 
   it('/mcp needs a credential like any call', async () => {
