@@ -50,6 +50,8 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
   });
   // Stateless: every HTTP request is a whole exchange, so any instance of a hub can answer it.
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  // The transport writes the response itself: the headers gw set (x-request-id) go on the raw response first.
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
   reply.hijack();
   countBytesOut(reply.raw, state.trace);
   reply.raw.on('close', () => {
