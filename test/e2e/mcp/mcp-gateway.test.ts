@@ -9,6 +9,7 @@
 // answered in JSON-RPC; metrics labels bounded to the servers' own listings.
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -25,6 +26,27 @@ const jar = new GatewayJar();
 let gw: GatewayProcess;
 let remote: { server: HttpServer; url: string; seenAuthorization: string[] };
 let key: string;
+let pidFile: string;
+/** The pid of the notes child gw runs now (gw mcp test starts one of its own, which also writes the file). */
+let servedPid = 0;
+
+async function notesPid(): Promise<number> {
+  return Number(await readFile(pidFile, 'utf8'));
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function notesHealth(): Promise<{ status: string; restarts: number } | undefined> {
+  const health = await (await fetch(`${gw.url}/health`)).json() as { components: { mcp?: { servers: Record<string, { status: string; restarts: number }> } } };
+  return health.components.mcp?.servers.notes;
+}
 
 async function startRemote(): Promise<typeof remote> {
   const seenAuthorization: string[] = [];
@@ -61,7 +83,8 @@ beforeAll(async () => {
   remote = await startRemote();
   gw = await jar.start({ args: ['--standalone'], env: { GW_LOG_LEVEL: 'debug', REMOTE_MCP_TOKEN: 'remote-server-token-123' } });
   key = gw.bootstrapKey!;
-  await gwCli(['mcp', 'add', 'notes', '--command', `${process.execPath} ${SERVER_SCRIPT} stdio local`]);
+  pidFile = path.join(gw.home, 'notes.pid');
+  await gwCli(['mcp', 'add', 'notes', '--command', `${process.execPath} ${SERVER_SCRIPT} stdio local`, '--env', `NOTES_PID_FILE=${pidFile}`]);
   await gwCli(['mcp', 'add', 'remote', '--url', remote.url, '--header-env', 'Authorization=REMOTE_MCP_TOKEN']);
   await gwCli(['dlp', 'set', 'email', 'redact']);
   await sleep(1000);
@@ -237,17 +260,21 @@ describe('governance', () => {
   });
 });
 
-it('a stdio server killed mid-session is restarted and the next call succeeds; /health says it restarted', async () => {
+it('a stdio server killed mid-session is started again by gw (no call needed), /health says it restarted, and the next call succeeds', async () => {
   const client = await connect();
+  const before = await notesPid();
   await client.callTool({ name: 'notes__crash', arguments: {} });
-  await sleep(300);
-  let result: Awaited<ReturnType<Client['callTool']>> | null = null;
-  for (let attempt = 0; attempt < 20 && result === null; attempt += 1) {
-    result = await client.callTool({ name: 'notes__echo', arguments: { text: 'after crash' } }).catch(async () => { await sleep(300); return null; });
+  let health = await notesHealth();
+  for (let waited = 0; waited < 10_000 && !(health?.status === 'up' && health.restarts === 1); waited += 100) {
+    await sleep(100);
+    health = await notesHealth();
   }
-  expect(result?.content).toEqual([{ type: 'text', text: 'local echo: after crash' }]);
-  const health = await (await fetch(`${gw.url}/health`)).json() as { components: { mcp: { servers: Record<string, { status: string; restarts: number }> } } };
-  expect(health.components.mcp.servers.notes).toMatchObject({ status: 'up', restarts: 1 });
+  expect(health).toMatchObject({ status: 'up', restarts: 1 });
+  expect(running(before)).toBe(false);
+  servedPid = await notesPid();
+  expect(servedPid).not.toBe(before);
+  const result = await client.callTool({ name: 'notes__echo', arguments: { text: 'after crash' } });
+  expect(result.content).toEqual([{ type: 'text', text: 'local echo: after crash' }]);
   await client.close();
 }, 30_000);
 
@@ -258,4 +285,17 @@ it('gw mcp list shows env references and hides literal values; gw mcp test conne
   const tested = await runGw(['mcp', 'test', 'notes'], { home: gw.home });
   expect(tested.code, tested.stderr).toBe(0);
   expect(tested.stdout).toMatch(/notes: connected in \d+ ms; 4 tools listed in \d+ ms: notes__echo/);
+});
+
+it('gw mcp remove ends a local server\'s child and takes its tools off /mcp', async () => {
+  const pid = servedPid;
+  expect(running(pid)).toBe(true);
+  await gwCli(['mcp', 'remove', 'notes']);
+  await sleep(800);
+  expect(await notesHealth()).toBeUndefined();
+  for (let waited = 0; waited < 5_000 && running(pid); waited += 100) await sleep(100);
+  expect(running(pid)).toBe(false);
+  const client = await connect();
+  expect((await client.listTools()).tools.map((tool) => tool.name).filter((name) => name.startsWith('notes__'))).toEqual([]);
+  await client.close();
 });

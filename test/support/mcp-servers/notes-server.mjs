@@ -1,7 +1,8 @@
 // A real MCP server built with the official SDK, for the MCP gateway tests: run as a stdio
 // child by gw (`node notes-server.mjs`), or served over streamable HTTP by the test
 // (createNotesServer). Tools: echo, contact (a result holding an email), slow (progress
-// notifications), crash (the process exits); a resource and a prompt.
+// notifications), crash (the process exits); a resource and a prompt. As a stdio child it
+// writes its pid to NOTES_PID_FILE when given, so a test can tell whether it still runs.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -33,5 +34,6 @@ export function createNotesServer(label) {
 }
 
 if (process.argv[2] === 'stdio') {
+  if (process.env.NOTES_PID_FILE) (await import('node:fs')).writeFileSync(process.env.NOTES_PID_FILE, String(process.pid));
   await createNotesServer(process.argv[3] ?? 'stdio').connect(new StdioServerTransport());
 }
