@@ -1,4 +1,4 @@
-// POST /mcp (and GET/DELETE, which a stateless server answers 405): the MCP gateway
+// POST /mcp (GET and DELETE answered 405: a stateless server has no stream or session): the MCP gateway
 // (src/mcp) behind the same door as inference. The door has authenticated the caller and
 // applied the body limits; governOperation applies the caller's policies and rate limits
 // and resolves their DLP rules; the request's audit record (written when the response
@@ -29,6 +29,13 @@ export function registerMcpRoute(app: FastifyInstance, services: GatewayServices
 
 async function serveMcp(services: GatewayServices, upstream: UpstreamServers, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const state = request.gw;
+  // Stateless: nothing to push on a standing GET stream and no session to DELETE. Left to the
+  // transport, a GET would hold a connection (and a server) open for nothing.
+  if (request.method !== 'POST') {
+    return sendJsonRpcError(reply, state.trace, null, new GatewayError('GW_ERR_ROUTE_METHOD_NOT_ALLOWED', {
+      message: "gw's /mcp is stateless: POST each message; there is no stream to GET and no session to DELETE.", headers: { allow: 'POST' },
+    }));
+  }
   // A batch would put several tool calls under one audit record; the current revision has none.
   if (Array.isArray(request.body)) return sendJsonRpcError(reply, state.trace, null, new GatewayError('GW_ERR_MCP_BATCH'));
   let governed;

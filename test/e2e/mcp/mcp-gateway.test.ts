@@ -254,6 +254,15 @@ describe('governance', () => {
     expect(`${gw.stdout()}${gw.stderr()}`).not.toContain('remote-server-token-123');
   });
 
+  it('GET and DELETE are 405 at once (stateless: no standing stream is held open)', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${gw.url}/mcp`, { method, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' }, signal: AbortSignal.timeout(5_000) });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { data: { gw_code: 'GW_ERR_ROUTE_METHOD_NOT_ALLOWED' } } });
+    }
+  });
+
   it('/mcp needs a credential like any call', async () => {
     const response = await fetch(`${gw.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect(response.status).toBe(401);
