@@ -68,7 +68,7 @@ async function reach(context: McpCallContext, server: string): Promise<Client> {
   try {
     return await context.upstream.client(server);
   } catch (error) {
-    throw new McpError(ErrorCode.InternalError, `MCP server "${server}" is not reachable now: ${error instanceof Error ? error.message : String(error)}`);
+    throw new McpError(ErrorCode.InternalError, `MCP server "${server}" is not reachable now: ${screened(context, messageOf(error))}`);
   }
 }
 
@@ -94,6 +94,25 @@ function scan(context: McpCallContext, value: unknown, direction: 'arguments' | 
     throw new McpError(ErrorCode.InvalidRequest, `Blocked by DLP rule "${found.blockedBy}": the tool's ${direction} ${direction === 'arguments' ? 'carry' : 'carries'} what looks like ${found.blockedBy.replace(/_/g, ' ')}. The matched text is not shown.`);
   }
   if (found.redacted > 0) context.trace.noteWarning(`dlp_redacted_${direction}: ${found.redacted}`);
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  // McpError prefixes its code; the error re-made from this text gets it again.
+  return text.replace(/^MCP error -?\d+: /, '');
+}
+
+/**
+ * Text from a server that reaches the agent outside a result (an error's message, a progress
+ * message) passes the same DLP: redacted in place, or withheld whole when a rule blocks.
+ */
+function screened(context: McpCallContext, text: string): string {
+  const holder = { text };
+  const found = scanRequestBody(holder, context.dlp.rules, context.dlp.cache);
+  for (const [ruleId, matches] of Object.entries(found.counts)) context.trace.noteDlp(ruleId, matches);
+  if (found.blockedBy === null) return holder.text;
+  context.trace.noteWarning(`dlp_withheld_server_text: ${found.blockedBy}`);
+  return `(the server's text was withheld: DLP rule "${found.blockedBy}")`;
 }
 
 export function createMcpServer(context: McpCallContext): Server {
@@ -148,7 +167,7 @@ export function createMcpServer(context: McpCallContext): Server {
     } catch (error) {
       if (error instanceof McpError && error.code === ErrorCode.InvalidParams) throw error;
       finish('unavailable');
-      throw error instanceof McpError ? error : new McpError(ErrorCode.InternalError, `MCP server "${upstreamName}" is not reachable now: ${error instanceof Error ? error.message : String(error)}`);
+      throw error instanceof McpError ? error : new McpError(ErrorCode.InternalError, `MCP server "${upstreamName}" is not reachable now: ${screened(context, messageOf(error))}`);
     }
     const progressToken = request.params._meta?.progressToken;
     let result: CallToolResult;
@@ -157,14 +176,18 @@ export function createMcpServer(context: McpCallContext): Server {
         timeout: CALL_TIMEOUT_MS, signal: extra.signal,
         // Progress from the tool server reaches the agent under the agent's own token.
         ...(progressToken === undefined ? {} : {
-          onprogress: (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined),
+          onprogress: (progress) => void extra.sendNotification({
+            method: 'notifications/progress',
+            params: { ...progress, ...(progress.message === undefined ? {} : { message: screened(context, progress.message) }), progressToken },
+          }).catch(() => undefined),
           resetTimeoutOnProgress: true,
         }),
       }) as CallToolResult;
     } catch (error) {
       finish('upstream_error');
-      if (error instanceof McpError) throw error;
-      throw new McpError(ErrorCode.InternalError, `MCP server "${upstreamName}" failed: ${error instanceof Error ? error.message : String(error)}`);
+      // The server's own error keeps its code; its text (and never its data) passes DLP like a result.
+      if (error instanceof McpError) throw new McpError(error.code, screened(context, messageOf(error)));
+      throw new McpError(ErrorCode.InternalError, `MCP server "${upstreamName}" failed: ${screened(context, messageOf(error))}`);
     }
     try {
       scan(context, result.content, 'result');

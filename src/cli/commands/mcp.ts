@@ -5,6 +5,7 @@
 // Authorization=GITHUB_MCP_AUTH` (or `--header Authorization=env:GITHUB_MCP_AUTH`) stores the
 // reference, and the value is read only when gw connects, never printed or logged.
 import type { Command } from 'commander';
+import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
 import { MCP_SERVER_NAME, type StoredMcpServer } from '../../state/mcp-servers.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable, withStore } from '../state-command.js';
@@ -71,7 +72,7 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
     .action(async (options: { json?: boolean; home?: string }) => {
       const servers = await withStore(context, options.home, async (store) => store.snapshot().mcp_servers ?? []);
       const rows = servers.map((server) => ({
-        name: server.name, transport: server.transport, target: server.url ?? (server.command ?? []).join(' '),
+        name: server.name, transport: server.transport, target: server.url !== undefined ? maskUrlCredentials(server.url) : (server.command ?? []).join(' '),
         headers: Object.fromEntries(Object.entries(server.headers ?? {}).map(([key, value]) => [key, shown(value)])),
         env: Object.fromEntries(Object.entries(server.env ?? {}).map(([key, value]) => [key, shown(value)])),
       }));

@@ -115,12 +115,17 @@ describe('through the SDK client', () => {
     await client.close();
   });
 
-  it('passes progress notifications through to the agent', async () => {
+  it('passes progress notifications through to the agent, their text through DLP', async () => {
     const client = await connect();
     const progress: number[] = [];
-    const result = await client.callTool({ name: 'notes__slow', arguments: { steps: 3 } }, undefined, { onprogress: (update) => progress.push(update.progress) });
+    const messages: string[] = [];
+    const result = await client.callTool({ name: 'notes__slow', arguments: { steps: 3 } }, undefined, {
+      onprogress: (update) => { progress.push(update.progress); messages.push(update.message ?? ''); },
+    });
     expect(result.content).toEqual([{ type: 'text', text: 'done after 3 steps' }]);
     expect(progress).toEqual([1, 2, 3]);
+    // A progress message is the server's text too: DLP redacts the email in it (the test sets email to redact).
+    expect(messages).toEqual([1, 2, 3].map((step) => `step ${step}, ask [REDACTED:email]`));
     await client.close();
   });
 
@@ -294,6 +299,21 @@ it('gw mcp list shows env references and hides literal values; gw mcp test conne
   const tested = await runGw(['mcp', 'test', 'notes'], { home: gw.home });
   expect(tested.code, tested.stderr).toBe(0);
   expect(tested.stdout).toMatch(/notes: connected in \d+ ms; 4 tools listed in \d+ ms: notes__echo/);
+});
+
+it('a server that cannot be reached is down in /health (no password from its URL), left out of tools/list, and its tool is unavailable', async () => {
+  await gwCli(['mcp', 'add', 'broken', '--url', 'http://someone:hunter2-4711@127.0.0.1:1/mcp']);
+  expect(await gwCli(['mcp', 'list'])).toContain('http://someone:***@127.0.0.1:1/mcp');
+  await sleep(800);
+  const client = await connect();
+  expect((await client.listTools()).tools.some((tool) => tool.name.startsWith('broken__'))).toBe(false);
+  await expect(client.callTool({ name: 'broken__echo', arguments: { text: 'x' } })).rejects.toThrow(/MCP server "broken" is not reachable now/);
+  await client.close();
+  const health = await (await fetch(`${gw.url}/health`)).json() as { components: { mcp: { status: string; servers: Record<string, { status: string }> } } };
+  expect(health.components.mcp.status).toBe('degraded');
+  expect(health.components.mcp.servers.broken).toMatchObject({ status: 'down', last_error: expect.any(String) });
+  expect(JSON.stringify(health)).not.toContain('hunter2');
+  await gwCli(['mcp', 'remove', 'broken']);
 });
 
 it('gw mcp remove ends a local server\'s child and takes its tools off /mcp', async () => {

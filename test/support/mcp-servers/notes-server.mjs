@@ -1,7 +1,7 @@
 // A real MCP server built with the official SDK, for the MCP gateway tests: run as a stdio
 // child by gw (`node notes-server.mjs`), or served over streamable HTTP by the test
 // (createNotesServer). Tools: echo, contact (a result holding an email), slow (progress
-// notifications), crash (the process exits); a resource and a prompt. As a stdio child it
+// notifications, their messages naming an email), crash (the process exits); a resource and a prompt. As a stdio child it
 // writes its pid to NOTES_PID_FILE when given, so a test can tell whether it still runs.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -17,7 +17,8 @@ export function createNotesServer(label) {
     async ({ steps }, extra) => {
       const token = extra._meta?.progressToken;
       for (let step = 1; step <= steps; step += 1) {
-        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: steps } });
+        // The message carries an email: what reaches the agent outside a result passes DLP too.
+        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: steps, message: `step ${step}, ask ada.lovelace@example.com` } });
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
