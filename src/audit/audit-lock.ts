@@ -1,6 +1,8 @@
 // One writer per audit folder. A pid file rather than proper-lockfile's mtime
 // lock: after a crash (kill -9, OOM) the restarted gateway must take the lock
 // at once, not wait out a staleness window; a dead pid on this host is stale.
+// The lock names its holder's role: a CLI command recording admin changes holds it
+// for a moment, so a gateway (or another command) waits for it instead of failing.
 import { hostname } from 'node:os';
 import { open, readFile, unlink } from 'node:fs/promises';
 
@@ -15,10 +17,18 @@ export interface AuditLock {
   release(): Promise<void>;
 }
 
+/** `gateway`: gw serve, for its whole life. `cli`: a command appending its admin changes, for a moment. */
+export type AuditWriterRole = 'gateway' | 'cli';
+
 interface LockOwner {
   pid: number;
   host: string;
+  role?: AuditWriterRole;
 }
+
+/** How long a writer waits for a CLI command's moment with the trail before giving up. */
+const CLI_HOLD_WAIT_MS = 5_000;
+const RETRY_MS = 50;
 
 function isAlive(pid: number): boolean {
   try {
@@ -33,8 +43,9 @@ function isAlive(pid: number): boolean {
 async function readOwner(lockFile: string): Promise<LockOwner | undefined> {
   try {
     const value: unknown = JSON.parse(await readFile(lockFile, 'utf8'));
-    const { pid, host } = (value ?? {}) as Record<string, unknown>;
-    return typeof pid === 'number' && typeof host === 'string' ? { pid, host } : undefined;
+    const { pid, host, role } = (value ?? {}) as Record<string, unknown>;
+    if (typeof pid !== 'number' || typeof host !== 'string') return undefined;
+    return role === 'cli' ? { pid, host, role } : { pid, host };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     // A lock file cut short by a crash between create and write holds no owner: stale.
@@ -58,15 +69,23 @@ async function createExclusive(lockFile: string, owner: LockOwner): Promise<bool
 /**
  * Takes the lock or throws AuditLockedError. A lock left by a dead process on
  * this host is removed and taken over; one from another host is never
- * guessed stale (its pid means nothing here).
+ * guessed stale (its pid means nothing here). A live CLI holder is waited for
+ * (up to 5 s): it only appends the admin changes it just made.
  */
-export async function lockAuditDirectory(lockFile: string): Promise<AuditLock> {
-  const me: LockOwner = { pid: process.pid, host: hostname() };
-  for (let attempt = 0; attempt < 3; attempt += 1) {
+export async function lockAuditDirectory(lockFile: string, role: AuditWriterRole = 'gateway'): Promise<AuditLock> {
+  const me: LockOwner = { pid: process.pid, host: hostname(), role };
+  const waitUntil = Date.now() + CLI_HOLD_WAIT_MS;
+  let staleRemovals = 0;
+  while (staleRemovals < 3) {
     if (await createExclusive(lockFile, me)) return { release: () => unlink(lockFile).catch(() => undefined) };
     const owner = await readOwner(lockFile);
     if (owner && owner.host !== me.host) throw new AuditLockedError(lockFile, `held by pid ${owner.pid} on host ${owner.host}`);
-    if (owner && isAlive(owner.pid)) throw new AuditLockedError(lockFile, `held by pid ${owner.pid}`);
+    if (owner && isAlive(owner.pid)) {
+      if (owner.role !== 'cli' || Date.now() > waitUntil) throw new AuditLockedError(lockFile, `held by pid ${owner.pid}${owner.role === 'cli' ? ' (a gw command)' : ''}`);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      continue;
+    }
+    staleRemovals += 1;
     await unlink(lockFile).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     });

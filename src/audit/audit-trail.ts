@@ -6,7 +6,7 @@ import type { AuditFsyncPolicy } from '../state/schema.js';
 import { nodeAuditFileSystem, type AuditFileSystem } from './audit-file-system.js';
 import { signCheckpointWithKey, trailIdOf, type ChainHead, type Checkpoint } from './checkpoint.js';
 import { loadOrCreateSigningKey, writePublicKey, type AuditSigningKey } from './signing-key.js';
-import { lockAuditDirectory, type AuditLock } from './audit-lock.js';
+import { lockAuditDirectory, type AuditLock, type AuditWriterRole } from './audit-lock.js';
 import { GroupCommitWriter, type AuditStatus } from './group-commit-writer.js';
 import type { AuditFields, AuditRecord } from './record.js';
 import { AuditGapError, checkStartGap, hashAt, type StartGap } from './check-start-gap.js';
@@ -34,6 +34,12 @@ export interface AuditTrailOptions {
   acceptGap?: boolean;
   /** Told of each signed checkpoint once it is on disk (the witness pusher). */
   onCheckpoint?: (checkpoint: Checkpoint) => void;
+  /**
+   * `gateway` (default): gw serve, recording gateway.start and gateway.stop. `cli`: a command
+   * appending the admin changes it just made while no gateway runs; no start or stop record,
+   * and a gateway starting meanwhile waits for its lock (src/cli/record-admin-changes.ts).
+   */
+  role?: AuditWriterRole;
 }
 
 export interface AuditTrail {
@@ -59,12 +65,12 @@ function recoveredFields(tail: TailState): AuditFields | undefined {
  * Records gateway.start (after audit.gap, when the operator accepted one, and audit.recovered, if
  * the tail was repaired); a failed write leaves status() not ok, it does not throw.
  */
-async function recordStart(writer: GroupCommitWriter, tail: TailState, gap: StartGap | null): Promise<void> {
+async function recordStart(writer: GroupCommitWriter, tail: TailState, gap: StartGap | null, role: AuditWriterRole): Promise<void> {
   const recovered = recoveredFields(tail);
   const writes = [
     gap ? writer.append({ kind: 'audit.gap', data: { ...gap, accepted_by: 'gw serve --accept-audit-gap' } }) : undefined,
     recovered ? writer.append(recovered) : undefined,
-    writer.append({ kind: 'gateway.start', data: { pid: process.pid } }),
+    role === 'gateway' ? writer.append({ kind: 'gateway.start', data: { pid: process.pid } }) : undefined,
   ];
   await Promise.allSettled(writes);
 }
@@ -93,7 +99,8 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
   const fileSystem = options.fileSystem ?? nodeAuditFileSystem;
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
   await chmod(options.dir, 0o700);
-  const lock = await lockAuditDirectory(path.join(options.dir, AUDIT_LOCK_FILE));
+  const role = options.role ?? 'gateway';
+  const lock = await lockAuditDirectory(path.join(options.dir, AUDIT_LOCK_FILE), role);
   let writer: GroupCommitWriter;
   let closeFile: () => Promise<void>;
   try {
@@ -113,7 +120,7 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
       checkpointFile, signHead: signerOf(key), firstHash: await firstHashOf(logFile, tail.head),
       ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
     });
-    await recordStart(writer, tail, gap);
+    await recordStart(writer, tail, gap, role);
     // A new trail (and each start) gets its checkpoint at once, not a second later: deleting the
     // whole log is then visible, and a witness hears of the trail before it serves anything.
     await writer.flush();
@@ -121,15 +128,14 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
     await lock.release();
     throw error;
   }
-  return createHandle(writer, closeFile, lock);
+  return createHandle(writer, closeFile, lock, role);
 }
 
-function createHandle(writer: GroupCommitWriter, closeFile: () => Promise<void>, lock: AuditLock): AuditTrail {
+function createHandle(writer: GroupCommitWriter, closeFile: () => Promise<void>, lock: AuditLock, role: AuditWriterRole): AuditTrail {
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
-    const stop = writer.append({ kind: 'gateway.stop', data: { pid: process.pid } });
     try {
-      await stop;
+      if (role === 'gateway') await writer.append({ kind: 'gateway.stop', data: { pid: process.pid } });
     } finally {
       await writer.close();
       await closeFile().catch(() => undefined);

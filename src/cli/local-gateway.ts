@@ -12,13 +12,15 @@ export interface LocalGateway {
   sidecar: boolean;
   /** Providers it serves (from /health), to tell a mock-only gateway. */
   providers: string[];
+  /** A sidecar's models, as its hub told it at token exchange (from /health); [] otherwise. */
+  hubModels: string[];
   /** It fronts MCP servers at /mcp (from /health). */
   mcp: boolean;
   /** Set when gw run started it: where its output goes. */
   startedLog: string | null;
 }
 
-interface Health { components?: { hub?: unknown; mcp?: unknown; providers?: { configured?: string[] } } }
+interface Health { components?: { hub?: { models?: unknown }; mcp?: unknown; providers?: { configured?: string[] } } }
 
 async function probe(url: string): Promise<Health | null> {
   try {
@@ -30,7 +32,12 @@ async function probe(url: string): Promise<Health | null> {
 }
 
 function describe(url: string, health: Health, startedLog: string | null): LocalGateway {
-  return { url, sidecar: health.components?.hub !== undefined, providers: health.components?.providers?.configured ?? [], mcp: health.components?.mcp !== undefined, startedLog };
+  const hubModels = health.components?.hub?.models;
+  return {
+    url, sidecar: health.components?.hub !== undefined, providers: health.components?.providers?.configured ?? [],
+    hubModels: Array.isArray(hubModels) ? hubModels.filter((model): model is string => typeof model === 'string') : [],
+    mcp: health.components?.mcp !== undefined, startedLog,
+  };
 }
 
 const BIN = fileURLToPath(new URL('../../bin/gw.js', import.meta.url));

@@ -5,6 +5,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import type { RunningGateway } from '../gateway/start-gateway.js';
 import type { SidecarLogin } from '../sidecar/hub-session.js';
+import { resolveHome } from '../config/home.js';
 
 /** What a sidecar accepts from local tools, which insist on sending some key. */
 export const SIDECAR_CREDENTIAL = 'gw-sidecar';
@@ -20,42 +21,67 @@ function gwOnPath(env: NodeJS.ProcessEnv): boolean {
   return false;
 }
 
-/** The models the gateway lists (through the hub on a sidecar), to suggest one per tool; [] when it cannot say yet. */
-export async function listModels(url: string, credential: string): Promise<string[]> {
-  try {
-    const response = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${credential}` }, signal: AbortSignal.timeout(3_000) });
-    const body = await response.json() as { data?: Array<{ id?: unknown }> };
-    return (body.data ?? []).map((model) => model.id).filter((id): id is string => typeof id === 'string');
-  } catch {
-    return [];
-  }
-}
-
 function pick(models: readonly string[], prefer: RegExp): string | null {
   return models.find((id) => prefer.test(id)) ?? models.find((id) => !id.startsWith('mock/')) ?? models[0] ?? null;
 }
 
-/** The lines for each tool, with the credential they should send and a model they can use. */
-function toolLines(base: string, credential: string, models: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const claude = pick(models, /claude/);
-  const gpt = pick(models, /gpt|o\d|codex/);
-  const gemini = pick(models, /gemini/);
+const TOOL_MODELS: Record<'claude' | 'codex' | 'gemini' | 'opencode', RegExp> = { claude: /claude/, codex: /gpt|o\d|codex/, gemini: /gemini/, opencode: /gpt|o\d|codex/ };
+
+/** The model a tool is best pointed at among those served: its own family's, else any real one (gw run on a sidecar). */
+export function modelForTool(tool: keyof typeof TOOL_MODELS, models: readonly string[]): string | null {
+  return pick(models, TOOL_MODELS[tool]);
+}
+
+/** Where this gateway is, as `gw run` and `gw token` in another shell of this machine find it. */
+export interface GwTarget {
+  url: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A wildcard listener is reached on loopback from this machine. */
+function localUrl(url: string): string {
+  return url.replace(/^(https?:\/\/)(0\.0\.0\.0|\[::\])([:/]|$)/, '$1127.0.0.1$3');
+}
+
+/** `gw run` / `gw token` as typed in another shell: GW_URL and --home only when they are not what gw finds by itself. */
+function gwCommand(command: 'run' | 'token', target: GwTarget): string {
+  const url = localUrl(target.url);
+  const urlPart = url === 'http://127.0.0.1:8080' ? '' : `GW_URL=${url} `;
+  const home = target.home;
+  const quoted = /^[\w@%+=:,./-]+$/.test(home) ? home : `'${home.replaceAll("'", `'\\''`)}'`;
+  return `${urlPart}gw ${command}${home === resolveHome(undefined, target.env) ? '' : ` --home ${quoted}`}`;
+}
+
+/**
+ * The lines for each tool, with the credential they should send and a model they can use. Each
+ * runs as pasted whole into bash or zsh: notes are shell comments, SDK lines export.
+ * test/e2e/laptop-journey/banner-lines.test.ts runs every one.
+ */
+function toolLines(target: GwTarget, credential: string, models: readonly string[]): string[] {
+  const base = localUrl(target.url);
+  const gwRun = gwCommand('run', target);
+  const claude = modelForTool('claude', models);
+  const gpt = modelForTool('codex', models);
+  const gemini = modelForTool('gemini', models);
   const flag = (name: string, model: string | null) => (model === null ? '' : ` ${name} ${model}`);
   const codexProvider = `'model_providers.gw={name="gw",base_url="${base}/v1",env_key="GW_API_KEY",wire_api="responses"}'`;
   return [
-    `  Claude Code   ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${credential} claude${flag('--model', claude)}`,
-    `  Codex         GW_API_KEY=${credential} codex -c model_provider='"gw"' -c ${codexProvider}${flag('-m', gpt)}`,
-    `  Gemini CLI    gw run gemini${flag('-m', gemini)}   (Gemini CLI needs a settings file to use a gateway: gw run writes one for the run)`,
-    `  opencode      gw run opencode${gpt === null ? '' : ` -m gw/${gpt}`}`,
-    `  OpenAI SDKs   OPENAI_BASE_URL=${base}/v1 OPENAI_API_KEY=${credential}`,
-    `  Anthropic SDK ANTHROPIC_BASE_URL=${base} ANTHROPIC_API_KEY=${credential}`,
-    `  or any tool   gw run claude|codex|gemini|opencode [its own arguments]`,
-    ...(gwOnPath(env) ? [] : ['  (gw is not on your PATH: run npm link once in the gw folder, or write npx gw there)']),
+    `  Claude Code    ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${credential} claude${flag('--model', claude)}`,
+    `  Codex          GW_API_KEY=${credential} codex -c model_provider='"gw"' -c ${codexProvider}${flag('-m', gpt)}`,
+    `  Gemini CLI     ${gwRun} gemini${flag('-m', gemini)}   # Gemini CLI takes a gateway only with a settings file: gw run writes one for the run`,
+    `  opencode       ${gwRun} opencode${gpt === null ? '' : ` -m gw/${gpt}`}`,
+    `  OpenAI SDKs    export OPENAI_BASE_URL=${base}/v1 OPENAI_API_KEY=${credential}`,
+    `  Anthropic SDK  export ANTHROPIC_BASE_URL=${base} ANTHROPIC_API_KEY=${credential}`,
+    `  Google GenAI   export GOOGLE_GEMINI_BASE_URL=${base} GEMINI_API_KEY=${credential}`,
+    `  or any tool    ${gwRun} claude   # or codex, gemini, opencode: set up for this run; the tool's own arguments follow`,
+    ...(gwOnPath(target.env) ? [] : ['  (gw is not on your PATH: run npm link once in the gw folder, or write npx gw there)']),
   ];
 }
 
 /** Sidecar mode (DESIGN.md, "Modes"): says so, names the hub and person, and how tools connect with no key. */
 export function describeSidecarStart(gateway: RunningGateway, home: string, login: SidecarLogin, models: readonly string[], env: NodeJS.ProcessEnv): string {
+  const target: GwTarget = { url: gateway.url, home, env };
   const local = gateway.providerNames.filter((name) => name !== 'hub' && name !== 'mock');
   return `${[
     `gw serve: sidecar mode, listening on ${gateway.url}`,
@@ -63,7 +89,7 @@ export function describeSidecarStart(gateway: RunningGateway, home: string, logi
     `  every model goes through the hub${local.length > 0 ? `, except local providers added with gw providers add: ${local.join(', ')}` : ''}; audit ${path.join(home, 'audit', 'audit.jsonl')}`,
     ...gateway.providerWarnings.map((warning) => `  notice: ${warning}`),
     `Point your tools at it; no key is needed (requests are served as you; tools that insist on one may send any, like ${SIDECAR_CREDENTIAL}):`,
-    ...toolLines(gateway.url, SIDECAR_CREDENTIAL, models, env),
+    ...toolLines(target, SIDECAR_CREDENTIAL, models),
     `Your own requests: ${gateway.url}/ui`,
   ].join('\n')}\n`;
 }
@@ -77,19 +103,8 @@ function describeHubLogin(url: string, publicUrl: string | null): string[] {
   return lines;
 }
 
-// One model per provider kind to suggest: a name each provider has served for long.
-const REPRESENTATIVE: Record<string, string> = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o', gemini: 'gemini-2.5-flash' };
-
-/** Models a standalone gateway can serve, one per configured provider, without asking anyone. */
-export function representativeModels(gateway: RunningGateway): string[] {
-  return gateway.services.providers().providers.flatMap((provider) => {
-    if (provider.kind === 'mock') return ['mock/echo'];
-    const model = REPRESENTATIVE[provider.kind];
-    return model ? [`${provider.name}/${model}`] : [];
-  });
-}
-
-export function describeStart(gateway: RunningGateway, models: readonly string[], env: NodeJS.ProcessEnv): string {
+export function describeStart(gateway: RunningGateway, home: string, models: readonly string[], env: NodeJS.ProcessEnv): string {
+  const target: GwTarget = { url: gateway.url, home, env };
   const settings = gateway.services.state.snapshot().settings;
   // A standalone gateway with device login on is a hub: say so, and give the exact line for laptops.
   const hub = settings.device_login;
@@ -101,10 +116,10 @@ export function describeStart(gateway: RunningGateway, models: readonly string[]
     ...gateway.providerWarnings.map((warning) => `  warning: ${warning}`),
   ];
   const key = gateway.bootstrapKey;
+  const base = localUrl(gateway.url);
+  // With only the mock, every tool's default model would route to a provider that is not configured.
+  const usable = gateway.providerNames.length === 1 ? ['mock/echo'] : models;
   if (key) {
-    const base = gateway.url;
-    // With only the mock, every tool's default model would route to a provider that is not configured.
-    const usable = gateway.providerNames.length === 1 ? ['mock/echo'] : models;
     lines.push(
       '',
       'First start: created team "local" and its virtual key. It is shown only this once; store it now:',
@@ -114,10 +129,13 @@ export function describeStart(gateway: RunningGateway, models: readonly string[]
       'Try it:',
       `  curl ${base}/v1/chat/completions -H "Authorization: Bearer ${key}" -H "content-type: application/json" \\`,
       `    -d '{"model":"mock/echo","messages":[{"role":"user","content":"hello"}]}'`,
-      'Point your tools at it:',
-      ...toolLines(base, key, usable, env),
-      `Admin console: ${base}/ui (sign in with a token from gw admin tokens create --name YOU)`,
     );
   }
+  // After the first start the key is not shown again: gw token makes an hour-long one in the same home.
+  lines.push(
+    'Point your tools at it:',
+    ...toolLines(target, key ?? `$(${gwCommand('token', target)})`, usable),
+    `Admin console: ${base}/ui (sign in with a token from gw admin tokens create --name YOU)`,
+  );
   return `${lines.join('\n')}\n`;
 }

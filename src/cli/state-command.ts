@@ -7,13 +7,17 @@ import type { StateData } from '../state/schema.js';
 import { openState, resolveStoreUrl } from '../postgres/open-state.js';
 import { addOutboxEntry, describeStateChange } from '../state/admin-outbox.js';
 import { CliExit, type CliContext } from './cli-context.js';
+import { recordAdminChangesNow } from './record-admin-changes.js';
 
 /** Runs a job against the state store (state.json, or PostgreSQL with --store / GW_DATABASE_URL); a state failure becomes one line and exit 2 (usage) or 1. */
 export async function withStore<T>(context: CliContext, home: string | undefined, run: (store: StateStore) => Promise<T>): Promise<T> {
   try {
-    const store = await openState(context.home(home), resolveStoreUrl(undefined, context.env));
+    const storeUrl = resolveStoreUrl(undefined, context.env);
+    const store = await openState(context.home(home), storeUrl);
     try {
-      return await run(recordingChanges(store, context.command ?? 'gw'));
+      const result = await run(recordingChanges(store, context.command ?? 'gw'));
+      if (storeUrl === undefined) await recordAdminChangesNow(context, store, context.home(home));
+      return result;
     } finally {
       await store.close();
     }

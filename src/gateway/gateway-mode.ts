@@ -36,6 +36,10 @@ export interface GatewayMode {
   /** Once listening: the sidecar's first exchange, the hub's rotation timer. */
   start(): void;
   stop(): void;
+  /** Sidecar: the models its hub said it serves (after the first exchange). */
+  servedModels?(): string[];
+  /** Hub: what it tells sidecars it serves, from the providers in force. */
+  setCatalog?(models: () => string[]): void;
 }
 
 export interface ModeInput {
@@ -84,6 +88,7 @@ function prepareSidecar(login: SidecarLogin, input: ModeInput): GatewayMode {
     health: () => ({ hub: session.health() }),
     start: () => session.start(),
     stop: () => session.stop(),
+    servedModels: () => session.servedModels,
   };
 }
 
@@ -112,6 +117,7 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
       ticker.unref();
     },
     stop: () => clearInterval(ticker),
+    setCatalog: (models) => { hub.models = models; },
   };
 }
 

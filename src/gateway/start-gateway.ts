@@ -18,6 +18,7 @@ import { createFileTrailReader } from '../admin/trail-reader.js';
 import { describeAuditState } from './describe-audit-state.js';
 import { startOutboxDrain } from './drain-admin-outbox.js';
 import { UpstreamServers } from '../mcp/upstream-servers.js';
+import { representativeModels } from './representative-models.js';
 import { hostname } from 'node:os';
 import { buildServer, type GatewayServer } from '../server/build-server.js';
 import { buildServices } from './build-services.js';
@@ -70,6 +71,8 @@ export interface RunningGateway {
   mode: 'standalone' | 'sidecar';
   /** Where state and the audit trail live, for the banner (a database URL's password masked). */
   storage: string;
+  /** Models to suggest to tools: a sidecar's hub's (waiting briefly for the first exchange), else one per provider here. */
+  suggestedModels(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -108,6 +111,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       return health ? { audit_witness: { ...health } } : {};
     };
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
+    mode.setCatalog?.(() => representativeModels(providers.current()));
     const resourceIds = shared?.resourceIds ?? await openResourceIdStore(options.home);
     cleanups.push(() => resourceIds.close());
     const tracer = await startTracing(options.env, GATEWAY_VERSION);
@@ -162,7 +166,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const storage = options.storeUrl
       ? `state and audit in PostgreSQL ${state.file} (this instance's audit chain ${shared?.audit.chainId})${options.redisUrl ? ` · rate limits in Redis ${maskUrlCredentials(options.redisUrl)}` : ''}`
       : `state ${path.join(options.home, 'state.json')} · audit ${path.join(options.home, 'audit', 'audit.jsonl')}${options.redisUrl ? ` · rate limits in Redis ${maskUrlCredentials(options.redisUrl)}` : ''}`;
-    return { url, mode: mode.kind, storage, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
+    const suggestedModels = async (): Promise<string[]> => {
+      if (!mode.servedModels) return representativeModels(providers.current());
+      for (const deadline = Date.now() + 3_000; Date.now() < deadline && mode.servedModels().length === 0;) await new Promise((resolve) => setTimeout(resolve, 50));
+      return mode.servedModels();
+    };
+    return { url, mode: mode.kind, storage, suggestedModels, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     throw error;

@@ -7,6 +7,8 @@ import type { HubWitness } from './witness-checkpoints.js';
 import type { PendingSignIn } from './oidc-approval.js';
 
 export interface HubContext {
+  /** One model per provider this hub serves, told to sidecars at token exchange (for their banners). */
+  models?: () => string[];
   store: StateStore;
   secret: Buffer;
   now: () => Date;

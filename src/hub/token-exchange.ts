@@ -54,6 +54,6 @@ export async function exchangeToken(hub: HubContext, request: HubRequest): Promi
     expires_in: Math.max(1, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)),
     team: subject.person.team,
     person: subject.person.email,
-    team_settings: { enforce_auth: settings.enforce_auth, body_limit_bytes: settings.body_limit_bytes },
+    team_settings: { enforce_auth: settings.enforce_auth, body_limit_bytes: settings.body_limit_bytes, models: hub.models?.() ?? [] },
   });
 }

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { parseStateText } from '../state/parse-state.js';
 import { emptyState, type StateData } from '../state/schema.js';
 import { StateError } from '../state/state-errors.js';
-import { deepFreeze, type StateStore, type StateStoreOptions, type StoreHealth } from '../state/state-store.js';
+import { deepFreeze, tellListeners, type StateStore, type StateStoreOptions, type StoreHealth } from '../state/state-store.js';
 import { maskUrlCredentials } from '../config/mask-url-credentials.js';
 import { checkSchema } from './migrations.js';
 import { databaseAccessError, inTransaction, openDatabase, type Database } from './database.js';
@@ -193,15 +193,7 @@ class PostgresStateStore implements StateStore {
     this.#version = row.version;
     this.#lastSyncAt = Date.now();
     this.#current = deepFreeze(row.data);
-    for (const listener of this.#changeListeners) {
-      try {
-        listener(this.#current);
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    tellListeners(this.#changeListeners, this.#current);
   }
 
   #report(error: unknown): void {

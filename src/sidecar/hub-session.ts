@@ -118,6 +118,12 @@ export class HubSession {
     if (!reachable) this.#lastError = reason ?? 'unreachable';
   }
 
+  /** What the hub said it serves (team_settings.models at the last exchange); [] before one. */
+  get servedModels(): string[] {
+    const models = this.#grant?.teamSettings.models;
+    return Array.isArray(models) ? models.filter((model): model is string => typeof model === 'string') : [];
+  }
+
   get identity(): { person: string | null; team: string | null } {
     return { person: this.#grant?.person ?? this.#login.person, team: this.#grant?.team ?? this.#login.team };
   }
@@ -127,6 +133,8 @@ export class HubSession {
     const status = this.#standing !== 'ok' ? 'down' : this.#reachable && grant ? 'ok' : 'degraded';
     return {
       status, url: this.#hub, person: this.identity.person, team: this.identity.team,
+      // What the hub serves, so gw run can ask for a model it routes (a tool's own default may route nowhere).
+      models: this.servedModels,
       key_expires_at: grant ? new Date(grant.expiresAt).toISOString() : null,
       last_exchange_at: this.#lastExchangeAt === null ? null : new Date(this.#lastExchangeAt).toISOString(),
       ...(status === 'ok' ? {} : { reason: status === 'down' ? this.#refusal().message : `hub unreachable: ${this.#lastError ?? 'no answer yet'}` }),

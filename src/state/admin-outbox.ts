@@ -30,15 +30,22 @@ const IDENTITIES: Record<string, (item: Item) => string> = {
   mcp_servers: (item) => String(item.name),
 };
 
+/** Parts whose changed items are named with what they became: a device login's decision and its person. */
+const OUTCOMES: Record<string, (item: Item) => string> = {
+  device_codes: (item) => `${IDENTITIES.device_codes!(item)} ${String(item.status)}${typeof item.person === 'string' ? ` ${item.person}` : ''}`,
+};
+
 // Settings whose values are safe to name in a record (secret ones are env: references, still left out).
 const QUIET_SETTINGS = new Set(['oidc_client_secret']);
 
-function compareList(before: readonly Item[], after: readonly Item[], identity: (item: Item) => string): AdminOutboxEntry['changes'][string] {
+function compareList(before: readonly Item[], after: readonly Item[], identity: (item: Item) => string, outcome?: (item: Item) => string): AdminOutboxEntry['changes'][string] {
   const was = new Map(before.map((item) => [identity(item), JSON.stringify(item)]));
   const now = new Map(after.map((item) => [identity(item), JSON.stringify(item)]));
   const added = [...now.keys()].filter((id) => !was.has(id));
   const removed = [...was.keys()].filter((id) => !now.has(id));
-  const changed = [...now.keys()].filter((id) => was.has(id) && was.get(id) !== now.get(id));
+  const changedIds = [...now.keys()].filter((id) => was.has(id) && was.get(id) !== now.get(id));
+  const items = new Map(after.map((item) => [identity(item), item]));
+  const changed = outcome ? changedIds.map((id) => outcome(items.get(id)!)) : changedIds;
   return { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}), ...(changed.length ? { changed } : {}) };
 }
 
@@ -46,7 +53,7 @@ function compareList(before: readonly Item[], after: readonly Item[], identity: 
 export function describeStateChange(before: StateData, after: StateData): AdminOutboxEntry['changes'] {
   const changes: AdminOutboxEntry['changes'] = {};
   for (const [part, identity] of Object.entries(IDENTITIES)) {
-    const diff = compareList((before as unknown as Record<string, Item[] | undefined>)[part] ?? [], (after as unknown as Record<string, Item[] | undefined>)[part] ?? [], identity);
+    const diff = compareList((before as unknown as Record<string, Item[] | undefined>)[part] ?? [], (after as unknown as Record<string, Item[] | undefined>)[part] ?? [], identity, OUTCOMES[part]);
     if (Object.keys(diff).length > 0) changes[part] = diff;
   }
   const settings = Object.keys(after.settings).filter((name) => JSON.stringify((before.settings as unknown as Item)[name]) !== JSON.stringify((after.settings as unknown as Item)[name]));

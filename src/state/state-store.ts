@@ -173,16 +173,7 @@ class FileStateStore implements StateStore {
 
   #publish(state: StateData): void {
     this.#current = deepFreeze(state);
-    for (const listener of this.#changeListeners) {
-      try {
-        listener(this.#current);
-      } catch (error) {
-        // The write is already on disk: a listener's bug must not make update() look failed.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    tellListeners(this.#changeListeners, this.#current);
   }
 
   #report(error: unknown): void {
@@ -209,6 +200,19 @@ async function acquireLock(file: string, timeoutMs: number, onCompromised: (erro
       // Jittered backoff, capped low: updates take milliseconds, waiters should not oversleep.
       const delay = Math.min(100, 5 * 2 ** attempt) * (0.5 + Math.random() / 2);
       await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** Each listener hears of the new state; one that throws must not make the write (already stored) look failed. */
+export function tellListeners(listeners: Iterable<(state: StateData) => void>, state: StateData): void {
+  for (const listener of listeners) {
+    try {
+      listener(state);
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
     }
   }
 }

@@ -35,9 +35,10 @@ const BODY_LIMIT = 1024;
 
 /** The whole first-start banner (it ends with the Codex line); what follows it is checked like any log. */
 function splitBanner(stdout: string): { banner: string; rest: string } {
-  const codex = /^ {2}Codex .*\n/m.exec(stdout);
-  expect(codex, 'the first-start banner').not.toBeNull();
-  const end = codex!.index + codex![0].length;
+  // The banner's last line names the console; every line with the key comes before it.
+  const last = /^Admin console: .*\n/m.exec(stdout);
+  expect(last, 'the first-start banner').not.toBeNull();
+  const end = last!.index + last![0].length;
   return { banner: stdout.slice(0, end), rest: stdout.slice(end) };
 }
 

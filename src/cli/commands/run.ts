@@ -11,7 +11,7 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
 import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
 import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
-import { SIDECAR_CREDENTIAL } from '../serve-banner.js';
+import { SIDECAR_CREDENTIAL, modelForTool } from '../serve-banner.js';
 import { createKey } from '../../state/virtual-keys.js';
 import type { StateData } from '../../state/schema.js';
 
@@ -101,7 +101,9 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   // A gateway with only the mock provider cannot serve a tool's default model: ask for mock/echo.
   const mockOnly = !gateway.sidecar && gateway.providers.every((name) => name === 'mock');
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
-  const launch = launchFor(tool, { url: gateway.url, credential, model: mockOnly ? 'mock/echo' : null, args, geminiSettings, mcp: gateway.mcp });
+  // A sidecar's hub may not route the tool's own default model name: ask for one the hub said it serves.
+  const model = mockOnly ? 'mock/echo' : gateway.sidecar ? modelForTool(tool, gateway.hubModels) : null;
+  const launch = launchFor(tool, { url: gateway.url, credential, model, args, geminiSettings, mcp: gateway.mcp });
   const folder = await mkdtemp(path.join(os.tmpdir(), `gw-run-${tool}-`));
   try {
     for (const [name, content] of Object.entries(launch.files)) {

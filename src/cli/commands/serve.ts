@@ -9,7 +9,7 @@ import { checkLogLevel } from '../log-level.js';
 import { resolveLogFormat, type LogFormat } from '../../pretty-log.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
-import { SIDECAR_CREDENTIAL, describeSidecarStart, describeStart, listModels, representativeModels } from '../serve-banner.js';
+import { describeSidecarStart, describeStart } from '../serve-banner.js';
 
 export function registerServeCommand(program: Command, context: CliContext): void {
   program.command('serve')
@@ -53,10 +53,9 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
   }
-  // A model per tool the banner can suggest: a sidecar asks its hub (one models.list call at start);
-  // a standalone gateway names one of each configured provider's.
-  const models = sidecar ? await listModels(gateway.url, SIDECAR_CREDENTIAL) : representativeModels(gateway);
-  context.stdout.write(sidecar ? describeSidecarStart(gateway, config.home, sidecar, models, context.env) : describeStart(gateway, models, context.env));
+  // A model per tool the banner can suggest: what the hub said it serves (a sidecar), or one of each provider's.
+  const models = await gateway.suggestedModels();
+  context.stdout.write(sidecar ? describeSidecarStart(gateway, config.home, sidecar, models, context.env) : describeStart(gateway, config.home, models, context.env));
   await new Promise<void>((resolve) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
