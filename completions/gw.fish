@@ -475,7 +475,8 @@ complete -c gw -n '__fish_seen_subcommand_from mcp' -s h -l help -d 'display hel
 
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l url -r -d 'a remote server (streamable HTTP)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l transport -r -d 'http (default) or sse (the older transport) for --url'
-complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l header -r -d 'a header gw sends (value or env:VARIABLE), e.g. Authorization=env:GITHUB_MCP_TOKEN'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l header-env -r -d 'a header gw sends, read from this environment variable of gw serve (stored as env:VARIABLE), e.g. Authorization=GITHUB_MCP_AUTH'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l header -r -d 'a header gw sends (value or env:VARIABLE); prefer --header-env for secrets'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l command -r -d 'a local server gw starts as a child process (stdio), e.g. "npx -y @modelcontextprotocol/server-filesystem /srv"'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l env -r -d 'a variable for the child (value or env:VARIABLE)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'

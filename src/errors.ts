@@ -201,6 +201,10 @@ export const ERROR_CATALOG = {
     status: 404, kind: 'not_found', retryable: false,
     message: 'No MCP server, tool, prompt or resource of that name is configured on this gateway (names are SERVER__NAME).',
   },
+  GW_ERR_MCP_BATCH: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: "gw's /mcp takes one JSON-RPC message per HTTP request (the current MCP revision has no batches), so that each tool call is its own audit record; send the messages one at a time.",
+  },
   GW_ERR_MCP_SESSION_NOT_FOUND: {
     status: 404, kind: 'not_found', retryable: false,
     message: 'No MCP session with that id for this credential; start a new session (initialize).',

@@ -120,7 +120,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const mcp = new UpstreamServers(() => state.snapshot().mcp_servers ?? [], options.env);
     cleanups.push(() => mcp.close());
     const mcpHealth = (): Record<string, HealthComponent> => {
-      const servers = mcp.health();
+      // /health is open: a server's last error says what went wrong in a line, never a password in a URL.
+      const servers = Object.fromEntries(Object.entries(mcp.health()).map(([name, server]) => [name, server.last_error === undefined ? server
+        : { ...server, last_error: maskUrlCredentials(server.last_error).slice(0, 200) }]));
       if (Object.keys(servers).length === 0) return {};
       const down = Object.entries(servers).filter(([, server]) => server.status === 'down').map(([name]) => name);
       return { mcp: { status: down.length > 0 ? 'degraded' : 'ok', servers } };

@@ -1,18 +1,25 @@
 // The MCP servers gw fronts (state `mcp_servers`, `gw mcp add`), each behind one SDK client:
 // remote servers over streamable HTTP (or the older SSE transport), local ones as child
-// processes over stdio. A client connects on first use; one whose server died (a stdio child
-// that exited, a connection that broke) is re-made on the next use after a backoff that
-// doubles to 30 s, and /health says which servers are up, down, and how often they restarted.
+// processes over stdio. A client connects on first use. A stdio child that exits is started
+// again by gw after a backoff (0.5 s, doubling to 30 s while it keeps dying within a minute of
+// its start); a remote server whose connection broke is reconnected on next use, after the
+// same backoff. /health says which servers are up, down, and how often they restarted. A
+// server removed with gw mcp remove has its client closed (and its child ended).
 // Header and variable values may be `env:NAME`, read from gw's environment when connecting.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { StoredMcpServer } from '../state/mcp-servers.js';
 import { GW_VERSION } from './version.js';
 
 const MAX_BACKOFF_MS = 30_000;
+/** A server that stayed up this long before it died starts its backoff over. */
+const STABLE_MS = 60_000;
+/** A server that pages its tools past this many pages is read no further (a loop guard). */
+const MAX_PAGES = 50;
 
 export interface UpstreamHealth {
   status: 'up' | 'down' | 'idle';
@@ -29,6 +36,24 @@ interface Slot {
   retryAt: number;
   lastError?: string;
   everConnected: boolean;
+  connectedAt: number;
+  /** A stdio child's scheduled start after it died. */
+  restartTimer: NodeJS.Timeout | null;
+  /** The tool names the current connection listed last; null until listed, or after tools/list_changed. */
+  toolNames: Set<string> | null;
+}
+
+/** Every page of a listing: servers may page with nextCursor. */
+export async function everyPage<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let count = 0; count < MAX_PAGES; count += 1) {
+    const result = await page(cursor);
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return items;
 }
 
 function resolve(value: string, env: NodeJS.ProcessEnv): string {
@@ -54,8 +79,13 @@ function transportFor(server: StoredMcpServer, env: NodeJS.ProcessEnv): Transpor
   return new StreamableHTTPClientTransport(new URL(server.url!), { requestInit: { headers } });
 }
 
+function backoffMs(failures: number): number {
+  return Math.min(MAX_BACKOFF_MS, 500 * 2 ** (failures - 1));
+}
+
 export class UpstreamServers {
   readonly #slots = new Map<string, Slot>();
+  #closed = false;
 
   constructor(private readonly servers: () => readonly StoredMcpServer[], private readonly env: NodeJS.ProcessEnv, private readonly now: () => number = Date.now) {}
 
@@ -65,17 +95,18 @@ export class UpstreamServers {
 
   /** A connected client for `name`, connecting (or reconnecting after its backoff) when needed. */
   async client(name: string): Promise<Client> {
+    this.#sweep();
     const server = this.servers().find((candidate) => candidate.name === name);
     if (!server) throw new Error(`no MCP server ${name}`);
     const signature = JSON.stringify(server);
     let slot = this.#slots.get(name);
     if (slot && slot.signature !== signature) {
       // Changed with gw mcp add: the old client goes.
-      void slot.client?.close().catch(() => undefined);
+      this.#retire(slot);
       slot = undefined;
     }
     if (!slot) {
-      slot = { signature, client: null, connecting: null, restarts: 0, failures: 0, retryAt: 0, everConnected: false };
+      slot = { signature, client: null, connecting: null, restarts: 0, failures: 0, retryAt: 0, everConnected: false, connectedAt: 0, restartTimer: null, toolNames: null };
       this.#slots.set(name, slot);
     }
     if (slot.client) return slot.client;
@@ -94,26 +125,88 @@ export class UpstreamServers {
     } catch (error) {
       slot.failures += 1;
       slot.lastError = error instanceof Error ? error.message : String(error);
-      slot.retryAt = this.now() + Math.min(MAX_BACKOFF_MS, 500 * 2 ** (slot.failures - 1));
+      slot.retryAt = this.now() + backoffMs(slot.failures);
       await client.close().catch(() => undefined);
+      if (server.transport === 'stdio') this.#scheduleStart(server.name, slot);
       throw error;
     }
     if (slot.everConnected) slot.restarts += 1;
     slot.everConnected = true;
-    slot.failures = 0;
+    slot.connectedAt = this.now();
     slot.lastError = undefined;
     slot.client = client;
-    // A server that goes away (a stdio child exiting, a dropped connection) is re-made on next use.
+    slot.toolNames = null;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { if (slot.client === client) slot.toolNames = null; });
     client.onclose = () => {
-      if (slot.client === client) {
-        slot.client = null;
-        slot.lastError = 'the server closed the connection';
-      }
+      if (slot.client !== client || this.#closed || this.#slots.get(server.name) !== slot) return;
+      slot.client = null;
+      slot.lastError = server.transport === 'stdio' ? 'the server process exited' : 'the server closed the connection';
+      // Dying soon after each start doubles the wait; a long run before dying starts it over.
+      slot.failures = this.now() - slot.connectedAt >= STABLE_MS ? 1 : slot.failures + 1;
+      slot.retryAt = this.now() + backoffMs(slot.failures);
+      if (server.transport === 'stdio') this.#scheduleStart(server.name, slot);
     };
     return client;
   }
 
+  /** A local server is gw's own child: started again when its backoff ends, not left down until someone calls it. */
+  #scheduleStart(name: string, slot: Slot): void {
+    if (slot.restartTimer) clearTimeout(slot.restartTimer);
+    slot.restartTimer = setTimeout(() => {
+      slot.restartTimer = null;
+      if (this.#closed || this.#slots.get(name) !== slot) return;
+      this.client(name).catch(() => undefined);
+    }, Math.max(0, slot.retryAt - this.now()));
+    slot.restartTimer.unref();
+  }
+
+  #retire(slot: Slot): void {
+    if (slot.restartTimer) clearTimeout(slot.restartTimer);
+    slot.restartTimer = null;
+    const client = slot.client;
+    slot.client = null;
+    void client?.close().catch(() => undefined);
+  }
+
+  /** Servers removed from the state: their clients close (a stdio child ends). */
+  #sweep(): void {
+    const names = new Set(this.servers().map((server) => server.name));
+    for (const [name, slot] of this.#slots) {
+      if (names.has(name)) continue;
+      this.#slots.delete(name);
+      this.#retire(slot);
+    }
+  }
+
+  /** Every tool the server lists now (all pages), remembered as what `listed` and `hasTool` know. */
+  async listTools(name: string): Promise<Tool[]> {
+    const client = await this.client(name);
+    const tools = await everyPage(async (cursor) => {
+      const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+      return { items: page.tools, nextCursor: page.nextCursor };
+    });
+    const slot = this.#slots.get(name);
+    if (slot?.client === client) slot.toolNames = new Set(tools.map((tool) => tool.name));
+    return tools;
+  }
+
+  /** Whether the server offers `tool`: its last listing on this connection, or a new one when that does not name it. */
+  async hasTool(name: string, tool: string): Promise<boolean> {
+    if (this.listed(name, tool)) return true;
+    return (await this.listTools(name)).some((candidate) => candidate.name === tool);
+  }
+
+  /** Whether the last listing named this tool (no I/O): a bounded metrics label, never a caller's made-up name. */
+  listed(name: string, tool: string): boolean {
+    return this.#slots.get(name)?.toolNames?.has(tool) ?? false;
+  }
+
+  has(name: string): boolean {
+    return this.servers().some((server) => server.name === name);
+  }
+
   health(): Record<string, UpstreamHealth> {
+    this.#sweep();
     const report: Record<string, UpstreamHealth> = {};
     for (const server of this.servers()) {
       const slot = this.#slots.get(server.name);
@@ -127,7 +220,10 @@ export class UpstreamServers {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#slots.values()].map((slot) => slot.client?.close().catch(() => undefined)));
+    this.#closed = true;
+    const slots = [...this.#slots.values()];
     this.#slots.clear();
+    for (const slot of slots) if (slot.restartTimer) clearTimeout(slot.restartTimer);
+    await Promise.all(slots.map((slot) => slot.client?.close().catch(() => undefined)));
   }
 }

@@ -8,6 +8,8 @@ export interface GatewayMetrics {
   requests: Counter<'family' | 'operation' | 'status_class'>;
   /** MCP tool calls through /mcp, by server, tool and outcome (ok, tool_error, refused, blocked, unavailable, upstream_error). */
   mcpCalls: Counter<'server' | 'tool' | 'outcome'>;
+  /** How long each MCP tool call took through gw, by server and tool. */
+  mcpCallDuration: Histogram<'server' | 'tool'>;
   requestDuration: Histogram<'family' | 'operation'>;
   overhead: Histogram<'family' | 'operation'>;
   streamFirstByte: Histogram<'family' | 'operation'>;
@@ -32,6 +34,11 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
     registry,
     mcpCalls: new Counter({
       name: 'gw_mcp_calls_total', help: 'MCP tool calls through /mcp, by server, tool and outcome.', labelNames: ['server', 'tool', 'outcome'], registers,
+    }),
+    mcpCallDuration: new Histogram({
+      name: 'gw_mcp_call_duration_seconds', help: 'MCP tool calls through /mcp: time from the call to its answer (or refusal), by server and tool.',
+      labelNames: ['server', 'tool'], registers,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     }),
     requests: new Counter({
       name: 'gw_requests_total', help: 'Requests served, by family, operation and status class (2xx…5xx; polling: a device-login poll told to wait).',

@@ -1,18 +1,22 @@
-// POST /mcp (and GET/DELETE, which a stateless server answers 405): the MCP gateway
+// POST /mcp (GET and DELETE answered 405: a stateless server has no stream or session): the MCP gateway
 // (src/mcp) behind the same door as inference. The door has authenticated the caller and
 // applied the body limits; governOperation applies the caller's policies and rate limits
 // and resolves their DLP rules; the request's audit record (written when the response
-// closes) carries what src/mcp noted: the MCP method, server and tool, DLP rule ids, outcome.
+// closes) carries what src/mcp noted: the MCP method, server and tool, the call's status and
+// duration, DLP rule ids, outcome, and the bytes each way. Refusals here answer in JSON-RPC
+// (the caller's wire format), with the HTTP status and catalog code of the refusal.
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer } from '../mcp/mcp-gateway.js';
 import type { UpstreamServers } from '../mcp/upstream-servers.js';
 import { governOperation } from '../pipeline/govern-request.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
+import type { RequestTrace } from '../pipeline/request-trace.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
 import { GatewayError } from '../errors.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
-import { sendError } from './send-error.js';
 
 export const MCP_ROUTE: RouteEntry = { method: 'POST', url: '/mcp', family: 'operational', operation: 'mcp', authenticated: true, jsonBody: true };
 
@@ -25,6 +29,15 @@ export function registerMcpRoute(app: FastifyInstance, services: GatewayServices
 
 async function serveMcp(services: GatewayServices, upstream: UpstreamServers, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const state = request.gw;
+  // Stateless: nothing to push on a standing GET stream and no session to DELETE. Left to the
+  // transport, a GET would hold a connection (and a server) open for nothing.
+  if (request.method !== 'POST') {
+    return sendJsonRpcError(reply, state.trace, null, new GatewayError('GW_ERR_ROUTE_METHOD_NOT_ALLOWED', {
+      message: "gw's /mcp is stateless: POST each message; there is no stream to GET and no session to DELETE.", headers: { allow: 'POST' },
+    }));
+  }
+  // A batch would put several tool calls under one audit record; the current revision has none.
+  if (Array.isArray(request.body)) return sendJsonRpcError(reply, state.trace, null, new GatewayError('GW_ERR_MCP_BATCH'));
   let governed;
   try {
     governed = await governOperation({
@@ -33,20 +46,57 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
       identity: state.identity!, signal: new ClientCancel(),
     }, 'mcp', services, state.trace);
   } catch (error) {
-    return sendError(reply, 'operational', error instanceof GatewayError ? error : new GatewayError('GW_ERR_SERVER_INTERNAL'));
+    return sendJsonRpcError(reply, state.trace, messageId(request.body), error instanceof GatewayError ? error : new GatewayError('GW_ERR_SERVER_INTERNAL'));
   }
   const server = createMcpServer({
     upstream, policies: governed.policies, dlp: governed.dlp, trace: state.trace,
-    countCall: (name, tool, outcome) => services.metrics.mcpCalls.inc({ server: name, tool, outcome }),
+    countCall: (name, tool, outcome, seconds) => {
+      services.metrics.mcpCalls.inc({ server: name, tool, outcome });
+      services.metrics.mcpCallDuration.observe({ server: name, tool }, seconds);
+    },
   });
   // Stateless: every HTTP request is a whole exchange, so any instance of a hub can answer it.
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  // The transport writes the response itself: the headers gw set (x-request-id) go on the raw response first.
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
   reply.hijack();
+  countBytesOut(reply.raw, state.trace);
   reply.raw.on('close', () => {
+    governed.settle(null);
     void transport.close().catch(() => undefined);
     void server.close().catch(() => undefined);
   });
   await server.connect(transport);
   await transport.handleRequest(request.raw, reply.raw, request.body);
   return undefined;
+}
+
+/** The id of the JSON-RPC request refused, so the client can match the error to its call. */
+function messageId(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function sendJsonRpcError(reply: FastifyReply, trace: RequestTrace, id: string | number | null, error: GatewayError): FastifyReply {
+  if (!trace.outcome.includes(error.code)) trace.noteOutcome(error.code);
+  const code = error.status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidRequest;
+  return reply.code(error.status).headers(error.headers).type('application/json')
+    .send({ jsonrpc: '2.0', id, error: { code, message: error.message, data: { gw_code: error.code, retryable: error.retryable } } });
+}
+
+/** The transport writes the response itself (SSE or JSON): its bytes, counted as they go, are the record's bytes_out. */
+function countBytesOut(raw: ServerResponse, trace: RequestTrace): void {
+  let bytes = 0;
+  const count = (chunk: unknown, encoding?: unknown) => {
+    if (typeof chunk === 'string') bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? encoding as BufferEncoding : 'utf8');
+    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
+    trace.noteBytesOut(bytes);
+  };
+  const write = raw.write.bind(raw) as (...args: unknown[]) => boolean;
+  const end = raw.end.bind(raw) as (...args: unknown[]) => ServerResponse;
+  raw.write = ((chunk: unknown, ...rest: unknown[]) => { count(chunk, rest[0]); return write(chunk, ...rest); }) as ServerResponse['write'];
+  raw.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (chunk !== undefined && typeof chunk !== 'function') count(chunk, rest[0]);
+    return end(chunk, ...rest);
+  }) as ServerResponse['end'];
 }

@@ -1,16 +1,18 @@
 // gw mcp add|list|remove|test: the MCP servers gw's /mcp fronts. A remote server is a URL
 // (streamable HTTP, or --transport sse for the older transport) with headers gw sends it; a
 // local one is a command gw starts as a child process (stdio) with the variables it needs.
-// Secret values belong in gw's environment: `--header Authorization=env:GITHUB_MCP_TOKEN`
-// stores the reference, and the value is read only when gw connects.
+// Secret values belong in gw's environment, as provider keys do: `--header-env
+// Authorization=GITHUB_MCP_AUTH` (or `--header Authorization=env:GITHUB_MCP_AUTH`) stores the
+// reference, and the value is read only when gw connects, never printed or logged.
 import type { Command } from 'commander';
+import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
 import { MCP_SERVER_NAME, type StoredMcpServer } from '../../state/mcp-servers.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable, withStore } from '../state-command.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
-interface AddOptions { url?: string; transport?: string; header?: string[]; command?: string; env?: string[]; home?: string }
+interface AddOptions { url?: string; transport?: string; header?: string[]; headerEnv?: string[]; command?: string; env?: string[]; home?: string }
 
 function pairs(values: readonly string[] | undefined, what: string): Record<string, string> {
   const map: Record<string, string> = {};
@@ -39,7 +41,8 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
     .argument('<name>', 'lower-case letters, digits and hyphens: its tools become NAME__tool')
     .option('--url <url>', 'a remote server (streamable HTTP)')
     .option('--transport <kind>', 'http (default) or sse (the older transport) for --url')
-    .option('--header <name=value...>', 'a header gw sends (value or env:VARIABLE), e.g. Authorization=env:GITHUB_MCP_TOKEN')
+    .option('--header-env <name=variable...>', 'a header gw sends, read from this environment variable of gw serve (stored as env:VARIABLE), e.g. Authorization=GITHUB_MCP_AUTH')
+    .option('--header <name=value...>', 'a header gw sends (value or env:VARIABLE); prefer --header-env for secrets')
     .option('--command <line>', 'a local server gw starts as a child process (stdio), e.g. "npx -y @modelcontextprotocol/server-filesystem /srv"')
     .option('--env <name=value...>', 'a variable for the child (value or env:VARIABLE)')
     .option('--home <dir>', HOME_HELP)
@@ -49,9 +52,14 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
       const transport = options.command !== undefined ? 'stdio' : options.transport ?? 'http';
       if (transport !== 'stdio' && transport !== 'http' && transport !== 'sse') throw new CliExit(2, '--transport is http or sse');
       if (options.url !== undefined && !/^https?:\/\//.test(options.url)) throw new CliExit(2, `--url takes an http(s) URL; got ${options.url}`);
+      if (options.command !== undefined && (options.header !== undefined || options.headerEnv !== undefined)) throw new CliExit(2, '--header and --header-env are for a remote server (--url); a local one takes --env');
+      const fromEnv = Object.fromEntries(Object.entries(pairs(options.headerEnv, '--header-env')).map(([header, variable]) => {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw new CliExit(2, `--header-env takes NAME=VARIABLE (an environment variable name); got ${header}=${variable}`);
+        return [header, `env:${variable}`];
+      }));
       const server: StoredMcpServer = {
         name, transport, created_at: new Date().toISOString(),
-        ...(options.url !== undefined ? { url: options.url, headers: pairs(options.header, '--header') } : {}),
+        ...(options.url !== undefined ? { url: options.url, headers: { ...pairs(options.header, '--header'), ...fromEnv } } : {}),
         ...(options.command !== undefined ? { command: words(options.command), env: pairs(options.env, '--env') } : {}),
       };
       await withStore(context, options.home, (store) => store.update((draft) => {
@@ -64,7 +72,7 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
     .action(async (options: { json?: boolean; home?: string }) => {
       const servers = await withStore(context, options.home, async (store) => store.snapshot().mcp_servers ?? []);
       const rows = servers.map((server) => ({
-        name: server.name, transport: server.transport, target: server.url ?? (server.command ?? []).join(' '),
+        name: server.name, transport: server.transport, target: server.url !== undefined ? maskUrlCredentials(server.url) : (server.command ?? []).join(' '),
         headers: Object.fromEntries(Object.entries(server.headers ?? {}).map(([key, value]) => [key, shown(value)])),
         env: Object.fromEntries(Object.entries(server.env ?? {}).map(([key, value]) => [key, shown(value)])),
       }));

@@ -6,13 +6,17 @@
 //   - with output scanning on, a secret the provider answers never reaches the client;
 //   - serving credential-less (default_team), a foreign Host and a foreign Origin are refused;
 //   - the audit record carries origin, team, key and outcome.
-// A route added to the table without its row in ROWS fails the first test.
+// A route added to the table without its row in ROWS fails the first test. /mcp, mounted
+// apart from the table (src/server/mcp-route.ts), has its row at the end, against a real MCP
+// server: the same checks, asked in JSON-RPC.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_TABLE, type RouteEntry } from '../../../src/pipeline/route-table.js';
+import { MCP_ROUTE } from '../../../src/server/mcp-route.js';
 import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { readAudit, sleep, type AuditLine } from '../helpers.js';
 import { LEAK_TRIGGER, startCatchAllProvider, type CatchAllProvider } from './catch-all-provider.js';
+import { startCatchAllMcpServer, type CatchAllMcpServer } from './catch-all-mcp-server.js';
 
 const SECRET = SAMPLES.githubPat;
 
@@ -136,7 +140,8 @@ function pathOf(route: RouteEntry): string {
 
 let gw: GatewayProcess;
 const fakes = {} as Record<Fake, CatchAllProvider>;
-const keys = {} as Record<'ok' | 'denyProvider' | 'denyOperation' | 'denyModel' | 'output', { key: string; id: string }>;
+const keys = {} as Record<'ok' | 'denyProvider' | 'denyOperation' | 'denyModel' | 'output' | 'denyMcp', { key: string; id: string }>;
+let mcpServer: CatchAllMcpServer;
 
 async function gwCommand(...args: string[]): Promise<string> {
   const result = await runGw(args, { home: gw.home });
@@ -156,7 +161,7 @@ beforeAll(async () => {
       GW_LOG_LEVEL: 'warn',
     },
   });
-  for (const name of Object.keys({ ok: 0, denyProvider: 0, denyOperation: 0, denyModel: 0, output: 0 }) as Array<keyof typeof keys>) {
+  for (const name of Object.keys({ ok: 0, denyProvider: 0, denyOperation: 0, denyModel: 0, output: 0, denyMcp: 0 }) as Array<keyof typeof keys>) {
     const out = await gwCommand('keys', 'create', '--team', 'local', '--name', name);
     keys[name] = { key: /sk-gw-\w+/.exec(out)![0], id: /vk_\w+/.exec(out)![0] };
   }
@@ -164,6 +169,9 @@ beforeAll(async () => {
   await gwCommand('policy', 'set', `key:${keys.denyOperation.id}`, '--deny-operations', '*');
   await gwCommand('policy', 'set', `key:${keys.denyModel.id}`, '--deny-models', '*');
   await gwCommand('dlp', 'output', 'on', '--scope', `key:${keys.output.id}`);
+  mcpServer = await startCatchAllMcpServer(SECRET);
+  await gwCommand('mcp', 'add', 'catchall', '--url', mcpServer.url);
+  await gwCommand('policy', 'set', `key:${keys.denyMcp.id}`, '--deny-mcp-servers', '*');
   await gwCommand('settings', 'set', 'default_team', 'local');
   await sleep(1_500);
 }, 60_000);
@@ -171,6 +179,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw?.stop();
   await Promise.all(Object.values(fakes).map((fake) => fake.close()));
+  await mcpServer?.close();
 });
 
 interface Sent { status: number; text: string; requestId: string | null }
@@ -316,3 +325,72 @@ async function waitForAudit(done: (lines: AuditLine[]) => boolean): Promise<Audi
     await sleep(50);
   }
 }
+
+// ---- /mcp: its own route (src/server/mcp-route.ts), the same checks in JSON-RPC ----
+
+interface McpAnswer extends Sent { message: { result?: Record<string, unknown>; error?: { message: string } } | null }
+
+/** One JSON-RPC request to gw's /mcp, as an MCP client sends it; the answer read from JSON or the SSE stream. */
+async function mcpSend(headers: Record<string, string>, method: string, params: Record<string, unknown> = {}): Promise<McpAnswer> {
+  const response = await fetch(`${gw.url}${MCP_ROUTE.url}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const text = await response.text();
+  const json = response.headers.get('content-type')?.includes('text/event-stream')
+    ? text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).at(-1)
+    : text;
+  let message: McpAnswer['message'] = null;
+  try { message = json ? JSON.parse(json) : null; } catch { message = null; }
+  return { status: response.status, text, requestId: response.headers.get('x-request-id'), message };
+}
+
+const echo = (text: string) => ({ name: 'catchall__echo', arguments: { text } });
+
+describe(`${MCP_ROUTE.method} ${MCP_ROUTE.url}`, () => {
+  it('a planted secret in a tool argument never reaches the MCP server; the error names the rule', async () => {
+    const sent = await mcpSend(auth('ok'), 'tools/call', echo(`my token is ${SECRET} ok`));
+    expect(sent.message?.error?.message, sent.text).toContain('github_token');
+    expect(mcpServer.everything()).not.toContain(SECRET);
+  });
+
+  it('policy: a denied operation and a denied MCP server are refused before the MCP server', async () => {
+    const before = mcpServer.requestCount();
+    const operation = await mcpSend(auth('denyOperation'), 'tools/call', echo('hello'));
+    expect(operation.status, operation.text).toBe(403);
+    expect(operation.text).toContain('deny_operations');
+    const listed = await mcpSend(auth('denyMcp'), 'tools/list');
+    expect(listed.message?.result, listed.text).toEqual({ tools: [] });
+    const called = await mcpSend(auth('denyMcp'), 'tools/call', echo('hello'));
+    expect(called.message?.error?.message, called.text).toContain('deny_mcp_servers');
+    expect(mcpServer.requestCount()).toBe(before);
+  });
+
+  it('a secret the MCP server answers never reaches the client', async () => {
+    for (const which of ['ok', 'output'] as const) {
+      const sent = await mcpSend(auth(which), 'tools/call', { name: 'catchall__leak', arguments: {} });
+      expect(sent.text).not.toContain(SECRET);
+      expect(sent.message?.error?.message, sent.text).toContain('github_token');
+    }
+  });
+
+  it('serving without a credential (default_team): a foreign Host, Origin and cross-site fetch are refused', async () => {
+    const before = mcpServer.requestCount();
+    const port = new URL(gw.url).port;
+    expect((await rawRequest(MCP_ROUTE, { host: `rebound.example:${port}` })).status).toBe(403);
+    expect((await mcpSend({ origin: 'https://evil.example' }, 'tools/list')).status).toBe(403);
+    expect((await mcpSend({ 'sec-fetch-site': 'cross-site' }, 'tools/list')).status).toBe(403);
+    expect(mcpServer.requestCount()).toBe(before);
+  });
+
+  it('the audit record names origin, team, key, status and outcome, and the server and tool', async () => {
+    const sent = await mcpSend(auth('ok'), 'tools/call', echo('hello'));
+    expect(sent.message?.result, sent.text).toEqual({ content: [{ type: 'text', text: 'echo: hello' }] });
+    expect(sent.requestId).not.toBeNull();
+    const lines = await waitForAudit((all) => all.some((line) => line.request_id === sent.requestId));
+    expect(lines.find((line) => line.request_id === sent.requestId)).toMatchObject({
+      origin: '127.0.0.1', team: 'local', key_id: keys.ok.id, status: 200, route: '/mcp', outcome: ['ok'],
+      data: { mcp: { method: 'tools/call', server: 'catchall', tool: 'echo', status: 'ok' } },
+    });
+  });
+});

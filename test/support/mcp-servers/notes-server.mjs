@@ -1,7 +1,8 @@
 // A real MCP server built with the official SDK, for the MCP gateway tests: run as a stdio
 // child by gw (`node notes-server.mjs`), or served over streamable HTTP by the test
 // (createNotesServer). Tools: echo, contact (a result holding an email), slow (progress
-// notifications), crash (the process exits); a resource and a prompt.
+// notifications, their messages naming an email), crash (the process exits); a resource and a prompt. As a stdio child it
+// writes its pid to NOTES_PID_FILE when given, so a test can tell whether it still runs.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -16,7 +17,8 @@ export function createNotesServer(label) {
     async ({ steps }, extra) => {
       const token = extra._meta?.progressToken;
       for (let step = 1; step <= steps; step += 1) {
-        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: steps } });
+        // The message carries an email: what reaches the agent outside a result passes DLP too.
+        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: steps, message: `step ${step}, ask ada.lovelace@example.com` } });
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
@@ -33,5 +35,6 @@ export function createNotesServer(label) {
 }
 
 if (process.argv[2] === 'stdio') {
+  if (process.env.NOTES_PID_FILE) (await import('node:fs')).writeFileSync(process.env.NOTES_PID_FILE, String(process.pid));
   await createNotesServer(process.argv[3] ?? 'stdio').connect(new StdioServerTransport());
 }
