@@ -19,7 +19,8 @@ async function api(method, path, body) {
 
 function useLoad(path, deps = []) {
   const [state, setState] = useState({ data: null, error: null });
-  const reload = () => api('GET', path).then((data) => setState({ data, error: null }), (error) => setState({ data: null, error: error.message }));
+  // A null path loads nothing (a page part that is not for this console).
+  const reload = () => path === null ? undefined : api('GET', path).then((data) => setState({ data, error: null }), (error) => setState({ data: null, error: error.message }));
   useEffect(() => { reload(); }, deps);
   return [state, reload];
 }
@@ -202,7 +203,7 @@ function RequestDetail({ record, close }) {
   </section>`;
 }
 
-function Chart({ report, measure, label }) {
+function Chart({ report, measure, label, scale = 1, format }) {
   const [node, setNode] = useState(null);
   useEffect(() => {
     if (!node || !report) return undefined;
@@ -213,19 +214,25 @@ function Chart({ report, measure, label }) {
     for (let at = first; at <= today; at += 86_400_000) days.push(new Date(at).toISOString().slice(0, 10));
     const groups = [...new Set(report.daily.map((cell) => cell.group))];
     const x = days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
-    const series = groups.map((group) => days.map((day) => report.daily.find((cell) => cell.day === day && cell.group === group)?.[measure] ?? 0));
+    const series = groups.map((group) => days.map((day) => (report.daily.find((cell) => cell.day === day && cell.group === group)?.[measure] ?? 0) / scale));
     const colors = ['#0b5fb3', '#b3261e', '#1e7d32', '#8e44ad', '#d35400', '#16a085'];
     const plot = new uPlot({ width: Math.min(900, node.clientWidth || 900), height: 260, title: label,
-      scales: { x: { time: true }, y: { range: (_plot, _min, max) => [0, Math.max(1, max)] } },
+      scales: { x: { time: true }, y: { range: (_plot, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+      ...(format ? { axes: [{}, { size: 70, values: (_plot, splits) => splits.map(format) }] } : {}),
       series: [{}, ...groups.map((group, index) => ({ label: group, stroke: colors[index % colors.length], width: 2, points: { show: true } }))] }, [x, ...series], node);
     return () => plot.destroy();
   }, [node, report, measure]);
   return html`<figure><div ref=${setNode} role="img" aria-label=${label}></div></figure>`;
 }
 
+/** Nano-USD to dollars, to the micro-dollar: a cheap call still shows. */
+const usd = (nanos) => (nanos / 1e9).toFixed(6);
+
 function Usage() {
   const [by, setBy] = useState('team');
-  const [{ data, error }] = useLoad(`/admin/api/usage?by=${by}`, [by]);
+  // The charts show two weeks: only those are summed.
+  const since = new Date(Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`) - 13 * 86_400_000).toISOString();
+  const [{ data, error }] = useLoad(`/admin/api/usage?by=${by}&since=${encodeURIComponent(since)}`, [by]);
   return html`
     <h2>Usage</h2>
     <label>Group by <select value=${by} onChange=${(event) => setBy(event.target.value)}>
@@ -233,21 +240,64 @@ function Usage() {
     <${Problem} error=${error} />
     ${data && html`
       <${Chart} report=${data} measure="requests" label=${`Requests per day by ${by}`} />
+      <${Chart} report=${data} measure="cost_nano_usd" scale=${1e9} format=${(value) => `$${Number(value.toPrecision(3))}`} label=${`Spend per day by ${by} (USD)`} />
       <${Chart} report=${data} measure="dlp_hits" label=${`DLP hits per day by ${by}`} />
-      <table aria-label="Usage totals"><thead><tr><th scope="col">${by}</th><th scope="col">Requests</th><th scope="col">Input tokens</th><th scope="col">Output tokens</th><th scope="col">DLP hits</th></tr></thead>
-        <tbody>${data.groups.map((group) => html`<tr><td>${group.group}</td><td data-testid=${`requests-${group.group}`}>${group.requests}</td><td>${group.input_tokens}</td><td>${group.output_tokens}</td><td>${group.dlp_hits}</td></tr>`)}</tbody></table>`}`;
+      <table aria-label="Usage totals"><caption>Totals over the 14 days shown (UTC)</caption><thead><tr><th scope="col">${by}</th><th scope="col">Requests</th><th scope="col">Input tokens</th><th scope="col">Output tokens</th><th scope="col">Spend (USD)</th><th scope="col">DLP hits</th></tr></thead>
+        <tbody>${data.groups.map((group) => html`<tr><td>${group.group}</td><td data-testid=${`requests-${group.group}`}>${group.requests}</td><td>${group.input_tokens}</td><td>${group.output_tokens}</td><td data-testid=${`spend-${group.group}`}>${usd(group.cost_nano_usd)}</td><td>${group.dlp_hits}</td></tr>`)}</tbody></table>
+      <p class="hint">Spend counts priced calls, as <code>gw usage</code> does; a call whose model has no price is not in it (<code>gw prices set</code> gives it one).</p>`}`;
 }
 
-function Audit() {
+function Providers() {
+  const [window, setWindow] = useState('1h');
+  const [{ data, error }] = useLoad(`/admin/api/providers/health?window=${window}`, [window]);
+  // More than 5% of calls failing is what an on-call person wants to see first.
+  const health = (row) => row.errors === 0 ? ['ok', 'healthy'] : row.errors / row.requests > 0.05 ? ['error', 'failing'] : ['warn', 'some errors'];
+  return html`<h2>Provider health</h2>
+    <label>Window <select value=${window} onChange=${(event) => setWindow(event.target.value)}>
+      ${['15m', '1h', '24h', '7d'].map((name) => html`<option value=${name}>${name}</option>`)}</select></label>
+    <${Problem} error=${error} />
+    ${data && (data.providers.length === 0 ? html`<p>No calls in the last ${data.window}.</p>` : html`
+      <table aria-label="Provider health"><thead><tr><th scope="col">Provider</th><th scope="col">State</th><th scope="col">Requests</th><th scope="col">Errors (5xx)</th><th scope="col">Rate limited (429)</th><th scope="col">p50 ms</th><th scope="col">p95 ms</th><th scope="col">Last error</th></tr></thead>
+        <tbody>${data.providers.map((row) => html`<tr><td>${row.provider}</td><td class=${health(row)[0]} data-testid=${`health-${row.provider}`}>${health(row)[1]}</td><td>${row.requests}</td><td>${row.errors}</td><td>${row.rate_limited}</td>
+          <td>${row.p50_ms ?? '-'}</td><td>${row.p95_ms ?? '-'}</td><td>${row.last_error_at ? new Date(row.last_error_at).toLocaleString() : '-'}</td></tr>`)}</tbody></table>`)}
+    <p class="hint">What callers got from each provider, read from the audit trail: errors are calls answered 5xx (the provider failed, timed out or died mid-stream).</p>`;
+}
+
+function Audit({ personal }) {
   const [{ data, error }] = useLoad('/admin/api/audit');
+  const [witnessed] = useLoad(personal ? null : '/admin/api/audit/witnessed');
+  const [verdict, setVerdict] = useState(null);
+  const [verifying, setVerifying] = useState(false);
+  const verify = async () => {
+    setVerifying(true);
+    try { setVerdict(await api('POST', '/admin/api/audit/verify')); } catch (caught) { setVerdict({ error: caught.message }); }
+    setVerifying(false);
+  };
   return html`<h2>Audit trail</h2><${Problem} error=${error} />
     ${data && html`<div class="card">
       <p>${data.writable ? html`<span class="ok">writable</span>` : html`<span class="error">not writable: ${data.problem}</span>`} · ${data.store === 'postgres' ? `PostgreSQL chain ${data.chain}` : data.file}</p>
       <p>newest durable record: ${data.head_seq ?? '?'} · last checkpoint: ${data.checkpoint ? `seq ${data.checkpoint.seq}` : 'none yet'}</p>
-      <p>Verify it with <code>gw audit verify</code> on the hub${data.store === 'postgres' ? ' (with --store)' : ''}.</p></div>`}`;
+      <p>witnesses: ${data.witnesses.length === 0 ? 'none (the audit_witness setting names one; a sidecar always has its hub)'
+        : data.witnesses.map((witness) => html`<span class=${witness.error ? 'error' : 'ok'}>${witness.name}: ${witness.error ? `behind (${witness.error})` : `has seq ${witness.witnessed_seq ?? '-'}`}</span> `)}</p>
+      <p><button class="primary" onClick=${verify} disabled=${verifying}>${verifying ? 'Verifying…' : 'Verify now'}</button>
+        ${' '}the same check as <code>gw audit verify</code>${data.store === 'postgres' ? ' --store' : ''} on the ${personal ? 'laptop' : 'hub'}.</p>
+      ${verdict && html`<${Verdict} verdict=${verdict} />`}</div>`}
+    ${witnessed.data && html`<h3>Trails this hub witnesses</h3>
+      ${witnessed.data.length === 0 ? html`<p>No sidecar has sent a checkpoint yet.</p>` : html`
+      <table aria-label="Witnessed trails"><thead><tr><th scope="col">Trail</th><th scope="col">Sender</th><th scope="col">Key</th><th scope="col">Newest seq</th><th scope="col">Received</th><th scope="col">Refused</th></tr></thead>
+        <tbody>${witnessed.data.map((trail) => html`<tr><td><code>${trail.trail.slice(0, 12)}…</code></td><td>${trail.from?.person ?? trail.from?.team ?? '?'}</td><td><code>${trail.key}…</code></td>
+          <td>${trail.newest_seq}</td><td>${new Date(trail.newest_received_at).toLocaleString()}</td><td class=${trail.refused ? 'error' : ''}>${trail.refused}</td></tr>`)}</tbody></table>`}`}`;
 }
 
-const PAGES = { devices: ['Device logins', Devices], people: ['People', People], teams: ['Teams', Teams], keys: ['Keys', Keys], requests: ['Requests', Requests], usage: ['Usage', Usage], audit: ['Audit', Audit] };
+function Verdict({ verdict }) {
+  if (verdict.error) return html`<p class="error" role="alert">${verdict.error}</p>`;
+  return html`<div role="status" aria-label="Verification">
+    <p class=${verdict.ok ? 'ok' : 'error'}><strong>${verdict.ok ? 'Intact' : 'BROKEN'}</strong> · checked ${new Date(verdict.checked_at).toLocaleString()} in ${verdict.took_ms} ms</p>
+    <ul>${verdict.chains.map((chain) => html`<li>${chain.name}: ${chain.ok ? `intact, ${chain.records} records` : html`<span class="error">BROKEN ${chain.problem}</span>`}
+      ${chain.warnings.map((warning) => html`<br /><small>warning: ${warning}</small>`)}</li>`)}</ul></div>`;
+}
+
+const PAGES = { devices: ['Device logins', Devices], people: ['People', People], teams: ['Teams', Teams], keys: ['Keys', Keys], requests: ['Requests', Requests], usage: ['Usage', Usage], providers: ['Providers', Providers], audit: ['Audit', Audit] };
 
 // A laptop sidecar shows its person their own trail, read-only.
 const PERSONAL_PAGES = { requests: PAGES.requests, usage: PAGES.usage, audit: PAGES.audit };
@@ -263,7 +313,7 @@ function Console({ admin }) {
         ? html`<span>Your own requests on this laptop: ${admin.name} (read-only)</span>`
         : html`<form method="post" action="/ui/logout"><span>Signed in as ${admin.name} (${admin.id}) </span><button type="submit">Sign out</button></form>`}</header>
     <nav aria-label="Console pages">${Object.entries(pages).map(([name, [label]]) => html`<button aria-current=${page === name ? 'page' : undefined} onClick=${() => go(name)}>${label}</button>`)}</nav>
-    <${Page} />`;
+    <${Page} personal=${admin.personal === true} />`;
 }
 
 api('GET', '/admin/api/whoami').then((admin) => {

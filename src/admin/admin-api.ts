@@ -15,13 +15,14 @@ import { ensureLiveKey } from '../state/live-keys.js';
 import type { StateStore } from '../state/state-store.js';
 import type { AdminTokenRecord } from '../state/schema.js';
 import type { TrailReader } from './trail-reader.js';
+import type { AuditPage } from './audit-page.js';
 
 export interface AdminContext {
   store: StateStore;
   hubSecret: Buffer;
   trail: TrailReader;
-  /** The audit trail's state for the console: last checkpoint, ok or why not. */
-  auditState(): Record<string, unknown>;
+  /** The console's Audit page: the trail's state, a verification on demand, the trails witnessed. */
+  auditPage: AuditPage;
 }
 
 export interface AdminRequest {
@@ -207,8 +208,24 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     async handler(context, request) {
       const by = request.query.get('by') ?? 'team';
       if (!['team', 'person', 'model', 'provider', 'day', 'key_id'].includes(by)) throw new AdminInputError('by is one of team, person, model, provider, day, key_id');
-      return ok(await context.trail.usage(by as 'team', request.query.get('since') ?? undefined));
+      // The last 30 days unless told, as `gw usage`: a sum over the window, so the window bounds its cost.
+      const since = request.query.get('since') ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
+      return ok(await context.trail.usage(by as 'team', since));
     },
   },
-  { method: 'GET', path: '/admin/api/audit', operation: 'audit.state', handler: (context) => ok(context.auditState()) },
+  {
+    method: 'GET', path: '/admin/api/providers/health', operation: 'providers.health',
+    async handler(context, request) {
+      // From the trail: what callers actually got from each provider in the window (default the last hour).
+      const window = request.query.get('window') ?? '1h';
+      let span: number;
+      try { span = parseDuration(window); } catch { throw new AdminInputError(`window is a duration such as 15m, 1h or 7d; got ${window}`); }
+      const since = new Date(context.store.now().getTime() - span).toISOString();
+      return ok({ window, since, providers: await context.trail.providerHealth(since) });
+    },
+  },
+  { method: 'GET', path: '/admin/api/audit', operation: 'audit.state', handler: (context) => ok(context.auditPage.state()) },
+  // A POST, not a GET: it reads the whole trail, so a cross-site page must not be able to start one.
+  { method: 'POST', path: '/admin/api/audit/verify', operation: 'audit.verify', handler: async (context) => ok(await context.auditPage.verify()) },
+  { method: 'GET', path: '/admin/api/audit/witnessed', operation: 'audit.witnessed', handler: async (context) => ok(await context.auditPage.witnessed()) },
 ];

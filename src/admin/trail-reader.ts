@@ -29,14 +29,29 @@ export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model
 
 export interface UsageReport {
   by: string;
-  groups: Array<{ group: string; requests: number; input_tokens: number; output_tokens: number; dlp_hits: number }>;
+  /** cost_nano_usd sums the priced calls' costs, exactly as `gw usage` does (nano-USD integers). */
+  groups: Array<{ group: string; requests: number; input_tokens: number; output_tokens: number; dlp_hits: number; cost_nano_usd: number }>;
   /** Per UTC day and group, for the charts. */
-  daily: Array<{ day: string; group: string; requests: number; tokens: number; dlp_hits: number }>;
+  daily: Array<{ day: string; group: string; requests: number; tokens: number; dlp_hits: number; cost_nano_usd: number }>;
+}
+
+/** One provider's calls in a window, for the console's provider health. */
+export interface ProviderHealthRow {
+  provider: string;
+  requests: number;
+  /** Answered 5xx: the provider failed, timed out or died mid-stream (or gw could not reach it). */
+  errors: number;
+  rate_limited: number;
+  /** Latency percentiles in ms (nearest rank, as PostgreSQL's percentile_disc), null with no latency recorded. */
+  p50_ms: number | null;
+  p95_ms: number | null;
+  last_error_at: string | null;
 }
 
 export interface TrailReader {
   search(filter: RequestFilter, limit: number): Promise<RequestSummary[]>;
   usage(by: 'team' | 'person' | 'model' | 'provider' | 'day' | 'key_id', since?: string): Promise<UsageReport>;
+  providerHealth(since: string): Promise<ProviderHealthRow[]>;
 }
 
 /** Summaries kept in memory (about 300 bytes each): the explorer's window on a busy hub. */
@@ -76,15 +91,50 @@ export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, 
     const input = summary.tokens?.input ?? 0;
     const output = summary.tokens?.output ?? 0;
     const hits = Object.values(summary.dlp ?? {}).reduce((sum, count) => sum + count, 0);
-    const total = groups.get(group) ?? { group, requests: 0, input_tokens: 0, output_tokens: 0, dlp_hits: 0 };
-    total.requests += 1; total.input_tokens += input; total.output_tokens += output; total.dlp_hits += hits;
+    const cost = costOf(summary);
+    const total = groups.get(group) ?? { group, requests: 0, input_tokens: 0, output_tokens: 0, dlp_hits: 0, cost_nano_usd: 0 };
+    total.requests += 1; total.input_tokens += input; total.output_tokens += output; total.dlp_hits += hits; total.cost_nano_usd += cost;
     groups.set(group, total);
     const key = `${day}\u0000${group}`;
-    const cell = daily.get(key) ?? { day, group, requests: 0, tokens: 0, dlp_hits: 0 };
-    cell.requests += 1; cell.tokens += input + output; cell.dlp_hits += hits;
+    const cell = daily.get(key) ?? { day, group, requests: 0, tokens: 0, dlp_hits: 0, cost_nano_usd: 0 };
+    cell.requests += 1; cell.tokens += input + output; cell.dlp_hits += hits; cell.cost_nano_usd += cost;
     daily.set(key, cell);
   }
-  return { by, groups: [...groups.values()].sort((a, b) => b.requests - a.requests), daily: [...daily.values()].sort((a, b) => a.day.localeCompare(b.day) || a.group.localeCompare(b.group)) };
+  return { by, groups: [...groups.values()].sort((a, b) => b.requests - a.requests || a.group.localeCompare(b.group)), daily: [...daily.values()].sort((a, b) => a.day.localeCompare(b.day) || a.group.localeCompare(b.group)) };
+}
+
+export function summarizeProviderHealth(summaries: Iterable<RequestSummary>, since: string): ProviderHealthRow[] {
+  const byProvider = new Map<string, { row: ProviderHealthRow; latencies: number[] }>();
+  for (const summary of summaries) {
+    if (summary.ts < since || summary.provider === undefined) continue;
+    let entry = byProvider.get(summary.provider);
+    if (!entry) {
+      entry = { row: { provider: summary.provider, requests: 0, errors: 0, rate_limited: 0, p50_ms: null, p95_ms: null, last_error_at: null }, latencies: [] };
+      byProvider.set(summary.provider, entry);
+    }
+    entry.row.requests += 1;
+    if ((summary.status ?? 0) >= 500) {
+      entry.row.errors += 1;
+      if (entry.row.last_error_at === null || summary.ts > entry.row.last_error_at) entry.row.last_error_at = summary.ts;
+    }
+    if (summary.status === 429) entry.row.rate_limited += 1;
+    if (typeof summary.latency_ms === 'number') entry.latencies.push(summary.latency_ms);
+  }
+  return [...byProvider.values()].map(({ row, latencies }) => {
+    latencies.sort((a, b) => a - b);
+    return { ...row, p50_ms: nearestRank(latencies, 0.5), p95_ms: nearestRank(latencies, 0.95) };
+  }).sort((a, b) => b.requests - a.requests || a.provider.localeCompare(b.provider));
+}
+
+/** The smallest value with at least `fraction` of the values at or below it. */
+function nearestRank(sorted: number[], fraction: number): number | null {
+  return sorted.length === 0 ? null : sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
+/** A priced call's cost in nano-USD; 0 for a call with no price (gw usage counts those apart). */
+function costOf(summary: RequestSummary): number {
+  const nanos = (summary.cost as { nano_usd?: unknown } | undefined)?.nano_usd;
+  return typeof nanos === 'number' ? nanos : 0;
 }
 
 /** Tails audit.jsonl: each call reads only what was appended since the last one. */
@@ -139,6 +189,10 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
     async usage(by, since) {
       await fresh();
       return summarizeUsage(summaries, by, since);
+    },
+    async providerHealth(since) {
+      await fresh();
+      return summarizeProviderHealth(summaries, since);
     },
   };
 }

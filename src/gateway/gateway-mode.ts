@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readSecretReference } from '../config/login-env.js';
 import { createHubContext, type HubContext, type HubLimits } from '../hub/hub-context.js';
 import type { TrailReader } from '../admin/trail-reader.js';
+import type { AuditPage } from '../admin/audit-page.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
 import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
 import { CredentialStore } from '../login/credential-store.js';
@@ -53,8 +54,8 @@ export interface ModeInput {
   hubLimits?: HubLimits;
   /** The request records the admin console searches (the trail file, or PostgreSQL). */
   trail: TrailReader;
-  /** The audit trail's state for the console. */
-  auditState(): Record<string, unknown>;
+  /** The console's Audit page over this gw's trail (the mode adds the trails it witnesses). */
+  auditPage: Omit<AuditPage, 'witnessed'>;
 }
 
 export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
@@ -80,7 +81,7 @@ function prepareSidecar(login: SidecarLogin, input: ModeInput): GatewayMode {
       people: createSidecarIdentity(session), loopbackOnly: true,
       // The person's own trail, read-only, at /ui (behind the same local guard as the data plane).
       admin: {
-        store: input.state, hubSecret: randomBytes(32), trail: input.trail, auditState: input.auditState,
+        store: input.state, hubSecret: randomBytes(32), trail: input.trail, auditPage: { ...input.auditPage, witnessed: async () => [] },
         audit: () => undefined, personal: { person: () => session.identity.person },
       },
     },
@@ -95,11 +96,12 @@ function prepareSidecar(login: SidecarLogin, input: ModeInput): GatewayMode {
 async function prepareHub(input: ModeInput): Promise<GatewayMode> {
   const secret = await loadOrCreateHubSecret(input.state);
   const audit = input.audit;
+  const witness = new HubWitness(input.home, () => new Date());
   const hub: HubContext = createHubContext({
     store: input.state, secret, now: () => new Date(), fetch,
     audit: (fields) => void audit.append(fields).catch((error: unknown) => input.logger.error({ err: String(error) }, 'audit append failed')),
     oidcClientSecret: () => readSecretReference(input.state.snapshot().settings.oidc_client_secret, input.env),
-    witness: new HubWitness(input.home, () => new Date()),
+    witness,
   }, input.hubLimits);
   let ticker: NodeJS.Timeout | undefined;
   return {
@@ -108,7 +110,7 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
     providerOptions: {},
     serverOptions: {
       hub, people: createHubIdentity(hub),
-      admin: { store: input.state, hubSecret: secret, trail: input.trail, auditState: input.auditState, audit: hub.audit },
+      admin: { store: input.state, hubSecret: secret, trail: input.trail, auditPage: { ...input.auditPage, witnessed: () => witness.overview() }, audit: hub.audit },
     },
     wrapUpstream: (upstream) => upstream,
     health: () => ({}),

@@ -9,6 +9,7 @@ import { databaseAccessError, openDatabase } from '../postgres/database.js';
 import { openPostgresAuditTrail } from '../postgres/postgres-audit-trail.js';
 import { openPostgresResourceIds } from '../postgres/postgres-resource-ids.js';
 import { createPostgresTrailReader } from '../postgres/postgres-trail-reader.js';
+import { verifyChains, type ChainVerdict } from '../postgres/postgres-audit-chains.js';
 import type { TrailReader } from '../admin/trail-reader.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateStore } from '../state/state-store.js';
@@ -24,6 +25,8 @@ export interface SharedStores {
   resourceIds: ResourceIdStore;
   /** Request records of every chain, for the admin console. */
   trail: TrailReader;
+  /** Verifies every chain (the console's Verify button), these keys pinned. */
+  verifyChains(publicKeys: readonly string[]): Promise<ChainVerdict[]>;
   close(): Promise<void>;
 }
 
@@ -36,7 +39,7 @@ export async function openSharedStores(url: string, home: string, onCheckpoint?:
     await writePublicKey(home, signingKey);
     const audit = await openPostgresAuditTrail({ database, signingKey, ...(onCheckpoint ? { onCheckpoint } : {}) });
     const resourceIds = await openPostgresResourceIds(database, () => undefined);
-    return { audit, resourceIds, trail: createPostgresTrailReader(database), close: () => database.end() };
+    return { audit, resourceIds, trail: createPostgresTrailReader(database), verifyChains: (keys) => verifyChains(database, keys), close: () => database.end() };
   } catch (error) {
     await database.end().catch(() => undefined);
     throw databaseAccessError(url, error);

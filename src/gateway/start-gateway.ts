@@ -15,7 +15,7 @@ import { openState } from '../postgres/open-state.js';
 import { maskUrlCredentials } from '../config/mask-url-credentials.js';
 import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { createFileTrailReader } from '../admin/trail-reader.js';
-import { describeAuditState } from './describe-audit-state.js';
+import { createAuditPageSource } from './audit-page-source.js';
 import { startOutboxDrain } from './drain-admin-outbox.js';
 import { UpstreamServers } from '../mcp/upstream-servers.js';
 import { representativeModels } from './representative-models.js';
@@ -101,7 +101,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       home: options.home, env: options.env, state, audit, logger,
       ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
       trail: shared?.trail ?? createFileTrailReader(path.join(options.home, 'audit', 'audit.jsonl')),
-      auditState: () => describeAuditState(audit, options.home, shared?.audit.chainId),
+      auditPage: createAuditPageSource({ audit, home: options.home, shared, witnessHealth: () => witnesses.health() }),
     });
     cleanups.unshift(async () => mode.stop());
     const modeUpstream = mode.wrapUpstream(upstream);

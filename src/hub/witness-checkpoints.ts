@@ -10,6 +10,7 @@ import { isSignatureValid, type SignedCheckpoint } from '../audit/checkpoint.js'
 import type { WitnessedCheckpoint, WitnessSender } from '../audit/compare-witness.js';
 import { appendWitnessed, readWitnessLog } from '../audit/witness-log.js';
 import { GatewayError } from '../errors.js';
+import type { WitnessedTrailSummary } from '../admin/audit-page.js';
 
 export const WITNESS_LOG_FILE = 'witness.jsonl';
 /** Refused checkpoints kept per trail in memory (all stay in the file). */
@@ -52,6 +53,15 @@ export class HubWitness {
       if (trail.latest !== trail.first) entries.push(trail.latest);
     }
     return entries;
+  }
+
+  /** Every trail witnessed, for the console's Audit page: its sender, pinned key, newest checkpoint, refusals kept. */
+  async overview(): Promise<WitnessedTrailSummary[]> {
+    const trails = await this.load();
+    return [...trails.values()].map((trail) => ({
+      trail: trail.first.trail, from: trail.first.from ?? null, key: trail.first.public_key.slice(0, 12),
+      first_received_at: trail.first.received_at, newest_seq: trail.latest.seq, newest_received_at: trail.latest.received_at, refused: trail.evidence.length,
+    })).sort((a, b) => b.newest_received_at.localeCompare(a.newest_received_at));
   }
 
   private async judge(checkpoint: SignedCheckpoint, from: WitnessSender): Promise<WitnessVerdict> {

@@ -4,6 +4,7 @@
 import { verifyLines, type VerifyResult } from '../audit/verify.js';
 import type { SignedCheckpoint } from '../audit/checkpoint.js';
 import type { Database } from './database.js';
+import { facetsAgree } from './request-facets.js';
 
 // Records fetched per round trip; keyset pagination keeps memory flat on long chains.
 const PAGE = 5_000;
@@ -27,11 +28,17 @@ export async function listChains(database: Database): Promise<ChainInfo[]> {
   return result.rows.map((row) => ({ chainId: row.chain_id, instance: row.instance, startedAt: row.started_at.toISOString(), headSeq: Number(row.head_seq), checkpoint: row.checkpoint }));
 }
 
-export async function* chainLines(database: Database, chainId: string): AsyncGenerator<string> {
+/** A chain's lines in seq order; `onFacets` sees each row's stored facets beside its line. */
+export async function* chainLines(database: Database, chainId: string, onFacets?: (seq: number, line: string, facets: unknown) => void): AsyncGenerator<string> {
   let after = 0;
   for (;;) {
-    const page = await database.query<{ seq: string; line: string }>('SELECT seq, line FROM gw_audit_records WHERE chain_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [chainId, after, PAGE]);
-    for (const row of page.rows) yield row.line;
+    const page = await database.query<{ seq: string; line: string; facets: unknown }>(
+      `SELECT seq, line${onFacets ? ', facets' : ''} FROM gw_audit_records WHERE chain_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [chainId, after, PAGE],
+    );
+    for (const row of page.rows) {
+      onFacets?.(Number(row.seq), row.line, row.facets);
+      yield row.line;
+    }
     if (page.rows.length < PAGE) return;
     after = Number(page.rows.at(-1)!.seq);
   }
@@ -47,7 +54,14 @@ export async function verifyChains(database: Database, publicKeys: readonly stri
   const verdicts: ChainVerdict[] = [];
   for (const chain of await listChains(database)) {
     const pinned = chain.checkpoint && publicKeys.includes(chain.checkpoint.public_key) ? chain.checkpoint.public_key : undefined;
-    const result = await verifyLines(chainLines(database, chain.chainId), { ...(chain.checkpoint ? { checkpoint: chain.checkpoint } : {}), ...(pinned ? { publicKey: pinned } : {}), requireSeal: pinned !== undefined });
+    // The explorer's copy of each request's fields must be its line's: an edited copy could hide a call.
+    let edited: number | null = null;
+    const checkFacets = (seq: number, line: string, facets: unknown) => { if (edited === null && !facetsAgree(line, facets)) edited = seq; };
+    const result = await verifyLines(chainLines(database, chain.chainId, checkFacets), { ...(chain.checkpoint ? { checkpoint: chain.checkpoint } : {}), ...(pinned ? { publicKey: pinned } : {}), requireSeal: pinned !== undefined });
+    if (edited !== null && (result.ok || (result.firstBad?.seq ?? Infinity) > edited)) {
+      result.ok = false;
+      result.firstBad = { line: edited, seq: edited, reason: 'its facets (the explorer\'s copy of its fields) differ from its line: edited in the database' };
+    }
     if (chain.checkpoint === null) result.warnings.push('no checkpoint yet (the chain\'s first commit has not landed)');
     verdicts.push({ ...chain, result });
   }

@@ -12,6 +12,7 @@ import type { AuditSigningKey } from '../audit/signing-key.js';
 import { AuditClosedError, type AuditStatus, type AuditTrail } from '../audit/audit-trail.js';
 import type { AuditFields, AuditRecord } from '../audit/record.js';
 import type { Database } from './database.js';
+import { requestFacets } from './request-facets.js';
 
 // One commit carries at most this many records; more wait for the next.
 const MAX_BATCH = 1_000;
@@ -170,14 +171,16 @@ class PostgresAuditTrail implements AuditTrail {
     const records = batch.map((entry) => entry.sealed.record);
     await this.database.query(
       `WITH added AS (
-         INSERT INTO gw_audit_records (chain_id, seq, ts, kind, line)
-         SELECT $1, $2::bigint + n - 1, ts::timestamptz, kind, line
-         FROM unnest(string_to_array($3, E'\\n'), string_to_array($4, E'\\n'), string_to_array($5, E'\\n')) WITH ORDINALITY AS batch (line, ts, kind, n)
+         INSERT INTO gw_audit_records (chain_id, seq, ts, kind, line, facets)
+         SELECT $1, $2::bigint + n - 1, ts::timestamptz, kind, line, nullif(facets, '')::jsonb
+         FROM unnest(string_to_array($3, E'\\n'), string_to_array($4, E'\\n'), string_to_array($5, E'\\n'), string_to_array($9, E'\\n'))
+           WITH ORDINALITY AS batch (line, ts, kind, facets, n)
          ON CONFLICT (chain_id, seq) DO NOTHING
        )
        UPDATE gw_audit_chains SET head_seq = $6, head_hash = $7, checkpoint = $8 WHERE chain_id = $1`,
       [this.chainId, records[0]!.seq, batch.map((entry) => entry.sealed.line).join('\n'), records.map((record) => record.ts).join('\n'),
-        records.map((record) => record.kind).join('\n'), last.seq, last.hash, checkpoint],
+        records.map((record) => record.kind).join('\n'), last.seq, last.hash, checkpoint,
+        records.map((record) => { const facets = requestFacets(record); return facets ? JSON.stringify(facets) : ''; }).join('\n')],
     );
     return checkpoint;
   }

@@ -1,26 +1,102 @@
-// The console's view of the PostgreSQL trail: request records of every chain, newest
-// first, filtered in SQL by time and in memory by field. Reads at most SCAN_LIMIT rows
-// per query (an index on ts serves the order); a wider window needs a narrower filter.
-import { matches, summarizeUsage, toSummary, type RequestSummary, type TrailReader } from '../admin/trail-reader.js';
+// The console's view of the PostgreSQL trail: request records of every chain, newest first.
+// Filters run in SQL on the `facets` column (migration 0002: the searched fields, generated
+// from each record's line and indexed with the time), so one person's last calls among
+// millions of records are an index range. The line is what is shown, and each row is checked
+// against the filter again from its line: the index finds, the sealed record decides.
+import { matches, toSummary, type RequestFilter, type RequestSummary, type TrailReader, type UsageReport } from '../admin/trail-reader.js';
+import { StateError } from '../state/state-errors.js';
 import type { Database } from './database.js';
 
-const SCAN_LIMIT = 100_000;
+// Fields matched exactly against facets->>name; each has an index (name, ts).
+const EXACT_FACETS = ['request_id', 'person', 'team', 'key_id', 'model', 'provider'] as const;
+const GROUPINGS = new Set(['team', 'person', 'model', 'provider', 'key_id', 'day']);
+
+function timeOf(name: string, text: string): string {
+  if (Number.isNaN(Date.parse(text))) throw new StateError('usage', `${name} must be a time (ISO 8601, e.g. 2026-11-24 or 2026-11-24T09:00:00Z); got ${text}`);
+  return text;
+}
+
+/** The WHERE clause and its parameters for a filter; kind = 'request' first, as every index is partial on it. */
+export function requestWhere(filter: RequestFilter): { sql: string; params: unknown[] } {
+  const clauses = ["kind = 'request'"];
+  const params: unknown[] = [];
+  const add = (clause: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause(`$${params.length}`));
+  };
+  for (const name of EXACT_FACETS) {
+    const wanted = filter[name];
+    if (wanted) add((placeholder) => `facets->>'${name}' = ${placeholder}`, wanted);
+  }
+  if (filter.status) {
+    if (/^[1-5]xx$/i.test(filter.status)) add((placeholder) => `facets->>'status_class' = ${placeholder}`, filter.status.toLowerCase());
+    else add((placeholder) => `facets->>'status' = ${placeholder}`, filter.status);
+  }
+  if (filter.since) add((placeholder) => `ts >= ${placeholder}::timestamptz`, timeOf('since', filter.since));
+  if (filter.until) add((placeholder) => `ts <= ${placeholder}::timestamptz`, timeOf('until', filter.until));
+  return { sql: clauses.join(' AND '), params };
+}
+
+interface UsageRow { grouped: string | null; day: string; requests: string; input: string; output: string; dlp_hits: string; cost: string }
 
 export function createPostgresTrailReader(database: Database): TrailReader {
-  const scan = async (since: string | undefined, until: string | undefined): Promise<RequestSummary[]> => {
-    const result = await database.query<{ line: string }>(
-      `SELECT line FROM gw_audit_records WHERE kind = 'request' AND ($1::timestamptz IS NULL OR ts >= $1) AND ($2::timestamptz IS NULL OR ts <= $2) ORDER BY ts DESC LIMIT $3`,
-      [since ?? null, until ?? null, SCAN_LIMIT],
-    );
-    return result.rows.map((row) => toSummary(row.line)).filter((summary): summary is RequestSummary => summary !== null);
-  };
   return {
     async search(filter, limit) {
-      const rows = await scan(filter.since, filter.until);
-      return rows.filter((summary) => matches(summary, filter)).slice(0, limit);
+      const where = requestWhere(filter);
+      const result = await database.query<{ line: string }>(
+        `SELECT line FROM gw_audit_records WHERE ${where.sql} ORDER BY ts DESC LIMIT $${where.params.length + 1}`,
+        [...where.params, limit],
+      );
+      return result.rows.map((row) => toSummary(row.line)).filter((summary): summary is RequestSummary => summary !== null && matches(summary, filter));
     },
     async usage(by, since) {
-      return summarizeUsage((await scan(since, undefined)).reverse(), by, since);
+      if (!GROUPINGS.has(by)) throw new StateError('usage', `by is one of ${[...GROUPINGS].join(', ')}`);
+      const where = requestWhere(since ? { since } : {});
+      const day = "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD')";
+      // Summed in SQL from the facets: a month of a busy hub is never read into this process.
+      const result = await database.query<UsageRow>(
+        `SELECT ${by === 'day' ? day : `facets->>'${by}'`} AS grouped, ${day} AS day, count(*) AS requests,
+                coalesce(sum((facets->>'input')::numeric), 0) AS input, coalesce(sum((facets->>'output')::numeric), 0) AS output,
+                coalesce(sum((facets->>'dlp_hits')::numeric), 0) AS dlp_hits, coalesce(sum((facets->>'cost_nano_usd')::numeric), 0) AS cost
+           FROM gw_audit_records WHERE ${where.sql} GROUP BY 1, 2`,
+        where.params,
+      );
+      return usageReport(by, result.rows);
     },
+    async providerHealth(since) {
+      const where = requestWhere({ since });
+      const result = await database.query<{ provider: string; requests: string; errors: string; rate_limited: string; p50: number | null; p95: number | null; last_error_at: Date | null }>(
+        `SELECT facets->>'provider' AS provider, count(*) AS requests,
+                count(*) FILTER (WHERE facets->>'status_class' = '5xx') AS errors, count(*) FILTER (WHERE facets->>'status' = '429') AS rate_limited,
+                percentile_disc(0.5) WITHIN GROUP (ORDER BY (facets->>'latency_ms')::numeric) AS p50,
+                percentile_disc(0.95) WITHIN GROUP (ORDER BY (facets->>'latency_ms')::numeric) AS p95,
+                max(ts) FILTER (WHERE facets->>'status_class' = '5xx') AS last_error_at
+           FROM gw_audit_records WHERE ${where.sql} AND facets ? 'provider' GROUP BY 1`,
+        where.params,
+      );
+      return result.rows.map((row) => ({
+        provider: row.provider, requests: Number(row.requests), errors: Number(row.errors), rate_limited: Number(row.rate_limited),
+        p50_ms: row.p50 === null ? null : Number(row.p50), p95_ms: row.p95 === null ? null : Number(row.p95),
+        last_error_at: row.last_error_at === null ? null : row.last_error_at.toISOString(),
+      })).sort((a, b) => b.requests - a.requests || a.provider.localeCompare(b.provider));
+    },
+  };
+}
+
+function usageReport(by: string, rows: UsageRow[]): UsageReport {
+  const groups = new Map<string, UsageReport['groups'][number]>();
+  const daily: UsageReport['daily'] = [];
+  for (const row of rows) {
+    const group = row.grouped ?? '(none)';
+    const [requests, input, output, hits, cost] = [row.requests, row.input, row.output, row.dlp_hits, row.cost].map(Number) as [number, number, number, number, number];
+    const total = groups.get(group) ?? { group, requests: 0, input_tokens: 0, output_tokens: 0, dlp_hits: 0, cost_nano_usd: 0 };
+    total.requests += requests; total.input_tokens += input; total.output_tokens += output; total.dlp_hits += hits; total.cost_nano_usd += cost;
+    groups.set(group, total);
+    daily.push({ day: row.day, group, requests, tokens: input + output, dlp_hits: hits, cost_nano_usd: cost });
+  }
+  return {
+    by,
+    groups: [...groups.values()].sort((a, b) => b.requests - a.requests || a.group.localeCompare(b.group)),
+    daily: daily.sort((a, b) => a.day.localeCompare(b.day) || a.group.localeCompare(b.group)),
   };
 }

@@ -5,7 +5,7 @@
 // request, and reads a usage chart whose totals match the API's. Refusals: no credential,
 // a person's token, an inference key, a cross-site form. Every change is an audit record
 // naming the admin. Screenshots of each page go to test-results/console/.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +49,8 @@ beforeAll(async () => {
   page = context.pages()[0] ?? await context.newPage();
   // A locator that finds nothing fails the step, naming it, well before the test's own time-out.
   page.setDefaultTimeout(10_000);
+  // A price for the mock, so calls have a cost the Usage page sums (as gw usage does).
+  await runChecked(['prices', 'set', 'mock/echo', '--input', '3', '--output', '15'], rig.hub.home);
   adminToken = (await runChecked(['admin', 'tokens', 'create', '--name', 'ops@example.com'], rig.hub.home)).trim();
   expect(adminToken).toMatch(/^gwa-/);
   // The running hub reads the CLI's change from state.json on its next poll.
@@ -133,19 +135,62 @@ describe('the console in Chromium', () => {
     await shot('requests');
   });
 
-  it('shows usage as charts whose totals match the API', async () => {
+  it('shows usage and spend as charts whose totals match the API and gw usage', async () => {
     await page.getByRole('button', { name: 'Usage' }).click();
     await page.getByLabel('Group by').selectOption('person');
     await page.getByRole('img', { name: 'Requests per day by person' }).locator('canvas').waitFor();
+    await page.getByRole('img', { name: 'Spend per day by person (USD)' }).locator('canvas').waitFor();
     const shown = Number(await page.getByTestId(`requests-${PERSON}`).textContent());
     const report = await (await fetch(`${rig.hub.url}/admin/api/usage?by=person`, { headers: { authorization: `Bearer ${adminToken}` } })).json() as { groups: Array<{ group: string; requests: number }> };
     const fromTrail = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'request' && record.person === PERSON).length;
     expect(shown).toBe(report.groups.find((group) => group.group === PERSON)!.requests);
     expect(shown).toBe(fromTrail);
+    const spent = Number(await page.getByTestId(`spend-${PERSON}`).textContent());
+    const usage = JSON.parse(await runChecked(['usage', '--by', 'person', '--json'], rig.hub.home)) as { rows: Array<{ group: string; calls: number; cost_nano_usd: number }> };
+    const row = usage.rows.find((entry) => entry.group === PERSON)!;
+    expect(row.calls).toBe(shown);
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeCloseTo(row.cost_nano_usd / 1e9, 6);
     await shot('usage');
+  });
+
+  it('shows each provider\'s health from what callers got', async () => {
+    // One call the provider fails: the mock answers mock/error-500 with a 500.
+    await chat(personToken, 'mock/error-500');
+    await page.getByRole('button', { name: 'Providers' }).click();
+    const row = page.getByRole('row', { name: /^mock / });
+    await row.waitFor();
+    const records = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'request' && record.provider === 'mock');
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(Number(cells[2])).toBe(records.length);
+    expect(Number(cells[3])).toBe(records.filter((record) => Number(record.status) >= 500).length);
+    expect(Number(cells[3])).toBeGreaterThanOrEqual(1);
+    await shot('providers');
+  });
+
+  it('verifies the trail with one click, and a record edited on disk is named BROKEN', async () => {
     await page.getByRole('button', { name: 'Audit' }).click();
     await page.getByText('writable').waitFor();
+    await page.getByRole('button', { name: 'Verify now' }).click();
+    await expect(page.getByRole('status', { name: 'Verification' }).textContent()).resolves.toMatch(/Intact.*intact, \d+ records/);
     await shot('audit');
+    // An insider edits an old record in place (same length, valid JSON): the next verification names it.
+    const file = path.join(rig.hub.home, 'audit', 'audit.jsonl');
+    const original = await readFile(file, 'utf8');
+    const target = original.split('\n').findIndex((line) => line.includes('"kind":"request"') && line.includes('"status":200'));
+    expect(target).toBeGreaterThan(0);
+    const offset = original.split('\n').slice(0, target).join('\n').length + 1 + original.split('\n')[target]!.indexOf('"status":200') + '"status":'.length;
+    const handle = await open(file, 'r+');
+    try {
+      await handle.write('201', offset);
+      await page.getByRole('button', { name: 'Verify now' }).click();
+      // The earlier verdict stays on the page until the new one replaces it.
+      await expect.poll(() => page.getByRole('status', { name: 'Verification' }).textContent()).toMatch(new RegExp(`BROKEN at seq ${target + 1}:`));
+      await shot('audit-broken');
+    } finally {
+      await handle.write('200', offset);
+      await handle.close();
+    }
   });
 });
 
@@ -235,7 +280,19 @@ describe('a laptop sidecar', () => {
     expect(await laptopPage.getByRole('navigation').getByRole('button').allTextContents()).toEqual(['Requests', 'Usage', 'Audit']);
     await expect.poll(() => laptopPage.getByRole('row').filter({ hasText: PERSON }).count()).toBeGreaterThanOrEqual(1);
     await laptopPage.screenshot({ path: path.join(SHOTS, 'sidecar-requests.png'), fullPage: true });
+    // The person can check their own trail too; the hub lists it among the trails it witnesses.
+    await laptopPage.getByRole('button', { name: 'Audit' }).click();
+    await laptopPage.getByRole('button', { name: 'Verify now' }).click();
+    await expect(laptopPage.getByRole('status', { name: 'Verification' }).textContent()).resolves.toMatch(/Intact/);
     await laptopPage.close();
+    await expect.poll(async () => {
+      const trails = await (await fetch(`${rig.hub.url}/admin/api/audit/witnessed`, { headers: { authorization: `Bearer ${adminToken}` } })).json() as Array<{ from: { person: string } | null }>;
+      return trails.some((trail) => trail.from?.person === PERSON);
+    }, { timeout: 15_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Requests' }).click();
+    await page.getByRole('button', { name: 'Audit' }).click();
+    await page.getByRole('table', { name: 'Witnessed trails' }).getByRole('row', { name: new RegExp(PERSON) }).waitFor();
+    await shot('audit-witnessed');
     // Nothing that changes state exists on a sidecar, and its guard refuses a foreign Host.
     expect((await fetch(`${sidecar.url}/admin/api/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
     expect((await fetch(`${sidecar.url}/admin/api/people`)).status).toBe(404);

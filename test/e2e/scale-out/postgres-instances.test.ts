@@ -191,7 +191,7 @@ describe('failures', () => {
     expect(chain.result.records).toBeGreaterThanOrEqual(answeredLongBefore + 1);
   }, 60_000);
 
-  it('an edited, a deleted and a truncated record are each caught by verify --store', async () => {
+  it('an edited, a deleted and a truncated record, and an edited explorer copy, are each caught by verify --store', async () => {
     const pg = await import('pg');
     const client = new pg.default.Client({ connectionString: store });
     await client.connect();
@@ -203,6 +203,11 @@ describe('failures', () => {
       await client.query(`UPDATE gw_audit_records SET line = replace(line, '"prev":"', '"edited":true,"prev":"') WHERE chain_id = $1 AND seq = 2`, [edited!.chain_id]);
       await client.query('DELETE FROM gw_audit_records WHERE chain_id = $1 AND seq = 2', [deleted!.chain_id]);
       await client.query('DELETE FROM gw_audit_records WHERE chain_id = $1 AND seq = $2', [truncated!.chain_id, truncated!.head_seq]);
+      // The explorer's copy of a request's fields, moved to another person: the line is intact, the search would lie.
+      const { rows: [copied] } = await client.query<{ chain_id: string; seq: string }>(
+        "SELECT chain_id, min(seq) AS seq FROM gw_audit_records WHERE kind = 'request' AND NOT chain_id = ANY($1::uuid[]) GROUP BY chain_id LIMIT 1", [rows.map((row) => row.chain_id)]);
+      expect(copied).toBeDefined();
+      await client.query(`UPDATE gw_audit_records SET facets = facets || '{"person":"someone-else@example.com"}' WHERE chain_id = $1 AND seq = $2`, [copied!.chain_id, copied!.seq]);
       const verified = await runGw(['audit', 'verify', '--store', store]);
       expect(verified.code).toBe(1);
       expect(verified.stdout).toContain(`chain ${edited!.chain_id}`);
@@ -210,6 +215,8 @@ describe('failures', () => {
       expect(lineOf(edited!.chain_id)).toContain('BROKEN');
       expect(lineOf(deleted!.chain_id)).toContain('BROKEN');
       expect(lineOf(truncated!.chain_id)).toContain('BROKEN');
+      expect(lineOf(copied!.chain_id)).toContain('BROKEN');
+      expect(verified.stdout).toContain('differ from its line');
     } finally {
       await client.end();
     }
