@@ -111,7 +111,7 @@ _gw_subcommand() {
 # PATH/FLAG: succeeds when FLAG takes a value, so the next word is not a subcommand.
 _gw_takes_value() {
   case "$1/$2" in
-    'gw/--store'|'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw serve/--log-format'|'gw serve/--store'|'gw serve/--redis'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people add/--hub'|'gw people list/--home'|'gw people remove/--home'|'gw people remove/--hub'|'gw device approve/--person'|'gw device approve/--home'|'gw device approve/--hub'|'gw device deny/--home'|'gw device deny/--hub'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys create/--hub'|'gw keys list/--team'|'gw keys list/--home'|'gw keys list/--hub'|'gw keys revoke/--home'|'gw keys revoke/--hub'|'gw settings get/--home'|'gw settings set/--home'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers list/--home'|'gw providers remove/--home'|'gw providers test/--timeout'|'gw providers test/--home'|'gw routes list/--home'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes remove/--home'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw policy list/--home'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--allow-tools'|'gw policy set/--deny-tools'|'gw policy set/--allow-mcp-servers'|'gw policy set/--deny-mcp-servers'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy remove/--home'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw audit verify/--file'|'gw audit verify/--home'|'gw audit verify/--store'|'gw audit verify/--key'|'gw audit verify/--witness'|'gw audit export/--store'|'gw audit export/--chain'|'gw audit chains/--store'|'gw prices set/--input'|'gw prices set/--output'|'gw prices set/--cache-read'|'gw prices set/--cache-write'|'gw prices set/--cache-write-1h'|'gw prices set/--input-audio'|'gw prices set/--output-audio'|'gw prices set/--home'|'gw prices list/--home'|'gw prices remove/--home'|'gw prices show/--input-tokens'|'gw prices show/--output-tokens'|'gw prices show/--home'|'gw budgets set/--amount'|'gw budgets set/--period'|'gw budgets set/--time-zone'|'gw budgets set/--home'|'gw budgets list/--home'|'gw budgets remove/--period'|'gw budgets remove/--home'|'gw budgets test/--team'|'gw budgets test/--key'|'gw budgets test/--person'|'gw budgets test/--model'|'gw budgets test/--input-tokens'|'gw budgets test/--max-tokens'|'gw budgets test/--home'|'gw usage/--by'|'gw usage/--since'|'gw usage/--until'|'gw usage/--person'|'gw usage/--file'|'gw usage/--home'|'gw db migrate/--store'|'gw state export/--home'|'gw state import/--home'|'gw admin tokens create/--name'|'gw admin tokens create/--home'|'gw admin tokens create/--hub'|'gw admin tokens list/--home'|'gw admin tokens list/--hub'|'gw admin tokens revoke/--home'|'gw admin tokens revoke/--hub'|'gw run/--home'|'gw token/--home'|'gw mcp add/--url'|'gw mcp add/--transport'|'gw mcp add/--header-env'|'gw mcp add/--header'|'gw mcp add/--command'|'gw mcp add/--env'|'gw mcp add/--home'|'gw mcp list/--home'|'gw mcp remove/--home'|'gw mcp test/--home') return 0 ;;
+    'gw/--store'|'gw serve/--host'|'gw serve/--port'|'gw serve/--home'|'gw serve/--tls-cert'|'gw serve/--tls-key'|'gw serve/--log-level'|'gw serve/--log-format'|'gw serve/--store'|'gw serve/--redis'|'gw teams create/--home'|'gw teams list/--home'|'gw teams rotate-key/--overlap'|'gw teams rotate-key/--home'|'gw people add/--team'|'gw people add/--home'|'gw people add/--hub'|'gw people list/--home'|'gw people remove/--home'|'gw people remove/--hub'|'gw device approve/--person'|'gw device approve/--home'|'gw device approve/--hub'|'gw device deny/--home'|'gw device deny/--hub'|'gw device list/--home'|'gw tokens list/--person'|'gw tokens list/--home'|'gw tokens revoke/--home'|'gw login/--hub'|'gw login/--home'|'gw logout/--home'|'gw whoami/--home'|'gw keys create/--team'|'gw keys create/--name'|'gw keys create/--expires'|'gw keys create/--home'|'gw keys create/--hub'|'gw keys list/--team'|'gw keys list/--home'|'gw keys list/--hub'|'gw keys revoke/--home'|'gw keys revoke/--hub'|'gw settings get/--home'|'gw settings get/--hub'|'gw settings set/--home'|'gw settings set/--hub'|'gw providers add/--kind'|'gw providers add/--base-url'|'gw providers add/--api-key-env'|'gw providers add/--api-key'|'gw providers add/--api-version'|'gw providers add/--preset'|'gw providers add/--home'|'gw providers add/--hub'|'gw providers list/--home'|'gw providers list/--hub'|'gw providers remove/--home'|'gw providers remove/--hub'|'gw providers test/--timeout'|'gw providers test/--home'|'gw providers test/--hub'|'gw routes list/--home'|'gw routes list/--hub'|'gw routes add/--target'|'gw routes add/--retries'|'gw routes add/--home'|'gw routes add/--hub'|'gw routes remove/--home'|'gw routes remove/--hub'|'gw routes test/--session'|'gw routes test/--team'|'gw routes test/--key'|'gw routes test/--home'|'gw routes test/--hub'|'gw policy list/--home'|'gw policy list/--hub'|'gw policy set/--mode'|'gw policy set/--allow-models'|'gw policy set/--deny-models'|'gw policy set/--allow-providers'|'gw policy set/--deny-providers'|'gw policy set/--allow-operations'|'gw policy set/--deny-operations'|'gw policy set/--allow-tools'|'gw policy set/--deny-tools'|'gw policy set/--allow-mcp-servers'|'gw policy set/--deny-mcp-servers'|'gw policy set/--max-tokens'|'gw policy set/--rpm'|'gw policy set/--tpm'|'gw policy set/--home'|'gw policy set/--hub'|'gw policy remove/--home'|'gw policy remove/--hub'|'gw policy test/--team'|'gw policy test/--key'|'gw policy test/--model'|'gw policy test/--operation'|'gw policy test/--provider'|'gw policy test/--max-tokens'|'gw policy test/--home'|'gw policy test/--hub'|'gw dlp list/--scope'|'gw dlp list/--home'|'gw dlp list/--hub'|'gw dlp set/--scope'|'gw dlp set/--home'|'gw dlp set/--hub'|'gw dlp add/--pattern'|'gw dlp add/--action'|'gw dlp add/--scope'|'gw dlp add/--home'|'gw dlp add/--hub'|'gw dlp remove/--scope'|'gw dlp remove/--home'|'gw dlp remove/--hub'|'gw dlp output/--scope'|'gw dlp output/--home'|'gw dlp output/--hub'|'gw dlp test/--file'|'gw dlp test/--team'|'gw dlp test/--key'|'gw dlp test/--home'|'gw dlp test/--hub'|'gw audit verify/--file'|'gw audit verify/--home'|'gw audit verify/--store'|'gw audit verify/--key'|'gw audit verify/--witness'|'gw audit export/--store'|'gw audit export/--chain'|'gw audit chains/--store'|'gw prices set/--input'|'gw prices set/--output'|'gw prices set/--cache-read'|'gw prices set/--cache-write'|'gw prices set/--cache-write-1h'|'gw prices set/--input-audio'|'gw prices set/--output-audio'|'gw prices set/--home'|'gw prices set/--hub'|'gw prices list/--home'|'gw prices list/--hub'|'gw prices remove/--home'|'gw prices remove/--hub'|'gw prices show/--input-tokens'|'gw prices show/--output-tokens'|'gw prices show/--home'|'gw prices show/--hub'|'gw budgets set/--amount'|'gw budgets set/--period'|'gw budgets set/--time-zone'|'gw budgets set/--home'|'gw budgets set/--hub'|'gw budgets list/--home'|'gw budgets list/--hub'|'gw budgets remove/--period'|'gw budgets remove/--home'|'gw budgets remove/--hub'|'gw budgets test/--team'|'gw budgets test/--key'|'gw budgets test/--person'|'gw budgets test/--model'|'gw budgets test/--input-tokens'|'gw budgets test/--max-tokens'|'gw budgets test/--home'|'gw budgets test/--hub'|'gw usage/--by'|'gw usage/--since'|'gw usage/--until'|'gw usage/--person'|'gw usage/--file'|'gw usage/--home'|'gw db migrate/--store'|'gw state export/--home'|'gw state import/--home'|'gw admin tokens create/--name'|'gw admin tokens create/--home'|'gw admin tokens create/--hub'|'gw admin tokens list/--home'|'gw admin tokens list/--hub'|'gw admin tokens revoke/--home'|'gw admin tokens revoke/--hub'|'gw run/--home'|'gw token/--home'|'gw mcp add/--url'|'gw mcp add/--transport'|'gw mcp add/--header-env'|'gw mcp add/--header'|'gw mcp add/--command'|'gw mcp add/--env'|'gw mcp add/--home'|'gw mcp add/--hub'|'gw mcp list/--home'|'gw mcp list/--hub'|'gw mcp remove/--home'|'gw mcp remove/--hub'|'gw mcp test/--home'|'gw mcp test/--hub') return 0 ;;
   esac
   return 1
 }
@@ -158,34 +158,34 @@ _gw_options() {
     'gw keys revoke') REPLY='--home --hub -h --help' ;;
     'gw keys help') REPLY='' ;;
     'gw settings') REPLY='-h --help' ;;
-    'gw settings get') REPLY='--json --home -h --help' ;;
-    'gw settings set') REPLY='--home -h --help' ;;
+    'gw settings get') REPLY='--json --home --hub -h --help' ;;
+    'gw settings set') REPLY='--home --hub -h --help' ;;
     'gw settings help') REPLY='' ;;
     'gw providers') REPLY='-h --help' ;;
-    'gw providers add') REPLY='--kind --base-url --api-key-env --api-key --api-version --preset --home -h --help' ;;
-    'gw providers list') REPLY='--json --home -h --help' ;;
-    'gw providers remove') REPLY='--home -h --help' ;;
-    'gw providers test') REPLY='--timeout --home -h --help' ;;
+    'gw providers add') REPLY='--kind --base-url --api-key-env --api-key --api-version --preset --home --hub -h --help' ;;
+    'gw providers list') REPLY='--json --home --hub -h --help' ;;
+    'gw providers remove') REPLY='--home --hub -h --help' ;;
+    'gw providers test') REPLY='--timeout --home --hub -h --help' ;;
     'gw providers help') REPLY='' ;;
     'gw routes') REPLY='-h --help' ;;
-    'gw routes list') REPLY='--json --home -h --help' ;;
-    'gw routes add') REPLY='--target --retries --no-fallback --home -h --help' ;;
-    'gw routes remove') REPLY='--home -h --help' ;;
-    'gw routes test') REPLY='--session --team --key --home -h --help' ;;
+    'gw routes list') REPLY='--json --home --hub -h --help' ;;
+    'gw routes add') REPLY='--target --retries --no-fallback --home --hub -h --help' ;;
+    'gw routes remove') REPLY='--home --hub -h --help' ;;
+    'gw routes test') REPLY='--session --team --key --home --hub -h --help' ;;
     'gw routes help') REPLY='' ;;
     'gw policy') REPLY='-h --help' ;;
-    'gw policy list') REPLY='--json --home -h --help' ;;
-    'gw policy set') REPLY='--mode --allow-models --deny-models --allow-providers --deny-providers --allow-operations --deny-operations --allow-tools --deny-tools --allow-mcp-servers --deny-mcp-servers --max-tokens --rpm --tpm --home -h --help' ;;
-    'gw policy remove') REPLY='--home -h --help' ;;
-    'gw policy test') REPLY='--team --key --model --operation --provider --max-tokens --home -h --help' ;;
+    'gw policy list') REPLY='--json --home --hub -h --help' ;;
+    'gw policy set') REPLY='--mode --allow-models --deny-models --allow-providers --deny-providers --allow-operations --deny-operations --allow-tools --deny-tools --allow-mcp-servers --deny-mcp-servers --max-tokens --rpm --tpm --home --hub -h --help' ;;
+    'gw policy remove') REPLY='--home --hub -h --help' ;;
+    'gw policy test') REPLY='--team --key --model --operation --provider --max-tokens --home --hub -h --help' ;;
     'gw policy help') REPLY='' ;;
     'gw dlp') REPLY='-h --help' ;;
-    'gw dlp list') REPLY='--scope --json --home -h --help' ;;
-    'gw dlp set') REPLY='--scope --home -h --help' ;;
-    'gw dlp add') REPLY='--pattern --action --ignore-case --scope --home -h --help' ;;
-    'gw dlp remove') REPLY='--scope --home -h --help' ;;
-    'gw dlp output') REPLY='--scope --home -h --help' ;;
-    'gw dlp test') REPLY='--file --team --key --home -h --help' ;;
+    'gw dlp list') REPLY='--scope --json --home --hub -h --help' ;;
+    'gw dlp set') REPLY='--scope --home --hub -h --help' ;;
+    'gw dlp add') REPLY='--pattern --action --ignore-case --scope --home --hub -h --help' ;;
+    'gw dlp remove') REPLY='--scope --home --hub -h --help' ;;
+    'gw dlp output') REPLY='--scope --home --hub -h --help' ;;
+    'gw dlp test') REPLY='--file --team --key --home --hub -h --help' ;;
     'gw dlp help') REPLY='' ;;
     'gw audit') REPLY='-h --help' ;;
     'gw audit verify') REPLY='--file --json --home --store --key --witness -h --help' ;;
@@ -193,16 +193,16 @@ _gw_options() {
     'gw audit chains') REPLY='--store -h --help' ;;
     'gw audit help') REPLY='' ;;
     'gw prices') REPLY='-h --help' ;;
-    'gw prices set') REPLY='--input --output --cache-read --cache-write --cache-write-1h --input-audio --output-audio --home -h --help' ;;
-    'gw prices list') REPLY='--json --home -h --help' ;;
-    'gw prices remove') REPLY='--home -h --help' ;;
-    'gw prices show') REPLY='--input-tokens --output-tokens --home -h --help' ;;
+    'gw prices set') REPLY='--input --output --cache-read --cache-write --cache-write-1h --input-audio --output-audio --home --hub -h --help' ;;
+    'gw prices list') REPLY='--json --home --hub -h --help' ;;
+    'gw prices remove') REPLY='--home --hub -h --help' ;;
+    'gw prices show') REPLY='--input-tokens --output-tokens --home --hub -h --help' ;;
     'gw prices help') REPLY='' ;;
     'gw budgets') REPLY='-h --help' ;;
-    'gw budgets set') REPLY='--amount --period --time-zone --soft --home -h --help' ;;
-    'gw budgets list') REPLY='--json --home -h --help' ;;
-    'gw budgets remove') REPLY='--period --home -h --help' ;;
-    'gw budgets test') REPLY='--team --key --person --model --input-tokens --max-tokens --home -h --help' ;;
+    'gw budgets set') REPLY='--amount --period --time-zone --soft --home --hub -h --help' ;;
+    'gw budgets list') REPLY='--json --home --hub -h --help' ;;
+    'gw budgets remove') REPLY='--period --home --hub -h --help' ;;
+    'gw budgets test') REPLY='--team --key --person --model --input-tokens --max-tokens --home --hub -h --help' ;;
     'gw budgets help') REPLY='' ;;
     'gw usage') REPLY='--by --since --until --person --json --csv --file --home -h --help' ;;
     'gw db') REPLY='-h --help' ;;
@@ -222,10 +222,10 @@ _gw_options() {
     'gw run') REPLY='--home -h --help' ;;
     'gw token') REPLY='--home -h --help' ;;
     'gw mcp') REPLY='-h --help' ;;
-    'gw mcp add') REPLY='--url --transport --header-env --header --command --env --home -h --help' ;;
-    'gw mcp list') REPLY='--json --home -h --help' ;;
-    'gw mcp remove') REPLY='--home -h --help' ;;
-    'gw mcp test') REPLY='--home -h --help' ;;
+    'gw mcp add') REPLY='--url --transport --header-env --header --command --env --home --hub -h --help' ;;
+    'gw mcp list') REPLY='--json --home --hub -h --help' ;;
+    'gw mcp remove') REPLY='--home --hub -h --help' ;;
+    'gw mcp test') REPLY='--home --hub -h --help' ;;
     'gw mcp help') REPLY='' ;;
     'gw completion') REPLY='-h --help' ;;
     'gw help') REPLY='' ;;

@@ -165,9 +165,11 @@ complete -c gw -n '__fish_seen_subcommand_from settings' -s h -l help -d 'displa
 
 complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcommand_from get' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcommand_from get' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcommand_from get' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcommand_from get' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcommand_from set' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from settings; and __fish_seen_subcommand_from help' -f -a 'get set'
@@ -186,17 +188,21 @@ complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcom
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-version -r -d 'Azure OpenAI api-version'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l preset -x -a 'ollama vllm llamacpp groq mistral deepseek openrouter together fireworks xai' -d 'OpenAI-compatible preset (its base URL is the default)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from test' -l timeout -r -d 'give up after this long'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from test' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from help' -f -a 'add list remove test'
@@ -210,21 +216,25 @@ complete -c gw -n '__fish_seen_subcommand_from routes' -s h -l help -d 'display 
 
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -l target -r -d 'provider/model[,weight=N][,key=env:NAME][,timeout=MS] (repeat for each target)'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -l retries -r -d 'extra tries of a target before falling back (0–5)'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -l no-fallback -d 'only the first pick, no fallback to other targets'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -l session -r -d 'a session id (x-claude-code-session-id…): the pick sticks to it'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -l team -r -d 'as this team (its provider policies apply)'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -l key -r -d 'as this key (vk_…)'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from routes; and __fish_seen_subcommand_from help' -f -a 'list add remove test'
@@ -238,6 +248,7 @@ complete -c gw -n '__fish_seen_subcommand_from policy' -s h -l help -d 'display 
 
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l mode -r -d 'enforce (refuse) or shadow (record only)'
@@ -255,9 +266,11 @@ complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcomman
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l rpm -r -d 'requests per minute (sliding window, shared by the scope); 0 clears'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l tpm -r -d 'tokens per minute (estimated, corrected by usage); 0 clears'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l team -r -d 'the caller\'s team'
@@ -267,6 +280,7 @@ complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcomman
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l provider -r -d 'the provider routing would pick'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l max-tokens -r -d 'max tokens asked for'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from help' -f -a 'list set remove test'
@@ -283,10 +297,12 @@ complete -c gw -n '__fish_seen_subcommand_from dlp' -s h -l help -d 'display hel
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from list' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from set' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from set' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l pattern -r -d 'the pattern'
@@ -294,20 +310,24 @@ complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_f
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l ignore-case -d 'match case-insensitively'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from remove' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from output' -l scope -r -d '*, team:NAME or key:vk_… (default *)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from output' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from output' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from output' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -l file -r -d 'a JSON request body or a text file'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -l team -r -d 'as this team'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -l key -r -d 'as this key (vk_…)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from help' -f -a 'list set add remove output test'
@@ -350,18 +370,22 @@ complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcomman
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l input-audio -r -d 'USD per million audio input tokens'
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l output-audio -r -d 'USD per million audio output tokens'
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from show' -l input-tokens -r -d 'input tokens'
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from show' -l output-tokens -r -d 'output tokens'
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from show' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from show' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from show' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from prices; and __fish_seen_subcommand_from help' -f -a 'set list remove show'
@@ -378,14 +402,17 @@ complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcomma
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -l time-zone -r -d 'IANA time zone the period follows (default UTC)'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -l soft -d 'warn (header and audit) instead of refusing'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from remove' -l period -r -d 'only this period'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l team -r -d 'as this team'
@@ -395,6 +422,7 @@ complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcomma
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l input-tokens -r -d 'the sample call\'s input'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l max-tokens -r -d 'the sample call\'s max_tokens'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from help' -f -a 'set list remove test'
@@ -480,16 +508,20 @@ complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_f
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l command -r -d 'a local server gw starts as a child process (stdio), e.g. "npx -y @modelcontextprotocol/server-filesystem /srv"'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l env -r -d 'a variable for the child (value or env:VARIABLE)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from test' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from help' -f -a 'add list remove test'

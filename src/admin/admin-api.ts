@@ -23,6 +23,20 @@ export interface AdminContext {
   trail: TrailReader;
   /** The console's Audit page: the trail's state, a verification on demand, the trails witnessed. */
   auditPage: AuditPage;
+  /** Absent where gw serve did not hand them in (a sidecar, a test harness): the route answers 404. */
+  commands?: AdminCommands;
+}
+
+/**
+ * Governance commands run on the hub for an admin (`gw policy set … --hub URL`): the CLI's own
+ * code, handed in by `gw serve` (src/cli/remote-commands.ts), so remote does what local does.
+ */
+export interface AdminCommands {
+  /** Checks the arguments (a known command, nothing naming the hub's files); throws AdminInputError. */
+  read(argv: unknown): { argv: string[]; action: string; changes: boolean };
+  /** The command for the audit record, secrets hidden. */
+  describe(argv: readonly string[]): string;
+  run(command: { argv: string[]; action: string; changes: boolean }): Promise<{ exit_code: number; stdout: string; stderr: string }>;
 }
 
 export interface AdminRequest {
@@ -55,6 +69,10 @@ const text = (body: Record<string, unknown>, name: string): string => {
 };
 
 export class AdminInputError extends Error {}
+
+/** A file witness is a path the hub would append to: set in the hub's own shell, never over the API. */
+export const isRemoteWitness = (value: string): boolean => value.trim() === 'none' || /^https?:\/\//i.test(value.trim());
+export const FILE_WITNESS_REFUSED = 'audit_witness as a file names a path on the hub\'s machine: set it in the hub\'s shell; remotely, a witness is an https:// URL or none';
 
 const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
 
@@ -161,6 +179,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     method: 'POST', path: '/admin/api/settings/:name', operation: 'settings.set',
     async handler(context, request) {
       const name = assertSettingName(request.params.name ?? '');
+      if (name === 'audit_witness' && !isRemoteWitness(text(request.body, 'value'))) throw new AdminInputError(FILE_WITNESS_REFUSED);
       const value = await setSetting(context.store, name, text(request.body, 'value'));
       const shown = formatSetting(name, value as never);
       return { status: 200, body: { name, value: shown }, change: { action: 'settings.set', target: name, detail: { value: shown } } };
@@ -211,6 +230,17 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       // The last 30 days unless told, as `gw usage`: a sum over the window, so the window bounds its cost.
       const since = request.query.get('since') ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
       return ok(await context.trail.usage(by as 'team', since));
+    },
+  },
+  {
+    method: 'POST', path: '/admin/api/commands', operation: 'commands.run',
+    async handler(context, request) {
+      if (!context.commands) return { status: 404, body: { error: { message: 'this gw runs no remote commands' } } };
+      const command = context.commands.read(request.body.argv);
+      const run = await context.commands.run(command);
+      // A change that went through is recorded like any other admin change; a read or a refusal is not.
+      const target = command.argv.slice(2).find((argument) => !argument.startsWith('-')) ?? '';
+      return { status: 200, body: run, ...(command.changes && run.exit_code === 0 ? { change: { action: command.action, target, detail: { command: context.commands.describe(command.argv) } } } : {}) };
     },
   },
   {

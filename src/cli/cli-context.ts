@@ -1,6 +1,7 @@
 // What every command gets injected: where to write, and how to find $GW_HOME.
 // Tests build one with in-memory streams; main.ts builds the real one.
 import { resolveHome } from '../config/home.js';
+import type { StateStore } from '../state/state-store.js';
 
 export interface CliOutput {
   write(text: string): void;
@@ -14,6 +15,8 @@ export interface CliContext {
   home(flag?: string): string;
   /** The command being run (`keys create`), set before its action: what admin-change records name. */
   command?: string;
+  /** A hub running an admin's remote command: its live state, instead of opening the home's (src/cli/remote-commands.ts). */
+  store?: StateStore;
 }
 
 export function createProcessContext(): CliContext {

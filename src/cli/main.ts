@@ -23,6 +23,7 @@ import { registerDbCommands } from './commands/db.js';
 import { registerAdminCommand } from './commands/admin.js';
 import { registerRunCommands, runFromArgv } from './commands/run.js';
 import { registerMcpCommand } from './commands/mcp.js';
+import { forwardToHub, hubCommands, HUB_OPTION_HELP, REMOTE_COMMANDS } from './remote-commands.js';
 
 export function buildProgram(context: CliContext): Command {
   const program = new Command('gw')
@@ -44,7 +45,7 @@ export function buildProgram(context: CliContext): Command {
     writeOut: (text) => context.stdout.write(text),
     writeErr: (text) => context.stderr.write(text),
   });
-  registerServeCommand(program, context);
+  registerServeCommand(program, context, (input) => hubCommands(input, buildProgram));
   registerTeamsCommand(program, context);
   registerTeamKeyCommands(program, context);
   registerPeopleCommand(program, context);
@@ -66,6 +67,11 @@ export function buildProgram(context: CliContext): Command {
   registerRunCommands(program, context);
   registerMcpCommand(program, context);
   registerCompletionCommand(program, context);
+  // --hub on each governance command, for its help and completions; runCli forwards it before parsing.
+  for (const [noun, verbs] of Object.entries(REMOTE_COMMANDS)) {
+    const parent = program.commands.find((command) => command.name() === noun);
+    for (const verb of [...verbs.reads, ...verbs.changes]) parent?.commands.find((command) => command.name() === verb)?.option('--hub <url>', HUB_OPTION_HELP);
+  }
   return program;
 }
 
@@ -79,6 +85,9 @@ export async function runCli(argv: string[], context: CliContext = createProcess
       await runFromArgv(argv.slice(3), context);
       return 0;
     }
+    // `gw policy set … --hub URL` and the other governance commands: run on the hub instead.
+    const forwarded = await forwardToHub(argv.slice(2), context);
+    if (forwarded !== null) return forwarded;
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

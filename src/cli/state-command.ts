@@ -12,6 +12,8 @@ import { recordAdminChangesNow } from './record-admin-changes.js';
 /** Runs a job against the state store (state.json, or PostgreSQL with --store / GW_DATABASE_URL); a state failure becomes one line and exit 2 (usage) or 1. */
 export async function withStore<T>(context: CliContext, home: string | undefined, run: (store: StateStore) => Promise<T>): Promise<T> {
   try {
+    // On a hub, for an admin's remote command: the live store; the admin API records the change itself.
+    if (context.store) return await run(context.store);
     const storeUrl = resolveStoreUrl(undefined, context.env);
     const store = await openState(context.home(home), storeUrl);
     try {

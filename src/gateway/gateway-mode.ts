@@ -8,6 +8,7 @@ import { readSecretReference } from '../config/login-env.js';
 import { createHubContext, type HubContext, type HubLimits } from '../hub/hub-context.js';
 import type { TrailReader } from '../admin/trail-reader.js';
 import type { AuditPage } from '../admin/audit-page.js';
+import type { AdminCommands } from '../admin/admin-api.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
 import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
 import { CredentialStore } from '../login/credential-store.js';
@@ -56,6 +57,8 @@ export interface ModeInput {
   trail: TrailReader;
   /** The console's Audit page over this gw's trail (the mode adds the trails it witnesses). */
   auditPage: Omit<AuditPage, 'witnessed'>;
+  /** A hub: admins' remote governance commands (gw policy set … --hub). */
+  adminCommands?: AdminCommands;
 }
 
 export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
@@ -110,7 +113,8 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
     providerOptions: {},
     serverOptions: {
       hub, people: createHubIdentity(hub),
-      admin: { store: input.state, hubSecret: secret, trail: input.trail, auditPage: { ...input.auditPage, witnessed: () => witness.overview() }, audit: hub.audit },
+      admin: { store: input.state, hubSecret: secret, trail: input.trail, auditPage: { ...input.auditPage, witnessed: () => witness.overview() }, audit: hub.audit,
+        ...(input.adminCommands ? { commands: input.adminCommands } : {}) },
     },
     wrapUpstream: (upstream) => upstream,
     health: () => ({}),

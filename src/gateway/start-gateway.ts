@@ -16,6 +16,8 @@ import { maskUrlCredentials } from '../config/mask-url-credentials.js';
 import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { createFileTrailReader } from '../admin/trail-reader.js';
 import { createAuditPageSource } from './audit-page-source.js';
+import type { AdminCommands } from '../admin/admin-api.js';
+import type { StateStore } from '../state/state-store.js';
 import { startOutboxDrain } from './drain-admin-outbox.js';
 import { UpstreamServers } from '../mcp/upstream-servers.js';
 import { representativeModels } from './representative-models.js';
@@ -58,6 +60,8 @@ export interface GatewayOptions {
   storeUrl?: string;
   /** Redis/Valkey for the rate-limit counters several instances share. */
   redisUrl?: string;
+  /** A hub: admins' remote governance commands, run by the CLI's code (handed in by gw serve). */
+  adminCommands?: (store: StateStore) => AdminCommands;
 }
 
 export interface RunningGateway {
@@ -101,6 +105,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       home: options.home, env: options.env, state, audit, logger,
       ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
       trail: shared?.trail ?? createFileTrailReader(path.join(options.home, 'audit', 'audit.jsonl')),
+      ...(options.adminCommands ? { adminCommands: options.adminCommands(state) } : {}),
       auditPage: createAuditPageSource({ audit, home: options.home, shared, witnessHealth: () => witnesses.health() }),
     });
     cleanups.unshift(async () => mode.stop());

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.js';
 import type { RunningGateway } from '../../gateway/start-gateway.js';
 import { isLoopbackAddress } from '../../sidecar/loopback-guard.js';
+import type { AdminCommands } from '../../admin/admin-api.js';
+import type { StateStore } from '../../state/state-store.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { checkLogLevel } from '../log-level.js';
 import { resolveLogFormat, type LogFormat } from '../../pretty-log.js';
@@ -11,7 +13,10 @@ import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
 import { describeSidecarStart, describeStart } from '../serve-banner.js';
 
-export function registerServeCommand(program: Command, context: CliContext): void {
+/** How a hub runs admins' remote governance commands (main.ts hands in the CLI's own, src/cli/remote-commands.ts). */
+export type AdminCommandsFor = (input: { home: string; env: NodeJS.ProcessEnv }) => (store: StateStore) => AdminCommands;
+
+export function registerServeCommand(program: Command, context: CliContext, adminCommandsFor?: AdminCommandsFor): void {
   program.command('serve')
     .description('Run the gateway (default http://127.0.0.1:8080)')
     .option('--host <host>', 'address to listen on (GW_HOST; default 127.0.0.1)')
@@ -26,12 +31,12 @@ export function registerServeCommand(program: Command, context: CliContext): voi
     .option('--store <url>', 'PostgreSQL holding state, resource ids and the audit trail, shared by several instances (GW_DATABASE_URL)')
     .option('--redis <url>', 'Redis or Valkey holding rate-limit counters shared by several instances (GW_REDIS_URL)')
     .option('--accept-audit-gap', 'start although the audit log does not reach its checkpoint (records removed while stopped), recording an audit.gap')
-    .action(async (flags: RunFlags) => runServe(flags, context));
+    .action(async (flags: RunFlags) => runServe(flags, context, adminCommandsFor));
 }
 
 type RunFlags = ServeFlags & { logFormat?: string; standalone?: boolean; allowRemoteSidecar?: boolean; acceptAuditGap?: boolean };
 
-async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
+async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?: AdminCommandsFor): Promise<void> {
   let config;
   let gateway: RunningGateway;
   let sidecar: SidecarLogin | null = null;
@@ -48,7 +53,12 @@ async function runServe(flags: RunFlags, context: CliContext): Promise<void> {
     if (sidecar && !flags.allowRemoteSidecar && !isLoopbackAddress(config.host)) throw refuseRemoteSidecar(config.host, sidecar);
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
     const [{ startGateway }, { createLogger }] = await Promise.all([import('../../gateway/start-gateway.js'), import('../../logger.js')]);
-    gateway = await startGateway({ ...config, env: context.env, logger: createLogger({ level: logLevel, format: logFormat }), acceptAuditGap: flags.acceptAuditGap === true, ...(sidecar ? { sidecar } : {}) });
+    // A hub runs admins' remote governance commands (gw policy set … --hub) with the CLI's own code.
+      const adminCommands = adminCommandsFor?.({ home: config.home, env: { ...context.env, ...(config.storeUrl ? { GW_DATABASE_URL: config.storeUrl } : {}) } });
+      gateway = await startGateway({
+        ...config, env: context.env, logger: createLogger({ level: logLevel, format: logFormat }), acceptAuditGap: flags.acceptAuditGap === true,
+        ...(sidecar ? { sidecar } : adminCommands ? { adminCommands } : {}),
+      });
   } catch (error) {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, error instanceof Error ? error.message : String(error));
