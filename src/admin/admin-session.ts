@@ -1,5 +1,6 @@
-// Console sessions: after an admin pastes their admin token into /ui, the browser holds
-// `gw_admin` = `<admin token id>.<expiry>.<HMAC>` (HttpOnly, SameSite=Strict), checked on
+// Console sessions: after an admin pastes their admin token into /ui (or signs in through the
+// hub's OIDC provider), the browser holds `gw_admin` = `<admin token id | oidc_…>.<expiry>.<HMAC>`
+// (HttpOnly, SameSite=Strict), checked on
 // every call against the current state, so a revoked admin token ends its sessions at
 // once. Changes made with the cookie also need the x-gw-csrf header, which only the
 // console's own script can read (from /admin/api/whoami) and a cross-site form cannot send.
@@ -25,11 +26,36 @@ export function issueSession(secret: Buffer, tokenId: string, now: number): stri
 
 /** The admin token id a session cookie stands for, or null (forged, expired, malformed). */
 export function readSession(secret: Buffer, cookie: string | undefined, now: number): string | null {
-  const match = /^(adm_[0-9A-Za-z]{12})\.(\d{1,12})\.([\w-]{43})$/.exec(cookie ?? '');
+  const match = /^(adm_[0-9A-Za-z]{12}|oidc_[\w-]{1,600})\.(\d{1,12})\.([\w-]{43})$/.exec(cookie ?? '');
   if (!match) return null;
   const [, tokenId, expires, given] = match as unknown as [string, string, string, string];
   if (Number(expires) * 1000 <= now) return null;
   return same(given, mac(secret, `gw admin session\n${tokenId}\n${expires}`)) ? tokenId : null;
+}
+
+/**
+ * An admin signed in through the hub's OIDC provider has no admin token: the session stands for
+ * their email and what made them an admin (the admin_emails list, or membership of admin_group),
+ * re-checked against the settings on every call, so taking them off the list ends the session.
+ */
+export interface OidcGrant {
+  email: string;
+  /** The admin_group value their groups claim carried at sign-in; null when admin_emails let them in. */
+  group: string | null;
+}
+
+export function oidcSessionId(grant: OidcGrant): string {
+  return `oidc_${Buffer.from(JSON.stringify([grant.email, grant.group])).toString('base64url')}`;
+}
+
+export function readOidcSessionId(id: string): OidcGrant | null {
+  if (!id.startsWith('oidc_')) return null;
+  try {
+    const [email, group] = JSON.parse(Buffer.from(id.slice(5), 'base64url').toString('utf8')) as unknown[];
+    return typeof email === 'string' && (group === null || typeof group === 'string') ? { email, group } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The anti-CSRF value of one session: derived, so nothing is stored. */

@@ -21,7 +21,8 @@ export type AuditKind =
   | 'login.exchange'      // hub: a sidecar exchanged its token for the team's live key (never the key itself)
   | 'login.key_rotated'   // hub: a team's live key was rotated
   | 'admin.change'        // hub: an admin changed state through the admin API or console (who, what, which target; never a secret)
-  | 'admin.refused';      // hub: an admin API call without a valid admin credential (or a console form from another site)
+  | 'admin.refused'       // hub: an admin API call without a valid admin credential (or a console form from another site)
+  | 'admin.sign_in';      // hub: someone signed in to the console (admin token or OIDC: who, and what let them in)
 
 export interface AuditTokens {
   input?: number;

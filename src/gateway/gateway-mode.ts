@@ -9,6 +9,7 @@ import { createHubContext, type HubContext, type HubLimits } from '../hub/hub-co
 import type { TrailReader } from '../admin/trail-reader.js';
 import type { AuditPage } from '../admin/audit-page.js';
 import type { AdminCommands } from '../admin/admin-api.js';
+import { oidcConfig } from '../hub/verification-page.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
 import { loadOrCreateHubSecret } from '../hub/hub-secret.js';
 import { CredentialStore } from '../login/credential-store.js';
@@ -114,7 +115,8 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
     serverOptions: {
       hub, people: createHubIdentity(hub),
       admin: { store: input.state, hubSecret: secret, trail: input.trail, auditPage: { ...input.auditPage, witnessed: () => witness.overview() }, audit: hub.audit,
-        ...(input.adminCommands ? { commands: input.adminCommands } : {}) },
+        ...(input.adminCommands ? { commands: input.adminCommands } : {}),
+        oidc: { config: (baseUrl) => oidcConfig(hub, baseUrl), fetch } },
     },
     wrapUpstream: (upstream) => upstream,
     health: () => ({}),

@@ -76,8 +76,14 @@ function checkClaims(claims: Record<string, unknown>, config: OidcClientConfig, 
   if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) throw new Error('the ID token has expired');
 }
 
-/** Redeems the callback's code; returns the verified email of the person who signed in. */
-export async function finishSignIn(config: OidcClientConfig, code: string, pending: PendingSignIn, fetchImpl: typeof fetch, now: number): Promise<string> {
+/** Who signed in: their verified email and, when the issuer sends a `groups` claim, its values. */
+export interface SignedIn {
+  email: string;
+  groups: string[];
+}
+
+/** Redeems the callback's code; returns who signed in. */
+export async function finishSignIn(config: OidcClientConfig, code: string, pending: PendingSignIn, fetchImpl: typeof fetch, now: number): Promise<SignedIn> {
   const endpoints = await discover(config.issuer, fetchImpl);
   const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: config.redirectUri, code_verifier: pending.verifier, client_id: config.clientId });
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
@@ -88,15 +94,18 @@ export async function finishSignIn(config: OidcClientConfig, code: string, pendi
   if (typeof tokens.id_token !== 'string') throw new Error('the OIDC token endpoint sent no ID token');
   const claims = decodeClaims(tokens.id_token);
   checkClaims(claims, config, pending.nonce, now);
-  let email = claims.email;
-  let verified = claims.email_verified;
-  if (typeof email !== 'string' && endpoints.userinfo_endpoint && typeof tokens.access_token === 'string') {
+  let { email, email_verified: verified, groups } = claims;
+  // Many issuers put email and groups only in the userinfo answer for the code flow.
+  if ((typeof email !== 'string' || groups === undefined) && endpoints.userinfo_endpoint && typeof tokens.access_token === 'string') {
     const info = await readJson(await fetchImpl(endpoints.userinfo_endpoint, { headers: { authorization: `Bearer ${tokens.access_token}` }, signal: AbortSignal.timeout(10_000) }), 'the OIDC userinfo endpoint');
     if (info.sub !== claims.sub) throw new Error('the userinfo answer is about someone else');
-    email = info.email;
-    verified = info.email_verified;
+    if (typeof email !== 'string') {
+      email = info.email;
+      verified = info.email_verified;
+    }
+    groups ??= info.groups;
   }
   if (typeof email !== 'string') throw new Error('the identity provider did not say who signed in (no email claim)');
   if (verified === false) throw new Error('the identity provider says this email is not verified');
-  return email.trim().toLowerCase();
+  return { email: email.trim().toLowerCase(), groups: Array.isArray(groups) ? groups.filter((group): group is string => typeof group === 'string') : [] };
 }

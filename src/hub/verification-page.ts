@@ -107,7 +107,7 @@ export async function finishOidc(hub: HubContext, request: HubRequest): Promise<
   const record = hub.store.snapshot().device_codes.find((candidate) => candidate.id === pending.deviceId);
   if (!record) return fail(WRONG_CODE_TEXT);
   try {
-    const email = await finishSignIn(config, request.params.get('code') ?? '', pending, hub.fetch, hub.now().getTime());
+    const { email } = await finishSignIn(config, request.params.get('code') ?? '', pending, hub.fetch, hub.now().getTime());
     await approveDeviceCode(hub.store, record.user_code, email, `oidc:${config.issuer}`);
     hub.audit({ kind: 'admin.change', origin: request.ip, person: email, data: { via: 'oidc', actor: `oidc:${config.issuer}`, action: 'devices.approve', target: formatUserCode(record.user_code), person: email } });
     return htmlReply(200, messagePage('Approved', `Signed in as ${email}. Return to your terminal: gw login finishes on its own.`));

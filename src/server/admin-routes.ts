@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_ROUTES, AdminInputError, type AdminContext, type AdminRoute } from '../admin/admin-api.js';
-import { SESSION_COOKIE, SESSION_SECONDS, csrfFor, csrfMatches, issueSession, readSession } from '../admin/admin-session.js';
+import { SESSION_COOKIE, SESSION_SECONDS, csrfFor, csrfMatches, issueSession, readOidcSessionId, readSession } from '../admin/admin-session.js';
+import { grantHolds, registerConsoleOidc, type ConsoleOidc } from './console-oidc.js';
 import type { AuditFields } from '../audit/record.js';
 import { findAdminToken } from '../state/admin-tokens.js';
 import type { AdminTokenRecord } from '../state/schema.js';
@@ -22,6 +23,8 @@ export interface AdminServerContext extends AdminContext {
    * admin token: the sidecar's local guard (loopback Host and Origin) already fronts every route.
    */
   personal?: { person(): string | null };
+  /** A hub with an OIDC provider: admins in admin_emails or admin_group sign in through it. */
+  oidc?: ConsoleOidc;
 }
 
 /** What a sidecar's read-only console may call: its own trail, nothing that changes state. */
@@ -72,6 +75,11 @@ function route(method: RouteEntry['method'], url: string, operation: string, jso
   return { config: { route: { method, url, family: 'operational', operation, authenticated: false, jsonBody } } };
 }
 
+/** The admin an OIDC session stands for: named by email, audited as `oidc:<email>`. */
+function oidcAdmin(email: string): AdminTokenRecord {
+  return { id: `oidc:${email}`, name: email, hash: '', hint: '', created_at: '', created_by: 'oidc', revoked_at: null };
+}
+
 type Who = { admin: AdminTokenRecord; session: string | null } | { refused: string };
 
 export function registerAdminRoutes(app: FastifyInstance, context: AdminServerContext): void {
@@ -103,7 +111,9 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
     const session = cookieOf(request, SESSION_COOKIE);
     if (session === undefined) return { refused: 'no admin token (Authorization: Bearer gwa-…) and no console session' };
     const tokenId = readSession(context.hubSecret, session, Date.now());
-    const admin = tokenId === null ? undefined : (state.admin_tokens ?? []).find((record) => record.id === tokenId && record.revoked_at === null);
+    const grant = tokenId === null ? null : readOidcSessionId(tokenId);
+    const admin = grant ? (grantHolds(state.settings, grant) ? oidcAdmin(grant.email) : undefined)
+      : tokenId === null ? undefined : (state.admin_tokens ?? []).find((record) => record.id === tokenId && record.revoked_at === null);
     if (!admin) return { refused: 'console session expired or its admin token revoked: sign in again' };
     if (request.method !== 'GET') {
       // A cookie rides along on a cross-site form; the header and a same-site Origin cannot.
@@ -151,10 +161,18 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
       refuse(request, reply.code(401), 'console sign-in with an unknown or revoked admin token');
       return reply;
     }
+    context.audit({ kind: 'admin.sign_in', origin: request.ip, route: '/ui/login', data: { admin_id: admin.id, admin_name: admin.name, via: 'admin_token' } });
     const secure = request.protocol === 'https' ? '; Secure' : '';
     return reply.code(303).headers({ location: '/ui', 'cache-control': 'no-store',
       'set-cookie': `${SESSION_COOKIE}=${issueSession(context.hubSecret, admin.id, Date.now())}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_SECONDS}${secure}` }).send();
   });
+  if (context.oidc) {
+    registerConsoleOidc(app, context.oidc, {
+      settings: () => context.store.snapshot().settings, hubSecret: context.hubSecret, audit: context.audit, headers: CONSOLE_HEADERS,
+      baseUrl: (request) => context.store.snapshot().settings.public_url ?? `${request.protocol}://${request.host}`,
+      route: (method, url, operation) => route(method, url, operation, false),
+    });
+  }
   app.post('/ui/logout', route('POST', '/ui/logout', 'console.logout', false), async (_request, reply) =>
     reply.code(303).headers({ location: '/ui', 'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0` }).send());
 }

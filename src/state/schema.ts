@@ -71,6 +71,10 @@ export interface Settings {
   allow_direct_keys: boolean;
   /** Where signed audit checkpoints are also sent: an http(s) URL, an absolute file path (another volume), or null. */
   audit_witness: string | null;
+  /** Hub: emails that may sign in to the console through the OIDC provider (lower case). */
+  admin_emails: string[];
+  /** Hub: a value of the OIDC `groups` claim whose members may sign in to the console; null = none. */
+  admin_group: string | null;
 }
 
 /** A provider added with `gw providers add`; wins over the environment's provider of the same name. */
@@ -133,6 +137,8 @@ export const DEFAULT_SETTINGS: Settings = {
   personal_token_days: 30,
   allow_direct_keys: false,
   audit_witness: null,
+  admin_emails: [],
+  admin_group: null,
 };
 
 export function emptyState(): StateData {

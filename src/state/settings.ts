@@ -177,7 +177,32 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is string | null => value === null || (typeof value === 'string' && (isHttpUrl(value) || path.isAbsolute(value))),
     format: (value) => value ?? 'none',
   },
+  admin_emails: {
+    name: 'admin_emails',
+    description: 'Hub: comma-separated emails that may sign in to the console (/ui) through the OIDC provider, or none.',
+    parse: (text) => parseEmails(text),
+    check: (value): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === 'string' && EMAIL.test(entry)),
+    format: (value) => (value.length === 0 ? 'none' : value.join(',')),
+  },
+  admin_group: {
+    name: 'admin_group',
+    description: 'Hub: a value of the OIDC groups claim whose members may sign in to the console (/ui), or none.',
+    parse: (text) => (text.trim() === 'none' ? null : parsePrintable('admin_group', text)),
+    check: (value): value is string | null => value === null || typeof value === 'string',
+    format: (value) => value ?? 'none',
+  },
 };
+
+const EMAIL = /^[^\s@,]+@[^\s@,]+$/;
+
+function parseEmails(text: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed === 'none') return [];
+  const entries = trimmed.split(',').map((entry) => entry.trim().toLowerCase());
+  const bad = entries.find((entry) => !EMAIL.test(entry));
+  if (bad === undefined) return [...new Set(entries)];
+  throw new StateInputError(`invalid value "${bad}" for admin_emails: use email addresses separated by commas, or none`);
+}
 
 function parseWitness(text: string): string | null {
   const trimmed = text.trim();

@@ -6,15 +6,22 @@
 // a person's token, an inference key, a cross-site form. Every change is an audit record
 // naming the admin. Screenshots of each page go to test-results/console/.
 import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, runGw } from '../../support/gateway-process.js';
 import { readAudit } from '../helpers.js';
 import { NO_KEYCHAIN, PERSON, TEAM, runChecked, startHubRig, startLogin, type HubRig } from '../device-login/support.js';
 
+const OIDC_SECRET = 'oidc-client-secret-for-console-tests';
+const CHROMIUM = {
+  executablePath: '/usr/bin/chromium', headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
 const SHOTS = path.resolve(import.meta.dirname, '../../../test-results/console');
 let rig: HubRig;
 let context: BrowserContext;
@@ -38,11 +45,8 @@ beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   profile = await mkdtemp(path.join(os.tmpdir(), 'gw-chromium-'));
   const [started, launched] = await Promise.all([
-    startHubRig(),
-    chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium', headless: true, locale: 'en-US', viewport: { width: 1200, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    }),
+    startHubRig({ env: { GW_OIDC_SECRET: OIDC_SECRET } }),
+    chromium.launchPersistentContext(profile, { ...CHROMIUM, locale: 'en-US', viewport: { width: 1200, height: 900 } }),
   ]);
   rig = started;
   context = launched;
@@ -303,6 +307,109 @@ describe('a laptop sidecar', () => {
     });
     expect(foreign).toBe(403);
   }, 60_000);
+});
+
+describe('admins signing in through the hub\'s OpenID Connect provider', () => {
+  let idp: Server;
+  let issuer: string;
+  let fresh: Browser;
+  afterAll(async () => {
+    await fresh?.close();
+    await new Promise<void>((resolve) => { if (!idp) return resolve(); idp.closeAllConnections(); idp.close(() => resolve()); });
+  });
+
+  beforeAll(async () => {
+    // Each admin signs in from a browser of their own: no console cookie of the others'.
+    fresh = await chromium.launch(CHROMIUM);
+    idp = createServer();
+    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+    issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    const provider = new Provider(issuer, {
+      clients: [{
+        client_id: 'gw-hub', client_secret: OIDC_SECRET, redirect_uris: [`${rig.hub.url}/device/oidc/callback`, `${rig.hub.url}/ui/oidc/callback`],
+        grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic',
+      }],
+      // Whoever signs in is who they type; lead@ is in the gw-admins group, nobody else is.
+      findAccount: async (_context, id) => ({ accountId: id, claims: async () => ({ sub: id, email: id, email_verified: true, groups: id === 'lead@example.com' ? ['gw-admins', 'staff'] : ['staff'] }) }),
+      claims: { openid: ['sub'], email: ['email', 'email_verified', 'groups'] },
+      cookies: { keys: ['gw-console-test-cookie-key'] },
+      features: { devInteractions: { enabled: true } },
+    });
+    idp.on('request', provider.callback());
+    for (const [name, value] of [['oidc_issuer', issuer], ['oidc_client_id', 'gw-hub'], ['oidc_client_secret', 'env:GW_OIDC_SECRET'], ['public_url', rig.hub.url],
+      ['admin_emails', 'ops2@example.com'], ['admin_group', 'gw-admins']]) {
+      await runChecked(['settings', 'set', name!, value!], rig.hub.home);
+    }
+    // The running hub reads the settings on its next poll.
+    const offered = async () => ((await (await fetch(`${rig.hub.url}/ui/sign-in-options`)).json()) as { oidc_issuer: string | null }).oidc_issuer;
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && await offered() !== issuer) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await offered()).toBe(issuer);
+  }, 30_000);
+
+  async function signIn(email: string): Promise<{ browser: BrowserContext; tab: Page }> {
+    const browser = await fresh.newContext({ locale: 'en-US', viewport: { width: 1200, height: 900 } });
+    const tab = await browser.newPage();
+    tab.setDefaultTimeout(10_000);
+    await tab.goto(`${rig.hub.url}/ui`);
+    const link = tab.getByRole('link', { name: `Sign in with ${new URL(issuer).host}` });
+    await link.waitFor();
+    if (email === 'ops2@example.com') await tab.screenshot({ path: path.join(SHOTS, 'sign-in-with-oidc.png'), fullPage: true });
+    await link.click();
+    await tab.fill('input[name=login]', email);
+    await tab.fill('input[name=password]', 'any password');
+    await tab.click('button:has-text("Sign-in")');
+    await tab.click('button:has-text("Continue")');
+    await tab.waitForURL(new RegExp(`^${rig.hub.url}/ui`));
+    return { browser, tab };
+  }
+
+  it('an admin named in admin_emails signs in and changes things as themselves; the session cookie is HttpOnly and SameSite=Strict', async () => {
+    const { browser, tab } = await signIn('ops2@example.com');
+    try {
+      await tab.getByText('Signed in as ops2@example.com').waitFor();
+      const cookie = (await browser.cookies()).find((entry) => entry.name === 'gw_admin')!;
+      expect({ httpOnly: cookie.httpOnly, sameSite: cookie.sameSite }).toEqual({ httpOnly: true, sameSite: 'Strict' });
+      await tab.getByRole('button', { name: 'Teams' }).click();
+      await tab.getByLabel('Name').fill('oidc-made');
+      await tab.getByRole('button', { name: 'Create team' }).click();
+      await tab.getByText('Created team oidc-made.').waitFor();
+      const records = await readAudit(rig.hub.home);
+      expect(records.find((record) => record.kind === 'admin.change' && record.data?.action === 'teams.create' && record.data?.target === 'oidc-made')?.data)
+        .toMatchObject({ admin_id: 'oidc:ops2@example.com', admin_name: 'ops2@example.com', via: 'console' });
+      expect(records.find((record) => record.kind === 'admin.sign_in' && record.person === 'ops2@example.com')?.data).toMatchObject({ via: 'oidc', issuer, granted_by: 'admin_emails' });
+    } finally {
+      await browser.close();
+    }
+  }, 40_000);
+
+  it('a member of admin_group signs in; when the group stops being the admin group, their session stops at once', async () => {
+    const { browser, tab } = await signIn('lead@example.com');
+    try {
+      await tab.getByText('Signed in as lead@example.com').waitFor();
+      await tab.screenshot({ path: path.join(SHOTS, 'sign-in-oidc.png'), fullPage: true });
+      const whoami = () => tab.evaluate(async () => (await fetch('/admin/api/whoami')).status);
+      expect(await whoami()).toBe(200);
+      await runChecked(['settings', 'set', 'admin_group', 'none'], rig.hub.home);
+      await expect.poll(whoami, { timeout: 10_000 }).toBe(401);
+    } finally {
+      await browser.close();
+      await runChecked(['settings', 'set', 'admin_group', 'gw-admins'], rig.hub.home);
+    }
+  }, 40_000);
+
+  it('someone the identity provider knows but the hub does not list is refused, and the refusal is recorded', async () => {
+    const { browser, tab } = await signIn('someone@example.com');
+    try {
+      await tab.getByRole('heading', { name: 'Not an admin' }).waitFor();
+      expect(await tab.getByRole('alert').textContent()).toContain('Signed in as someone@example.com, who is not an admin of this hub');
+      expect((await browser.cookies()).some((entry) => entry.name === 'gw_admin')).toBe(false);
+      const refused = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'admin.refused' && record.person === 'someone@example.com');
+      expect(refused).toHaveLength(1);
+    } finally {
+      await browser.close();
+    }
+  }, 40_000);
 });
 
 /** A device login approved by the hub admin over the API, as a person's atu- token. */
