@@ -13,7 +13,7 @@ ALTER TABLE gw_audit_records ADD COLUMN facets jsonb;
 UPDATE gw_audit_records SET facets = (
   SELECT jsonb_strip_nulls(jsonb_build_object(
     'request_id', record->>'request_id', 'person', record->>'person', 'team', record->>'team', 'key_id', record->>'key_id',
-    'model', record->>'model', 'provider', record->>'provider', 'status', record->>'status', 'status_class', left(record->>'status', 1) || 'xx',
+    'model', record->>'model', 'provider', record->>'provider', 'operation', record->>'operation', 'status', record->>'status', 'status_class', left(record->>'status', 1) || 'xx',
     'input', record->'tokens'->'input', 'output', record->'tokens'->'output', 'cost_nano_usd', record->'cost'->'nano_usd', 'latency_ms', record->'latency_ms',
     'dlp_hits', CASE WHEN jsonb_typeof(record->'dlp') = 'object'
       THEN (SELECT nullif(sum(value::numeric), 0) FROM jsonb_each_text(record->'dlp') WHERE value ~ '^[0-9]+$') END

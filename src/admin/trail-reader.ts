@@ -3,6 +3,7 @@
 // in-memory list of summaries (read once, then only the bytes appended since), so a search
 // over the last 100,000 records is a scan of an array, not a parse of the file.
 import { open, stat } from 'node:fs/promises';
+import { isControlPlaneCall } from '../audit/record.js';
 
 export interface RequestSummary {
   seq: number;
@@ -85,7 +86,7 @@ export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, 
   const groups = new Map<string, UsageReport['groups'][number]>();
   const daily = new Map<string, UsageReport['daily'][number]>();
   for (const summary of summaries) {
-    if (since && summary.ts < since) continue;
+    if ((since && summary.ts < since) || isControlPlaneCall(summary.operation)) continue;
     const day = summary.ts.slice(0, 10);
     const group = by === 'day' ? day : String((summary as unknown as Record<string, unknown>)[by] ?? '(none)');
     const input = summary.tokens?.input ?? 0;

@@ -49,6 +49,15 @@ export interface AuditCost {
   priced_as?: string;
 }
 
+/**
+ * A request record of the hub's own control plane (a sidecar pushing its audit checkpoint: operation
+ * `hub.witness.push`): governed and recorded like any call, but not model usage, so usage reports
+ * and spend leave it out.
+ */
+export function isControlPlaneCall(operation: string | undefined): boolean {
+  return operation !== undefined && operation.startsWith('hub.');
+}
+
 /** What a caller hands to the writer; the writer adds v, seq, ts, prev and hash. */
 export interface AuditFields {
   kind: AuditKind;

@@ -58,7 +58,7 @@ export function createPostgresTrailReader(database: Database): TrailReader {
         `SELECT ${by === 'day' ? day : `facets->>'${by}'`} AS grouped, ${day} AS day, count(*) AS requests,
                 coalesce(sum((facets->>'input')::numeric), 0) AS input, coalesce(sum((facets->>'output')::numeric), 0) AS output,
                 coalesce(sum((facets->>'dlp_hits')::numeric), 0) AS dlp_hits, coalesce(sum((facets->>'cost_nano_usd')::numeric), 0) AS cost
-           FROM gw_audit_records WHERE ${where.sql} GROUP BY 1, 2`,
+           FROM gw_audit_records WHERE ${where.sql} AND coalesce(facets->>'operation', '') NOT LIKE 'hub.%' GROUP BY 1, 2`,
         where.params,
       );
       return usageReport(by, result.rows);

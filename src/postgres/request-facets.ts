@@ -20,14 +20,15 @@ export interface RequestFacets {
   cost_nano_usd?: number;
   dlp_hits?: number;
   latency_ms?: number;
+  operation?: string;
 }
 
 interface RecordFields {
-  kind?: unknown; request_id?: unknown; person?: unknown; team?: unknown; key_id?: unknown; model?: unknown; provider?: unknown;
+  kind?: unknown; request_id?: unknown; operation?: unknown; person?: unknown; team?: unknown; key_id?: unknown; model?: unknown; provider?: unknown;
   status?: unknown; latency_ms?: unknown; tokens?: { input?: unknown; output?: unknown }; cost?: { nano_usd?: unknown }; dlp?: unknown;
 }
 
-const TEXT_FIELDS = ['request_id', 'person', 'team', 'key_id', 'model', 'provider'] as const;
+const TEXT_FIELDS = ['request_id', 'person', 'team', 'key_id', 'model', 'provider', 'operation'] as const;
 
 /** The facets of a request record; null for any other kind. */
 export function requestFacets(record: RecordFields): RequestFacets | null {

@@ -3,6 +3,7 @@
 // the report's total is exactly the sum of the records' costs; calls with usage but no known
 // price are counted apart (unpriced), never as 0.
 import type { RequestRecord } from './read-trail.js';
+import { isControlPlaneCall } from '../audit/record.js';
 
 export type UsageGrouping = 'team' | 'person' | 'key' | 'model' | 'provider' | 'day';
 
@@ -35,6 +36,7 @@ export async function summariseUsage(records: AsyncIterable<RequestRecord> | Ite
   for await (const record of records) {
     if ((since !== undefined && record.ts < since) || (until !== undefined && record.ts >= until)) continue;
     if (filter.person !== undefined && record.person !== filter.person) continue;
+    if (isControlPlaneCall(record.operation)) continue;
     const group = groupOf(record, by);
     let row = rows.get(group);
     if (!row) {

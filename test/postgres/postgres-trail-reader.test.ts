@@ -40,12 +40,17 @@ beforeAll(async () => {
       model: models[index % 3], provider: index % 5 ? 'openai' : 'anthropic', status: statuses[index % 5], latency_ms: (index * 37) % 1000,
       tokens: { input: index, output: 2 * index }, ...(index % 4 ? { cost: { nano_usd: 1_000 * index + 7 } } : { cost: { price: 'unknown' } }), ...(index % 7 === 0 ? { dlp: { 'aws-key': 1, email: index % 3 } } : {}),
     });
+    // A sidecar's checkpoint push a minute later: a request record, found by the explorer, but not usage.
+    if (index % 30 === 5) {
+      clock += 60_000;
+      await trail.append({ kind: 'request', request_id: `push_${index}`, person: people[index % 3], team: 'web', operation: 'hub.witness.push', status: 200, latency_ms: 1 });
+    }
   }
   await trail.close();
   reader = createPostgresTrailReader(database);
   const rows = await database.query<{ line: string }>("SELECT line FROM gw_audit_records WHERE kind = 'request' ORDER BY ts DESC");
   written = rows.rows.map((row) => toSummary(row.line)!);
-  expect(written).toHaveLength(240);
+  expect(written).toHaveLength(248);
 }, 60_000);
 
 afterAll(async () => {

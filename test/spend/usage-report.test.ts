@@ -29,3 +29,12 @@ describe('summariseUsage', () => {
     expect(rows.reduce((sum, row) => sum + row.calls, 0)).toBe(expected.length);
   });
 });
+
+describe('the hub\'s own control-plane calls', () => {
+  it('a sidecar pushing its audit checkpoint is recorded but is not usage', async () => {
+    const pushes = Array.from({ length: 5 }, (_, index) => ({ ts: `2026-11-10T13:00:0${index}.000Z`, team: 'eng', person: 'p1@example.com', operation: 'hub.witness.push', status: 200 }));
+    const rows = await summariseUsage([...records, ...pushes], 'person');
+    expect(rows.reduce((sum, row) => sum + row.calls, 0)).toBe(records.length);
+    expect(rows.find((row) => row.group === 'p1@example.com')!.calls).toBe(records.filter((record) => record.person === 'p1@example.com').length);
+  });
+});
