@@ -47,6 +47,8 @@ export interface AuditCost {
   price: 'dataset' | 'override' | 'hub' | 'unknown';
   /** The priced model as the price table names it (dataset id or override), when priced. */
   priced_as?: string;
+  /** `batch`: a batch's usage, at the providers' batch price (half the interactive one). */
+  discount?: 'batch';
 }
 
 /**

@@ -23,6 +23,8 @@ export interface ResourceCall {
   provider: string;
   /** The rerank request as gw read it and the provider's mapper, to map the answer back. */
   rerank: { request: RerankRequest; mapper: RerankMapper } | null;
+  /** GET retrieves what was made before: its answer's usage was recorded when the work ran. */
+  method: string;
 }
 
 export interface EncodedResourceCall {
@@ -37,7 +39,7 @@ export function encodeResourceCall(request: PipelineRequest, call: InboundCall, 
     operation: route.operation, model: target.upstreamModel, stream: call.stream, query: request.query,
     resourcePath: resourcePathOf(request), clientPath: clientPathOf(request),
   };
-  const resource: ResourceCall = { route, provider: target.provider.name, rerank: null };
+  const resource: ResourceCall = { route, provider: target.provider.name, rerank: null, method: request.method };
   const providerRequest: ProviderRequest = { call: upstreamCall, method: request.method, clientHeaders: request.headers, body: null };
   if (request.rawBody !== null && isJsonObject(request.body)) {
     providerRequest.contentType = 'application/json';

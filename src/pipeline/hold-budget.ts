@@ -51,6 +51,12 @@ export async function settleBudget(services: GatewayServices, trace: RequestTrac
   await trace.budget.settle(cost === null ? 0 : cost.nano_usd ?? null);
 }
 
+/** A finished batch's cost, recorded on the retrieval that first saw it: it counts against the budgets of whoever made that call. */
+export async function chargeBatch(services: GatewayServices, subject: { team: string; keyId: string | null; person: string | null }, nanos: number): Promise<void> {
+  const budgets = services.state.snapshot().budgets ?? [];
+  if (budgets.length > 0) await spendOf(services).budgets.charge(budgets, subject, nanos);
+}
+
 function dearestRates(attempts: readonly TargetAttempt[], ratesOf: (target: { provider: string; kind: string; preset?: string; model: string }) => Rates | null): Rates | null {
   let dearest: Rates = { input: 0, output: 0 };
   for (const { target } of attempts) {

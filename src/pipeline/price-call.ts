@@ -31,9 +31,21 @@ export function spendOf(services: GatewayServices): SpendServices {
 export function priceCall(services: GatewayServices, trace: RequestTrace): AuditCost | null {
   if (trace.cost) return trace.cost;
   if (!trace.tokens || !trace.target?.model) return null;
-  const cost = spendOf(services).prices.price(trace.target, trace.tokens);
+  const priced = spendOf(services).prices.price(trace.target, trace.tokens);
+  const cost = trace.batch ? atBatchPrice(priced) : priced;
   trace.noteCost(cost);
   return cost;
+}
+
+/**
+ * OpenAI and Anthropic both bill batch work at half the interactive price, tokens of every kind
+ * (https://platform.openai.com/docs/guides/batch, https://docs.anthropic.com/en/docs/build-with-claude/batch-processing#pricing).
+ * The price dataset carries no batch prices, so the discount is applied here. An override
+ * (`gw prices set`) is taken as the interactive price and halved too.
+ */
+function atBatchPrice(cost: AuditCost): AuditCost {
+  if (cost.nano_usd === undefined) return cost;
+  return { ...cost, nano_usd: Math.round(cost.nano_usd / 2), discount: 'batch' };
 }
 
 /**

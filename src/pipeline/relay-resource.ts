@@ -13,6 +13,8 @@ import type { ResourceIdStore } from '../state/resource-ids.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
 import { toAuditTokens } from './audit-tokens.js';
+import type { AuditTokens } from '../audit/record.js';
+import type { Usage } from '../canonical/usage.js';
 import type { ResourceCall } from './forward-resource.js';
 import type { Governed } from './govern-request.js';
 import type { PipelineResponse } from './pipeline-types.js';
@@ -41,13 +43,36 @@ export async function relayResource(upstream: ProviderReply, context: ResourceRe
   const readStarted = process.hrtime.bigint();
   const json = await readJsonBody(upstream.body, 'openai');
   trace.noteUpstreamWait(readStarted);
-  const tokens = toAuditTokens(json.usage);
+  const tokens = upstream.status < 400 ? await usageOfAnswer(json, context, trace) : null;
   trace.noteUsage(tokens);
   context.governed.settle(tokens);
   trace.noteBytesOut(json.bytes.length);
   if (upstream.status < 400) scanOutputJson(json.bytes, context.governed, trace);
   if (upstream.status < 400 && context.ids) await rememberIds(json.bytes, context.provider, context.ids);
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: json.bytes };
+}
+
+/**
+ * The usage a JSON answer makes this call's: a call that did work (a POST) reports what it used;
+ * a retrieval (GET of a stored response, a batch) repeats usage recorded when the work ran, and
+ * is not usage again. The exception is a finished OpenAI batch, the first time any instance sees
+ * it: its work ran at the provider, not through gw, so this is where its usage is recorded (and
+ * priced at the batch price), once.
+ */
+async function usageOfAnswer(json: { bytes: Buffer; usage: Usage | undefined }, context: ResourceRelayContext, trace: RequestTrace): Promise<AuditTokens | null> {
+  if (context.method !== 'GET') return toAuditTokens(json.usage);
+  if (context.route.operation !== 'batches.item' || json.usage === undefined || !context.ids) return null;
+  let batch: { id?: unknown; status?: unknown; model?: unknown };
+  try { batch = JSON.parse(json.bytes.toString('utf8')) as typeof batch; } catch { return null; }
+  if (batch.status !== 'completed' || typeof batch.id !== 'string' || typeof batch.model !== 'string') return null;
+  try {
+    if (!(await context.ids.claim(`usage:${batch.id}`, context.provider))) return null;
+  } catch {
+    trace.noteWarning('batch_usage_unrecorded');
+    return null;
+  }
+  trace.noteBatch(batch.model);
+  return toAuditTokens(json.usage);
 }
 
 /** Rerank answers in the provider's format are mapped to gw's; refusals pass through as they are. */

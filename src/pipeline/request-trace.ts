@@ -65,6 +65,15 @@ export class RequestTrace implements TraceView {
 
   noteCost(cost: AuditCost): void { this.cost = cost; }
 
+  /** A finished batch's usage, recorded on this retrieval: priced as its model, at the batch price. */
+  batch = false;
+
+  noteBatch(model: string): void {
+    this.batch = true;
+    if (this.target) this.target = { ...this.target, model };
+    this.model ??= model;
+  }
+
   noteBudget(admission: BudgetAdmission): void { this.budget = admission; }
 
   noteUsage(tokens: AuditTokens | null): void { this.tokens = tokens; }

@@ -25,6 +25,13 @@ export async function openPostgresResourceIds(database: Database, onError: (erro
         onError(error);
       }
     },
+    async claim(key, provider) {
+      if (memory.providerOf(key) !== undefined || !PLAUSIBLE_ID.test(key)) return false;
+      // The row decides between instances: only the insert that made it claims the key.
+      const made = await database.query('INSERT INTO gw_resource_ids (id, provider) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [key, provider]);
+      memory.remember(key, provider);
+      return made.rowCount === 1;
+    },
     async load(ids) {
       const missing = ids.filter((id) => memory.providerOf(id) === undefined && PLAUSIBLE_ID.test(id));
       if (missing.length === 0) return;

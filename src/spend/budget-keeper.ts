@@ -26,6 +26,8 @@ export interface BudgetAdmission {
 export interface BudgetKeeper {
   /** `worstCaseNanos` null: the model has no known price (a hard budget then refuses the call). */
   admit(budgets: readonly StoredBudget[], subject: BudgetSubject, worstCaseNanos: number | null): Promise<BudgetAdmission>;
+  /** Spend that ran at the provider, not through a held call (a finished batch): added to every budget that applies, never refused. */
+  charge(budgets: readonly StoredBudget[], subject: BudgetSubject, nanos: number): Promise<void>;
 }
 
 const NO_BUDGET: BudgetAdmission = { warnings: [], settle: async () => {} };
@@ -45,6 +47,11 @@ export function counterKey(budget: StoredBudget, periodStart: Date): string {
 
 export function createBudgetKeeper(counter: SpendCounter, now: () => Date): BudgetKeeper {
   return {
+    async charge(budgets, subject, nanos) {
+      const at = now();
+      await Promise.all(budgets.filter((budget) => budgetApplies(budget, subject)).map((budget) =>
+        counter.settle(counterKey(budget, currentPeriodOf(budget.period, at, budget.time_zone).start), 0, nanos)));
+    },
     async admit(budgets, subject, worstCaseNanos) {
       const applying = budgets.filter((budget) => budgetApplies(budget, subject));
       if (applying.length === 0) return NO_BUDGET;

@@ -15,6 +15,12 @@ export interface ResourceIdStore {
   remember(id: string, provider: string): void | Promise<void>;
   /** A shared store fetches ids another instance remembered, before providerOf is asked. */
   load?(ids: readonly string[]): Promise<void>;
+  /**
+   * Remembers `key` only if no instance has yet: true for the first caller, false after. What a
+   * finished batch's usage is recorded by, so polling it again (here or through another instance)
+   * does not count it twice.
+   */
+  claim(key: string, provider: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -35,6 +41,12 @@ export function createMemoryResourceIds(maxEntries = DEFAULT_MAX_RESOURCE_IDS): 
       map.set(id, provider);
       if (map.size > maxEntries) map.delete(map.keys().next().value as string);
     },
+    async claim(key, provider) {
+      if (map.has(key) || !PLAUSIBLE_ID.test(key)) return false;
+      map.set(key, provider);
+      if (map.size > maxEntries) map.delete(map.keys().next().value as string);
+      return true;
+    },
     close: async () => {},
     entries: () => map,
   };
@@ -54,6 +66,11 @@ export async function openResourceIdStore(home: string, maxEntries = DEFAULT_MAX
       if (memory.providerOf(id) === provider || !PLAUSIBLE_ID.test(id)) return;
       memory.remember(id, provider);
       out.write(`${JSON.stringify({ id, provider })}\n`);
+    },
+    async claim(key, provider) {
+      if (!(await memory.claim(key, provider))) return false;
+      out.write(`${JSON.stringify({ id: key, provider })}\n`);
+      return true;
     },
     close: () => new Promise<void>((resolve) => out.end(resolve)),
   };

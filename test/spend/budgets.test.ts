@@ -65,6 +65,16 @@ describe('budget keeper', () => {
     await expect(keeper.admit([hard], subject, 0.6 * USD)).resolves.toBeDefined();
   });
 
+  it('a finished batch\'s spend is charged to every budget that applies, even past its limit, and later calls see it', async () => {
+    const keeper = createBudgetKeeper(createMemorySpendCounter(), () => new Date('2026-11-25T12:00:00Z'));
+    const otherTeam: StoredBudget = { scope: 'team:ops', amount_usd: 1, period: 'day', mode: 'hard' };
+    await keeper.charge([hard, otherTeam], subject, 1.2 * USD);
+    const refusal = await keeper.admit([hard], subject, 0.01 * USD).catch((error: unknown) => error) as GatewayError;
+    expect(refusal.code).toBe('GW_ERR_BUDGET_EXCEEDED');
+    expect(refusal.message).toContain('has $0.00 left');
+    await expect(keeper.admit([otherTeam], { ...subject, team: 'ops' }, 0.9 * USD)).resolves.toBeDefined();
+  });
+
   it('concurrent reservations cannot pass together; settling frees what was not spent', async () => {
     const keeper = createBudgetKeeper(createMemorySpendCounter(), () => new Date('2026-11-25T12:00:00Z'));
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => keeper.admit([hard], subject, 0.3 * USD)));

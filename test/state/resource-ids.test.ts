@@ -20,6 +20,19 @@ describe('resource id store', () => {
     await second.close();
   });
 
+  it('claims a key once, across a restart (a finished batch\'s usage is recorded once)', async () => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'gw-ids-'));
+    const first = await openResourceIdStore(home);
+    expect(await first.claim('usage:batch_1', 'openai')).toBe(true);
+    expect(await first.claim('usage:batch_1', 'openai')).toBe(false);
+    expect(await first.claim('usage:batch_2', 'openai')).toBe(true);
+    await first.close();
+    const second = await openResourceIdStore(home);
+    expect(await second.claim('usage:batch_1', 'openai')).toBe(false);
+    expect(await second.claim('usage:batch_3', 'openai')).toBe(true);
+    await second.close();
+  });
+
   it('keeps at most maxEntries ids, dropping the oldest, and compacts the file on open', async () => {
     const memory = createMemoryResourceIds(2);
     for (const id of ['a', 'b', 'c']) memory.remember(id, 'p');

@@ -26,6 +26,8 @@ export interface FakeResourceProvider {
   url: string;
   seen: SeenRequest[];
   files: Map<string, StoredFile>;
+  /** Batches, responses, containers… by id: a test finishes a batch by changing its object here. */
+  objects: Map<string, Json>;
   realtimeMessages: string[];
   close(): Promise<void>;
 }
@@ -139,7 +141,7 @@ export async function startFakeResourceProvider(apiKey: string): Promise<FakeRes
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${address.port}`, seen, files, realtimeMessages,
+    url: `http://127.0.0.1:${address.port}`, seen, files, objects, realtimeMessages,
     async close() {
       for (const client of sockets.clients) client.terminate();
       server.closeAllConnections();

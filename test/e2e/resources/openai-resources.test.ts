@@ -76,6 +76,34 @@ describe('files and batches', () => {
     expect(openaiFake.seen.length).toBe(openaiSeen);
   });
 
+  it('records a finished batch\'s usage once, at the batch price, on the first retrieval that sees it finished', async () => {
+    const file = await client.files.create({ file: await toFile(Buffer.from('{}\n'), 'priced.jsonl'), purpose: 'batch' });
+    const batch = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect((await client.batches.retrieve(batch.id).withResponse()).response.headers.get('x-gw-cost-usd')).toBeNull();
+    // The provider finishes it: the batch object now names its model and what it used (OpenAI's Batch.usage).
+    Object.assign(openaiFake.objects.get(batch.id)!, {
+      status: 'completed', model: 'gpt-4o-mini',
+      usage: { input_tokens: 1_000_000, input_tokens_details: { cached_tokens: 200_000 }, output_tokens: 100_000, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1_100_000 },
+    });
+    const first = await client.batches.retrieve(batch.id).withResponse();
+    // By hand from OpenAI's prices for gpt-4o-mini ($0.15 input, $0.075 cached input, $0.60 output per million):
+    // 800k x 0.15 + 200k x 0.075 + 100k x 0.60 = $0.195 interactive; the Batch API bills half: $0.0975.
+    expect(first.response.headers.get('x-gw-cost-usd')).toBe('0.0975');
+    expect((await client.batches.retrieve(batch.id).withResponse()).response.headers.get('x-gw-cost-usd')).toBeNull();
+    const retrievals = (await readAudit(gw.home)).filter((record) => record.kind === 'request' && record.operation === 'batches.item' && String(record.route).includes('batch') && record.status === 200);
+    const priced = retrievals.filter((record) => record.tokens !== undefined);
+    expect(priced).toHaveLength(1);
+    expect(priced[0]).toMatchObject({ model: 'gpt-4o-mini', provider: 'openai', tokens: { input: 1_000_000, cached_read: 200_000, output: 100_000 }, cost: { nano_usd: 97_500_000, discount: 'batch' } });
+  });
+
+  it('a stored response retrieved again is not usage again (it was recorded when it was made)', async () => {
+    const made = await client.responses.create({ model: 'gpt-4o-mini', input: 'hi' });
+    await client.responses.retrieve(made.id);
+    const records = (await readAudit(gw.home)).filter((record) => record.kind === 'request' && String(record.operation).startsWith('responses'));
+    expect(records.filter((record) => record.tokens !== undefined).map((record) => record.operation)).toEqual(['responses.create']);
+    expect(records.some((record) => record.operation === 'responses.retrieve')).toBe(true);
+  });
+
   it('answers an unknown provider name in x-gw-provider with a 404 naming the configured ones', async () => {
     const error = await client.files.list({}, { headers: { 'x-gw-provider': 'nope' } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
