@@ -25,6 +25,8 @@ export interface ResourceCall {
   rerank: { request: RerankRequest; mapper: RerankMapper } | null;
   /** GET retrieves what was made before: its answer's usage was recorded when the work ran. */
   method: string;
+  /** The id the path names (a batch's, a response's), when the route has one. */
+  resourceId: string | null;
 }
 
 export interface EncodedResourceCall {
@@ -39,7 +41,7 @@ export function encodeResourceCall(request: PipelineRequest, call: InboundCall, 
     operation: route.operation, model: target.upstreamModel, stream: call.stream, query: request.query,
     resourcePath: resourcePathOf(request), clientPath: clientPathOf(request),
   };
-  const resource: ResourceCall = { route, provider: target.provider.name, rerank: null, method: request.method };
+  const resource: ResourceCall = { route, provider: target.provider.name, rerank: null, method: request.method, resourceId: (route.idParam && request.params[route.idParam]) || null };
   const providerRequest: ProviderRequest = { call: upstreamCall, method: request.method, clientHeaders: request.headers, body: null };
   if (request.rawBody !== null && isJsonObject(request.body)) {
     providerRequest.contentType = 'application/json';

@@ -13,6 +13,7 @@ import type { ResourceIdStore } from '../state/resource-ids.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
 import { toAuditTokens } from './audit-tokens.js';
+import { BatchResultsUsage } from './batch-results-usage.js';
 import type { AuditTokens } from '../audit/record.js';
 import type { Usage } from '../canonical/usage.js';
 import type { ResourceCall } from './forward-resource.js';
@@ -39,7 +40,7 @@ export async function relayResource(upstream: ProviderReply, context: ResourceRe
   if (context.rerank !== null) return relayRerank(upstream, context.rerank.mapper, context.rerank.request, trace);
   const type = String(upstream.headers['content-type'] ?? '');
   if (upstream.status < 400 && type.includes('text/event-stream')) return relayEvents(upstream, context, trace);
-  if (context.route.download || !type.includes('json')) return relayBytes(upstream, downloadScan(type, context, trace), trace);
+  if (context.route.download || !type.includes('json')) return relayBytes(upstream, downloadScan(type, context, trace), trace, batchResultsUsage(upstream.status, context, trace));
   const readStarted = process.hrtime.bigint();
   const json = await readJsonBody(upstream.body, 'openai');
   trace.noteUpstreamWait(readStarted);
@@ -128,9 +129,10 @@ function downloadScan(type: string, context: ResourceRelayContext, trace: Reques
 
 const TEXT_DOWNLOAD = /json|text\/|jsonl|ndjson|xml|csv/i;
 
-function relayBytes(upstream: ProviderReply, scanner: UploadScanner | null, trace: RequestTrace): PipelineResponse {
+function relayBytes(upstream: ProviderReply, scanner: UploadScanner | null, trace: RequestTrace, results: BatchResultsTap | null): PipelineResponse {
   async function* counted(): AsyncGenerator<Uint8Array> {
     let bytes = 0;
+    let whole = false;
     try {
       for await (const chunk of upstream.body) {
         const found = scanner?.push(chunk);
@@ -138,16 +140,58 @@ function relayBytes(upstream: ProviderReply, scanner: UploadScanner | null, trac
           trace.noteOutcome('GW_ERR_DLP_BLOCKED');
           throw new GatewayError('GW_ERR_DLP_BLOCKED', { message: `The download was cut by DLP rule "${found.blockedBy}".` });
         }
+        results?.reader.push(chunk);
         bytes += chunk.length;
         yield chunk;
       }
+      whole = true;
     } finally {
       trace.noteBytesOut(bytes);
       // The scanner's counts are running totals: noted once, at the end or the cut.
       for (const [ruleId, matches] of Object.entries(scanner?.end().counts ?? {})) trace.noteDlp(`output.${ruleId}`, matches);
+      // A batch's results count once they have all passed: a cut download may be fetched again.
+      if (whole && results) await results.finish();
     }
   }
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, true), body: trace.trackStream(counted()) };
+}
+
+interface BatchResultsTap {
+  reader: BatchResultsUsage;
+  finish(): Promise<void>;
+}
+
+/**
+ * An Anthropic message batch's results download: its usage is recorded on the first download that
+ * passes whole (claimed once across instances), priced as its model at the batch price. A batch of
+ * several models is recorded with its tokens and an unknown price, rather than one model's.
+ */
+function batchResultsUsage(status: number, context: ResourceRelayContext, trace: RequestTrace): BatchResultsTap | null {
+  if (context.route.operation !== 'messages.batches.results' || status >= 400 || !context.ids || !context.resourceId) return null;
+  const reader = new BatchResultsUsage();
+  const { ids, resourceId, provider } = context;
+  return {
+    reader,
+    async finish() {
+      reader.end();
+      const models = [...reader.byModel];
+      if (models.length === 0) return;
+      try {
+        if (!(await ids.claim(`usage:${resourceId}`, provider))) return;
+      } catch {
+        trace.noteWarning('batch_usage_unrecorded');
+        return;
+      }
+      const total: Usage = {};
+      for (const [, usage] of models) for (const [field, value] of Object.entries(usage) as Array<[keyof Usage, number]>) total[field] = (total[field] ?? 0) + value;
+      if (models.length === 1) trace.noteBatch(models[0]![0]);
+      else {
+        trace.noteBatch(models.map(([model]) => model).join(','));
+        trace.noteCost({ price: 'unknown' });
+      }
+      trace.noteUsage(toAuditTokens(total));
+    },
+  };
 }
 
 /** Reads event data until the response id shows (`response.created` is the first event), then only forwards. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { readAudit } from '../helpers.js';
 import { startFakeResourceProvider, type FakeResourceProvider } from './fake-resource-provider.js';
-import { startAnthropicBatchFake, startCohereFake, startJinaFake, startMistralFake, startVoyageFake, type JsonFake } from './small-fakes.js';
+import { ANTHROPIC_BATCH_RESULTS, startAnthropicBatchFake, startCohereFake, startJinaFake, startMistralFake, startVoyageFake, type JsonFake } from './small-fakes.js';
 
 const KEYS = { openai: 'sk-fake-openai-A', groq: 'gsk-fake-groq-B', anthropic: 'sk-ant-fake-C', cohere: 'co-fake', jina: 'jina-fake', voyage: 'pa-fake', mistral: 'mistral-fake' };
 
@@ -223,6 +223,28 @@ describe('rerank, OCR and message batches', () => {
     expect((await (await fetch(`${gw.url}/v1/messages/batches/msgbatch_01abc`, { headers: bodyless })).json())).toMatchObject({ id: 'msgbatch_01abc' });
     const cancelled = await fetch(`${gw.url}/v1/messages/batches/msgbatch_01abc/cancel`, { method: 'POST', headers: bodyless });
     expect(await cancelled.json()).toMatchObject({ processing_status: 'canceling' });
+  });
+
+  it('records an Anthropic batch\'s usage from its results as they pass, once, at the batch price', async () => {
+    const headers = { 'x-api-key': gw.bootstrapKey!, 'anthropic-version': '2023-06-01' };
+    for (let download = 0; download < 2; download += 1) {
+      const results = await fetch(`${gw.url}/v1/messages/batches/msgbatch_01abc/results`, { headers });
+      expect(results.status).toBe(200);
+      expect(await results.text()).toBe(ANTHROPIC_BATCH_RESULTS);
+    }
+    // Each record is written once its download has passed whole.
+    let downloads: Array<Record<string, unknown>> = [];
+    for (let tries = 0; tries < 50 && downloads.length < 2; tries += 1) {
+      downloads = (await readAudit(gw.home)).filter((record) => record.operation === 'messages.batches.results');
+      if (downloads.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(downloads).toHaveLength(2);
+    const priced = downloads.filter((record) => record.tokens !== undefined);
+    expect(priced).toHaveLength(1);
+    // By hand from Anthropic's prices for claude-sonnet-4-5 ($3 input, $0.30 cache read, $15 output per million),
+    // two succeeded results (the errored one used nothing): 4,000 x 3 + 2,000 x 0.30 + 2,000 x 15 = $0.0426
+    // interactive; the Message Batches API bills half: $0.0213.
+    expect(priced[0]).toMatchObject({ model: 'claude-sonnet-4-5', provider: 'anthropic', tokens: { output: 2000, cached_read: 2000 }, cost: { nano_usd: 21_300_000, discount: 'batch' } });
   });
 });
 

@@ -18,8 +18,9 @@ export async function startJsonFake(routes: Record<string, Reply>): Promise<Json
     seen.push({ method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, body });
     const key = Object.keys(routes).find((pattern) => new RegExp(`^${pattern}$`).test(`${request.method} ${path}`));
     const [status, reply] = key ? routes[key]!(body, path, request.method ?? 'GET') : [404, { message: 'no route' }];
-    const bytes = Buffer.from(JSON.stringify(reply));
-    response.writeHead(status, { 'content-type': 'application/json', 'content-length': String(bytes.length) });
+    // A string is sent as it is (a JSON Lines download); anything else as JSON.
+    const bytes = Buffer.from(typeof reply === 'string' ? reply : JSON.stringify(reply));
+    response.writeHead(status, { 'content-type': typeof reply === 'string' ? 'application/binary' : 'application/json', 'content-length': String(bytes.length) });
     response.end(bytes);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,4 +54,12 @@ export const startAnthropicBatchFake = () => startJsonFake({
   'POST /v1/messages/batches': () => [200, { id: 'msgbatch_01abc', type: 'message_batch', processing_status: 'in_progress', request_counts: { processing: 1, succeeded: 0, errored: 0, canceled: 0, expired: 0 } }],
   'GET /v1/messages/batches/msgbatch_01abc': () => [200, { id: 'msgbatch_01abc', type: 'message_batch', processing_status: 'in_progress' }],
   'POST /v1/messages/batches/msgbatch_01abc/cancel': () => [200, { id: 'msgbatch_01abc', type: 'message_batch', processing_status: 'canceling' }],
+  'GET /v1/messages/batches/msgbatch_01abc/results': () => [200, ANTHROPIC_BATCH_RESULTS],
 });
+
+const resultLine = (customId: string, result: unknown) => `${JSON.stringify({ custom_id: customId, result })}\n`;
+const message = (usage: unknown) => ({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn', usage });
+/** https://docs.anthropic.com/en/api/retrieving-message-batch-results: one line per request, succeeded or not. */
+export const ANTHROPIC_BATCH_RESULTS = resultLine('a', { type: 'succeeded', message: message({ input_tokens: 1000, cache_read_input_tokens: 2000, cache_creation_input_tokens: 0, output_tokens: 500 }) })
+  + resultLine('b', { type: 'succeeded', message: message({ input_tokens: 3000, output_tokens: 1500 }) })
+  + resultLine('c', { type: 'errored', error: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: field required' } } });
