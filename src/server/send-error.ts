@@ -1,5 +1,6 @@
 // Every error reply goes through here: fastify's own errors are mapped onto the
 // catalog, then encoded in the caller's family shape by that family's codec.
+import { lingerOnClose } from './linger-close.js';
 import type { FastifyReply } from 'fastify';
 import { GatewayError, type ErrorCode } from '../errors.js';
 import { codecForFamily } from '../formats/codec-registry.js';
@@ -40,6 +41,9 @@ export function sendError(reply: FastifyReply, family: Family, error: GatewayErr
   const trace = reply.request.gw?.trace;
   if (trace && !trace.outcome.includes(error.code)) trace.noteOutcome(error.code);
   // Closing tells the client we will not read a body we refused before parsing it.
-  if (options.closeConnection) reply.header('connection', 'close');
+  if (options.closeConnection) {
+    reply.header('connection', 'close');
+    lingerOnClose(reply.request.raw, reply.raw.socket);
+  }
   return reply.code(wire.status).headers(wire.headers).type('application/json').send(wire.body);
 }
