@@ -11,6 +11,7 @@ import { findMatches, type ActiveRule } from '../../src/dlp/find-matches.js';
 import { CONFUSABLE_PAIRS, FOLDABLE_RANGES, foldConfusables } from '../../src/dlp/fold-confusables.js';
 import { isAscii, normalizeText, prepareText } from '../../src/dlp/normalize-text.js';
 import { scanRequestBody } from '../../src/dlp/scan-request.js';
+import { createCleanTextCache } from '../../src/dlp/clean-text-cache.js';
 import { scanTriggers } from '../../src/dlp/trigger-scan.js';
 import { walkStrings } from '../../src/dlp/walk-strings.js';
 import { SAMPLES } from './samples.js';
@@ -172,6 +173,29 @@ describe('a secret cut into any number of parts, across messages, is found', () 
         expect(walkStrings(body).runs[0]!.map((leaf) => leaf.value).join('')).toBe(`${before} [REDACTED:${id}] ${after}`);
       },
     ), { numRuns: 1500 });
+  });
+  // A conversation resent turn after turn: long parts come back from the clean-text cache. A
+  // secret that starts at the end of a part the cache knows and goes on in a new part must still
+  // be found, every turn, as a fresh scan finds it.
+  const longText = fc.tuple(filler, fc.integer({ min: 2100, max: 2600 })).map(([text, size]) => `${text} `.repeat(Math.ceil(size / (text.length + 1))).slice(0, size));
+  it('with the clean-text cache, every turn of a growing conversation finds what a fresh scan finds', () => {
+    fc.assert(fc.property(
+      fc.array(fc.oneof(filler, longText), { minLength: 1, maxLength: 5 }), longText, fc.constantFrom(...Object.keys(SECRETS) as Array<keyof typeof SECRETS>),
+      fc.integer({ min: 1, max: 30 }), fc.constantFrom(...Object.keys(SHAPES)),
+      (history, last, id, cut, shape) => {
+        const secret = SECRETS[id];
+        const split = Math.min(cut, secret.length - 1);
+        const opened = [...history, `${last} ${secret.slice(0, split)}`];
+        const turns = [history, opened, [...opened, `${secret.slice(split)} and more`], [...opened, `${secret.slice(split)} and more`, 'next question']];
+        const cache = createCleanTextCache();
+        for (const pieces of turns) {
+          for (let pass = 0; pass < 2; pass += 1) {
+            expect(scanRequestBody(SHAPES[shape]!(pieces), ALL_RULES, cache).counts).toEqual(scanRequestBody(SHAPES[shape]!(pieces), ALL_RULES).counts);
+          }
+        }
+        expect(scanRequestBody(SHAPES[shape]!(turns[2]!), ALL_RULES, cache).counts).toEqual({ [id]: 1 });
+      },
+    ), { numRuns: 300 });
   });
 });
 
