@@ -52,7 +52,9 @@ export function createDlpResolver(): DlpResolver {
   };
   return {
     resolve(records, team, keyId) {
-      if (records !== cachedFor) {
+      // A state with no DLP records hands a new empty list on each call (`state.dlp ?? []`): the
+      // same rules, so the same settings and clean-text cache (a new cache a request never hits).
+      if (records !== cachedFor && !(records.length === 0 && cachedFor?.length === 0)) {
         cachedFor = records;
         byIdentity = new Map();
       }

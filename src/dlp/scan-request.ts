@@ -42,13 +42,19 @@ function record(scan: DlpScan, match: RuleMatch): void {
 }
 
 function scanLeaf(leaf: StringLeaf, rules: readonly ActiveRule[], scan: DlpScan, cache: CleanTextCache | undefined): void {
-  if (cache?.has(leaf.value)) return;
+  const known = cache?.lookup(leaf.value);
+  if (known !== undefined) {
+    // Clean before; its forms, when kept, spare the run's joint check normalising it again.
+    if (known !== true) { leaf.normalized = known.normalized; leaf.folded = known.folded; }
+    return;
+  }
   const { normalized, folded } = prepareText(leaf.value);
   leaf.normalized = normalized;
   leaf.folded = folded;
   const matches = findMatches(folded, rules);
   if (matches.length === 0) {
-    cache?.add(leaf.value);
+    // With its forms: the run's joint check reads them again next turn.
+    cache?.add(leaf.value, undefined, leaf.inRun ? { normalized, folded } : undefined);
     return;
   }
   if (leaf.inRun) {

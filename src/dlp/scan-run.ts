@@ -32,7 +32,7 @@ export function write(leaf: StringLeaf, value: string): void {
   leaf.folded = undefined;
 }
 
-/** The leaf's text, reusing the leaf scan's normalisation (a leaf the cache knew was not normalised). */
+/** The leaf's text, reusing the leaf scan's normalisation (or the cache's, which the leaf scan copied). */
 function textOf(leaf: StringLeaf): MatchableText {
   if (leaf.normalized === undefined || leaf.folded === undefined) {
     const prepared = prepareText(leaf.value);

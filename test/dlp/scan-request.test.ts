@@ -2,7 +2,7 @@
 // dialect carries it, each action does what it says, and the scanned object is
 // what would be forwarded.
 import { describe, expect, it } from 'vitest';
-import { resolveDlpSettings, type DlpScopeRecord } from '../../src/dlp/dlp-config.js';
+import { createDlpResolver, resolveDlpSettings, type DlpScopeRecord } from '../../src/dlp/dlp-config.js';
 import { scanRequestBody } from '../../src/dlp/scan-request.js';
 import { createStreamTextScanner } from '../../src/dlp/scan-stream-text.js';
 import { SAMPLES } from './samples.js';
@@ -147,5 +147,22 @@ describe('duplicate keys', () => {
     const scan = scanRequestBody(parsed, rules());
     expect(scan.counts).toEqual({});
     expect(countRawKeys(Buffer.from(smuggled))).toBeGreaterThan(scan.objectKeys);
+  });
+});
+
+describe('the DLP resolver', () => {
+  it('keeps one rule set, and so one clean-text cache, per identity while the records stay the same, an empty list included', () => {
+    const resolver = createDlpResolver();
+    const first = resolver.resolve([], 'eng', 'vk_1');
+    // A state with no DLP records hands a new empty list each time (state.dlp ?? []).
+    expect(resolver.resolve([], 'eng', 'vk_1')).toBe(first);
+    const text = `${'clean words '.repeat(300)}`;
+    scanRequestBody({ messages: [{ role: 'user', content: text }] }, first.rules, first.cache);
+    expect(resolver.resolve([], 'eng', 'vk_1').cache.has(text)).toBe(true);
+    const records: DlpScopeRecord[] = [{ scope: '*', actions: { email: 'block' } }];
+    const changed = resolver.resolve(records, 'eng', 'vk_1');
+    expect(changed).not.toBe(first);
+    expect(resolver.resolve(records, 'eng', 'vk_1')).toBe(changed);
+    expect(resolver.resolve(records, 'ops', null)).not.toBe(changed);
   });
 });
