@@ -70,7 +70,10 @@ describe('each command, remotely and locally', () => {
 
 describe('the record of it', () => {
   it('each change that went through is an admin.change naming the admin and the command; reads and refusals are not', async () => {
-    const changes = (await readAudit(hub.home)).filter((record) => record.kind === 'admin.change' && record.operation === 'commands.run');
+    // A record lands just after its answer: wait for the last one.
+    const changesNow = async () => (await readAudit(hub.home)).filter((record) => record.kind === 'admin.change' && record.operation === 'commands.run');
+    await expect.poll(async () => (await changesNow()).length).toBeGreaterThanOrEqual(12);
+    const changes = await changesNow();
     expect(changes.map((record) => record.data?.action)).toEqual([
       'policy.set', 'dlp.add', 'dlp.set', 'dlp.output', 'routes.add', 'budgets.set', 'prices.set', 'providers.add', 'mcp.add', 'settings.set', 'routes.add', 'routes.remove',
     ]);
@@ -84,6 +87,7 @@ describe('the record of it', () => {
     expect(added.stdout).not.toContain('hunter2');
     const mcp = await remote(['mcp', 'add', 'private', '--url', 'http://127.0.0.1:9/mcp', '--header', 'Authorization=Bearer mcp-secret-token']);
     expect(mcp.code, mcp.stderr).toBe(0);
+    await expect.poll(async () => JSON.stringify(await readAudit(hub.home))).toContain('mcp add private');
     const trail = JSON.stringify(await readAudit(hub.home));
     for (const secret of ['sk-remote-secret-0123456789', 'hunter2', 'mcp-secret-token']) expect(trail).not.toContain(secret);
     expect(trail).toContain('providers add keyed --kind openai --api-key *** --base-url http://user:***@127.0.0.1:9/v1');

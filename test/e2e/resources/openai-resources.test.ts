@@ -42,6 +42,17 @@ afterAll(async () => {
 
 const last = (fake: FakeResourceProvider) => fake.seen[fake.seen.length - 1]!;
 
+/** The trail's request records that `keep` selects, once there are `count` of them (a record lands just after its answer). */
+async function recordsOnceThere(keep: (record: Awaited<ReturnType<typeof readAudit>>[number]) => boolean, count: number): Promise<Awaited<ReturnType<typeof readAudit>>> {
+  let found: Awaited<ReturnType<typeof readAudit>> = [];
+  for (let tries = 0; tries < 50; tries += 1) {
+    found = (await readAudit(gw.home)).filter((record) => record.kind === 'request' && keep(record));
+    if (found.length >= count) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return found;
+}
+
 describe('files and batches', () => {
   it('uploads a file, lists, retrieves, downloads and deletes it, with the provider key swapped in', async () => {
     const content = Buffer.from('{"custom_id":"1","method":"POST","url":"/v1/chat/completions","body":{}}\n'.repeat(50));
@@ -90,7 +101,8 @@ describe('files and batches', () => {
     // 800k x 0.15 + 200k x 0.075 + 100k x 0.60 = $0.195 interactive; the Batch API bills half: $0.0975.
     expect(first.response.headers.get('x-gw-cost-usd')).toBe('0.0975');
     expect((await client.batches.retrieve(batch.id).withResponse()).response.headers.get('x-gw-cost-usd')).toBeNull();
-    const retrievals = (await readAudit(gw.home)).filter((record) => record.kind === 'request' && record.operation === 'batches.item' && String(record.route).includes('batch') && record.status === 200);
+    // Three retrievals of this batch: before it finished, the one that saw it finished, once more.
+    const retrievals = await recordsOnceThere((record) => record.operation === 'batches.item' && record.provider === 'openai' && record.status === 200, 3);
     const priced = retrievals.filter((record) => record.tokens !== undefined);
     expect(priced).toHaveLength(1);
     expect(priced[0]).toMatchObject({ model: 'gpt-4o-mini', provider: 'openai', tokens: { input: 1_000_000, cached_read: 200_000, output: 100_000 }, cost: { nano_usd: 97_500_000, discount: 'batch' } });
@@ -99,7 +111,7 @@ describe('files and batches', () => {
   it('a stored response retrieved again is not usage again (it was recorded when it was made)', async () => {
     const made = await client.responses.create({ model: 'gpt-4o-mini', input: 'hi' });
     await client.responses.retrieve(made.id);
-    const records = (await readAudit(gw.home)).filter((record) => record.kind === 'request' && String(record.operation).startsWith('responses'));
+    const records = await recordsOnceThere((record) => String(record.operation).startsWith('responses'), 2);
     expect(records.filter((record) => record.tokens !== undefined).map((record) => record.operation)).toEqual(['responses.create']);
     expect(records.some((record) => record.operation === 'responses.retrieve')).toBe(true);
   });
