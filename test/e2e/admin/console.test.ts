@@ -161,6 +161,8 @@ describe('the console in Chromium', () => {
   it('shows each provider\'s health from what callers got', async () => {
     // One call the provider fails: the mock answers mock/error-500 with a 500.
     await chat(personToken, 'mock/error-500');
+    // Its record lands just after the answer: the page must be read after it.
+    await expect.poll(async () => (await readAudit(rig.hub.home)).some((record) => record.kind === 'request' && record.provider === 'mock' && Number(record.status) >= 500)).toBe(true);
     await page.getByRole('button', { name: 'Providers' }).click();
     const row = page.getByRole('row', { name: /^mock / });
     await row.waitFor();
