@@ -155,6 +155,9 @@ export class UpstreamServers {
     slot.restartTimer = setTimeout(() => {
       slot.restartTimer = null;
       if (this.#closed || this.#slots.get(name) !== slot) return;
+      // The timer may fire a millisecond before Date.now() reaches retryAt: its wait is over all the
+      // same. Left as it was, client() would refuse as "retrying in 1 s" and nothing would start it.
+      slot.retryAt = Math.min(slot.retryAt, this.now());
       this.client(name).catch(() => undefined);
     }, Math.max(0, slot.retryAt - this.now()));
     slot.restartTimer.unref();
