@@ -29,7 +29,7 @@ export async function keepBudgetCounters(trail: TrailSource, state: StateStore, 
   await rebuild(state.snapshot().budgets ?? []);
   spend.counter.onLost?.(() => {
     counted.clear();
-    rebuild(state.snapshot().budgets ?? []).catch((error: unknown) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'budget counters could not be seeded again'));
+    return rebuild(state.snapshot().budgets ?? []).catch((error: unknown) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'budget counters could not be seeded again'));
   });
   state.onChange((snapshot) => {
     rebuild(snapshot.budgets ?? []).catch((error: unknown) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'budget counters could not be rebuilt'));

@@ -48,6 +48,9 @@ type Commands = {
   gwSpendSettle(key: string, reserved: number, actual: number, keepMs: number): Promise<number>;
 };
 
+/** The longest a reservation waits for the counts to be seeded again after Redis comes back. */
+const SEED_WAIT_MS = 5_000;
+
 /** `failMode` is read per call: the setting limits_when_redis_down. */
 export function createRedisSpendCounter(connection: RedisConnection, failMode: () => 'open' | 'closed'): SpendCounter {
   const redis = connection.client;
@@ -55,11 +58,19 @@ export function createRedisSpendCounter(connection: RedisConnection, failMode: (
   redis.defineCommand('gwSpendSettle', { numberOfKeys: 1, lua: SETTLE });
   redis.defineCommand('gwSpendSeed', { numberOfKeys: 1, lua: SEED });
   // A Redis that comes back may have come back empty (no persistence): counts are seeded again.
-  const lostListeners: Array<() => void> = [];
+  const lostListeners: Array<() => Promise<void> | void> = [];
   let readies = 0;
+  // While the counts are seeded again, reservations wait for it (seeding reads the trail: ms).
+  let seeding: Promise<unknown> | null = null;
   redis.on('ready', () => {
     readies += 1;
-    if (readies > 1) for (const listener of lostListeners) listener();
+    if (readies <= 1 || lostListeners.length === 0) return;
+    // Bounded: a trail that cannot be read within SEED_WAIT_MS lets calls through (it was logged).
+    const run: Promise<unknown> = Promise.race([
+      Promise.allSettled(lostListeners.map(async (listener) => listener())),
+      new Promise((resolve) => setTimeout(resolve, SEED_WAIT_MS).unref()),
+    ]).finally(() => { if (seeding === run) seeding = null; });
+    seeding = run;
   });
   const commands = redis as unknown as Commands;
   const local = createMemorySpendCounter();
@@ -78,6 +89,7 @@ export function createRedisSpendCounter(connection: RedisConnection, failMode: (
 
   return {
     async reserve(key, nanos, limit) {
+      if (seeding) await seeding;
       try {
         const added = await commands.gwSpendReserve(redisKey(key), nanos, limit ?? -1, KEEP_MS);
         connection.noteSuccess();

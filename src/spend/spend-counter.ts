@@ -17,8 +17,12 @@ export interface SpendCounter {
    * (other instances, calls since) is not counted twice.
    */
   seed(key: string, nanos: number): Promise<void>;
-  /** A shared counter whose store may have lost its counts (Redis came back): seed again. */
-  onLost?(listener: () => void): void;
+  /**
+   * A shared counter whose store may have lost its counts (Redis came back): seed again. Until the
+   * listener's promise settles, reservations wait: one made into the empty count first would be
+   * swallowed by the seed (which raises a count to the trail's, and never adds).
+   */
+  onLost?(listener: () => Promise<void> | void): void;
 }
 
 /** In process: a map from `budget|period start` to nano-USD; a key whose period ended is dropped when a newer one appears. */
