@@ -58,6 +58,8 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
     const id = `req_${randomUUID().replace(/-/g, '')}`;
     startCallSpan(services, state.trace, { requestId: id, method: 'POST', route: createRoute!.url, operation: createRoute!.operation, headers });
     let status = 200;
+    // The client had the whole turn (response.completed): closing the socket right after is not leaving mid-turn.
+    let delivered = false;
     try {
       const body = admitTurn(text, services);
       const expanded = conversation.expand(body);
@@ -74,6 +76,7 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
         return;
       }
       const completed = await relayEvents(response.body, client, cancel);
+      delivered = completed !== null;
       if (completed !== null) conversation.remember(completed.id, expanded, completed.output);
     } catch (error) {
       const refusal = toGatewayError(error);
@@ -83,7 +86,7 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
       sendEvent(client, errorEvent(status, wire.body));
     } finally {
       await recordCall(services, {
-        id, method: 'POST', url: createRoute!.url, state, clientLeft: cancel.aborted && !state.trace.finished, status,
+        id, method: 'POST', url: createRoute!.url, state, clientLeft: cancel.aborted && !state.trace.finished && !delivered, status,
         origin: socket.origin, bytesIn: state.rawBody?.length ?? Buffer.byteLength(text ?? ''), contentLength: 0,
       });
     }
