@@ -2,7 +2,7 @@
 // folder and are renamed over the old file, so a reader (or a crash) sees the
 // old state or the new one, never half of either.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import { parseStateText } from './parse-state.js';
@@ -83,12 +83,21 @@ export async function fileSignature(file: string): Promise<string> {
   }
 }
 
-/** A secret file in the home, 0600, created with 'wx' so two processes starting together never overwrite each other's. */
+/**
+ * A secret file in the home, 0600. Two processes starting together must end with the same bytes,
+ * and neither may read the file half-written: the bytes go to a file of this process's own, which
+ * is then hard-linked to the name (create-if-absent, all at once). The first link wins; the other
+ * finds it there (EEXIST) and reads the winner's whole file.
+ */
 export async function loadOrCreateSecretFile(file: string, bytes: number): Promise<Buffer> {
+  const own = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(file, randomBytes(bytes), { mode: FILE_MODE, flag: 'wx' });
+    await writeFile(own, randomBytes(bytes), { mode: FILE_MODE, flag: 'wx' });
+    await link(own, file);
   } catch (error) {
     if (errorCode(error) !== 'EEXIST') throw toAccessError('write', file, error);
+  } finally {
+    await rm(own, { force: true }).catch(() => undefined);
   }
   const secret = await readFile(file);
   if (secret.length !== bytes) throw new Error(`${file} holds ${secret.length} bytes, expected ${bytes}: restore it from a backup`);
