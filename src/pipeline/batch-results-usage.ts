@@ -44,10 +44,21 @@ export class BatchResultsUsage {
     if (!message || typeof message.model !== 'string') return;
     const usage = this.codec.readUsage(message);
     if (!usage) return;
-    const sum = this.byModel.get(message.model) ?? {};
-    for (const [field, value] of Object.entries(usage) as Array<[keyof Usage, number | undefined]>) {
-      if (value !== undefined) sum[field] = (sum[field] ?? 0) + value;
-    }
-    this.byModel.set(message.model, sum);
+    this.byModel.set(message.model, addUsage(this.byModel.get(message.model) ?? {}, usage));
   }
+
+  /** Every model's usage together. */
+  total(): Usage {
+    let total: Usage = {};
+    for (const usage of this.byModel.values()) total = addUsage(total, usage);
+    return total;
+  }
+}
+
+/** `sum` with each of `usage`'s counts added (in place). */
+function addUsage(sum: Usage, usage: Usage): Usage {
+  for (const [field, value] of Object.entries(usage) as Array<[keyof Usage, number | undefined]>) {
+    if (value !== undefined) sum[field] = (sum[field] ?? 0) + value;
+  }
+  return sum;
 }

@@ -182,14 +182,12 @@ function batchResultsUsage(status: number, context: ResourceRelayContext, trace:
         trace.noteWarning('batch_usage_unrecorded');
         return;
       }
-      const total: Usage = {};
-      for (const [, usage] of models) for (const [field, value] of Object.entries(usage) as Array<[keyof Usage, number]>) total[field] = (total[field] ?? 0) + value;
       if (models.length === 1) trace.noteBatch(models[0]![0]);
       else {
         trace.noteBatch(models.map(([model]) => model).join(','));
         trace.noteCost({ price: 'unknown' });
       }
-      trace.noteUsage(toAuditTokens(total));
+      trace.noteUsage(toAuditTokens(reader.total()));
     },
   };
 }

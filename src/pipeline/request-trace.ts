@@ -40,6 +40,8 @@ export class RequestTrace implements TraceView {
   tokens: AuditTokens | null = null;
   target: PricedTarget | null = null;
   cost: AuditCost | null = null;
+  /** A finished batch's usage, recorded on this retrieval: priced as its model, at the batch price. */
+  batch = false;
   budget: BudgetAdmission | null = null;
   readonly outcome: string[] = [];
   readonly warnings: string[] = [];
@@ -64,9 +66,6 @@ export class RequestTrace implements TraceView {
   }
 
   noteCost(cost: AuditCost): void { this.cost = cost; }
-
-  /** A finished batch's usage, recorded on this retrieval: priced as its model, at the batch price. */
-  batch = false;
 
   noteBatch(model: string): void {
     this.batch = true;
