@@ -1,7 +1,6 @@
-// The in-flight body budget and the JSON depth scan, as pure code.
+// The in-flight body budget, as pure code.
 import { describe, expect, it } from 'vitest';
 import { BodyBudget } from '../../src/server/body-budget.js';
-import { exceedsJsonDepth } from '../../src/server/exceeds-json-depth.js';
 
 describe('BodyBudget', () => {
   const limits = { total: 100, perKey: 60 };
@@ -37,24 +36,5 @@ describe('BodyBudget', () => {
     expect(budget.take('a', 20)).not.toBeNull();
     current = { total: 100, perKey: 100 };
     expect(budget.take('a', 20)).toBeNull();
-  });
-});
-
-describe('exceedsJsonDepth', () => {
-  const bytes = (text: string) => Buffer.from(text);
-
-  it('counts [ and { outside strings', () => {
-    expect(exceedsJsonDepth(bytes('{"a":[[1]]}'), 3)).toBe(false);
-    expect(exceedsJsonDepth(bytes('{"a":[[[1]]]}'), 3)).toBe(true);
-    expect(exceedsJsonDepth(bytes(`${'['.repeat(100_000)}${']'.repeat(100_000)}`))).toBe(true);
-  });
-
-  it('ignores brackets inside strings, escaped quotes included', () => {
-    expect(exceedsJsonDepth(bytes(JSON.stringify({ text: '[[[[{{{{' })), 2)).toBe(false);
-    expect(exceedsJsonDepth(bytes(JSON.stringify({ text: 'say \\"[[[[\\" and "{{{{"' })), 2)).toBe(false);
-  });
-
-  it('depth comes back down after siblings close', () => {
-    expect(exceedsJsonDepth(bytes('[[1],[2],[3],[4]]'), 2)).toBe(false);
   });
 });
