@@ -83,15 +83,25 @@ export function parseJsonBytes(bytes: Buffer, layout: JsonLayout): unknown {
 function parseInPieces(bytes: Buffer, longValues: ReadonlyArray<[number, number]>): unknown {
   const skeleton: string[] = [];
   const values: string[] = [];
+  let mayPoison = false;
   let from = 0;
+  const keep = (end: number) => {
+    const piece = bytes.toString('utf8', from, end);
+    // Tested piece by piece: the placeholders themselves are `\u` escapes. An escape or a name
+    // never spans two pieces, which are cut outside strings.
+    mayPoison ||= MAY_POISON.test(piece);
+    skeleton.push(piece);
+  };
   for (const [open, close] of longValues) {
-    skeleton.push(bytes.toString('utf8', from, open), `"\\u0000${values.length}"`);
+    keep(open);
+    skeleton.push(`"\\u0000${values.length}"`);
     // JSON.parse of the literal alone checks and unescapes it exactly as the whole parse would.
     values.push(JSON.parse(bytes.toString('utf8', open, close + 1)) as string);
     from = close + 1;
   }
-  skeleton.push(bytes.toString('utf8', from, bytes.length));
-  const root = parseText(skeleton.join(''));
+  keep(bytes.length);
+  const text = skeleton.join('');
+  const root = mayPoison ? parseSafely(text) : JSON.parse(text) as unknown;
   // The whole body may be one long string.
   if (typeof root === 'string') return values[Number(root.slice(1))];
   putBack(root, values);
@@ -123,7 +133,10 @@ function putBack(root: unknown, values: readonly string[]): void {
 const MAY_POISON = /\\u|__proto__|constructor/;
 
 function parseText(text: string): unknown {
-  if (!MAY_POISON.test(text)) return JSON.parse(text) as unknown;
+  return MAY_POISON.test(text) ? parseSafely(text) : JSON.parse(text) as unknown;
+}
+
+function parseSafely(text: string): unknown {
   return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
 }
 
