@@ -35,6 +35,14 @@ export interface AuditTokens {
   reasoning?: number;
   audio_input?: number;
   audio_output?: number;
+  /**
+   * Units that media calls are priced by instead of tokens (src/pipeline/media-units.ts):
+   * images made (images routes), seconds of audio heard (transcriptions, translations,
+   * whole seconds rounded up) and characters spoken (speech). Absent when not known.
+   */
+  images?: number;
+  audio_seconds?: number;
+  characters?: number;
 }
 
 /**

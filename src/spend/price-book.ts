@@ -7,24 +7,37 @@ import type { AuditCost, AuditTokens } from '../audit/record.js';
 import type { StoredPrice } from '../state/governance-schema.js';
 import { flatPrices, priceTextTokens } from './flat-price.js';
 import { datasetIdFor, type PricedTarget } from './price-ids.js';
+import { dearestImagePrice, hasUnits, imagePricesOf, libraryUnitPrices, totalWithUnits, UNIT_PRICE_FIELDS, type ImagePrices, type ImageVariant } from './unit-prices.js';
 
 export const NANOS_PER_USD = 1_000_000_000;
 
-/** Per-token rates in USD, for a budget's worst case before the call (tiers: the highest). */
+/**
+ * Rates in USD, for a budget's worst case before the call (tiers: the highest): per token, and
+ * per unit for media models (a model priced only per unit has token rates of 0).
+ */
 export interface Rates {
   input: number;
   output: number;
+  perImage?: number;
+  perAudioSecond?: number;
+  perCharacter?: number;
 }
 
 export interface PriceBook {
-  /** The cost of a call's tokens; `price: 'unknown'` when neither an override nor the dataset knows the model. */
-  price(target: PricedTarget, tokens: AuditTokens): AuditCost;
+  /**
+   * The cost of a call's tokens and units (images at `image`'s size and quality); `price: 'unknown'`
+   * when neither an override nor the dataset knows the model, or a unit it used has no price.
+   */
+  price(target: PricedTarget, tokens: AuditTokens, image?: ImageVariant): AuditCost;
   /** The input and output rates, or null when the model has no known price. */
   rates(target: PricedTarget): Rates | null;
 }
 
-/** `flat`: the model's prices when plain numbers over text tokens only (the arithmetic below applies); else null. */
-type Found = { source: 'override' | 'dataset'; provider: Provider; model: string; flat: ModelPrice | null } | null;
+/**
+ * `flat`: the model's prices when plain numbers over text tokens only (the arithmetic below applies); else null.
+ * `images`: an override's image prices (the dataset has none).
+ */
+type Found = { source: 'override' | 'dataset'; provider: Provider; model: string; flat: ModelPrice | null; images?: ImagePrices } | null;
 
 /** `overrides` is read on each call (state.json may change under a running gw). */
 export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceBook {
@@ -35,21 +48,24 @@ export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceB
     const override = overrides().find((entry) => entry.provider === target.provider && entry.model === target.model);
     if (override) {
       const provider = overrideProvider(override);
-      return { source: 'override', provider, model: override.model, flat: flatPrices(provider.models[0]?.prices) };
+      return { source: 'override', provider, model: override.model, flat: flatPrices(provider.models[0]?.prices), images: imagePricesOf(override) };
     }
     const cacheKey = `${target.provider}\u0000${target.kind}\u0000${target.preset ?? ''}\u0000${target.model}`;
     if (!found.has(cacheKey)) found.set(cacheKey, lookUpDataset(target));
     return found.get(cacheKey) ?? null;
   };
   return {
-    price(target, tokens) {
+    price(target, tokens, image = {}) {
       const match = lookUp(target);
       if (!match) return { price: 'unknown' };
+      if (hasUnits(tokens)) return priceWithUnits(match, tokens, image);
       const fast = match.flat ? priceTextTokens(match.flat, tokens) : null;
       if (fast !== null) return { nano_usd: Math.round(fast * NANOS_PER_USD), price: match.source, priced_as: match.provider.models[0]!.id };
       try {
         const result = calcPrice(toPriceUsage(tokens), match.model, { provider: match.provider });
         if (!result || !Number.isFinite(result.total_price)) return { price: 'unknown' };
+        // A model priced only per unit (whisper-1, an override with --per-image) prices tokens at nothing: unknown, not 0.
+        if (result.model_price.input_mtok === undefined && result.model_price.output_mtok === undefined) return { price: 'unknown' };
         return { nano_usd: Math.round(result.total_price * NANOS_PER_USD), price: match.source, priced_as: result.model.id };
       } catch {
         // A dataset entry or override the library refuses (a missing ancestor price): unknown, not 0.
@@ -61,7 +77,9 @@ export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceB
       const prices = match ? pricesOf(match.provider.models[0]?.prices) : [];
       const input = highest(prices.map((price) => price.input_mtok));
       const output = highest(prices.map((price) => price.output_mtok));
-      return input === null || output === null ? null : { input: input / 1e6, output: output / 1e6 };
+      const units = unitRates(prices, match?.images);
+      if (input === null || output === null) return Object.keys(units).length > 0 ? { input: 0, output: 0, ...units } : null;
+      return { input: input / 1e6, output: output / 1e6, ...units };
     },
   };
 }
@@ -76,8 +94,34 @@ function lookUpDataset(target: PricedTarget): Found {
 }
 
 function overrideProvider(entry: StoredPrice): Provider {
-  const { provider: _provider, model, ...prices } = entry;
+  const { provider: _provider, model, ...fields } = entry;
+  const prices: ModelPrice = { ...libraryUnitPrices(entry) };
+  for (const [key, value] of Object.entries(fields)) if (!(UNIT_PRICE_FIELDS as readonly string[]).includes(key) && typeof value === 'number') prices[key] = value;
   return { id: `gw-override-${entry.provider}`, name: entry.provider, api_pattern: '.*', models: [{ id: model, match: { equals: model }, prices }] };
+}
+
+/** A media call: calcPrice prices its tokens, audio seconds and characters; images and the unknowns are unit-prices.ts's. */
+function priceWithUnits(match: NonNullable<Found>, tokens: AuditTokens, image: ImageVariant): AuditCost {
+  try {
+    const result = calcPrice(toPriceUsage(tokens), match.model, { provider: match.provider });
+    const total = result ? totalWithUnits(result.model_price, match.images, tokens, image, result.total_price) : null;
+    if (!result || total === null || !Number.isFinite(total)) return { price: 'unknown' };
+    return { nano_usd: Math.round(total * NANOS_PER_USD), price: match.source, priced_as: result.model.id };
+  } catch {
+    return { price: 'unknown' };
+  }
+}
+
+/** Per-unit rates in USD: the dataset's per hour and per million characters brought to a second and a character. */
+function unitRates(prices: ModelPrice[], images: ImagePrices | undefined): Omit<Rates, 'input' | 'output'> {
+  const hour = highest(prices.map((price) => price.audio_hours));
+  const million = highest(prices.map((price) => price.input_mchars));
+  const image = dearestImagePrice(images);
+  return {
+    ...(image !== undefined ? { perImage: image } : {}),
+    ...(hour !== null ? { perAudioSecond: hour / 3600 } : {}),
+    ...(million !== null ? { perCharacter: million / 1e6 } : {}),
+  };
 }
 
 /** The library's usage keys: input_tokens is the whole input, the cache and audio keys parts of it. */
@@ -86,6 +130,8 @@ function toPriceUsage(tokens: AuditTokens): PriceUsage {
     input_tokens: tokens.input, output_tokens: tokens.output, cache_read_tokens: tokens.cached_read,
     cache_write_tokens: tokens.cache_write, cache_write_1h_tokens: tokens.cache_write_1h,
     input_audio_tokens: tokens.audio_input, output_audio_tokens: tokens.audio_output,
+    // Units the library prices per hour and per million (the keys of its unit table).
+    audio_seconds: tokens.audio_seconds, input_characters: tokens.characters,
   };
 }
 

@@ -60,18 +60,30 @@ export interface StoredRoute {
   fallback?: boolean;
 }
 
-/** `gw prices set`: a local price (USD per million tokens) for a provider's model; wins over the dataset. */
+/**
+ * `gw prices set`: a local price for a provider's model; wins over the dataset. Token prices are
+ * USD per million tokens under the dataset's own keys; media calls are priced per unit instead
+ * (src/spend/unit-prices.ts). A price has the two token prices, or at least one unit price.
+ */
 export interface StoredPrice {
   /** gw's provider name (the `provider` of `provider/model`). */
   provider: string;
   model: string;
-  input_mtok: number;
-  output_mtok: number;
+  input_mtok?: number;
+  output_mtok?: number;
   cache_read_mtok?: number;
   cache_write_mtok?: number;
   cache_write_1h_mtok?: number;
   input_audio_mtok?: number;
   output_audio_mtok?: number;
+  /** USD per image made, whatever its size and quality. */
+  per_image?: number;
+  /** USD per image of one size and/or quality, keyed `1024x1792`, `hd` or `1024x1792/hd`; the most specific wins over per_image. */
+  per_image_variants?: Record<string, number>;
+  /** USD per minute of audio transcribed or translated. */
+  per_audio_minute?: number;
+  /** USD per million characters of speech (text-to-speech input). */
+  per_million_characters?: number;
 }
 
 /** `gw budgets set`: an amount per calendar period for one key, team or person. */

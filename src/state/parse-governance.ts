@@ -84,15 +84,24 @@ function readRoute(item: Json): string | null {
   return null;
 }
 
-const PRICE_FIELDS = ['input_mtok', 'output_mtok', 'cache_read_mtok', 'cache_write_mtok', 'cache_write_1h_mtok', 'input_audio_mtok', 'output_audio_mtok'];
+const PRICE_FIELDS = ['input_mtok', 'output_mtok', 'cache_read_mtok', 'cache_write_mtok', 'cache_write_1h_mtok', 'input_audio_mtok', 'output_audio_mtok', 'per_image', 'per_audio_minute', 'per_million_characters'];
+const UNIT_FIELDS = ['per_image', 'per_image_variants', 'per_audio_minute', 'per_million_characters'];
 
 function readPrice(item: Json): string | null {
   if (typeof item.provider !== 'string' || item.provider === '' || typeof item.model !== 'string' || item.model === '') return 'needs provider and model';
+  // A media model may be priced per unit only (an image, a minute of audio); otherwise both token prices are needed.
+  const perUnit = UNIT_FIELDS.some((field) => item[field] !== undefined);
   for (const field of PRICE_FIELDS) {
-    const required = field === 'input_mtok' || field === 'output_mtok';
-    if ((required || item[field] !== undefined) && !(typeof item[field] === 'number' && Number.isFinite(item[field]) && (item[field] as number) >= 0)) return `${field} is not a number ≥ 0`;
+    const required = !perUnit && (field === 'input_mtok' || field === 'output_mtok');
+    if ((required || item[field] !== undefined) && !isPrice(item[field])) return `${field} is not a number ≥ 0`;
   }
+  const variants = item.per_image_variants;
+  if (variants !== undefined && !(isObject(variants) && Object.values(variants).every(isPrice))) return 'per_image_variants is not an object of numbers ≥ 0';
   return null;
+}
+
+function isPrice(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 function readBudget(item: Json): string | null {
