@@ -11,6 +11,8 @@ import type { PipelineRequest } from './pipeline-types.js';
 import type { Target } from './plan-targets.js';
 import type { InboundCall } from './read-inbound-call.js';
 import { readRerankRequest } from './read-rerank-request.js';
+import { tapFormFields } from './read-form-fields.js';
+import { mediaUnitOf, type RequestFields } from './media-units.js';
 import { clientPathOf, resourcePathOf, type ResourceRoute } from './resource-routes.js';
 import type { ProviderRequest } from './send-to-provider.js';
 
@@ -27,6 +29,8 @@ export interface ResourceCall {
   method: string;
   /** The id the path names (a batch's, a response's), when the route has one. */
   resourceId: string | null;
+  /** The request's fields a media call is priced by (its JSON body, or its form as read on the way up). */
+  fields: RequestFields;
 }
 
 export interface EncodedResourceCall {
@@ -41,7 +45,10 @@ export function encodeResourceCall(request: PipelineRequest, call: InboundCall, 
     operation: route.operation, model: target.upstreamModel, stream: call.stream, query: request.query,
     resourcePath: resourcePathOf(request), clientPath: clientPathOf(request),
   };
-  const resource: ResourceCall = { route, provider: target.provider.name, rerank: null, method: request.method, resourceId: (route.idParam && request.params[route.idParam]) || null };
+  const resource: ResourceCall = {
+    route, provider: target.provider.name, rerank: null, method: request.method, resourceId: (route.idParam && request.params[route.idParam]) || null,
+    fields: isJsonObject(request.body) ? request.body : {},
+  };
   const providerRequest: ProviderRequest = { call: upstreamCall, method: request.method, clientHeaders: request.headers, body: null };
   if (request.rawBody !== null && isJsonObject(request.body)) {
     providerRequest.contentType = 'application/json';
@@ -57,6 +64,12 @@ export function encodeResourceCall(request: PipelineRequest, call: InboundCall, 
     providerRequest.body = request.rawBody;
   } else if (isReadable(request.body)) {
     providerRequest.body = request.body;
+    const type = request.headers['content-type'];
+    if (mediaUnitOf(route.operation) && typeof type === 'string' && /^multipart\//i.test(type)) {
+      const tap = tapFormFields(request.body, type);
+      providerRequest.body = tap.body;
+      resource.fields = tap.fields;
+    }
     if (request.bodyRefusal) providerRequest.bodyRefusal = request.bodyRefusal;
     // undici sends a stream chunked unless told its length; providers' upload endpoints prefer the length.
     const length = request.headers['content-length'];

@@ -5,6 +5,7 @@
 // The record stage settles the hold to the real cost (settleBudget).
 import type { Rates } from '../spend/price-book.js';
 import { estimateWorstCase } from '../spend/estimate-worst-case.js';
+import { expectedMediaUnits } from './media-units.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 import type { TargetAttempt } from './plan-targets.js';
@@ -27,7 +28,7 @@ export async function holdBudget(request: PipelineRequest, attempts: readonly Ta
   const budgets = services.state.snapshot().budgets ?? [];
   const spend = spendOf(services);
   const rates = dearestRates(attempts, spend.prices.rates.bind(spend.prices));
-  const worstCase = rates === null ? null : estimateWorstCase(rates, request.rawBody?.length ?? 0, request.body);
+  const worstCase = rates === null ? null : estimateWorstCase(rates, request.rawBody?.length ?? 0, request.body, expectedMediaUnits(request.route.operation, request.body));
   const { team, keyId, person } = request.identity;
   const admission = await spend.budgets.admit(budgets, { team, keyId, person }, worstCase);
   trace.noteBudget(admission);
@@ -51,8 +52,13 @@ export async function settleBudget(services: GatewayServices, trace: RequestTrac
   await trace.budget.settle(cost === null ? 0 : cost.nano_usd ?? null);
 }
 
-/** A finished batch's cost, recorded on the retrieval that first saw it: it counts against the budgets of whoever made that call. */
-export async function chargeBatch(services: GatewayServices, subject: { team: string; keyId: string | null; person: string | null }, nanos: number): Promise<void> {
+/**
+ * The cost of a call that held nothing first, counted against the budgets of whoever made it
+ * (charged, never refused: the work already ran): a finished batch's, on the retrieval that
+ * first saw it, and a multipart media call's (a transcription, an image edit), whose model gw
+ * only learns from its form on the way up.
+ */
+export async function chargeWithoutHold(services: GatewayServices, subject: { team: string; keyId: string | null; person: string | null }, nanos: number): Promise<void> {
   const budgets = services.state.snapshot().budgets ?? [];
   if (budgets.length > 0) await spendOf(services).budgets.charge(budgets, subject, nanos);
 }
@@ -62,7 +68,10 @@ function dearestRates(attempts: readonly TargetAttempt[], ratesOf: (target: { pr
   for (const { target } of attempts) {
     const rates = ratesOf({ provider: target.provider.name, kind: target.provider.kind, preset: target.provider.preset, model: target.upstreamModel ?? '' });
     if (rates === null) return null;
-    dearest = { input: Math.max(dearest.input, rates.input), output: Math.max(dearest.output, rates.output) };
+    dearest = {
+      input: Math.max(dearest.input, rates.input), output: Math.max(dearest.output, rates.output),
+      perImage: Math.max(dearest.perImage ?? 0, rates.perImage ?? 0), perCharacter: Math.max(dearest.perCharacter ?? 0, rates.perCharacter ?? 0),
+    };
   }
   return dearest;
 }

@@ -31,7 +31,7 @@ export function spendOf(services: GatewayServices): SpendServices {
 export function priceCall(services: GatewayServices, trace: RequestTrace): AuditCost | null {
   if (trace.cost) return trace.cost;
   if (!trace.tokens || !trace.target?.model) return null;
-  const priced = spendOf(services).prices.price(trace.target, trace.tokens);
+  const priced = spendOf(services).prices.price(trace.target, trace.tokens, trace.image ?? undefined);
   const cost = trace.batch ? atBatchPrice(priced) : priced;
   trace.noteCost(cost);
   return cost;

@@ -17,6 +17,8 @@ import { BatchResultsUsage } from './batch-results-usage.js';
 import type { AuditTokens } from '../audit/record.js';
 import type { Usage } from '../canonical/usage.js';
 import type { ResourceCall } from './forward-resource.js';
+import { mediaUnitOf, type MediaUnit } from './media-units.js';
+import { noteMediaUsage } from './note-media-usage.js';
 import type { Governed } from './govern-request.js';
 import type { PipelineResponse } from './pipeline-types.js';
 import type { InboundCall } from './read-inbound-call.js';
@@ -39,12 +41,18 @@ const ID_FIELDS = ['id', 'input_file_id', 'output_file_id', 'error_file_id'];
 export async function relayResource(upstream: ProviderReply, context: ResourceRelayContext, trace: RequestTrace): Promise<PipelineResponse> {
   if (context.rerank !== null) return relayRerank(upstream, context.rerank.mapper, context.rerank.request, trace);
   const type = String(upstream.headers['content-type'] ?? '');
-  if (upstream.status < 400 && type.includes('text/event-stream')) return relayEvents(upstream, context, trace);
-  if (context.route.download || !type.includes('json')) return relayBytes(upstream, downloadScan(type, context, trace), trace, batchResultsUsage(upstream.status, context, trace));
+  // Media calls are priced by units (images, seconds of audio, characters), counted on success only.
+  const unit = upstream.status < 400 && context.method === 'POST' ? mediaUnitOf(context.route.operation) : undefined;
+  if (upstream.status < 400 && type.includes('text/event-stream')) return relayEvents(upstream, context, trace, unit);
+  if (context.route.download || !type.includes('json')) {
+    // Speech (audio bytes) counts the request's characters; a text transcript leaves its duration unknown.
+    if (unit) trace.noteUsage(noteMediaUsage(trace, context.fields, unit, undefined, null));
+    return relayBytes(upstream, downloadScan(type, context, trace), trace, batchResultsUsage(upstream.status, context, trace));
+  }
   const readStarted = process.hrtime.bigint();
   const json = await readJsonBody(upstream.body, 'openai');
   trace.noteUpstreamWait(readStarted);
-  const tokens = upstream.status < 400 ? await usageOfAnswer(json, context, trace) : null;
+  const tokens = upstream.status < 400 ? await usageOfAnswer(json, context, trace, unit) : null;
   trace.noteUsage(tokens);
   context.governed.settle(tokens);
   trace.noteBytesOut(json.bytes.length);
@@ -60,7 +68,8 @@ export async function relayResource(upstream: ProviderReply, context: ResourceRe
  * it: its work ran at the provider, not through gw, so this is where its usage is recorded (and
  * priced at the batch price), once.
  */
-async function usageOfAnswer(json: { bytes: Buffer; usage: Usage | undefined }, context: ResourceRelayContext, trace: RequestTrace): Promise<AuditTokens | null> {
+async function usageOfAnswer(json: { bytes: Buffer; usage: Usage | undefined }, context: ResourceRelayContext, trace: RequestTrace, unit: MediaUnit | undefined): Promise<AuditTokens | null> {
+  if (unit) return noteMediaUsage(trace, context.fields, unit, parseJson(json.bytes), toAuditTokens(json.usage));
   if (context.method !== 'GET') return toAuditTokens(json.usage);
   if (context.route.operation !== 'batches.item' || json.usage === undefined || !context.ids) return null;
   let batch: { id?: unknown; status?: unknown; model?: unknown };
@@ -94,14 +103,14 @@ async function relayRerank(upstream: ProviderReply, mapper: RerankMapper, reques
   return { status: upstream.status, headers: { ...headers, 'content-type': 'application/json' }, body: bytes };
 }
 
-function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, trace: RequestTrace): PipelineResponse {
+function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, trace: RequestTrace, unit: MediaUnit | undefined): PipelineResponse {
   const tapped = tapResponseId(upstream.body, (id) => context.ids?.remember(id, context.provider));
   const body = relayStream(tapped, {
     // The route's own codec: a Responses stream fails with response.failed, not Chat's error line.
     codec: codecForCall('openai', context.route.operation), hideUsageChunk: false, signal: context.signal,
     onFinished: () => trace.noteFinished(),
     onDone: ({ usage, bytes, failure }) => {
-      const tokens = toAuditTokens(usage);
+      const tokens = unit && !failure ? noteMediaUsage(trace, context.fields, unit, undefined, toAuditTokens(usage)) : toAuditTokens(usage);
       trace.noteUsage(tokens);
       context.governed.settle(tokens);
       trace.noteBytesOut(bytes);
@@ -190,6 +199,10 @@ function batchResultsUsage(status: number, context: ResourceRelayContext, trace:
       trace.noteUsage(toAuditTokens(reader.total()));
     },
   };
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try { return JSON.parse(bytes.toString('utf8')); } catch { return undefined; }
 }
 
 /** Reads event data until the response id shows (`response.created` is the first event), then only forwards. */

@@ -5,6 +5,7 @@
 import type { AuditCost, AuditTokens, AuditValue } from '../audit/record.js';
 import type { BudgetAdmission } from '../spend/budget-keeper.js';
 import type { PricedTarget } from '../spend/price-ids.js';
+import type { ImageVariant } from '../spend/unit-prices.js';
 import type { CallSpan } from '../telemetry/call-tracer.js';
 
 /** What the record stage reads. */
@@ -16,6 +17,8 @@ export interface TraceView {
   readonly target: PricedTarget | null;
   /** The call's cost, once priced (src/pipeline/price-call.ts). */
   readonly cost: AuditCost | null;
+  /** The size and quality of the images a call made, which image prices may depend on. */
+  readonly image: ImageVariant | null;
   /** What budgets hold for this call, settled by the record stage (src/pipeline/hold-budget.ts). */
   readonly budget: BudgetAdmission | null;
   readonly outcome: readonly string[];
@@ -40,6 +43,7 @@ export class RequestTrace implements TraceView {
   tokens: AuditTokens | null = null;
   target: PricedTarget | null = null;
   cost: AuditCost | null = null;
+  image: ImageVariant | null = null;
   /** A finished batch's usage, recorded on this retrieval: priced as its model, at the batch price. */
   batch = false;
   budget: BudgetAdmission | null = null;
@@ -74,6 +78,17 @@ export class RequestTrace implements TraceView {
   }
 
   noteBudget(admission: BudgetAdmission): void { this.budget = admission; }
+
+  /** A multipart call's model, read from its form on the way up (gw routes it without one): what it is recorded and priced as. */
+  noteFormModel(model: string): void {
+    this.model ??= model;
+    if (this.target && this.target.model === '') this.target = { ...this.target, model };
+  }
+
+  noteImage(image: ImageVariant): void {
+    this.image = image;
+    this.data.image = { ...image };
+  }
 
   noteUsage(tokens: AuditTokens | null): void { this.tokens = tokens; }
 

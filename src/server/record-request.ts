@@ -7,7 +7,7 @@ import type { AuditFields } from '../audit/record.js';
 import { pathForLog, type Logger } from '../logger.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
-import { chargeBatch, settleBudget } from '../pipeline/hold-budget.js';
+import { chargeWithoutHold, settleBudget } from '../pipeline/hold-budget.js';
 import { priceCall } from '../pipeline/price-call.js';
 import { NANOS_PER_USD } from '../spend/price-book.js';
 import type { RequestState } from './request-state.js';
@@ -94,7 +94,8 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: cost.priced_as ?? '' }, cost.nano_usd / NANOS_PER_USD);
   } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
   if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
-  else if (trace.batch && cost?.nano_usd && identity) chargeBatch(services, identity, cost.nano_usd).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'batch spend not counted against budgets'));
+  // A batch's usage, or a multipart media call (its model known only from its form): no hold to settle, so charged now.
+  else if (cost?.nano_usd && identity) chargeWithoutHold(services, identity, cost.nano_usd).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'spend not counted against budgets'));
   trace.span?.end({
     status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
