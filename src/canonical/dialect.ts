@@ -31,6 +31,6 @@ export type ResourceOperation =
   | 'responses.input_tokens' | 'responses.compact'
   | 'files' | 'files.item' | 'files.content' | 'batches' | 'batches.item' | 'batches.results' | 'batches.cancel'
   | 'containers' | 'containers.item' | 'videos' | 'videos.item' | 'videos.content' | 'videos.remix'
-  | 'images.generations' | 'images.edits' | 'images.variations' | 'audio.speech' | 'audio.transcriptions'
+  | 'images.generations' | 'images.edits' | 'images.variations' | 'audio.speech' | 'audio.transcriptions' | 'audio.translations'
   | 'rerank' | 'ocr' | 'realtime'
   | 'messages.batches' | 'messages.batches.item' | 'messages.batches.results' | 'messages.batches.cancel';

@@ -56,6 +56,7 @@ const RESOURCE_ROUTES: Record<string, ResourceRoute> = routes([
   { operation: 'images.variations', kinds: OPENAI, usesModel: true },
   { operation: 'audio.speech', kinds: OPENAI, download: true, usesModel: true },
   { operation: 'audio.transcriptions', kinds: OPENAI, usesModel: true },
+  { operation: 'audio.translations', kinds: OPENAI, usesModel: true },
   { operation: 'rerank', kinds: ['cohere', 'jina', 'voyage'], rerank: true, usesModel: true },
   { operation: 'ocr', kinds: ['mistral'], usesModel: true },
   { operation: 'messages.batches', kinds: ['anthropic'] },

@@ -41,6 +41,7 @@ const OPENAI_ROUTES: RouteSpec[] = [
   [['POST'], '/ocr', 'ocr'],
   [['POST'], '/audio/speech', 'audio.speech'],
   [['POST'], '/audio/transcriptions', 'audio.transcriptions', false],
+  [['POST'], '/audio/translations', 'audio.translations', false],
   [['POST'], '/images/generations', 'images.generations'],
   [['POST'], '/images/edits', 'images.edits', false],
   [['POST'], '/images/variations', 'images.variations', false],

@@ -20,6 +20,7 @@ const RESOURCES: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>([
   'responses.create', 'responses.retrieve', 'responses.delete', 'responses.cancel', 'responses.input_items',
   'files', 'files.item', 'files.content', 'batches', 'batches.item', 'batches.results', 'batches.cancel',
   'images.generations', 'images.edits', 'images.variations', 'audio.speech', 'audio.transcriptions',
+  'audio.translations',
 ]);
 
 const LAYOUT: PathLayout = { paths: PATHS, resources: RESOURCES };

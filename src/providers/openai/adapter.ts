@@ -17,7 +17,7 @@ const RESOURCES: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>([
   'responses.input_tokens', 'responses.compact', 'files', 'files.item', 'files.content',
   'batches', 'batches.item', 'batches.results', 'batches.cancel', 'containers', 'containers.item',
   'videos', 'videos.item', 'videos.content', 'videos.remix', 'images.generations', 'images.edits', 'images.variations',
-  'audio.speech', 'audio.transcriptions', 'realtime',
+  'audio.speech', 'audio.transcriptions', 'audio.translations', 'realtime',
 ]);
 
 const LAYOUT: PathLayout = { paths: PATHS, resources: RESOURCES };

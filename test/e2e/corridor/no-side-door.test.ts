@@ -60,6 +60,7 @@ const ROWS: Record<string, Row> = {
   'openai POST ocr': { body: 'json', json: (text) => ({ model: 'mistral/mistral-ocr-latest', document: { type: 'document_url', document_url: `https://example.com/${text}` } }), reaches: 'mistral', named: true, answers: true },
   'openai POST audio.speech': { body: 'json', json: (text) => ({ model: 'openai/tts-1', input: text, voice: 'alloy' }), reaches: 'openai', named: true, answers: 'download' },
   'openai POST audio.transcriptions': { body: 'multipart', reaches: 'openai', answers: true },
+  'openai POST audio.translations': { body: 'multipart', reaches: 'openai', answers: true },
   'openai POST images.generations': { body: 'json', json: (text) => ({ model: 'openai/gpt-image-1', prompt: text }), reaches: 'openai', named: true, answers: true },
   'openai POST images.edits': { body: 'multipart', reaches: 'openai', answers: true },
   'openai POST images.variations': { body: 'multipart', reaches: 'openai', answers: true },
@@ -193,7 +194,7 @@ async function send(route: RouteEntry, text: string | null, headers: Record<stri
       (init.headers as Record<string, string>)['content-type'] = 'application/json';
     } else if (row.body === 'multipart') {
       const form = new FormData();
-      form.append('model', route.operation === 'audio.transcriptions' ? 'openai/whisper-1' : 'openai/gpt-image-1');
+      form.append('model', route.operation.startsWith('audio.') ? 'openai/whisper-1' : 'openai/gpt-image-1');
       form.append('purpose', 'batch');
       form.append('file', new Blob([`{"custom_id":"1","body":{"messages":[{"role":"user","content":"${text}"}]}}\n`], { type: 'application/jsonl' }), 'batch.jsonl');
       init.body = form;
