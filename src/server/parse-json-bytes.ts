@@ -14,6 +14,7 @@
 // parsed value afterwards (DLP, the codecs) recurses, and a 100,000-deep array would overflow
 // the stack there: a 500. Refused before parsing, it is the client's own 400.
 import secureJson from 'secure-json-parse';
+import { decodeLiteral } from './decoded-literals.js';
 
 /** Deepest JSON nesting gw accepts; real requests (tool schemas included) stay far below. */
 export const MAX_JSON_DEPTH = 512;
@@ -95,8 +96,9 @@ function parseInPieces(bytes: Buffer, longValues: ReadonlyArray<[number, number]
   for (const [open, close] of longValues) {
     keep(open);
     skeleton.push(`"\\u0000${values.length}"`);
-    // JSON.parse of the literal alone checks and unescapes it exactly as the whole parse would.
-    values.push(JSON.parse(bytes.toString('utf8', open, close + 1)) as string);
+    // JSON.parse of the literal alone checks and unescapes it exactly as the whole parse would
+    // (or it is one decoded before, from the same bytes).
+    values.push(decodeLiteral(bytes, open, close + 1));
     from = close + 1;
   }
   keep(bytes.length);

@@ -3,6 +3,7 @@
 // depth scan right about brackets inside strings.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decodeLiteral } from '../../src/server/decoded-literals.js';
 import { parseJsonBytes, readJsonLayout } from '../../src/server/parse-json-bytes.js';
 
 const parse = (bytes: Buffer) => parseJsonBytes(bytes, readJsonLayout(bytes));
@@ -83,6 +84,27 @@ describe('parseJsonBytes', () => {
     }
     // In a value, the names are only text.
     expect(parse(Buffer.from(`{"a":"${long} __proto__ constructor"}`))).toStrictEqual({ a: `${long} __proto__ constructor` });
+  });
+});
+
+describe('decodeLiteral', () => {
+  it('gives a literal decoded before the same string, and one that differs anywhere its own', () => {
+    const text = `${'a'.repeat(300)}\n→${'b'.repeat(300)}`;
+    const literal = Buffer.from(JSON.stringify(text));
+    const first = decodeLiteral(Buffer.concat([Buffer.from('{"x":'), literal, Buffer.from('}')]), 5, 5 + literal.length);
+    const again = decodeLiteral(Buffer.from(literal), 0, literal.length);
+    expect(first).toBe(text);
+    expect(again).toBe(first);
+    // Same length and same samples at the start, middle and end: only the whole comparison tells them apart.
+    const changed = Buffer.from(literal);
+    changed[100] = 0x7a;
+    expect(decodeLiteral(changed, 0, changed.length)).toBe(JSON.parse(changed.toString('utf8')));
+    expect(decodeLiteral(changed, 0, changed.length)).not.toBe(text);
+    // A broken literal still throws, every time.
+    const broken = Buffer.from(literal);
+    broken[200] = 0x0a;
+    expect(() => decodeLiteral(broken, 0, broken.length)).toThrow(SyntaxError);
+    expect(() => decodeLiteral(broken, 0, broken.length)).toThrow(SyntaxError);
   });
 });
 

@@ -1,0 +1,53 @@
+// Coding agents resend the whole conversation every turn, so most long string values in a
+// request are byte for byte ones gw decoded a moment ago. Decoding and unescaping them again
+// costs time and, worse, allocates a fresh copy of every one (garbage for the collector, and a
+// new string DLP's clean-text cache must compare character by character). Recent long literals
+// are remembered with their bytes: a literal whose bytes are equal (compared whole, at memory
+// speed) gets the very string decoded before, which is exactly what JSON.parse would return.
+// Bounded by total bytes, oldest out first; one memo per process, since the answer for the
+// same bytes never changes.
+
+interface Literal {
+  bytes: Buffer;
+  value: string;
+}
+
+/** Total bytes of remembered literals (each also holds its decoded string, about as large again or twice). */
+const MAX_BYTES = 8 * 1024 * 1024;
+const SAMPLE = 16;
+
+const byPrint = new Map<string, Literal>();
+const order: string[] = [];
+let total = 0;
+
+/** Length and three short samples: cheap, and a collision only costs a comparison that fails. */
+function fingerprint(bytes: Buffer, start: number, end: number): string {
+  const middle = (start + end) >> 1;
+  return `${end - start}:${bytes.toString('latin1', start, start + SAMPLE)}${bytes.toString('latin1', middle, middle + SAMPLE)}${bytes.toString('latin1', end - SAMPLE, end)}`;
+}
+
+/** JSON.parse of the string literal at bytes[start, end) (quotes included). */
+export function decodeLiteral(bytes: Buffer, start: number, end: number): string {
+  const print = fingerprint(bytes, start, end);
+  const known = byPrint.get(print);
+  if (known !== undefined && bytes.compare(known.bytes, 0, known.bytes.length, start, end) === 0) return known.value;
+  const value = JSON.parse(bytes.toString('utf8', start, end)) as string;
+  remember(print, Buffer.from(bytes.subarray(start, end)), value);
+  return value;
+}
+
+function remember(print: string, bytes: Buffer, value: string): void {
+  if (bytes.length > MAX_BYTES) return;
+  const replaced = byPrint.get(print);
+  if (replaced !== undefined) total -= replaced.bytes.length;
+  else order.push(print);
+  byPrint.set(print, { bytes, value });
+  total += bytes.length;
+  while (total > MAX_BYTES && order.length > 0) {
+    const oldest = order.shift()!;
+    const evicted = byPrint.get(oldest);
+    if (evicted === undefined) continue;
+    byPrint.delete(oldest);
+    total -= evicted.bytes.length;
+  }
+}
