@@ -17,6 +17,10 @@ export interface UsageRow {
   cached_read_tokens: number;
   cache_write_tokens: number;
   reasoning_tokens: number;
+  /** Media units (src/audit/record.ts AuditTokens): images made, seconds of audio heard, characters spoken. */
+  images: number;
+  audio_seconds: number;
+  characters: number;
   cost_nano_usd: number;
   /** Calls with usage whose price is unknown: their cost is not in cost_nano_usd. */
   unpriced_calls: number;
@@ -40,7 +44,7 @@ export async function summariseUsage(records: AsyncIterable<RequestRecord> | Ite
     const group = groupOf(record, by);
     let row = rows.get(group);
     if (!row) {
-      row = { group, calls: 0, input_tokens: 0, output_tokens: 0, cached_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cost_nano_usd: 0, unpriced_calls: 0 };
+      row = { group, calls: 0, input_tokens: 0, output_tokens: 0, cached_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, images: 0, audio_seconds: 0, characters: 0, cost_nano_usd: 0, unpriced_calls: 0 };
       rows.set(group, row);
     }
     row.calls += 1;
@@ -50,6 +54,9 @@ export async function summariseUsage(records: AsyncIterable<RequestRecord> | Ite
     row.cached_read_tokens += tokens?.cached_read ?? 0;
     row.cache_write_tokens += tokens?.cache_write ?? 0;
     row.reasoning_tokens += tokens?.reasoning ?? 0;
+    row.images += tokens?.images ?? 0;
+    row.audio_seconds += tokens?.audio_seconds ?? 0;
+    row.characters += tokens?.characters ?? 0;
     if (record.cost?.nano_usd !== undefined) row.cost_nano_usd += record.cost.nano_usd;
     else if (record.cost?.price === 'unknown') row.unpriced_calls += 1;
   }

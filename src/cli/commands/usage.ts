@@ -47,12 +47,13 @@ export async function runUsage(options: UsageFlags, context: CliContext, now = n
     await trail.close().catch(() => undefined);
   }
   if (options.json) return context.stdout.write(`${JSON.stringify({ by: options.by, since: since.toISOString(), until: until?.toISOString() ?? null, rows: rows.map(withUsd) }, null, 2)}\n`);
-  const header = [options.by, 'calls', 'input', 'output', 'cached_read', 'cache_write', 'reasoning', 'cost_usd', 'unpriced_calls'];
-  const lines = rows.map((row) => [row.group, row.calls, row.input_tokens, row.output_tokens, row.cached_read_tokens, row.cache_write_tokens, row.reasoning_tokens, toUsd(row.cost_nano_usd), row.unpriced_calls].map(String));
+  // Media units are columns after the existing ones, so a script reading the CSV by position keeps working.
+  const header = [options.by, 'calls', 'input', 'output', 'cached_read', 'cache_write', 'reasoning', 'cost_usd', 'unpriced_calls', 'images', 'audio_seconds', 'characters'];
+  const lines = rows.map((row) => [row.group, row.calls, row.input_tokens, row.output_tokens, row.cached_read_tokens, row.cache_write_tokens, row.reasoning_tokens, toUsd(row.cost_nano_usd), row.unpriced_calls, row.images, row.audio_seconds, row.characters].map(String));
   if (options.csv) return context.stdout.write([header, ...lines].map((line) => line.map(csvCell).join(',')).join('\n') + '\n');
   if (rows.length === 0) return context.stdout.write(`no calls since ${since.toISOString()}\n`);
   const total = rows.reduce((sum, row) => sum + row.cost_nano_usd, 0);
-  context.stdout.write(formatTable([header, ...lines, ['total', String(rows.reduce((sum, row) => sum + row.calls, 0)), '', '', '', '', '', toUsd(total), String(rows.reduce((sum, row) => sum + row.unpriced_calls, 0))]]));
+  context.stdout.write(formatTable([header, ...lines, ['total', String(rows.reduce((sum, row) => sum + row.calls, 0)), '', '', '', '', '', toUsd(total), String(rows.reduce((sum, row) => sum + row.unpriced_calls, 0)), '', '', '']]));
 }
 
 /** `7d` → now − 7 days; `2026-11-01` (or any ISO time) → that instant. */

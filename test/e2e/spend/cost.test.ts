@@ -108,6 +108,6 @@ describe('gw usage', () => {
     expect(byModel.rows.find((row) => row.group === 'gpt-4o')?.cost_nano_usd).toBe(gpt);
     expect(byModel.rows.find((row) => row.group === 'openai/gpt-nobody-prices-this')?.unpriced_calls).toBe(1);
     const csv = await runGw(['usage', '--by', 'provider', '--since', '1d', '--csv'], { home: rig.gw.home });
-    expect(csv.stdout.split('\n')[0]).toBe('provider,calls,input,output,cached_read,cache_write,reasoning,cost_usd,unpriced_calls');
+    expect(csv.stdout.split('\n')[0]).toBe('provider,calls,input,output,cached_read,cache_write,reasoning,cost_usd,unpriced_calls,images,audio_seconds,characters');
   });
 });
