@@ -5,7 +5,8 @@
 // are remembered with their bytes: a literal whose bytes are equal (compared whole, at memory
 // speed) gets the very string decoded before, which is exactly what JSON.parse would return.
 // Bounded by total bytes, oldest out first; one memo per process, since the answer for the
-// same bytes never changes.
+// same bytes never changes (and a hit tells a caller only that these exact bytes, which it must
+// already hold, were sent before: the timing of a 512-byte-or-longer exact match).
 
 interface Literal {
   bytes: Buffer;
@@ -17,7 +18,9 @@ const MAX_BYTES = 8 * 1024 * 1024;
 const SAMPLE = 16;
 
 const byPrint = new Map<string, Literal>();
+/** Fingerprints in the order they were remembered; `oldest` is the next to evict. */
 const order: string[] = [];
+let oldest = 0;
 let total = 0;
 
 /** Length and three short samples: cheap, and a collision only costs a comparison that fails. */
@@ -43,11 +46,16 @@ function remember(print: string, bytes: Buffer, value: string): void {
   else order.push(print);
   byPrint.set(print, { bytes, value });
   total += bytes.length;
-  while (total > MAX_BYTES && order.length > 0) {
-    const oldest = order.shift()!;
-    const evicted = byPrint.get(oldest);
+  while (total > MAX_BYTES && oldest < order.length) {
+    const print = order[oldest++]!;
+    const evicted = byPrint.get(print);
     if (evicted === undefined) continue;
-    byPrint.delete(oldest);
+    byPrint.delete(print);
     total -= evicted.bytes.length;
+  }
+  // Drop the evicted head now and then (shifting one at a time would copy the queue each time).
+  if (oldest > 1024 && oldest * 2 > order.length) {
+    order.splice(0, oldest);
+    oldest = 0;
   }
 }
