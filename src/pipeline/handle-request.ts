@@ -48,7 +48,7 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   if (services.resourceIds?.load) await services.resourceIds.load(resourceIdsNamed(call, request));
   const attempts = planTargets(call, request, services, governed);
   // …and hard budgets hold its worst case (or refuse it); soft ones may warn.
-  const budgetWarnings = budgetsMayApply(attempts, services) ? await holdBudget(request, attempts, services, trace) : [];
+  const budgetWarnings = budgetsMayApply(request, attempts, services) ? await holdBudget(request, attempts, services, trace) : [];
 
   // 6. attempt: in turn (fallbacks, retries, per-target time-outs) until one answers, all
   // before the first byte reaches the client.

@@ -11,6 +11,7 @@ import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 import type { TargetAttempt } from './plan-targets.js';
 import { priceCall, spendOf } from './price-call.js';
 import type { RequestTrace } from './request-trace.js';
+import { findResourceRoute } from './resource-routes.js';
 
 export const BUDGET_WARNING_HEADER = 'x-gw-budget-warning';
 
@@ -18,17 +19,27 @@ export const BUDGET_WARNING_HEADER = 'x-gw-budget-warning';
  * Whether any budget could apply: checked without an await, so a gw with no budgets adds no
  * event-loop turn to a call (at 32 connections one more await cost ~10 µs of wall time to headers).
  */
-export function budgetsMayApply(attempts: readonly TargetAttempt[], services: GatewayServices): boolean {
+export function budgetsMayApply(request: PipelineRequest, attempts: readonly TargetAttempt[], services: GatewayServices): boolean {
   // Only calls that run a model are priced (files, lists and batches' management calls are not).
-  return (services.state.snapshot().budgets ?? []).length > 0 && attempts.some((attempt) => attempt.target.upstreamModel);
+  return (services.state.snapshot().budgets ?? []).length > 0 && (attempts.some((attempt) => attempt.target.upstreamModel) || runsUnnamedModel(request, attempts));
+}
+
+/**
+ * A multipart media call (a transcription, an image edit) names its model only inside the form gw
+ * streams through, so its cost cannot be estimated before it runs. It holds one nano-USD: a hard
+ * budget already spent refuses it, and the record stage settles the hold to the real cost.
+ */
+const UNNAMED_MODEL_HOLD_NANOS = 1;
+
+function runsUnnamedModel(request: PipelineRequest, attempts: readonly TargetAttempt[]): boolean {
+  return findResourceRoute(request.route.operation)?.usesModel === true && attempts.every((attempt) => !attempt.target.upstreamModel);
 }
 
 export async function holdBudget(request: PipelineRequest, attempts: readonly TargetAttempt[], services: GatewayServices, trace: RequestTrace): Promise<string[]> {
-  if (!budgetsMayApply(attempts, services)) return [];
+  if (!budgetsMayApply(request, attempts, services)) return [];
   const budgets = services.state.snapshot().budgets ?? [];
   const spend = spendOf(services);
-  const rates = dearestRates(attempts, spend.prices.rates.bind(spend.prices));
-  const worstCase = rates === null ? null : estimateWorstCase(rates, request.rawBody?.length ?? 0, request.body, expectedMediaUnits(request.route.operation, request.body));
+  const worstCase = runsUnnamedModel(request, attempts) ? UNNAMED_MODEL_HOLD_NANOS : worstCaseOf(request, attempts, spend.prices.rates.bind(spend.prices));
   const { team, keyId, person } = request.identity;
   const admission = await spend.budgets.admit(budgets, { team, keyId, person }, worstCase);
   trace.noteBudget(admission);
@@ -55,12 +66,16 @@ export async function settleBudget(services: GatewayServices, trace: RequestTrac
 /**
  * The cost of a call that held nothing first, counted against the budgets of whoever made it
  * (charged, never refused: the work already ran): a finished batch's, on the retrieval that
- * first saw it, and a multipart media call's (a transcription, an image edit), whose model gw
- * only learns from its form on the way up.
+ * first saw it, or a call made while no budget applied.
  */
 export async function chargeWithoutHold(services: GatewayServices, subject: { team: string; keyId: string | null; person: string | null }, nanos: number): Promise<void> {
   const budgets = services.state.snapshot().budgets ?? [];
   if (budgets.length > 0) await spendOf(services).budgets.charge(budgets, subject, nanos);
+}
+
+function worstCaseOf(request: PipelineRequest, attempts: readonly TargetAttempt[], ratesOf: Parameters<typeof dearestRates>[1]): number | null {
+  const rates = dearestRates(attempts, ratesOf);
+  return rates === null ? null : estimateWorstCase(rates, request.rawBody?.length ?? 0, request.body, expectedMediaUnits(request.route.operation, request.body));
 }
 
 function dearestRates(attempts: readonly TargetAttempt[], ratesOf: (target: { provider: string; kind: string; preset?: string; model: string }) => Rates | null): Rates | null {

@@ -71,7 +71,7 @@ describe('budget keeper', () => {
     await keeper.charge([hard, otherTeam], subject, 1.2 * USD);
     const refusal = await keeper.admit([hard], subject, 0.01 * USD).catch((error: unknown) => error) as GatewayError;
     expect(refusal.code).toBe('GW_ERR_BUDGET_EXCEEDED');
-    expect(refusal.message).toContain('has $0.00 left');
+    expect(refusal.message).toContain('$1.00 a day, hard, UTC) is spent. It resets at');
     await expect(keeper.admit([otherTeam], { ...subject, team: 'ops' }, 0.9 * USD)).resolves.toBeDefined();
   });
 

@@ -2,7 +2,8 @@
 // child against a local HTTP server speaking OpenAI's images and audio wire format. Each call's
 // units and cost land in its audit record (hand-worked numbers below), on the buffered answer as
 // x-gw-cost-usd and in gw_cost_usd_total; a transcript with no duration is unknown, not 0; the
-// costs count against a hard budget, multipart calls (model read from the form) included; and
+// costs count against a hard budget, multipart calls (model read from the form) included, and a
+// spent budget refuses those too; and
 // `gw usage` adds the units and the costs up.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -154,6 +155,17 @@ describe('media calls priced per unit', () => {
     expect((refused as { status?: number }).status).toBe(429);
     expect((refused as Error).message).toContain('team:local ($0.25 a day, hard, UTC)');
   });
+
+  it('a multipart call cannot be estimated first, but once the budget is spent it is refused too', async () => {
+    // Four edits at 0.02 fit (the call holds one nano-USD; its cost is known only from the form) and overshoot: 0.258365.
+    const { response } = await client.images.edit({ model: 'dall-e-2', image: await toFile(Buffer.alloc(2048, 1), 'cat.png', { type: 'image/png' }), prompt: 'a scarf', n: 4 }).withResponse();
+    expect((await recordOf(response)).cost).toEqual({ nano_usd: 80_000_000, price: 'override', priced_as: 'dall-e-2' });
+    const calls = seen.length;
+    const refused = await client.audio.translations.create({ model: 'whisper-1', file: await audio() }).catch((error: unknown) => error);
+    expect((refused as { status?: number }).status).toBe(429);
+    expect((refused as Error).message).toContain('Budget team:local ($0.25 a day, hard, UTC) is spent. It resets at');
+    expect(seen.length).toBe(calls);
+  });
 });
 
 describe('gw usage', () => {
@@ -162,7 +174,7 @@ describe('gw usage', () => {
     expect((await runGw(['audit', 'verify'], { home: gw.home })).code).toBe(0);
     const records = (await readAudit(gw.home)).filter((line) => line.kind === 'request') as Array<AuditLine & { cost?: { nano_usd?: number } }>;
     const total = records.reduce((sum, record) => sum + (record.cost?.nano_usd ?? 0), 0);
-    expect(total).toBe(178_365_000);
+    expect(total).toBe(258_365_000);
     const result = await runGw(['usage', '--by', 'model', '--since', '1d', '--json'], { home: gw.home });
     expect(result.code, result.stderr).toBe(0);
     const rows = (JSON.parse(result.stdout) as { rows: Array<{ group: string; images: number; audio_seconds: number; characters: number; cost_nano_usd: number; unpriced_calls: number }> }).rows;
@@ -170,7 +182,7 @@ describe('gw usage', () => {
     // Grouped by the model as the client named it: openai/… in a JSON body, bare in a form.
     const by = (model: string) => rows.find((row) => row.group === model);
     expect(by('openai/dall-e-3')).toMatchObject({ images: 1, cost_nano_usd: 120_000_000 });
-    expect(by('dall-e-2')).toMatchObject({ images: 2, cost_nano_usd: 40_000_000 });
+    expect(by('dall-e-2')).toMatchObject({ images: 6, cost_nano_usd: 120_000_000 });
     expect(by('whisper-1')).toMatchObject({ audio_seconds: 61 + 91 + 30, cost_nano_usd: 18_200_000, unpriced_calls: 1 });
     expect(by('openai/tts-1')).toMatchObject({ characters: 11, cost_nano_usd: 165_000 });
   });
