@@ -35,6 +35,8 @@ export interface AuditTokens {
   reasoning?: number;
   audio_input?: number;
   audio_output?: number;
+  /** Image tokens among `input` (gpt-image-1's edits), priced above text. */
+  image_input?: number;
   /**
    * Units that media calls are priced by instead of tokens (src/pipeline/media-units.ts):
    * images made (images routes), seconds of audio heard (transcriptions, translations,

@@ -49,7 +49,7 @@ export function countMediaUsage(unit: MediaUnit, fields: RequestFields, answer: 
   switch (unit) {
     case 'images': {
       const images = Array.isArray(object.data) ? object.data.length : requestedImages(fields);
-      return { tokens: { ...reported, images }, image: imageVariant(object, fields) };
+      return { tokens: { ...reported, ...imageInputTokens(object), images }, image: imageVariant(object, fields) };
     }
     case 'audio_seconds': {
       const seconds = audioSeconds(object);
@@ -106,6 +106,14 @@ function transcriptionAudioTokens(answer: Record<string, unknown>): AuditTokens 
   const details = isObject(usage.input_token_details) ? usage.input_token_details : {};
   const audio = toCount(details.audio_tokens);
   return usage.type === 'tokens' && audio !== undefined && audio > 0 ? { audio_input: audio } : {};
+}
+
+/** gpt-image-1 prices the images it is given (an edit's) above text: `usage.input_tokens_details.image_tokens`, part of input_tokens. */
+function imageInputTokens(answer: Record<string, unknown>): AuditTokens {
+  const usage = isObject(answer.usage) ? answer.usage : {};
+  const details = isObject(usage.input_tokens_details) ? usage.input_tokens_details : {};
+  const images = toCount(details.image_tokens);
+  return images !== undefined && images > 0 ? { image_input: images } : {};
 }
 
 function stringOf(value: unknown): string | undefined {

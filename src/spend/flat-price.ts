@@ -26,7 +26,7 @@ export function flatPrices(prices: ModelInfo['prices'] | undefined): ModelPrice 
  * enough to round a half nano-USD the other way.
  */
 export function priceTextTokens(prices: ModelPrice, tokens: AuditTokens): number | null {
-  if (tokens.audio_input || tokens.audio_output || tokens.cache_write_1h) return null;
+  if (tokens.audio_input || tokens.audio_output || tokens.image_input || tokens.cache_write_1h) return null;
   const read = tokens.cached_read ?? 0;
   const write = tokens.cache_write ?? 0;
   const counts: Record<string, number> = { input_mtok: (tokens.input ?? 0) - read - write, cache_read_mtok: read, cache_write_mtok: write };

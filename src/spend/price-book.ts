@@ -129,7 +129,7 @@ function toPriceUsage(tokens: AuditTokens): PriceUsage {
   return {
     input_tokens: tokens.input, output_tokens: tokens.output, cache_read_tokens: tokens.cached_read,
     cache_write_tokens: tokens.cache_write, cache_write_1h_tokens: tokens.cache_write_1h,
-    input_audio_tokens: tokens.audio_input, output_audio_tokens: tokens.audio_output,
+    input_audio_tokens: tokens.audio_input, output_audio_tokens: tokens.audio_output, input_image_tokens: tokens.image_input,
     // Units the library prices per hour and per million (the keys of its unit table).
     audio_seconds: tokens.audio_seconds, input_characters: tokens.characters,
   };

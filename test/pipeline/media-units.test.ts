@@ -23,6 +23,11 @@ describe('images', () => {
     expect(usage).toEqual({ tokens: { input: 50, output: 100, images: 1 }, image: { size: '1536x1024', quality: 'high' } });
     expect(countMediaUsage('images', { size: '1024x1792', quality: 'hd' }, { data: [{}] }, null).image).toEqual({ size: '1024x1792', quality: 'hd' });
   });
+
+  it('an edit\'s image input tokens (input_tokens_details.image_tokens) are kept apart, as part of input', () => {
+    const answer = { data: [{ b64_json: 'x' }], usage: { input_tokens: 1_000, input_tokens_details: { text_tokens: 200, image_tokens: 800 }, output_tokens: 100 } };
+    expect(countMediaUsage('images', {}, answer, { input: 1_000, output: 100 }).tokens).toEqual({ input: 1_000, output: 100, image_input: 800, images: 1 });
+  });
 });
 
 describe('audio heard', () => {

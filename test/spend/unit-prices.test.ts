@@ -2,7 +2,7 @@
 // (https://platform.openai.com/docs/pricing, as of the bundled @pydantic/genai-prices):
 // whisper-1 0.006 USD a minute (the dataset's 0.36 an hour), dall-e-3 0.04 / 0.08 / 0.12 an
 // image by size and quality, tts-1 15 USD per million characters (overrides: the dataset has
-// neither), gpt-image-1 5 USD per million input tokens and 40 per million output.
+// neither), gpt-image-1 5 USD per million input tokens (10 for image input) and 40 per million output.
 import { describe, expect, it } from 'vitest';
 import { estimateWorstCase } from '../../src/spend/estimate-worst-case.js';
 import { createPriceBook } from '../../src/spend/price-book.js';
@@ -50,6 +50,11 @@ describe('per-unit prices', () => {
   it('gpt-image-1 bills its tokens: the image count rides along, priced by tokens', () => {
     // 50 input at 5 USD per million + 100 output at 40 per million = 0.00025 + 0.004.
     expect(book.price(openai('gpt-image-1'), { input: 50, output: 100, images: 1 }).nano_usd).toBe(4_250_000);
+  });
+
+  it('gpt-image-1 edit: the image tokens among its input at 10 USD per million, the text ones at 5', () => {
+    // 1,000 input of which 800 image: 200 × 5 + 800 × 10 = 9,000 per million = 0.009; 100 output at 40 per million = 0.004.
+    expect(book.price(openai('gpt-image-1'), { input: 1_000, image_input: 800, output: 100, images: 1 }).nano_usd).toBe(13_000_000);
   });
 
   it('a unit with no price is unknown, never 0', () => {
