@@ -35,8 +35,18 @@ export function decodeLiteral(bytes: Buffer, start: number, end: number): string
   const known = byPrint.get(print);
   if (known !== undefined && bytes.compare(known.bytes, 0, known.bytes.length, start, end) === 0) return known.value;
   const value = JSON.parse(bytes.toString('utf8', start, end)) as string;
-  remember(print, Buffer.from(bytes.subarray(start, end)), value);
+  remember(print, ownCopy(bytes, start, end), value);
   return value;
+}
+
+/**
+ * A copy with its own memory: Buffer.from would put a short one in Node's shared 8 KB pool,
+ * where a remembered 600 bytes would keep the whole slab alive, past what the bound counts.
+ */
+function ownCopy(bytes: Buffer, start: number, end: number): Buffer {
+  const copy = Buffer.allocUnsafeSlow(end - start);
+  bytes.copy(copy, 0, start, end);
+  return copy;
 }
 
 function remember(print: string, bytes: Buffer, value: string): void {
