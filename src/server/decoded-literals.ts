@@ -29,6 +29,11 @@ function fingerprint(bytes: Buffer, start: number, end: number): string {
   return `${end - start}:${bytes.toString('latin1', start, start + SAMPLE)}${bytes.toString('latin1', middle, middle + SAMPLE)}${bytes.toString('latin1', end - SAMPLE, end)}`;
 }
 
+/** What the memo holds now (for its bound's test and for anyone measuring memory). */
+export function rememberedLiterals(): { bytes: number; literals: number } {
+  return { bytes: total, literals: byPrint.size };
+}
+
 /** JSON.parse of the string literal at bytes[start, end) (quotes included). */
 export function decodeLiteral(bytes: Buffer, start: number, end: number): string {
   const print = fingerprint(bytes, start, end);

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import secureJson from 'secure-json-parse';
 import { describe, expect, it } from 'vitest';
-import { decodeLiteral } from '../../src/server/decoded-literals.js';
+import { decodeLiteral, rememberedLiterals } from '../../src/server/decoded-literals.js';
 import { parseJsonBytes, readJsonLayout } from '../../src/server/parse-json-bytes.js';
 
 const parse = (bytes: Buffer) => parseJsonBytes(bytes, readJsonLayout(bytes));
@@ -108,6 +108,23 @@ describe('decodeLiteral', () => {
     broken[200] = 0x0a;
     expect(() => decodeLiteral(broken, 0, broken.length)).toThrow(SyntaxError);
     expect(() => decodeLiteral(broken, 0, broken.length)).toThrow(SyntaxError);
+  });
+
+  it('holds at most 8 MB of literals, the oldest going first', () => {
+    const literal = (index: number) => Buffer.from(JSON.stringify(`${index}:${'x'.repeat(1_000)}`));
+    const first = literal(-1);
+    const firstValue = decodeLiteral(first, 0, first.length);
+    expect(decodeLiteral(Buffer.from(first), 0, first.length)).toBe(firstValue);
+    for (let index = 0; index < 10_000; index++) {
+      const bytes = literal(index);
+      decodeLiteral(bytes, 0, bytes.length);
+    }
+    const held = rememberedLiterals();
+    expect(held.bytes).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(held.bytes).toBeGreaterThan(7 * 1024 * 1024);
+    // About 1 KB each: some 8,000 of the 10,001 stay; the oldest went, and decoding it again still gives its value.
+    expect(held.literals).toBeLessThan(8_500);
+    expect(decodeLiteral(Buffer.from(first), 0, first.length)).toBe(firstValue);
   });
 });
 
