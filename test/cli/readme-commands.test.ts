@@ -27,7 +27,9 @@ function readmeCommands(): string[] {
 
 async function help(words: string[]): Promise<{ code: number; text: string }> {
   let text = '';
-  const context: CliContext = { stdout: { write: (chunk) => { text += chunk; } }, stderr: { write: (chunk) => { text += chunk; } }, env: {}, home: () => '/nonexistent' };
+  // GW_URL on a host that is not this machine: a command that would start a gateway (gw run with
+  // the tool's words, where --help goes to the tool) fails instead of leaving gw serve running.
+  const context: CliContext = { stdout: { write: (chunk) => { text += chunk; } }, stderr: { write: (chunk) => { text += chunk; } }, env: { GW_URL: 'http://gw.invalid' }, home: () => '/nonexistent' };
   const code = await runCli(['node', 'gw', ...words, '--help'], context);
   return { code, text };
 }
@@ -46,6 +48,8 @@ it.each(commands.map((command) => [command]))('gw %s', async (command) => {
     if (word.startsWith('-') || /[^a-z-]/.test(word)) break;
     pathWords.push(word);
   }
+  // gw run hands every word after the tool's name to the tool, --help included: ask gw run itself.
+  if (pathWords[0] === 'run') pathWords.splice(1);
   // Drop trailing words that are arguments (an email, a name) rather than subcommands.
   let shown = await help(pathWords);
   while (pathWords.length > 1 && (shown.code !== 0 || !shown.text.includes(`Usage: gw ${pathWords.join(' ')}`))) {
