@@ -6,13 +6,11 @@
 // same backoff. /health says which servers are up, down, and how often they restarted. A
 // server removed with gw mcp remove has its client closed (and its child ended).
 // Header and variable values may be `env:NAME`, read from gw's environment when connecting.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { StoredMcpServer } from '../state/mcp-servers.js';
+import { loadClientSdk, type ClientSdk } from './load-sdk.js';
 import { GW_VERSION } from './version.js';
 
 const MAX_BACKOFF_MS = 30_000;
@@ -68,15 +66,15 @@ function resolveMap(map: Record<string, string> | undefined, env: NodeJS.Process
   return Object.fromEntries(Object.entries(map ?? {}).map(([name, value]) => [name, resolve(value, env)]));
 }
 
-function transportFor(server: StoredMcpServer, env: NodeJS.ProcessEnv): Transport {
+function transportFor(sdk: ClientSdk, server: StoredMcpServer, env: NodeJS.ProcessEnv): Transport {
   if (server.transport === 'stdio') {
     const [command, ...args] = server.command!;
     // The child gets a minimal environment plus its own variables: never gw's provider keys.
-    return new StdioClientTransport({ command: command!, args, env: { ...getDefaultEnvironment(), ...resolveMap(server.env, env) }, stderr: 'ignore' });
+    return new sdk.StdioClientTransport({ command: command!, args, env: { ...sdk.getDefaultEnvironment(), ...resolveMap(server.env, env) }, stderr: 'ignore' });
   }
   const headers = resolveMap(server.headers, env);
-  if (server.transport === 'sse') return new SSEClientTransport(new URL(server.url!), { requestInit: { headers } });
-  return new StreamableHTTPClientTransport(new URL(server.url!), { requestInit: { headers } });
+  if (server.transport === 'sse') return new sdk.SSEClientTransport(new URL(server.url!), { requestInit: { headers } });
+  return new sdk.StreamableHTTPClientTransport(new URL(server.url!), { requestInit: { headers } });
 }
 
 function backoffMs(failures: number): number {
@@ -118,9 +116,10 @@ export class UpstreamServers {
   }
 
   async #connect(server: StoredMcpServer, slot: Slot): Promise<Client> {
-    const client = new Client({ name: 'gw', version: GW_VERSION });
+    const sdk = await loadClientSdk();
+    const client = new sdk.Client({ name: 'gw', version: GW_VERSION });
     try {
-      const transport = transportFor(server, this.env);
+      const transport = transportFor(sdk, server, this.env);
       await client.connect(transport, { timeout: 15_000 });
     } catch (error) {
       slot.failures += 1;
@@ -136,7 +135,7 @@ export class UpstreamServers {
     slot.lastError = undefined;
     slot.client = client;
     slot.toolNames = null;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { if (slot.client === client) slot.toolNames = null; });
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => { if (slot.client === client) slot.toolNames = null; });
     client.onclose = () => {
       if (slot.client !== client || this.#closed || this.#slots.get(server.name) !== slot) return;
       slot.client = null;

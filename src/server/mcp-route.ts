@@ -7,9 +7,6 @@
 // (the caller's wire format), with the HTTP status and catalog code of the refusal.
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer } from '../mcp/mcp-gateway.js';
 import type { UpstreamServers } from '../mcp/upstream-servers.js';
 import { governOperation } from '../pipeline/govern-request.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
@@ -48,6 +45,7 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
   } catch (error) {
     return sendJsonRpcError(reply, state.trace, messageId(request.body), error instanceof GatewayError ? error : new GatewayError('GW_ERR_SERVER_INTERNAL'));
   }
+  const { createMcpServer, StreamableHTTPServerTransport } = await loadServerSdk();
   const server = createMcpServer({
     upstream, policies: governed.policies, dlp: governed.dlp, trace: state.trace,
     countCall: (name, tool, outcome, seconds) => {
@@ -71,6 +69,28 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
   return undefined;
 }
 
+/**
+ * gw's MCP server (mcp-gateway.ts, on the SDK's server side) and the SDK's streamable HTTP
+ * transport, imported with the first call to /mcp, not at start (src/mcp/load-sdk.ts says why).
+ */
+interface ServerSdk {
+  createMcpServer: typeof import('../mcp/mcp-gateway.js').createMcpServer;
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+}
+
+let serverSdk: Promise<ServerSdk> | null = null;
+
+function loadServerSdk(): Promise<ServerSdk> {
+  serverSdk ??= Promise.all([import('../mcp/mcp-gateway.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')])
+    .then(([gateway, transport]) => ({ createMcpServer: gateway.createMcpServer, StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport }))
+    .catch((error: unknown) => { serverSdk = null; throw error; });
+  return serverSdk;
+}
+
+// JSON-RPC 2.0's own codes (the SDK's ErrorCode has the same values), so a refusal needs no SDK loaded.
+const JSON_RPC_INVALID_REQUEST = -32600;
+const JSON_RPC_INTERNAL_ERROR = -32603;
+
 /** The id of the JSON-RPC request refused, so the client can match the error to its call. */
 function messageId(body: unknown): string | number | null {
   const id = (body as { id?: unknown } | null)?.id;
@@ -79,7 +99,7 @@ function messageId(body: unknown): string | number | null {
 
 function sendJsonRpcError(reply: FastifyReply, trace: RequestTrace, id: string | number | null, error: GatewayError): FastifyReply {
   if (!trace.outcome.includes(error.code)) trace.noteOutcome(error.code);
-  const code = error.status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidRequest;
+  const code = error.status >= 500 ? JSON_RPC_INTERNAL_ERROR : JSON_RPC_INVALID_REQUEST;
   return reply.code(error.status).headers(error.headers).type('application/json')
     .send({ jsonrpc: '2.0', id, error: { code, message: error.message, data: { gw_code: error.code, retryable: error.retryable } } });
 }
