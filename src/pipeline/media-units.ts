@@ -1,7 +1,8 @@
 // The units a media call is priced by, counted from what passed on the wire (README: Spend):
 //   - images (generations, edits, variations): the answer's `data` array length, else the
 //     request's `n` (the API's default is 1); the size and quality from the answer (gpt-image-1
-//     echoes them), else the request;
+//     echoes them), else the request; a streamed answer's completed events stand for its `data`
+//     (image-stream-tap.ts);
 //   - audio heard (transcriptions, translations): whisper's `usage: {type: "duration", seconds}`,
 //     else a verbose_json answer's `duration`, rounded up to the whole second; an answer with
 //     neither (text, srt, vtt) leaves the duration unknown, and so the cost;

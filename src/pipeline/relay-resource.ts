@@ -6,6 +6,7 @@
 //     chunk by chunk with its length, never held, its bytes counted for the audit.
 // Output DLP reads the JSON answers, the event streams and text downloads.
 import { codecForCall } from '../formats/codec-registry.js';
+import { mapOpenAiShapedUsage } from '../formats/shared/openai-usage.js';
 import type { RerankMapper, RerankRequest } from '../providers/provider-adapter.js';
 import { createUploadScanner, type UploadScanner } from '../dlp/scan-upload.js';
 import { GatewayError } from '../errors.js';
@@ -17,6 +18,7 @@ import { BatchResultsUsage } from './batch-results-usage.js';
 import type { AuditTokens } from '../audit/record.js';
 import type { Usage } from '../canonical/usage.js';
 import type { ResourceCall } from './forward-resource.js';
+import { answerOf, tapStreamedImages, type StreamedImages } from './image-stream-tap.js';
 import { mediaUnitOf, type MediaUnit } from './media-units.js';
 import { noteMediaUsage } from './note-media-usage.js';
 import type { Governed } from './govern-request.js';
@@ -104,13 +106,17 @@ async function relayRerank(upstream: ProviderReply, mapper: RerankMapper, reques
 }
 
 function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, trace: RequestTrace, unit: MediaUnit | undefined): PipelineResponse {
-  const tapped = tapResponseId(upstream.body, (id) => context.ids?.remember(id, context.provider));
+  // A streamed image generation's images are its completed events (image-stream-tap.ts).
+  const images: StreamedImages | null = unit === 'images' ? { images: 0, usage: null } : null;
+  const ids = tapResponseId(upstream.body, (id) => context.ids?.remember(id, context.provider));
+  const tapped = images ? tapStreamedImages(ids, images) : ids;
   const body = relayStream(tapped, {
     // The route's own codec: a Responses stream fails with response.failed, not Chat's error line.
     codec: codecForCall('openai', context.route.operation), hideUsageChunk: false, signal: context.signal,
     onFinished: () => trace.noteFinished(),
     onDone: ({ usage, bytes, failure }) => {
-      const tokens = unit && !failure ? noteMediaUsage(trace, context.fields, unit, undefined, toAuditTokens(usage)) : toAuditTokens(usage);
+      const reported = toAuditTokens(usage) ?? (images?.usage ? toAuditTokens(mapOpenAiShapedUsage(images.usage)) : null);
+      const tokens = unit && !failure ? noteMediaUsage(trace, context.fields, unit, images ? answerOf(images) : undefined, reported) : toAuditTokens(usage);
       trace.noteUsage(tokens);
       context.governed.settle(tokens);
       trace.noteBytesOut(bytes);
