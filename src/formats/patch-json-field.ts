@@ -2,6 +2,7 @@
 // patched. This scanner finds a top-level string field in raw JSON without
 // re-serialising, and reports duplicate top-level keys (where raw bytes and the
 // parsed object could disagree, so the caller must serialise what it parsed).
+import { closingQuote } from './shared/json-string-end.js';
 
 export interface TopLevelScan {
   /** Byte offsets [start, end) of the field's string value, quotes included, if present and a string. */
@@ -10,22 +11,16 @@ export interface TopLevelScan {
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** End offset (exclusive) of the JSON string starting at `start` (a quote). */
-function skipString(bytes: Uint8Array, start: number): number {
-  let index = start + 1;
-  while (index < bytes.length) {
-    const byte = bytes[index]!;
-    if (byte === BACKSLASH) index += 2;
-    else if (byte === QUOTE) return index + 1;
-    else index += 1;
-  }
-  throw new SyntaxError('unterminated string');
+function skipString(bytes: Buffer, start: number): number {
+  const close = closingQuote(bytes, start);
+  if (close < 0) throw new SyntaxError('unterminated string');
+  return close + 1;
 }
 
 /** End offset of the JSON value starting at `start` (any type; nesting tracked, strings skipped). */
-function skipValue(bytes: Uint8Array, start: number): number {
+function skipValue(bytes: Buffer, start: number): number {
   let depth = 0;
   let index = start;
   while (index < bytes.length) {
@@ -52,7 +47,7 @@ function skipWhitespace(bytes: Uint8Array, index: number): number {
 }
 
 /** Scans a JSON object's top level. Assumes the bytes already parsed as a JSON object. */
-export function scanTopLevel(bytes: Uint8Array, field: string): TopLevelScan {
+export function scanTopLevel(bytes: Buffer, field: string): TopLevelScan {
   const decoder = new TextDecoder();
   const seen = new Set<string>();
   let valueSpan: [number, number] | null = null;

@@ -14,6 +14,7 @@
 // parsed value afterwards (DLP, the codecs) recurses, and a 100,000-deep array would overflow
 // the stack there: a 500. Refused before parsing, it is the client's own 400.
 import secureJson from 'secure-json-parse';
+import { closingQuote } from '../formats/shared/json-string-end.js';
 import { decodeLiteral } from './decoded-literals.js';
 
 /** Deepest JSON nesting gw accepts; real requests (tool schemas included) stay far below. */
@@ -152,16 +153,4 @@ function isKey(bytes: Buffer, close: number): boolean {
 /** `\u0000` at this offset (the placeholder's spelling; hex digits are 0 in either case). */
 function startsWithNulEscape(bytes: Buffer, at: number): boolean {
   return bytes[at] === BACKSLASH && bytes[at + 1] === 0x75 && bytes[at + 2] === 0x30 && bytes[at + 3] === 0x30 && bytes[at + 4] === 0x30 && bytes[at + 5] === 0x30;
-}
-
-/** The index of the quote that ends the string opened at `open` (one not escaped by an odd run of backslashes), or -1. */
-function closingQuote(bytes: Buffer, open: number): number {
-  let quote = open;
-  for (;;) {
-    quote = bytes.indexOf(QUOTE, quote + 1);
-    if (quote < 0) return -1;
-    let backslashes = 0;
-    while (bytes[quote - 1 - backslashes] === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return quote;
-  }
 }
