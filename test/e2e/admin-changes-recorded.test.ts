@@ -101,7 +101,9 @@ it('changes made while gw serve runs are recorded by it within seconds, naming t
   const gateway = await jar.start({ args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn' } });
   const logins = await startDeviceLogins(gateway.url);
   const secrets = await administer(gateway.home, logins);
-  // The approved login takes its personal token; the admin revokes it.
+  // The approved login takes its personal token once the running gw has seen the approval
+  // (it re-reads the state file every 250 ms; on a busy machine that can lag the command).
+  await waitForAdminRecords(gateway.home, ['device approve']);
   const issued = await form(`${gateway.url}/oauth/token`, { grant_type: DEVICE_CODE_GRANT, device_code: logins[0]!.device_code });
   expect(issued.access_token).toMatch(/^atu-/);
   secrets.push(issued.access_token!);

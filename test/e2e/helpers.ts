@@ -199,3 +199,20 @@ export async function listFiles(dir: string): Promise<string[]> {
 export async function copyHome(from: string, to: string): Promise<void> {
   await cp(from, to, { recursive: true });
 }
+
+/**
+ * The token for an approved device login, polled as a real client polls: a running gw sees an
+ * approval made from the shell at its next state read (every 250 ms, later on a busy machine),
+ * so an `authorization_pending` answer waits the 5 s interval and asks again.
+ */
+export async function takeApprovedToken(hubUrl: string, deviceCode: string, attempts = 4): Promise<Record<string, unknown>> {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(`${hubUrl}/oauth/token`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode }),
+    });
+    const answer = await response.json() as Record<string, unknown>;
+    if (answer.error !== 'authorization_pending' || attempt >= attempts) return answer;
+    await sleep(5_100);
+  }
+}
