@@ -53,14 +53,6 @@ async function startCode(userAgent = 'gw-cli/0.1.0 (test laptop)'): Promise<{ de
   return response.json() as Promise<{ device_code: string; user_code: string; verification_uri_complete: string }>;
 }
 
-async function poll(deviceCode: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${rig.hub.url}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode }),
-  });
-  return response.json() as Promise<Record<string, unknown>>;
-}
-
 async function submitCode(code: string): Promise<void> {
   await page.fill('input[name=user_code]', code);
   await page.click('button:has-text("Continue")');
@@ -110,7 +102,7 @@ describe('the verification page in Chromium', () => {
     await page.click('button:has-text("Continue")');
     await page.click('button:has-text("This was not me")');
     expect(await page.textContent('[role=status]')).toContain('Denied');
-    expect((await poll(started.device_code)).error).toBe('access_denied');
+    expect((await takeApprovedToken(rig.hub.url, started.device_code, 1)).error).toBe('access_denied');
   }, 20_000);
 
   it('refuses a POST from a page on another origin to the sidecar (and the provider never hears of it)', async () => {
