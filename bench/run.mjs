@@ -6,7 +6,7 @@
 // Env: BENCH_DURATION (measured seconds per cell, 4), BENCH_WARMUP (1), BENCH_RUNS (2, interleaved),
 // BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream,messages-stream-translated,messages-large-stream;
 // also messages,messages-stream, and messages-1mb-stream: a 1 MB coding-agent request),
-// BENCH_TARGETS (direct,bare-proxy,gw; also fastify-floor: fastify + undici parsing JSON, no gw logic), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
+// BENCH_TARGETS (direct,bare-proxy,fastify-floor,gw; fastify-floor: fastify + undici parsing JSON, no gw logic), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
 // GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…),
 // BENCH_DLP (0 skips the DLP case), BENCH_SPEND (0 skips the spend case).
 import { execFileSync } from 'node:child_process';
@@ -31,7 +31,7 @@ const settings = {
   runs: Number(process.env.BENCH_RUNS ?? 2),
   connections: list(process.env.BENCH_CONNECTIONS, '1,32').map(Number),
   scenarios: list(process.env.BENCH_SCENARIOS, 'chat,chat-stream,messages-stream-translated,messages-large-stream'),
-  targets: list(process.env.BENCH_TARGETS, 'direct,bare-proxy,gw'),
+  targets: list(process.env.BENCH_TARGETS, 'direct,bare-proxy,fastify-floor,gw'),
   cpuCount: os.availableParallelism(),
   pinning: planCpus(process.env.BENCH_PIN !== '0'),
 };

@@ -44,20 +44,44 @@ export function summarize(measurements, settings) {
   return rows;
 }
 
-/** gw ÷ bare-proxy for CPU per request and p50, per scenario and load: the numbers to gate on. */
+/**
+ * The coding-agent issue's targets: gw's CPU per request at most this many times the bare proxy's,
+ * in the same run. Scenarios without one print "-".
+ */
+export const CPU_RATIO_TARGETS = { chat: 1.5, 'chat-stream': 1.5, 'messages-large-stream': 2 };
+
+/** gw ÷ bare-proxy (and ÷ the fastify floor, when it ran) for CPU per request and p50, per scenario and load: the numbers to gate on. */
 export function compareGwWithBare(rows) {
   const ratios = [];
+  const find = (target, gw) => rows.find((row) => row.target === target && row.scenario === gw.scenario && row.connections === gw.connections && row.runs > 0);
   for (const gw of rows.filter((row) => row.target === 'gw' && !row.skipped && row.runs > 0)) {
-    const bare = rows.find((row) => row.target === 'bare-proxy' && row.scenario === gw.scenario && row.connections === gw.connections);
-    if (!bare || bare.runs === 0) continue;
+    const bare = find('bare-proxy', gw);
+    if (!bare) continue;
+    const floor = find('fastify-floor', gw);
     ratios.push({
       scenario: gw.scenario, connections: gw.connections,
+      bareCpuMicros: bare.cpuMicrosPerRequest, floorCpuMicros: floor?.cpuMicrosPerRequest, gwCpuMicros: gw.cpuMicrosPerRequest,
       cpuRatio: divide(gw.cpuMicrosPerRequest, bare.cpuMicrosPerRequest),
+      floorCpuRatio: divide(gw.cpuMicrosPerRequest, floor?.cpuMicrosPerRequest),
+      targetCpuRatio: CPU_RATIO_TARGETS[gw.scenario],
       p50Ratio: divide(gw.p50Ms, bare.p50Ms),
       addedP50Ratio: divide(gw.addedP50Ms, bare.addedP50Ms),
     });
   }
   return ratios;
+}
+
+/** The ratios as one table: CPU µs per request of each proxy, gw over each, and the target. */
+function formatRatios(ratios) {
+  const header = ['CPU µs/req', 'conns', 'bare', 'floor', 'gw', 'gw/bare', 'gw/floor', 'target', 'p50 gw/bare'];
+  const table = ratios.map((ratio) => [
+    ratio.scenario, `c${ratio.connections}`,
+    format(ratio.bareCpuMicros, 0), format(ratio.floorCpuMicros, 0), format(ratio.gwCpuMicros, 0),
+    times(ratio.cpuRatio), times(ratio.floorCpuRatio),
+    ratio.targetCpuRatio === undefined ? '-' : `≤ ${format(ratio.targetCpuRatio, 1)}× ${ratio.cpuRatio <= ratio.targetCpuRatio ? 'met' : 'not met'}`,
+    times(ratio.p50Ratio),
+  ]);
+  return alignedLines(header, table, 2);
 }
 
 export function formatReport(rows, ratios, settings, noise) {
@@ -73,21 +97,13 @@ export function formatReport(rows, ratios, settings, noise) {
       row.failed > 0 ? `${row.failed}: ${row.firstFailure?.slice(0, 60)}` : '0',
     ];
   });
-  const widths = header.map((title, column) => Math.max(title.length, ...table.filter((cells) => cells.length === header.length).map((cells) => String(cells[column]).length)));
-  const line = (cells) => cells.length === header.length
-    ? cells.map((cell, column) => (column < 3 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('  ')
-    : `${cells.slice(0, 3).map((cell, column) => String(cell).padEnd(widths[column])).join('  ')}  ${cells[3]}`;
   const out = [
     `gw bench: ${settings.runs} run(s) × ${settings.durationSeconds} s measured (+${settings.warmupSeconds} s warm-up) per cell; medians over runs; +p50/+p99 = target − direct, paired per run`,
     '',
-    line(header),
-    line(widths.map((width) => '-'.repeat(width))),
-    ...table.map(line),
+    ...alignedLines(header, table, 3),
     '',
   ];
-  for (const ratio of ratios) {
-    out.push(`gw/bare ${ratio.scenario} c${ratio.connections}: CPU µs/req ×${format(ratio.cpuRatio, 2)}, p50 ×${format(ratio.p50Ratio, 2)}, added p50 ×${format(ratio.addedP50Ratio, 2)}`);
-  }
+  if (ratios.length > 0) out.push(...formatRatios(ratios), '');
   if (ratios.length === 0 && settings.targets.includes('gw') && settings.targets.includes('bare-proxy')) out.push('gw/bare: no ratio (gw answered no scenario with 2xx)');
   out.push(
     `machine: ${settings.cpuCount} CPUs, ${settings.pinning ? `target pinned to cpu ${settings.pinning.target}, mock + load generator to cpu ${settings.pinning.load}` : 'no pinning'}; ` +
@@ -95,6 +111,19 @@ export function formatReport(rows, ratios, settings, noise) {
   );
   if (noise.foreignBusyPercent > 25) out.push('warning: other work kept this machine busy during the measurements; compare ratios within this run only, and rerun when it is quiet');
   return `${out.join('\n')}\n`;
+}
+
+/** Header, a rule, and the rows; the first `leftColumns` are left-aligned. A row shorter than the header is a note after its first columns. */
+function alignedLines(header, table, leftColumns) {
+  const widths = header.map((title, column) => Math.max(title.length, ...table.filter((cells) => cells.length === header.length).map((cells) => String(cells[column]).length)));
+  const line = (cells) => cells.length === header.length
+    ? cells.map((cell, column) => (column < leftColumns ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('  ')
+    : `${cells.slice(0, leftColumns).map((cell, column) => String(cell).padEnd(widths[column])).join('  ')}  ${cells[leftColumns]}`;
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...table.map(line)];
+}
+
+function times(ratio) {
+  return ratio === undefined ? '-' : `${format(ratio, 2)}×`;
 }
 
 function maximum(values) {

@@ -1,0 +1,65 @@
+// The bench's summary: medians over runs, gw's CPU per request over the bare proxy's and the
+// fastify floor's in the same run, and whether the coding-agent issue's target is met. Pure
+// arithmetic over recorded measurements (the bench itself runs real processes and is no test).
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs bench module without type declarations
+import { compareGwWithBare, formatReport, summarize } from '../../bench/lib/report.mjs';
+
+interface Cell { run: number; scenario: string; connections: number; target: string; cpu?: number; p50?: number; skipped?: string }
+
+function measurement(cell: Cell): object {
+  if (cell.skipped) return { run: cell.run, scenario: cell.scenario, connections: cell.connections, target: cell.target, skipped: cell.skipped };
+  return {
+    run: cell.run, scenario: cell.scenario, connections: cell.connections, target: cell.target,
+    result: { requestsPerSecond: 1000, latencyMs: { p50: cell.p50 ?? 1, p99: 2 }, targetCpuMicrosPerRequest: cell.cpu, failed: 0 },
+  };
+}
+
+const settings = { scenarios: ['chat', 'messages-large-stream'], connections: [32], targets: ['direct', 'bare-proxy', 'fastify-floor', 'gw'], runs: 3, durationSeconds: 4, warmupSeconds: 1, cpuCount: 2 };
+
+function cells(): Cell[] {
+  const list: Cell[] = [];
+  const cpu: Record<string, Record<string, number[]>> = {
+    chat: { 'bare-proxy': [50, 60, 55], 'fastify-floor': [45, 48, 52], gw: [150, 140, 160] },
+    'messages-large-stream': { 'bare-proxy': [400, 380, 420], 'fastify-floor': [3000, 3100, 2900], gw: [790, 800, 810] },
+  };
+  for (let run = 1; run <= 3; run++) {
+    for (const scenario of settings.scenarios) {
+      list.push({ run, scenario, connections: 32, target: 'direct', p50: 0.5 });
+      for (const target of ['bare-proxy', 'fastify-floor', 'gw']) list.push({ run, scenario, connections: 32, target, cpu: cpu[scenario]![target]![run - 1]!, p50: target === 'gw' ? 3 : 1 });
+    }
+  }
+  return list;
+}
+
+describe('bench report', () => {
+  it('divides medians: gw over the bare proxy and over the fastify floor, against each scenario\'s target', () => {
+    const rows = summarize(cells().map(measurement), settings);
+    const ratios = compareGwWithBare(rows);
+    const chat = ratios.find((ratio: { scenario: string }) => ratio.scenario === 'chat');
+    const large = ratios.find((ratio: { scenario: string }) => ratio.scenario === 'messages-large-stream');
+    expect(chat).toMatchObject({ bareCpuMicros: 55, floorCpuMicros: 48, gwCpuMicros: 150, targetCpuRatio: 1.5, p50Ratio: 3 });
+    expect(chat.cpuRatio).toBeCloseTo(150 / 55, 6);
+    expect(chat.floorCpuRatio).toBeCloseTo(150 / 48, 6);
+    expect(large.cpuRatio).toBeCloseTo(800 / 400, 6);
+
+    const report: string = formatReport(rows, ratios, settings, { foreignBusyPercent: 1, stealPercent: 0 });
+    const line = (scenario: string) => report.split('\n').find((text) => text.startsWith(`${scenario} `) && text.includes('×'));
+    expect(line('chat')).toMatch(/\b55\s+48\s+150\s+2\.73×\s+3\.13×\s+≤ 1\.5× not met\s+3\.00×$/);
+    // Exactly at the target counts as met ("at most 2×").
+    expect(line('messages-large-stream')).toMatch(/\b400\s+3,000\s+800\s+2\.00×\s+0\.27×\s+≤ 2\.0× met\s+3\.00×$/);
+  });
+
+  it('without the floor the column says so, and a scenario gw could not answer gives no ratio', () => {
+    const without = cells().filter((cell) => cell.target !== 'fastify-floor' && !(cell.scenario === 'chat' && cell.target === 'gw'));
+    without.push({ run: 1, scenario: 'chat', connections: 32, target: 'gw', skipped: '401 unauthorized' });
+    const narrow = { ...settings, targets: ['direct', 'bare-proxy', 'gw'] };
+    const rows = summarize(without.map(measurement), narrow);
+    const ratios = compareGwWithBare(rows);
+    expect(ratios.map((ratio: { scenario: string }) => ratio.scenario)).toEqual(['messages-large-stream']);
+    expect(ratios[0].floorCpuRatio).toBeUndefined();
+    const report: string = formatReport(rows, ratios, narrow, { foreignBusyPercent: 1, stealPercent: 0 });
+    expect(report).toMatch(/chat\s+c32\s+gw\s+gw: 401 unauthorized/);
+    expect(report).toMatch(/messages-large-stream\s+c32\s+400\s+-\s+800\s+2\.00×\s+-\s+≤ 2\.0× met/);
+  });
+});
