@@ -60,8 +60,9 @@ async function countUpstream(canonical: CanonicalRequest, target: Target, adapte
   const call = { operation, model: canonical.model, stream: false };
   // None of the client's headers cross: they belong to another dialect.
   const reply = await sendToProvider(target, { call, method: 'POST', clientHeaders: {}, body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' }, services, request.signal, trace);
-  const { bytes } = await readJsonBody(reply.body, codec);
-  const json = JSON.parse(bytes.toString('utf8') || '{}') as { input_tokens?: unknown; totalTokens?: unknown };
+  const { bytes, answer } = await readJsonBody(reply.body, codec);
+  // Not JSON: parsed again only to fail as it always has (an empty body counts as `{}`).
+  const json = (answer ?? JSON.parse(bytes.toString('utf8') || '{}')) as { input_tokens?: unknown; totalTokens?: unknown };
   const count = anthropic ? json.input_tokens : json.totalTokens;
   if (reply.status >= 400 || typeof count !== 'number') {
     throw new GatewayError('GW_ERR_UPSTREAM_REJECTED', { status: reply.status >= 400 ? reply.status : 502, message: `Provider ${target.provider.name} could not count the tokens.` });

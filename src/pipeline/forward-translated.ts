@@ -71,23 +71,16 @@ export async function forwardTranslated(
     });
     return { status: 200, headers: { 'content-type': clientCodec.name === 'bedrock-converse' ? 'application/vnd.amazon.eventstream' : 'text/event-stream', 'cache-control': 'no-cache' }, body: stream };
   }
-  const { bytes } = await readJsonBody(upstream.body, provider.codec, upstream.headers);
+  const { answer } = await readJsonBody(upstream.body, provider.codec, upstream.headers);
   if (!contentType.includes('json')) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `The provider answered with ${contentType || 'no content type'}, not JSON.` });
-  const response = provider.codec.decodeResponse(parseJson(bytes));
+  if (answer === undefined) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'The provider answered with a body that is not JSON.' });
+  const response = provider.codec.decodeResponse(answer);
   noteWarnings(trace, response.warnings, services);
   trace.noteUsage(toAuditTokens(response.value.usage));
   const clientBody = clientCodec.encodeResponse({ ...response.value, model: inbound.model ?? response.value.model }, clientContext);
   const out = Buffer.from(JSON.stringify(clientBody));
   trace.noteBytesOut(out.length);
   return { status: 200, headers: { 'content-type': 'application/json' }, body: out };
-}
-
-function parseJson(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'The provider answered with a body that is not JSON.' });
-  }
 }
 
 /** The provider's refusal, with its honest status, re-encoded later in the client's shape. */

@@ -36,9 +36,10 @@ async function fetchCatalog(target: Target, services: GatewayServices, signal: C
   if (adapterFor(provider.kind).urlFor(provider, call) === null) return [];
   const bounded = AbortSignal.any([toAbortSignal(signal), AbortSignal.timeout(CATALOG_TIMEOUT_MS)]);
   const response = await sendToProvider(target, { call, method: 'GET', clientHeaders: {}, body: null }, services, bounded, trace);
-  const { bytes } = await readJsonBody(response.body, 'openai');
+  const { bytes, answer } = await readJsonBody(response.body, 'openai');
   if (response.status >= 400) throw new Error(`HTTP ${response.status}`);
-  return idsOf(JSON.parse(bytes.toString('utf8')));
+  // Not JSON: parsed again only to throw the parser's error, as before.
+  return idsOf(answer ?? JSON.parse(bytes.toString('utf8')));
 }
 
 async function catalogOf(target: Target, services: GatewayServices, signal: CancelSignal, trace: RequestTrace): Promise<string[]> {

@@ -60,7 +60,7 @@ export async function relayReply(
   trace.noteUsage(tokens);
   if (upstream.status < 400) noteHubCost(trace, upstream.headers);
   governed.settle(tokens);
-  if (upstream.status < 400) scanOutputJson(json.bytes, governed, trace);
+  if (upstream.status < 400) scanOutputJson(json.bytes, governed, trace, json.answer);
   trace.noteBytesOut(json.bytes.length);
   return { status: upstream.status, headers, body: json.bytes };
 }

@@ -16,7 +16,6 @@ import type { CancelSignal } from '../upstream/cancel-signal.js';
 import { toAuditTokens } from './audit-tokens.js';
 import { BatchResultsUsage } from './batch-results-usage.js';
 import type { AuditTokens } from '../audit/record.js';
-import type { Usage } from '../canonical/usage.js';
 import type { ResourceCall } from './forward-resource.js';
 import { answerOf, tapStreamedImages, type StreamedImages } from './image-stream-tap.js';
 import { mediaUnitOf, type MediaUnit } from './media-units.js';
@@ -24,7 +23,7 @@ import { noteMediaUsage } from './note-media-usage.js';
 import type { Governed } from './govern-request.js';
 import type { PipelineResponse } from './pipeline-types.js';
 import type { InboundCall } from './read-inbound-call.js';
-import { readJsonBody, relayStream } from './relay-response.js';
+import { readJsonBody, relayStream, type JsonAnswer } from './relay-response.js';
 import type { RequestTrace } from './request-trace.js';
 import { scanOutputJson, scanOutputStream } from './scan-output.js';
 import type { ProviderReply } from './send-to-provider.js';
@@ -58,8 +57,8 @@ export async function relayResource(upstream: ProviderReply, context: ResourceRe
   trace.noteUsage(tokens);
   context.governed.settle(tokens);
   trace.noteBytesOut(json.bytes.length);
-  if (upstream.status < 400) scanOutputJson(json.bytes, context.governed, trace);
-  if (upstream.status < 400 && context.ids) await rememberIds(json.bytes, context.provider, context.ids);
+  if (upstream.status < 400) scanOutputJson(json.bytes, context.governed, trace, json.answer);
+  if (upstream.status < 400 && context.ids) await rememberIds(json.answer, context.provider, context.ids);
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: json.bytes };
 }
 
@@ -70,12 +69,12 @@ export async function relayResource(upstream: ProviderReply, context: ResourceRe
  * it: its work ran at the provider, not through gw, so this is where its usage is recorded (and
  * priced at the batch price), once.
  */
-async function usageOfAnswer(json: { bytes: Buffer; usage: Usage | undefined }, context: ResourceRelayContext, trace: RequestTrace, unit: MediaUnit | undefined): Promise<AuditTokens | null> {
-  if (unit) return noteMediaUsage(trace, context.fields, unit, parseJson(json.bytes), toAuditTokens(json.usage));
+async function usageOfAnswer(json: JsonAnswer, context: ResourceRelayContext, trace: RequestTrace, unit: MediaUnit | undefined): Promise<AuditTokens | null> {
+  if (unit) return noteMediaUsage(trace, context.fields, unit, json.answer, toAuditTokens(json.usage));
   if (context.method !== 'GET') return toAuditTokens(json.usage);
   if (context.route.operation !== 'batches.item' || json.usage === undefined || !context.ids) return null;
-  let batch: { id?: unknown; status?: unknown; model?: unknown };
-  try { batch = JSON.parse(json.bytes.toString('utf8')) as typeof batch; } catch { return null; }
+  const batch = json.answer as { id?: unknown; status?: unknown; model?: unknown } | undefined;
+  if (typeof batch !== 'object' || batch === null) return null;
   if (batch.status !== 'completed' || typeof batch.id !== 'string' || typeof batch.model !== 'string') return null;
   try {
     if (!(await context.ids.claim(`usage:${batch.id}`, context.provider))) return null;
@@ -95,9 +94,7 @@ async function relayRerank(upstream: ProviderReply, mapper: RerankMapper, reques
     trace.noteBytesOut(json.bytes.length);
     return { status: upstream.status, headers, body: json.bytes };
   }
-  let parsed: unknown;
-  try { parsed = JSON.parse(json.bytes.toString('utf8')); } catch { parsed = null; }
-  const mapped = mapper.decodeResponse(parsed, request);
+  const mapped = mapper.decodeResponse(json.answer ?? null, request);
   const bytes = Buffer.from(JSON.stringify(mapped));
   const total = mapped.usage?.total_tokens;
   if (total !== undefined) trace.noteUsage({ input: total, total });
@@ -207,10 +204,6 @@ function batchResultsUsage(status: number, context: ResourceRelayContext, trace:
   };
 }
 
-function parseJson(bytes: Buffer): unknown {
-  try { return JSON.parse(bytes.toString('utf8')); } catch { return undefined; }
-}
-
 /** Reads event data until the response id shows (`response.created` is the first event), then only forwards. */
 async function* tapResponseId(body: AsyncIterable<Uint8Array>, onId: (id: string) => void): AsyncGenerator<Uint8Array> {
   const decoder = new SseDecoder();
@@ -239,9 +232,8 @@ function readResponseId(data: string): string | undefined {
 }
 
 /** Resolves once a shared store has the ids, so the client never holds an id another instance cannot find. */
-async function rememberIds(bytes: Buffer, provider: string, ids: ResourceIdStore): Promise<void> {
-  let json: unknown;
-  try { json = JSON.parse(bytes.toString('utf8')); } catch { return; }
+async function rememberIds(json: unknown, provider: string, ids: ResourceIdStore): Promise<void> {
+  if (json === undefined) return;
   const writes: Array<void | Promise<void>> = [];
   const objects = [json, ...(Array.isArray((json as { data?: unknown })?.data) ? (json as { data: unknown[] }).data : [])];
   for (const object of objects) {

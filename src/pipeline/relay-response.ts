@@ -135,7 +135,14 @@ function declaredLength(headers: Record<string, string | string[] | undefined>):
 }
 
 /** `codec` reads the usage; a WireDialect (the older form) means that family's codec. */
-export async function readJsonBody(body: ResponseBody, codec: DialectCodec | WireDialect, headers: Record<string, string | string[] | undefined> = {}): Promise<{ bytes: Buffer; usage: Usage | undefined }> {
+/** A provider's JSON answer: its bytes as sent, the usage read from it, and the parsed value (undefined when it is not JSON), so no caller parses it again. */
+export interface JsonAnswer {
+  bytes: Buffer;
+  usage: Usage | undefined;
+  answer: unknown;
+}
+
+export async function readJsonBody(body: ResponseBody, codec: DialectCodec | WireDialect, headers: Record<string, string | string[] | undefined> = {}): Promise<JsonAnswer> {
   const declared = declaredLength(headers);
   if (declared !== null && declared > MAX_JSON_RESPONSE_BYTES) throw tooLarge();
   // A length within the cap: one await for the whole body instead of an async iterator,
@@ -144,8 +151,12 @@ export async function readJsonBody(body: ResponseBody, codec: DialectCodec | Wir
     ? Buffer.from(await body.arrayBuffer())
     : await readBounded(body);
   const tap = createUsageTap(typeof codec === 'string' ? codecForFamily(codec) : codec);
-  try { tap.readJson(JSON.parse(bytes.toString('utf8'))); } catch { /* not JSON: forwarded as it is */ }
-  return { bytes, usage: tap.usage() };
+  let answer: unknown;
+  try {
+    answer = JSON.parse(bytes.toString('utf8'));
+    tap.readJson(answer);
+  } catch { /* not JSON: forwarded as it is */ }
+  return { bytes, usage: tap.usage(), answer };
 }
 
 function tooLarge(): GatewayError {

@@ -75,13 +75,20 @@ function collect(node: unknown, pieces: string[], depth: number): void {
   }
 }
 
-/** A whole JSON answer: a block replaces it with the 403; other matches are counted. */
-export function scanOutputJson(bytes: Buffer, governed: Governed, trace: RequestTrace): void {
+/**
+ * A whole JSON answer: a block replaces it with the 403; other matches are counted. `answer`:
+ * the bytes as the caller already parsed them (readJsonBody's), else they are parsed here.
+ */
+export function scanOutputJson(bytes: Buffer, governed: Governed, trace: RequestTrace, answer?: unknown): void {
   if (!governed.dlp.outputScan || governed.dlp.rules.length === 0) return;
-  let parsed: unknown;
-  try { parsed = JSON.parse(bytes.toString('utf8')); } catch { return; }
+  const parsed = answer ?? parseOrUndefined(bytes);
+  if (parsed === undefined) return;
   const rules = governed.dlp.rules.map((rule) => ({ ...rule, action: rule.action === 'redact' ? 'log' as const : rule.action }));
   const scan = scanRequestBody(parsed, rules);
   for (const [ruleId, matches] of Object.entries(scan.counts)) for (let index = 0; index < matches; index += 1) count(trace, ruleId);
   if (scan.blockedBy !== null) throw blockedError(scan.blockedBy);
+}
+
+function parseOrUndefined(bytes: Buffer): unknown {
+  try { return JSON.parse(bytes.toString('utf8')); } catch { return undefined; }
 }
