@@ -28,10 +28,6 @@ export function hasUnits(tokens: AuditTokens): boolean {
   return tokens.images !== undefined || tokens.audio_seconds !== undefined || tokens.characters !== undefined;
 }
 
-export function hasUnitPrice(entry: StoredPrice): boolean {
-  return UNIT_PRICE_FIELDS.some((field) => entry[field] !== undefined);
-}
-
 /** An override's audio and character prices under the dataset's keys, so calcPrice applies them as it does the dataset's. */
 export function libraryUnitPrices(entry: StoredPrice): ModelPrice {
   return {

@@ -85,6 +85,7 @@ function readRoute(item: Json): string | null {
 }
 
 const PRICE_FIELDS = ['input_mtok', 'output_mtok', 'cache_read_mtok', 'cache_write_mtok', 'cache_write_1h_mtok', 'input_audio_mtok', 'output_audio_mtok', 'per_image', 'per_audio_minute', 'per_million_characters'];
+/** src/spend/unit-prices.ts's UNIT_PRICE_FIELDS, spelled again here: state imports nothing from spend. */
 const UNIT_FIELDS = ['per_image', 'per_image_variants', 'per_audio_minute', 'per_million_characters'];
 
 function readPrice(item: Json): string | null {
