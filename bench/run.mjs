@@ -5,7 +5,7 @@
 //
 // Env: BENCH_DURATION (measured seconds per cell, 4), BENCH_WARMUP (1), BENCH_RUNS (2, interleaved),
 // BENCH_CONNECTIONS (1,32), BENCH_SCENARIOS (chat,chat-stream,messages-stream-translated,messages-large-stream;
-// also messages,messages-stream, and messages-1mb-stream: a 1 MB coding-agent request),
+// also messages,messages-stream, messages-translated (non-streaming), and messages-1mb-stream: a 1 MB coding-agent request),
 // BENCH_TARGETS (direct,bare-proxy,fastify-floor,gw; fastify-floor: fastify + undici parsing JSON, no gw logic), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
 // GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…),
 // BENCH_DLP (0 skips the DLP case), BENCH_SPEND (0 skips the spend case).

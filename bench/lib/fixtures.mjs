@@ -92,6 +92,13 @@ export const scenarios = {
     body: { model: 'claude-sonnet-4-20250514', max_tokens: 256, system, messages: [{ role: 'user', content: question }], stream: true },
     looksComplete: (text) => text.includes('content_block_delta') && text.includes('message_stop'),
   },
+  // The same translation without streaming: gw reads the provider's whole Chat answer and writes an
+  // Anthropic message (the bare proxy and direct runs get the mock's native Anthropic answer).
+  'messages-translated': {
+    dialect: 'anthropic', path: '/v1/messages', stream: false,
+    body: { model: 'openai/gpt-4o-mini', max_tokens: 256, system, messages: [{ role: 'user', content: question }] },
+    looksComplete: (text) => text.includes('"type":"message"') && text.includes('"usage"'),
+  },
   // An Anthropic client whose model gw routes to the OpenAI provider: gw translates the request to
   // Chat Completions and the chat stream back to Anthropic events. The bare proxy and direct runs
   // get the mock's native Anthropic stream for the same body, so the ratio prices translation.
