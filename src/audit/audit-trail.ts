@@ -11,6 +11,7 @@ import { GroupCommitWriter, type AuditStatus } from './group-commit-writer.js';
 import type { AuditFields, AuditRecord } from './record.js';
 import { AuditGapError, checkStartGap, hashAt, type StartGap } from './check-start-gap.js';
 import { repairTornTail, type TailState } from './repair-tail.js';
+import { checkKeyTrustedAtStart, trustKeyAfterGap } from './trust-at-start.js';
 
 export { AuditLockedError } from './audit-lock.js';
 export { AuditClosedError, AuditWriteError, type AuditStatus } from './group-commit-writer.js';
@@ -40,6 +41,8 @@ export interface AuditTrailOptions {
    * and a gateway starting meanwhile waits for its lock (src/cli/record-admin-changes.ts).
    */
   role?: AuditWriterRole;
+  /** Told what the start did that an operator should know (the trust file seeded). */
+  onNote?: (note: string) => void;
 }
 
 export interface AuditTrail {
@@ -85,6 +88,10 @@ async function firstHashOf(logFile: string, head: ChainHead | null): Promise<str
   return (await hashAt(logFile, 1)) ?? head.hash;
 }
 
+function untrustedKeyGap(reason: string, head: ChainHead | null): StartGap {
+  return { reason, checkpoint_seq: 0, checkpoint_hash: '', log_seq: head?.seq ?? 0, log_hash: head?.hash ?? null };
+}
+
 async function readLegacyKey(keyPath: string): Promise<Buffer | undefined> {
   try {
     return await readFile(keyPath);
@@ -110,8 +117,12 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
     const logFile = path.join(options.dir, AUDIT_LOG_FILE);
     const tail = await repairTornTail(logFile, path.join(options.dir, 'quarantine'), now());
     const checkpointFile = path.join(options.dir, AUDIT_CHECKPOINT_FILE);
-    const gap = await checkStartGap(checkpointFile, logFile, { publicKey: key.publicKey, legacyKey }, tail.head);
+    const trust = await checkKeyTrustedAtStart(home, key.publicKey, new Date());
+    if (trust.kind === 'seeded') options.onNote?.(trust.note);
+    const gap = await checkStartGap(checkpointFile, logFile, { publicKey: key.publicKey, legacyKey }, tail.head)
+      ?? (trust.kind === 'untrusted' ? untrustedKeyGap(trust.reason, tail.head) : null);
     if (gap !== null && !options.acceptGap) throw new AuditGapError(gap, options.dir);
+    if (trust.kind === 'untrusted') await trustKeyAfterGap(home, key.publicKey, new Date());
     await writePublicKey(home, key);
     const file = await fileSystem.openLog(logFile);
     closeFile = () => file.close();

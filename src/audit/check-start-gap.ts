@@ -4,8 +4,10 @@
 // before anything is appended. Cases: the log ends before the checkpoint's seq, the record
 // at that seq has another hash, or the checkpoint is not signed by this home's key (a
 // replaced key; for a legacy HMAC checkpoint, a replaced audit.key).
-// A missing checkpoint is not a start-time finding (a crash before the first one is
-// legitimate); `gw audit verify` reports it.
+// A missing checkpoint while the log holds records is a finding too: deleting checkpoint.json
+// along with the last records would otherwise hide the cut (gw audit verify refuses such a
+// trail, so the start does as well). The one honest way to get there, a crash between the
+// very first log write and its checkpoint, is rare enough to ask for --accept-audit-gap.
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import readline from 'node:readline';
@@ -21,7 +23,7 @@ export interface StartGap {
 
 export class AuditGapError extends Error {
   constructor(readonly gap: StartGap, dir: string) {
-    super(`the audit trail in ${dir} does not reach its checkpoint: ${gap.reason}. Records were removed or rewritten while gw was stopped. ` +
+    super(`the audit trail in ${dir} cannot be vouched for: ${gap.reason}. Records, the checkpoint or the key were removed or rewritten while gw was stopped. ` +
       'Keep the trail as it is for investigation (gw audit verify names the problem); to start anyway and record the gap, run gw serve --accept-audit-gap.');
     this.name = 'AuditGapError';
   }
@@ -50,7 +52,10 @@ async function forgeryProblem(checkpoint: Checkpoint, keys: StartKeys, logFile: 
 
 export async function checkStartGap(checkpointFile: string, logFile: string, keys: StartKeys, head: ChainHead | null): Promise<StartGap | null> {
   const checkpoint = await readCheckpoint(checkpointFile);
-  if (checkpoint === null) return null;
+  if (checkpoint === null) {
+    if (head === null) return null;
+    return { reason: `checkpoint.json is missing while the log holds ${head.seq} records (a cut tail cannot be ruled out)`, checkpoint_seq: 0, checkpoint_hash: '', log_seq: head.seq, log_hash: head.hash };
+  }
   const gap = (reason: string): StartGap => ({
     reason, checkpoint_seq: checkpoint.seq, checkpoint_hash: checkpoint.hash, log_seq: head?.seq ?? 0, log_hash: head?.hash ?? null,
   });

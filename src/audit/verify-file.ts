@@ -19,6 +19,9 @@ export interface VerifyFileOptions {
   requireSeal?: boolean;
   /** Seqs whose hashes to return (a witness's checkpoints). */
   collectSeqs?: ReadonlySet<number>;
+  /** Keys the verifier trusts; a checkpoint signed by another fails (verify.ts). */
+  trustedKeys?: readonly string[];
+  allowUntrusted?: boolean;
 }
 
 async function readOptional(file: string): Promise<Buffer | undefined> {
@@ -58,6 +61,7 @@ export async function verifyFile(file: string, options: VerifyFileOptions = {}):
     const { size } = await handle.stat();
     const base: VerifyOptions = {
       requireSeal: options.requireSeal === true,
+      ...(options.trustedKeys ? { trustedKeys: options.trustedKeys, allowUntrusted: options.allowUntrusted === true } : {}),
       ...(checkpoint ? { checkpoint } : {}), ...(key ? { key } : {}), ...(publicKey ? { publicKey } : {}),
       ...(options.collectSeqs ? { collectSeqs: options.collectSeqs } : {}),
     };

@@ -2,6 +2,7 @@
 // Edits show as a hash mismatch; inserts, deletes and reorders as a seq or prev
 // break; a cut tail only through the checkpoint (security-reliability.md §A4).
 import { AuditRecordError, GENESIS_PREV, sealRecord, type UnsealedRecord } from './chain.js';
+import { fingerprintOf } from './key-fingerprint.js';
 import { isCheckpointAuthentic, isSignatureValid, isSignedCheckpoint, trailIdOf, type ChainHead, type Checkpoint, type HmacCheckpoint, type SignedCheckpoint } from './checkpoint.js';
 
 export interface VerifyOptions {
@@ -19,6 +20,13 @@ export interface VerifyOptions {
    * is a finding, not a warning (deleting either would otherwise hide a cut tail).
    */
   requireSeal?: boolean;
+  /**
+   * The keys this verifier trusts (--key, the trust file): a signed checkpoint under any other
+   * key fails the trail (fail closed). Absent: no trust decision here (the caller makes it).
+   */
+  trustedKeys?: readonly string[];
+  /** With `trustedKeys`: an untrusted signer is reported (`untrusted`) instead of failing (--allow-untrusted). */
+  allowUntrusted?: boolean;
 }
 
 export interface BadRecord {
@@ -39,6 +47,10 @@ export interface VerifyResult {
   trail?: string;
   /** The hashes at the seqs asked for with `collectSeqs` that the verified records reach. */
   hashesAt?: Map<number, string>;
+  /** The key that signed the checkpoint, when it is a signed one. */
+  signedBy?: string;
+  /** The signer is not among `trustedKeys` and `allowUntrusted` let the trail through. */
+  untrusted?: boolean;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -125,6 +137,15 @@ function signatureProblem(checkpoint: SignedCheckpoint, trail: string | undefine
   }
   if (!isSignatureValid(checkpoint)) return { seq: checkpoint.seq, reason: 'checkpoint signature does not verify (checkpoint forged or edited)' };
   if (trail !== undefined && checkpoint.trail !== trail) return { seq: checkpoint.seq, reason: 'checkpoint names another trail (record 1 replaced)' };
+  return trustProblem(checkpoint, options, warnings);
+}
+
+/** Fail closed: a valid signature proves only that someone holds the key; the key must be one the operator trusts. */
+function trustProblem(checkpoint: SignedCheckpoint, options: VerifyOptions, warnings: string[]): Omit<BadRecord, 'line'> | undefined {
+  if (options.trustedKeys === undefined || options.trustedKeys.includes(checkpoint.public_key)) return undefined;
+  const reason = `signed by key ${fingerprintOf(checkpoint.public_key)}, which is not trusted (not in the audit trust file nor given with --key): re-signed by someone else, or a key to add with gw audit trust add`;
+  if (!options.allowUntrusted) return { seq: checkpoint.seq, reason };
+  warnings.push(`UNTRUSTED: ${reason}`);
   return undefined;
 }
 
@@ -188,6 +209,9 @@ export async function verifyLines(lines: Iterable<string> | AsyncIterable<string
     }
   }
   const problem = checkpointProblem(head, hashAtCheckpoint, trail, options, warnings);
-  if (problem) return { ok: false, records, head, firstBad: { line: lineNumber + 1, ...problem }, warnings, trail, hashesAt };
-  return { ok: true, records, head, warnings, trail, hashesAt };
+  const signedBy = options.checkpoint && isSignedCheckpoint(options.checkpoint) ? options.checkpoint.public_key : undefined;
+  const signer = signedBy === undefined ? {} : { signedBy };
+  if (problem) return { ok: false, records, head, firstBad: { line: lineNumber + 1, ...problem }, warnings, trail, hashesAt, ...signer };
+  const untrusted = signedBy !== undefined && options.trustedKeys !== undefined && !options.trustedKeys.includes(signedBy);
+  return { ok: true, records, head, warnings, trail, hashesAt, ...signer, ...(untrusted ? { untrusted: true } : {}) };
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { defaultTrustFile, readTrustFile } from '../audit/trust-file.js';
 import { AUDIT_LOG_FILE, type AuditTrail } from '../audit/audit-trail.js';
 import { PUBLIC_KEY_FILE } from '../audit/signing-key.js';
 import { verifyFile } from '../audit/verify-file.js';
@@ -51,15 +52,22 @@ async function verifyNow(input: AuditPageInput, file: string): Promise<TrailVerd
   const started = Date.now();
   let chains: TrailVerdict['chains'];
   if (input.shared) {
-    const key = (await readFile(path.join(input.home, PUBLIC_KEY_FILE), 'utf8').catch(() => '')).trim();
-    const verdicts = await input.shared.verifyChains(key ? [key] : []);
+    const verdicts = await input.shared.verifyChains({ trustedKeys: await trustedKeysOf(input.home) });
     chains = verdicts.map((verdict) => chainOf(`chain ${verdict.chainId} (${verdict.instance}, from ${verdict.startedAt})`, verdict.result));
   } else {
-    chains = [chainOf(file, await verifyFile(file, { requireSeal: true }).catch((error: NodeJS.ErrnoException): VerifyResult => ({
+    chains = [chainOf(file, await verifyFile(file, { requireSeal: true, trustedKeys: await trustedKeysOf(input.home) }).catch((error: NodeJS.ErrnoException): VerifyResult => ({
       ok: false, records: 0, head: null, warnings: [], firstBad: { line: 0, reason: error.code === 'ENOENT' ? 'no trail yet' : `unreadable: ${error.message}` },
     })))];
   }
   return { ok: chains.every((chain) => chain.ok), checked_at: new Date().toISOString(), took_ms: Date.now() - started, chains };
+}
+
+/** The trust file's keys; a home without one yet trusts its own audit.pub (as gw audit verify does). */
+async function trustedKeysOf(home: string): Promise<string[]> {
+  const listed = await readTrustFile(defaultTrustFile(home)).catch(() => []);
+  if (listed !== null) return listed.map((entry) => entry.public_key);
+  const own = (await readFile(path.join(home, PUBLIC_KEY_FILE), 'utf8').catch(() => '')).trim();
+  return own ? [own] : [];
 }
 
 function chainOf(name: string, result: VerifyResult): TrailVerdict['chains'][number] {

@@ -9,7 +9,9 @@ import { databaseAccessError, openDatabase } from '../postgres/database.js';
 import { openPostgresAuditTrail } from '../postgres/postgres-audit-trail.js';
 import { openPostgresResourceIds } from '../postgres/postgres-resource-ids.js';
 import { createPostgresTrailReader } from '../postgres/postgres-trail-reader.js';
-import { verifyChains, type ChainVerdict } from '../postgres/postgres-audit-chains.js';
+import { AuditGapError } from '../audit/audit-trail.js';
+import { checkKeyTrustedAtStart, trustKeyAfterGap } from '../audit/trust-at-start.js';
+import { verifyChains, type ChainTrust, type ChainVerdict } from '../postgres/postgres-audit-chains.js';
 import type { TrailReader } from '../admin/trail-reader.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateStore } from '../state/state-store.js';
@@ -25,21 +27,34 @@ export interface SharedStores {
   resourceIds: ResourceIdStore;
   /** Request records of every chain, for the admin console. */
   trail: TrailReader;
-  /** Verifies every chain (the console's Verify button), these keys pinned. */
-  verifyChains(publicKeys: readonly string[]): Promise<ChainVerdict[]>;
+  /** Verifies every chain (the console's Verify button) under these trusted keys. */
+  verifyChains(trust: ChainTrust): Promise<ChainVerdict[]>;
   close(): Promise<void>;
 }
 
-export async function openSharedStores(url: string, home: string, onCheckpoint?: (checkpoint: SignedCheckpoint) => void): Promise<SharedStores> {
+export interface SharedStoreStart {
+  /** gw serve --accept-audit-gap: start under a signing key the trust file does not hold, recording it. */
+  acceptAuditGap?: boolean;
+  onNote?: (note: string) => void;
+}
+
+export async function openSharedStores(url: string, home: string, onCheckpoint?: (checkpoint: SignedCheckpoint) => void, start: SharedStoreStart = {}): Promise<SharedStores> {
+  // The key stays in the instance's home: whoever can write the database cannot forge a checkpoint
+  // that verifies against this instance's trusted audit.pub (gw audit verify --store).
+  const signingKey = await loadOrCreateSigningKey(home);
+  const trust = await checkKeyTrustedAtStart(home, signingKey.publicKey, new Date());
+  if (trust.kind === 'seeded') start.onNote?.(trust.note);
+  if (trust.kind === 'untrusted' && !start.acceptAuditGap) throw new AuditGapError({ reason: trust.reason, checkpoint_seq: 0, checkpoint_hash: '', log_seq: 0, log_hash: null }, home);
   const database = openDatabase(url);
   try {
-    // The key stays in the instance's home: whoever can write the database cannot forge a checkpoint
-    // that verifies against this instance's audit.pub (gw audit verify --store --key …/audit.pub).
-    const signingKey = await loadOrCreateSigningKey(home);
     await writePublicKey(home, signingKey);
     const audit = await openPostgresAuditTrail({ database, signingKey, ...(onCheckpoint ? { onCheckpoint } : {}) });
+    if (trust.kind === 'untrusted') {
+      await trustKeyAfterGap(home, signingKey.publicKey, new Date());
+      await audit.append({ kind: 'audit.gap', data: { reason: trust.reason, accepted_by: 'gw serve --accept-audit-gap' } });
+    }
     const resourceIds = await openPostgresResourceIds(database, () => undefined);
-    return { audit, resourceIds, trail: createPostgresTrailReader(database), verifyChains: (keys) => verifyChains(database, keys), close: () => database.end() };
+    return { audit, resourceIds, trail: createPostgresTrailReader(database), verifyChains: (trust) => verifyChains(database, trust), close: () => database.end() };
   } catch (error) {
     await database.end().catch(() => undefined);
     throw databaseAccessError(url, error);

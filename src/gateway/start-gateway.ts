@@ -88,12 +88,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Checkpoints reach the witnesses off the request path; gateway.stop's gets a short last try after the trail closes.
     const witnesses = new WitnessPusher({ log: (message) => logger.warn({ component: 'audit_witness' }, message) });
     cleanups.unshift(() => witnesses.drain(WITNESS_DRAIN_MS));
-    const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint)) : null;
+    const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint), {
+      acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note),
+    }) : null;
     if (shared) cleanups.push(() => shared.close());
     const audit = shared?.audit ?? await openAuditTrail({
       dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
       fsync: state.snapshot().settings.audit_fsync, acceptGap: options.acceptAuditGap === true,
       onCheckpoint: (checkpoint) => witnesses.offer(checkpoint),
+      onNote: (note) => logger.info({ component: 'audit' }, note),
     });
     cleanups.unshift(() => audit.close());
     // The mock answers in-process behind the same client every provider call goes through.

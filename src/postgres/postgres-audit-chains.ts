@@ -44,25 +44,34 @@ export async function* chainLines(database: Database, chainId: string, onFacets?
   }
 }
 
+export interface ChainTrust {
+  /** Keys the verifier trusts (--key, the trust file): a chain signed by any other fails (fail closed). */
+  trustedKeys: readonly string[];
+  /** Report an untrusted chain (UNTRUSTED) instead of failing it: for looking around. */
+  allowUntrusted?: boolean;
+}
+
 /**
  * Verifies each chain: links and hashes record by record, its end against the signed checkpoint
- * row. `publicKeys` are instances' audit.pub values this verifier trusts: a chain signed by one
- * of them is pinned; any other is checked against the key in its own checkpoint, and a warning
- * says so (whoever can write the database could have re-signed it).
+ * row, whose key must be trusted. A chain with records and no checkpoint is a failure too: the
+ * checkpoint moves in the same transaction as the records, so only an edit removes it.
  */
-export async function verifyChains(database: Database, publicKeys: readonly string[]): Promise<ChainVerdict[]> {
+export async function verifyChains(database: Database, trust: ChainTrust): Promise<ChainVerdict[]> {
   const verdicts: ChainVerdict[] = [];
   for (const chain of await listChains(database)) {
-    const pinned = chain.checkpoint && publicKeys.includes(chain.checkpoint.public_key) ? chain.checkpoint.public_key : undefined;
     // The explorer's copy of each request's fields must be its line's: an edited copy could hide a call.
     let edited: number | null = null;
     const checkFacets = (seq: number, line: string, facets: unknown) => { if (edited === null && !facetsAgree(line, facets)) edited = seq; };
-    const result = await verifyLines(chainLines(database, chain.chainId, checkFacets), { ...(chain.checkpoint ? { checkpoint: chain.checkpoint } : {}), ...(pinned ? { publicKey: pinned } : {}), requireSeal: pinned !== undefined });
+    const result = await verifyLines(chainLines(database, chain.chainId, checkFacets), {
+      ...(chain.checkpoint ? { checkpoint: chain.checkpoint } : {}),
+      requireSeal: true, trustedKeys: trust.trustedKeys, allowUntrusted: trust.allowUntrusted === true,
+      // The key is the trust list's question here; requireSeal's own pin would name the chain's key.
+      ...(chain.checkpoint ? { publicKey: chain.checkpoint.public_key } : {}),
+    });
     if (edited !== null && (result.ok || (result.firstBad?.seq ?? Infinity) > edited)) {
       result.ok = false;
       result.firstBad = { line: edited, seq: edited, reason: 'its facets (the explorer\'s copy of its fields) differ from its line: edited in the database' };
     }
-    if (chain.checkpoint === null) result.warnings.push('no checkpoint yet (the chain\'s first commit has not landed)');
     verdicts.push({ ...chain, result });
   }
   return verdicts;

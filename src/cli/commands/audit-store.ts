@@ -1,14 +1,13 @@
 // The audit trail on PostgreSQL (gw serve --store): `gw audit verify --store URL` checks
 // every chain, `gw audit export --store URL --chain ID` writes one as the JSON Lines
 // that `gw audit verify --file` accepts.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { describeDatabaseError, openDatabase, type Database } from '../../postgres/database.js';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
-import { chainLines, listChains, verifyChains } from '../../postgres/postgres-audit-chains.js';
+import { chainLines, listChains, verifyChains, type ChainVerdict } from '../../postgres/postgres-audit-chains.js';
 import { CliExit, type CliContext } from '../cli-context.js';
-import { PUBLIC_KEY_FILE } from '../../audit/signing-key.js';
+import { fingerprintOf } from '../../audit/trust-file.js';
+import { resolveTrustedKeys, type TrustFlags, type TrustedKeys } from '../trusted-keys.js';
 
 async function withDatabase<T>(url: string, run: (database: Database) => Promise<T>): Promise<T> {
   const database = openDatabase(url, { maxConnections: 2 });
@@ -28,37 +27,35 @@ function storeUrlOf(context: CliContext, flag: string | undefined): string {
   return url;
 }
 
-/** Public keys (audit.pub) of instances whose chains are pinned: this home's, and any named with --key. */
-async function readKeys(home: string, extra: readonly string[]): Promise<string[]> {
-  const files = [path.join(home, PUBLIC_KEY_FILE), ...extra];
-  const keys: string[] = [];
-  for (const file of files) {
-    const key = await readFile(file, 'utf8').catch(() => null);
-    if (key !== null && key.trim() !== '') keys.push(key.trim());
-  }
-  return keys;
+/** Each --key must sign a chain in the store: a key whose chains are gone is a deleted chain. */
+function keysWithoutChain(named: TrustedKeys['named'], verdicts: readonly ChainVerdict[]): string[] {
+  const signers = new Set(verdicts.map((verdict) => verdict.checkpoint?.public_key));
+  return named.filter((entry) => !signers.has(entry.key)).map((entry) => `--key ${entry.source} (${fingerprintOf(entry.key)}) signs no chain in the store: its chains were deleted, or it never wrote here`);
 }
 
-export async function runStoreVerify(flags: { store?: string; json?: boolean; home?: string; key?: string[] }, context: CliContext): Promise<void> {
+export async function runStoreVerify(flags: TrustFlags & { store?: string; json?: boolean; home?: string; allowUntrusted?: boolean }, context: CliContext): Promise<void> {
   const url = storeUrlOf(context, flags.store);
-  const keys = await readKeys(context.home(flags.home), flags.key ?? []);
-  const verdicts = await withDatabase(url, (database) => verifyChains(database, keys));
+  const trust = await resolveTrustedKeys(context.home(flags.home), flags);
+  const verdicts = await withDatabase(url, (database) => verifyChains(database, { trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true }));
+  const missing = keysWithoutChain(trust.named, verdicts);
   const broken = verdicts.filter((verdict) => !verdict.result.ok);
   if (flags.json) {
-    context.stdout.write(`${JSON.stringify({ ok: broken.length === 0, chains: verdicts })}\n`);
+    context.stdout.write(`${JSON.stringify({ ok: broken.length === 0 && missing.length === 0, chains: verdicts, missing })}\n`);
   } else {
+    for (const note of trust.notes) context.stderr.write(`note: ${note}\n`);
     for (const verdict of verdicts) {
       const { result } = verdict;
       const name = `chain ${verdict.chainId} (${verdict.instance}, from ${verdict.startedAt})`;
       for (const warning of result.warnings) context.stderr.write(`warning: ${name}: ${warning}\n`);
       const bad = result.firstBad;
       context.stdout.write(result.ok
-        ? `${name}: intact, ${result.records} records\n`
+        ? `${name}: intact${result.untrusted ? ' but UNTRUSTED' : ''}, ${result.records} records${result.signedBy ? `, signed by ${fingerprintOf(result.signedBy)}` : ''}\n`
         : `${name}: BROKEN${bad?.seq !== undefined ? ` at seq ${bad.seq}` : ''}: ${bad?.reason ?? 'unknown'}\n`);
     }
-    context.stdout.write(`${verdicts.length} chains, ${broken.length === 0 ? 'all intact' : `${broken.length} BROKEN`}\n`);
+    for (const line of missing) context.stdout.write(`MISSING: ${line}\n`);
+    context.stdout.write(`${verdicts.length} chains, ${broken.length === 0 ? 'all intact' : `${broken.length} BROKEN`}${missing.length > 0 ? `, ${missing.length} MISSING` : ''}\n`);
   }
-  if (broken.length > 0) throw new CliExit(1, '');
+  if (broken.length > 0 || missing.length > 0) throw new CliExit(1, '');
 }
 
 export function registerAuditStoreCommands(audit: Command, context: CliContext): void {

@@ -11,6 +11,9 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { registerAuditStoreCommands, runStoreVerify } from './audit-store.js';
 import { readWitness } from '../read-witness.js';
+import { resolveTrustedKeys } from '../trusted-keys.js';
+import { fingerprintOf } from '../../audit/trust-file.js';
+import { registerAuditTrustCommand } from './audit-trust.js';
 
 interface VerifyFlags {
   file?: string;
@@ -19,12 +22,15 @@ interface VerifyFlags {
   json?: boolean;
   home?: string;
   witness?: string;
+  trustFile?: string;
+  allowUntrusted?: boolean;
 }
 
 function describeResult(result: VerifyResult): string {
   if (result.ok) {
     const head = result.head ? `head seq ${result.head.seq} hash ${result.head.hash.slice(0, 8)}…` : 'no head (empty log)';
-    return `audit trail intact: ${result.records} records, ${head}`;
+    const untrusted = result.untrusted && result.signedBy !== undefined ? ` but UNTRUSTED (signed by key ${fingerprintOf(result.signedBy)})` : '';
+    return `audit trail intact${untrusted}: ${result.records} records, ${head}`;
   }
   const bad = result.firstBad;
   const seq = bad?.seq === undefined ? '' : ` (seq ${bad.seq})`;
@@ -60,13 +66,14 @@ export async function runAuditVerify(flags: VerifyFlags, context: CliContext): P
   if (flags.file === undefined && flags.witness === undefined && resolveStoreUrl(flags.store, context.env) !== undefined) return runStoreVerify(flags, context);
   const home = context.home(flags.home);
   const file = flags.file ? path.resolve(flags.file) : path.join(home, 'audit', AUDIT_LOG_FILE);
+  const trust = await resolveTrustedKeys(home, flags);
   // Read first: the local records at the witnessed seqs are collected while verifying.
   const witnessed: WitnessedCheckpoint[] | undefined = flags.witness === undefined ? undefined : await readWitness(flags.witness, home, context.env);
   let result: VerifyResult;
   try {
     // The home's own trail must have its checkpoint and key; a file named with --file may be an export.
     result = await verifyFile(file, {
-      requireSeal: flags.file === undefined,
+      requireSeal: flags.file === undefined, trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true,
       ...(witnessed ? { collectSeqs: new Set(witnessed.map((entry) => entry.seq)) } : {}),
     });
   } catch (error) {
@@ -84,6 +91,7 @@ export async function runAuditVerify(flags: VerifyFlags, context: CliContext): P
   if (flags.json) {
     context.stdout.write(`${JSON.stringify({ file, ...shown, ...(comparison ? { witness: { source: flags.witness, ...comparison } } : {}) })}\n`);
   } else {
+    for (const note of trust.notes) context.stderr.write(`note: ${note}\n`);
     for (const warning of result.warnings) context.stderr.write(`warning: ${warning}\n`);
     context.stdout.write(`${describeResult(result)}\n`);
     if (comparison) {
@@ -103,8 +111,11 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
     .option('--json', 'print one JSON object')
     .option('--home <dir>', 'gw home folder (default: $GW_HOME or the platform config folder)')
     .option('--store <url>', 'verify every chain of the PostgreSQL trail instead (GW_DATABASE_URL)')
-    .option('--key <file...>', 'with --store: audit.pub files of instances (from their homes) whose chains must be signed by them')
+    .option('--key <file...>', 'trust these audit.pub files (or keys) besides the trust file; with --store each must sign a chain')
+    .option('--trust-file <path>', 'the operator\'s trust file (default: <home>/audit-trust.json; gw audit trust manages it)')
+    .option('--allow-untrusted', 'report a chain signed by an untrusted key as UNTRUSTED instead of failing (for looking around)')
     .option('--witness <hub-url|file>', 'also compare the trail with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)')
     .action(async (flags: VerifyFlags) => runAuditVerify(flags, context));
   registerAuditStoreCommands(audit, context);
+  registerAuditTrustCommand(audit, context);
 }
