@@ -32,8 +32,18 @@ async function committedRequestRecords(instance: GatewayProcess): Promise<number
   return line ? Number(line[1]) : 0;
 }
 
+/** Every instance's home: their audit.pub files are the keys verify --store is told to trust. */
+const instanceHomes: string[] = [];
+
 async function startInstance(): Promise<GatewayProcess> {
-  return jar.start({ args: ['--store', store, '--standalone'], env: { GW_LOG_LEVEL: 'warn', FILES_KEY: 'sk-files-account' } });
+  const instance = await jar.start({ args: ['--store', store, '--standalone'], env: { GW_LOG_LEVEL: 'warn', FILES_KEY: 'sk-files-account' } });
+  instanceHomes.push(instance.home);
+  return instance;
+}
+
+/** `--key <home>/audit.pub` for every instance started: verify --store fails closed on any other signer. */
+function trustEveryInstance(): string[] {
+  return instanceHomes.flatMap((home) => ['--key', `${home}/audit.pub`]);
 }
 
 function chat(instance: GatewayProcess, credential: string): Promise<Response> {
@@ -133,7 +143,7 @@ describe('three instances on one PostgreSQL', () => {
   });
 
   it('every instance appends its own chain, and gw audit verify --store checks them all', async () => {
-    const verified = await runGw(['audit', 'verify', '--store', store]);
+    const verified = await runGw(['audit', 'verify', '--store', store, ...trustEveryInstance()]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/\d+ chains, all intact/);
     const chains = Number(/(\d+) chains/.exec(verified.stdout)![1]);
@@ -179,7 +189,7 @@ describe('failures', () => {
     stop = true;
     await load;
     expect(committed).toBeGreaterThan(5);
-    const verified = await runGw(['audit', 'verify', '--store', store, '--json']);
+    const verified = await runGw(['audit', 'verify', '--store', store, '--json', ...trustEveryInstance()]);
     const report = JSON.parse(verified.stdout) as { ok: boolean; chains: Array<{ instance: string; result: { ok: boolean; records: number } }> };
     expect(report.ok).toBe(true);
     const chain = report.chains.find((candidate) => candidate.instance.endsWith(`:${victim.child.pid}`))!;
@@ -208,7 +218,7 @@ describe('failures', () => {
         "SELECT chain_id, min(seq) AS seq FROM gw_audit_records WHERE kind = 'request' AND NOT chain_id = ANY($1::uuid[]) GROUP BY chain_id LIMIT 1", [rows.map((row) => row.chain_id)]);
       expect(copied).toBeDefined();
       await client.query(`UPDATE gw_audit_records SET facets = facets || '{"person":"someone-else@example.com"}' WHERE chain_id = $1 AND seq = $2`, [copied!.chain_id, copied!.seq]);
-      const verified = await runGw(['audit', 'verify', '--store', store]);
+      const verified = await runGw(['audit', 'verify', '--store', store, ...trustEveryInstance()]);
       expect(verified.code).toBe(1);
       expect(verified.stdout).toContain(`chain ${edited!.chain_id}`);
       const lineOf = (chain: string) => verified.stdout.split('\n').find((line) => line.includes(chain))!;
