@@ -77,3 +77,38 @@ export function compareWithWitness(local: LocalTrail, witnessed: readonly Witnes
   if (others.size > 0) notes.push(`the witness also holds ${others.size} other trail(s) from this sender (other machines, or a trail started over)`);
   return { ok: findings.length === 0, findings, notes, witnessedSeq };
 }
+
+export interface InventoryChain extends LocalTrail {
+  /** How people name the chain (the store's chain id, or the file). */
+  name: string;
+}
+
+/**
+ * Holds every chain of a store against a witness's inventory: each chain the witness cosigned
+ * must still be there, as long and with the same hashes (compareWithWitness per chain), and a
+ * trail the witness knows that no chain carries any more was deleted. A chain the witness
+ * never saw (made before the witness was set) is a note: its key's trust decides it.
+ */
+export function compareInventory(chains: readonly InventoryChain[], witnessed: readonly WitnessedCheckpoint[]): WitnessComparison {
+  const findings: string[] = [];
+  const notes: string[] = [];
+  const valid = witnessed.filter((entry) => isSignatureValid(entry));
+  if (valid.length < witnessed.length) notes.push(`${witnessed.length - valid.length} witnessed checkpoint(s) with a bad signature were ignored`);
+  const present = new Set(chains.map((chain) => chain.trail).filter((trail): trail is string => trail !== undefined));
+  const known = new Map<string, SignedCheckpoint>();
+  for (const entry of valid) if ((known.get(entry.trail)?.seq ?? -1) < entry.seq) known.set(entry.trail, entry);
+  for (const [trail, newest] of known) {
+    if (!present.has(trail)) findings.push(`deleted: the witness cosigned trail ${short(trail)} up to seq ${newest.seq} (key ${short(newest.public_key)}), and no chain in the store carries it`);
+  }
+  let witnessedSeq: number | null = null;
+  for (const chain of chains) {
+    if (chain.trail === undefined || !known.has(chain.trail)) {
+      notes.push(`${chain.name}: not witnessed (made before the witness was set, or never reached it)`);
+      continue;
+    }
+    const result = compareWithWitness(chain, valid.filter((entry) => entry.trail === chain.trail));
+    findings.push(...result.findings.map((finding) => `${chain.name}: ${finding}`));
+    witnessedSeq = Math.max(witnessedSeq ?? 0, result.witnessedSeq ?? 0);
+  }
+  return { ok: findings.length === 0, findings, notes, witnessedSeq };
+}

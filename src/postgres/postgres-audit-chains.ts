@@ -49,6 +49,8 @@ export interface ChainTrust {
   trustedKeys: readonly string[];
   /** Report an untrusted chain (UNTRUSTED) instead of failing it: for looking around. */
   allowUntrusted?: boolean;
+  /** Seqs whose hashes each chain's verdict returns (a witness's checkpoints). */
+  collectSeqs?: ReadonlySet<number>;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function verifyChains(database: Database, trust: ChainTrust): Promi
     const result = await verifyLines(chainLines(database, chain.chainId, checkFacets), {
       ...(chain.checkpoint ? { checkpoint: chain.checkpoint } : {}),
       requireSeal: true, trustedKeys: trust.trustedKeys, allowUntrusted: trust.allowUntrusted === true,
+      ...(trust.collectSeqs ? { collectSeqs: trust.collectSeqs } : {}),
       // The key is the trust list's question here; requireSeal's own pin would name the chain's key.
       ...(chain.checkpoint ? { publicKey: chain.checkpoint.public_key } : {}),
     });

@@ -7,6 +7,8 @@ import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { chainLines, listChains, verifyChains, type ChainVerdict } from '../../postgres/postgres-audit-chains.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { fingerprintOf } from '../../audit/trust-file.js';
+import { compareInventory, type InventoryChain } from '../../audit/compare-witness.js';
+import { readWitness } from '../read-witness.js';
 import { resolveTrustedKeys, type TrustFlags, type TrustedKeys } from '../trusted-keys.js';
 
 async function withDatabase<T>(url: string, run: (database: Database) => Promise<T>): Promise<T> {
@@ -33,16 +35,30 @@ function keysWithoutChain(named: TrustedKeys['named'], verdicts: readonly ChainV
   return named.filter((entry) => !signers.has(entry.key)).map((entry) => `--key ${entry.source} (${fingerprintOf(entry.key)}) signs no chain in the store: its chains were deleted, or it never wrote here`);
 }
 
-export async function runStoreVerify(flags: TrustFlags & { store?: string; json?: boolean; home?: string; allowUntrusted?: boolean }, context: CliContext): Promise<void> {
+/** Each chain as the witness comparison reads it. */
+function inventoryOf(verdicts: readonly ChainVerdict[]): InventoryChain[] {
+  return verdicts.map((verdict) => ({
+    name: `chain ${verdict.chainId}`, head: verdict.result.head, hashesAt: verdict.result.hashesAt ?? new Map(),
+    ...(verdict.result.trail ? { trail: verdict.result.trail } : {}), ...(verdict.checkpoint ? { publicKey: verdict.checkpoint.public_key } : {}),
+  }));
+}
+
+export async function runStoreVerify(flags: TrustFlags & { store?: string; json?: boolean; home?: string; allowUntrusted?: boolean; witness?: string }, context: CliContext): Promise<void> {
   const url = storeUrlOf(context, flags.store);
-  const trust = await resolveTrustedKeys(context.home(flags.home), flags);
-  const verdicts = await withDatabase(url, (database) => verifyChains(database, { trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true }));
+  const home = context.home(flags.home);
+  const trust = await resolveTrustedKeys(home, flags);
+  const witnessed = flags.witness === undefined ? undefined : await readWitness(flags.witness, home, context.env);
+  const collectSeqs = witnessed ? new Set(witnessed.map((entry) => entry.seq)) : undefined;
+  const verdicts = await withDatabase(url, (database) => verifyChains(database, { trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true, ...(collectSeqs ? { collectSeqs } : {}) }));
   const missing = keysWithoutChain(trust.named, verdicts);
+  const witness = witnessed ? compareInventory(inventoryOf(verdicts), witnessed) : undefined;
   const broken = verdicts.filter((verdict) => !verdict.result.ok);
+  const ok = broken.length === 0 && missing.length === 0 && witness?.ok !== false;
   if (flags.json) {
-    context.stdout.write(`${JSON.stringify({ ok: broken.length === 0 && missing.length === 0, chains: verdicts, missing })}\n`);
+    const chains = verdicts.map(({ result: { hashesAt: _collected, ...result }, ...chain }) => ({ ...chain, result }));
+    context.stdout.write(`${JSON.stringify({ ok, chains, missing, ...(witness ? { witness: { source: flags.witness, ...witness } } : {}) })}\n`);
   } else {
-    for (const note of trust.notes) context.stderr.write(`note: ${note}\n`);
+    for (const note of [...trust.notes, ...(witness?.notes ?? [])]) context.stderr.write(`note: ${note}\n`);
     for (const verdict of verdicts) {
       const { result } = verdict;
       const name = `chain ${verdict.chainId} (${verdict.instance}, from ${verdict.startedAt})`;
@@ -53,9 +69,11 @@ export async function runStoreVerify(flags: TrustFlags & { store?: string; json?
         : `${name}: BROKEN${bad?.seq !== undefined ? ` at seq ${bad.seq}` : ''}: ${bad?.reason ?? 'unknown'}\n`);
     }
     for (const line of missing) context.stdout.write(`MISSING: ${line}\n`);
+    for (const finding of witness?.findings ?? []) context.stdout.write(`witness ${flags.witness}: MISMATCH: ${finding}\n`);
+    if (witness?.ok) context.stdout.write(`witness ${flags.witness}: consistent (witnessed up to seq ${witness.witnessedSeq ?? 0})\n`);
     context.stdout.write(`${verdicts.length} chains, ${broken.length === 0 ? 'all intact' : `${broken.length} BROKEN`}${missing.length > 0 ? `, ${missing.length} MISSING` : ''}\n`);
   }
-  if (broken.length > 0 || missing.length > 0) throw new CliExit(1, '');
+  if (!ok) throw new CliExit(1, '');
 }
 
 export function registerAuditStoreCommands(audit: Command, context: CliContext): void {

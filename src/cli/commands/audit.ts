@@ -63,7 +63,8 @@ function verifyReadError(error: unknown, file: string, missing: boolean, flags: 
 }
 
 export async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
-  if (flags.file === undefined && flags.witness === undefined && resolveStoreUrl(flags.store, context.env) !== undefined) return runStoreVerify(flags, context);
+  // With a store, every instance's chain is checked there (and against the witness, when one is named).
+  if (flags.file === undefined && resolveStoreUrl(flags.store, context.env) !== undefined) return runStoreVerify(flags, context);
   const home = context.home(flags.home);
   const file = flags.file ? path.resolve(flags.file) : path.join(home, 'audit', AUDIT_LOG_FILE);
   const trust = await resolveTrustedKeys(home, flags);
@@ -114,7 +115,7 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
     .option('--key <file...>', 'trust these audit.pub files (or keys) besides the trust file; with --store each must sign a chain')
     .option('--trust-file <path>', 'the operator\'s trust file (default: <home>/audit-trust.json; gw audit trust manages it)')
     .option('--allow-untrusted', 'report a chain signed by an untrusted key as UNTRUSTED instead of failing (for looking around)')
-    .option('--witness <hub-url|file>', 'also compare the trail with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)')
+    .option('--witness <hub-url|file>', 'also compare the trail (with --store: every chain) with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)')
     .action(async (flags: VerifyFlags) => runAuditVerify(flags, context));
   registerAuditStoreCommands(audit, context);
   registerAuditTrustCommand(audit, context);

@@ -16,6 +16,7 @@ import { GatewayJar } from '../helpers.js';
 let postgres: PostgresServer;
 let store: string;
 const jar = new GatewayJar();
+let witness: string;
 let first: GatewayProcess;
 let second: GatewayProcess;
 
@@ -75,6 +76,9 @@ beforeAll(async () => {
   const admin = { env: { GW_HOME: await makeHome('gw-admin-') } };
   expect((await runGw(['db', 'migrate', '--store', store], admin)).code).toBe(0);
   await runGw(['teams', 'create', 'eng', '--store', store], admin);
+  // A witness on another volume cosigns every instance's checkpoints.
+  witness = path.join(await makeHome('gw-witness-volume-'), 'witness.jsonl');
+  expect((await runGw(['settings', 'set', 'audit_witness', witness, '--store', store], admin)).code).toBe(0);
   const made = await runGw(['keys', 'create', '--team', 'eng', '--name', 'ci', '--store', store], admin);
   const key = /sk-gw-\w+/.exec(made.stdout + made.stderr)![0];
   [first, second] = await Promise.all([0, 1].map(() => jar.start({ args: ['--store', store, '--standalone'], env: { GW_LOG_LEVEL: 'warn' } })));
@@ -98,6 +102,9 @@ it('every chain under a trusted key verifies; an auditor with no keys is refused
   const looking = await verify('--allow-untrusted');
   expect(looking.code).toBe(0);
   expect(looking.stdout.match(/UNTRUSTED/g)?.length).toBe(2);
+  const witnessed = await verify('--key', keyOf(first), '--key', keyOf(second), '--witness', witness);
+  expect(witnessed.code, witnessed.stdout + witnessed.stderr).toBe(0);
+  expect(witnessed.stdout).toMatch(/witness .*: consistent/);
 }, 60_000);
 
 it('a chain edited, re-hashed and re-signed under a fresh key, facets and all, fails with every instance\'s key given', async () => {
@@ -107,6 +114,10 @@ it('a chain edited, re-hashed and re-signed under a fresh key, facets and all, f
   expect(verified.code).toBe(1);
   const line = verified.stdout.split('\n').find((candidate) => candidate.includes(chain))!;
   expect(line).toMatch(/BROKEN.*not trusted/);
+  // Even an auditor who trusted the forger's key learns from the witness that the chain was rewritten.
+  const witnessed = await verify('--allow-untrusted', '--witness', witness);
+  expect(witnessed.code).toBe(1);
+  expect(witnessed.stdout).toMatch(new RegExp(`MISMATCH: chain ${chain}: (re-chained under a new key|rewritten)`));
 }, 60_000);
 
 it('a whole chain deleted (its records and its row) fails: the --key that signed it signs no chain', async () => {
@@ -118,4 +129,8 @@ it('a whole chain deleted (its records and its row) fails: the --key that signed
   const verified = await verify('--key', keyOf(second));
   expect(verified.code).toBe(1);
   expect(verified.stdout).toContain(`MISSING: --key ${keyOf(second)}`);
+  // Without any --key, the witness's inventory still knows the chain existed.
+  const witnessed = await verify('--allow-untrusted', '--witness', witness);
+  expect(witnessed.code).toBe(1);
+  expect(witnessed.stdout).toMatch(/MISMATCH: deleted: the witness cosigned trail .* no chain in the store carries it/);
 }, 60_000);
