@@ -10,7 +10,7 @@ import { policiesFor } from '../../policy/policy-record.js';
 import { planAttempts } from '../../routing/plan-attempts.js';
 import { resolveModel } from '../../routing/resolve-model.js';
 import { ROUTE_NAME, type RouteRule, type RouteTarget } from '../../routing/route-rule.js';
-import type { ProviderConfig } from '../../providers/provider-adapter.js';
+import type { ProviderRecord } from '../../state/schema.js';
 import { hostOf } from '../../state/bound-host.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
@@ -37,7 +37,7 @@ export function registerRoutesCommand(program: Command, context: CliContext): vo
       if (!Number.isInteger(retries) || retries < 0 || retries > 5) throw new CliExit(2, `invalid --retries "${options.retries}": 0 to 5`);
       const rule: RouteRule = { name, targets: options.target.map(parseTarget), ...(retries > 0 ? { retries } : {}), ...(options.fallback ? {} : { fallback: false }) };
       await withStore(context, options.home, (store) => store.update((draft) => {
-        bindTargetKeys(rule, resolveProviders({ env: context.env, state: draft }).providers);
+        bindTargetKeys(rule, draft.providers);
         draft.routes = [...(draft.routes ?? []).filter((existing) => existing.name !== name), rule];
       }));
       context.stdout.write(`route ${name}: ${rule.targets.map(describeTarget).join(' | ')}\n`);
@@ -95,12 +95,17 @@ function parseTarget(text: string): RouteTarget {
   return target;
 }
 
-/** A target's own key goes only to the host its provider names now (src/state/bound-host.ts). */
-function bindTargetKeys(rule: RouteRule, providers: readonly ProviderConfig[]): void {
+/**
+ * A target's own key goes only to the host its provider names now (src/state/bound-host.ts). Only
+ * a provider of the state is bound: one from the environment has the URL of gw serve's environment,
+ * which this shell may not share, and a remote admin cannot change; shadowing it with a state
+ * provider of the same name remotely drops the key (addProviderRecord).
+ */
+function bindTargetKeys(rule: RouteRule, providers: readonly ProviderRecord[]): void {
   for (const target of rule.targets) {
     if (target.key === undefined) continue;
     const provider = providers.find((candidate) => candidate.name === target.model.slice(0, target.model.indexOf('/')));
-    const host = provider === undefined ? null : hostOf(provider.baseUrl);
+    const host = provider === undefined ? null : hostOf(provider.base_url);
     if (host !== null) target.key_host = host;
   }
 }
