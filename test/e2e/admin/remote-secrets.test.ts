@@ -205,6 +205,18 @@ describe('through the console\'s session (the same API, a cookie and x-gw-csrf)'
     expect(answer.status).toBe(400);
   }, 30_000);
 
+  it('the settings route drops the OIDC client secret when the issuer moves to another host, and says so', async () => {
+    for (const argv of [['settings', 'set', 'oidc_issuer', legit.url], ['settings', 'set', 'oidc_client_secret', 'env:GW_OIDC_SECRET']]) expect((await onHub(argv)).code).toBe(0);
+    await expect.poll(async () => ((await (await fetch(`${hub.url}/admin/api/settings`, { headers: { cookie } })).json()) as Array<{ name: string; value: string }>)
+      .find((setting) => setting.name === 'oidc_client_secret')?.value).toBe('env:GW_OIDC_SECRET');
+    const same = await post('/admin/api/settings/oidc_issuer', { value: `${legit.url}/` });
+    expect(((await same.json()) as { notes?: string[] }).notes).toBeUndefined();
+    const moved = await post('/admin/api/settings/oidc_issuer', { value: theirs.url });
+    expect(moved.status).toBe(200);
+    expect(((await moved.json()) as { notes: string[] }).notes.join(' ')).toContain('oidc_client_secret = none');
+    expect((await runGw(['settings', 'get', 'oidc_client_secret'], { home: hub.home })).stdout.trim()).toBe('none');
+  }, 30_000);
+
   it('the settings route refuses an env: reference for the OIDC client secret', async () => {
     const answer = await post('/admin/api/settings/oidc_client_secret', { value: 'env:OPENAI_API_KEY' });
     expect(answer.status).toBe(400);
