@@ -8,7 +8,8 @@ import { addPerson, listPeople, normalizeEmail, removePerson } from '../state/pe
 import { createTeam, listTeams } from '../state/teams.js';
 import { revokePersonalToken, tokenStatus } from '../state/personal-tokens.js';
 import { approveDeviceCode, denyDeviceCode, formatUserCode, isLive } from '../state/device-codes.js';
-import { SETTING_DEFINITIONS, assertSettingName, formatSetting, setSetting } from '../state/settings.js';
+import { SETTING_DEFINITIONS, assertSettingName, formatSetting } from '../state/settings.js';
+import { RemoteSettingRefused, setSettingRemotely } from './remote-settings.js';
 import { addAdminToken, adminTokensOf, revokeAdminToken } from '../state/admin-tokens.js';
 import { parseDuration } from '../state/parse-duration.js';
 import { ensureLiveKey } from '../state/live-keys.js';
@@ -70,9 +71,7 @@ const text = (body: Record<string, unknown>, name: string): string => {
 
 export class AdminInputError extends Error {}
 
-/** A file witness is a path the hub would append to: set in the hub's own shell, never over the API. */
-export const isRemoteWitness = (value: string): boolean => value.trim() === 'none' || /^https?:\/\//i.test(value.trim());
-export const FILE_WITNESS_REFUSED = 'audit_witness as a file names a path on the hub\'s machine: set it in the hub\'s shell; remotely, a witness is an https:// URL or none';
+export { FILE_WITNESS_REFUSED, isRemoteWitness } from './remote-settings.js';
 
 const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
 
@@ -178,11 +177,11 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   {
     method: 'POST', path: '/admin/api/settings/:name', operation: 'settings.set',
     async handler(context, request) {
-      const name = assertSettingName(request.params.name ?? '');
-      if (name === 'audit_witness' && !isRemoteWitness(text(request.body, 'value'))) throw new AdminInputError(FILE_WITNESS_REFUSED);
-      const value = await setSetting(context.store, name, text(request.body, 'value'));
+      const { name, value, notes } = await setSettingRemotely(context.store, request.params.name ?? '', text(request.body, 'value')).catch((error: unknown) => {
+        throw error instanceof RemoteSettingRefused ? new AdminInputError(error.message) : error;
+      });
       const shown = formatSetting(name, value as never);
-      return { status: 200, body: { name, value: shown }, change: { action: 'settings.set', target: name, detail: { value: shown } } };
+      return { status: 200, body: { name, value: shown, ...(notes.length > 0 ? { notes } : {}) }, change: { action: 'settings.set', target: name, detail: { value: shown, ...(notes.length > 0 ? { also: notes.join('; ') } : {}) } } };
     },
   },
   {

@@ -4,14 +4,19 @@
 // because it is the same code: the parsing, the checks, the change and the printed answer.
 //
 // What a remote admin may not do is what would reach past the state into the hub's machine:
-// name a file or folder there (--home, --file, --store), or start a program there (an MCP
-// server over stdio). The hub refuses those before anything runs.
+// name a file, a folder or an environment variable there (the hub's secrets live in those),
+// or start a program there (an MCP server over stdio). Each remote command takes only the
+// options listed in remote-allow-list.ts, and no value may name the hub's environment or files;
+// the hub refuses anything else before it runs. Secrets an admin sends are values, kept in the
+// state and never shown again (listings say `set`); the audit record hides them too.
 import type { StateStore } from '../state/state-store.js';
 import { maskUrlCredentials } from '../config/mask-url-credentials.js';
 import { CommanderError, type Command } from 'commander';
-import { AdminInputError, FILE_WITNESS_REFUSED, isRemoteWitness, type AdminCommands } from '../admin/admin-api.js';
+import { AdminInputError, type AdminCommands } from '../admin/admin-api.js';
+import { refuseRemoteSetting } from '../admin/remote-settings.js';
 import { CliExit, type CliContext } from './cli-context.js';
 import { callHub, remoteHub } from './admin-client.js';
+import { refuseRemoteArguments } from './remote-allow-list.js';
 
 /** The commands a hub runs for an admin: which subcommands only read, which change the state. */
 export const REMOTE_COMMANDS: Readonly<Record<string, { reads: readonly string[]; changes: readonly string[] }>> = {
@@ -27,10 +32,10 @@ export const REMOTE_COMMANDS: Readonly<Record<string, { reads: readonly string[]
 
 export const HUB_OPTION_HELP = 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)';
 
-/** Options that name a path or a database on the machine that runs the command. */
-const LOCAL_ONLY_OPTIONS = new Set(['--home', '--file', '--store', '--hub']);
 /** Option values kept out of the audit record: keys, header values, a child's variables. */
 const SECRET_OPTIONS = new Set(['--api-key', '--header', '--env']);
+/** A routing target's own key (`provider/model,key=…`): hidden in the record, the rest kept. */
+const TARGET_KEY = /(^|,)key=[^,]*/g;
 const MAX_ARGS = 64;
 const MAX_ARG_LENGTH = 4_096;
 
@@ -48,14 +53,10 @@ export function readRemoteCommand(value: unknown): RemoteCommand {
   if (!known || ![...known.reads, ...known.changes].includes(verb)) {
     throw new AdminInputError(`"${noun} ${verb}" is not run remotely; remote commands: ${Object.entries(REMOTE_COMMANDS).map(([name, verbs]) => `${name} ${[...verbs.reads, ...verbs.changes].join('|')}`).join('; ')}`);
   }
-  for (const argument of argv.slice(2)) {
-    const option = argument.split('=')[0]!;
-    if (LOCAL_ONLY_OPTIONS.has(option)) throw new AdminInputError(`${option} names something on the hub's machine: run that command in the hub's shell`);
-  }
-  if (noun === 'mcp' && verb === 'add' && argv.some((argument) => argument === '--command' || argument.startsWith('--command=') || argument === '--env' || argument.startsWith('--env='))) {
-    throw new AdminInputError('an MCP server over stdio (--command) runs a program on the hub: add it in the hub\'s shell; remotely, add servers by --url');
-  }
-  if (noun === 'settings' && verb === 'set' && argv[2] === 'audit_witness' && !isRemoteWitness(argv[3] ?? '')) throw new AdminInputError(FILE_WITNESS_REFUSED);
+  const refusal = refuseRemoteArguments(argv);
+  if (refusal !== null) throw new AdminInputError(refusal);
+  const settingRefusal = noun === 'settings' && verb === 'set' ? refuseRemoteSetting(argv[2] ?? '', argv[3] ?? '') : null;
+  if (settingRefusal !== null) throw new AdminInputError(settingRefusal);
   const help = argv.includes('--help') || argv.includes('-h');
   return { argv, action: `${noun}.${verb}`, changes: known.changes.includes(verb) && !help };
 }
@@ -77,7 +78,7 @@ export function describeRemoteCommand(argv: readonly string[]): string {
       }
       continue;
     }
-    shown.push(maskUrlCredentials(argument));
+    shown.push(maskUrlCredentials(argument.replace(TARGET_KEY, '$1key=***')));
   }
   return shown.join(' ');
 }

@@ -3,6 +3,7 @@
 // mock. A state key written as `env:NAME` is read from the same environment.
 import { readEnvReference } from '../state/providers.js';
 import type { ProviderRecord } from '../state/schema.js';
+import { boundHostAllows } from '../state/bound-host.js';
 import type { ProviderConfig } from '../providers/provider-adapter.js';
 import { MOCK_PROVIDER, isHttpUrl, readProviderEnvironment, type Environment } from './providers-from-env.js';
 
@@ -45,6 +46,10 @@ export function resolveProviders(input: ResolveProvidersInput): ResolvedProvider
 function resolveStateRecord(record: ProviderRecord, env: Environment): ProviderConfig | string {
   const where = `provider ${record.name} (state.json)`;
   if (!isHttpUrl(record.base_url)) return `${where}: base_url is not an http(s) URL; skipped`;
+  // A key goes only to the host it was set for (src/state/bound-host.ts).
+  if (record.api_key !== null && !boundHostAllows(record.key_host, record.base_url)) {
+    return `${where}: its key was set for ${record.key_host}, and base_url now names another host; skipped (give the key again: gw providers remove ${record.name}, then add it)`;
+  }
   const key = resolveStateKey(record.api_key, env);
   if (key.missing !== undefined) return `${where}: its key is env:${key.missing}, which is not set; skipped`;
   if (key.value !== null && record.kind !== 'gateway' && /^(sk-gw-|atu-)/.test(key.value)) {

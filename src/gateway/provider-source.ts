@@ -28,7 +28,7 @@ export function createProviderSource(state: StateStore, env: Record<string, stri
     // A provider added with gw providers add keeps its name; the hub does not hide it.
     const extra = (options.extraProviders ?? []).filter((provider) => !kept.providers.some((existing) => existing.name === provider.name));
     // Routing targets' own keys (gw routes add … --target provider/model@env:NAME).
-    const routeKeys = resolveRouteKeys(data.routes ?? [], env);
+    const routeKeys = resolveRouteKeys(data.routes ?? [], env, [...kept.providers, ...extra]);
     return { providers: [...kept.providers, ...extra], aliases: data.aliases, warnings: [...resolved.warnings, ...kept.warnings, ...routeKeys.warnings], routeKeys: routeKeys.keys };
   };
   let current = resolve(state.snapshot());

@@ -10,6 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { StoredMcpServer } from '../state/mcp-servers.js';
+import { boundHostAllows } from '../state/bound-host.js';
 import { loadClientSdk, type ClientSdk } from './load-sdk.js';
 import { GW_VERSION } from './version.js';
 
@@ -66,13 +67,19 @@ function resolveMap(map: Record<string, string> | undefined, env: NodeJS.Process
   return Object.fromEntries(Object.entries(map ?? {}).map(([name, value]) => [name, resolve(value, env)]));
 }
 
+/** A server's headers go only to the host they were set for (src/state/bound-host.ts): moved elsewhere, it is not connected. */
+function boundHeaders(server: StoredMcpServer): Record<string, string> | undefined {
+  if (Object.keys(server.headers ?? {}).length === 0 || boundHostAllows(server.credential_host, server.url ?? '')) return server.headers;
+  throw new Error(`its headers were set for ${server.credential_host}, and its URL now names another host: give them again with gw mcp add`);
+}
+
 function transportFor(sdk: ClientSdk, server: StoredMcpServer, env: NodeJS.ProcessEnv): Transport {
   if (server.transport === 'stdio') {
     const [command, ...args] = server.command!;
     // The child gets a minimal environment plus its own variables: never gw's provider keys.
     return new sdk.StdioClientTransport({ command: command!, args, env: { ...sdk.getDefaultEnvironment(), ...resolveMap(server.env, env) }, stderr: 'ignore' });
   }
-  const headers = resolveMap(server.headers, env);
+  const headers = resolveMap(boundHeaders(server), env);
   if (server.transport === 'sse') return new sdk.SSEClientTransport(new URL(server.url!), { requestInit: { headers } });
   return new sdk.StreamableHTTPClientTransport(new URL(server.url!), { requestInit: { headers } });
 }

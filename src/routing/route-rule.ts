@@ -8,6 +8,8 @@ export interface RouteTarget {
   weight: number;
   /** This target's own provider key: `env:NAME` (from gw's environment) or a literal. */
   key?: string;
+  /** The host the target's provider named when the key was set (src/state/bound-host.ts). */
+  key_host?: string;
   /** Give up on this target after this long without response headers, then fall back. */
   timeout_ms?: number;
 }

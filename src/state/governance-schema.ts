@@ -50,6 +50,8 @@ export interface StoredRouteTarget {
   weight: number;
   /** `env:NAME` or a literal provider key. */
   key?: string;
+  /** The host the target's provider named when the key was set (bound-host.ts): the key goes nowhere else. */
+  key_host?: string;
   timeout_ms?: number;
 }
 

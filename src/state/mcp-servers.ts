@@ -13,6 +13,8 @@ export interface StoredMcpServer {
   url?: string;
   /** Headers gw sends upstream (a bearer token…): header → `env:NAME` or a literal. */
   headers?: Record<string, string>;
+  /** The host `url` named when the headers were set (bound-host.ts): they go nowhere else. */
+  credential_host?: string;
   /** stdio: the program and its arguments, started by gw as a child process. */
   command?: string[];
   /** stdio: the child's extra variables: NAME → `env:NAME` or a literal. */
@@ -46,6 +48,7 @@ function readServer(item: unknown): string | null {
   } else {
     return 'transport is not http, sse or stdio';
   }
+  if (server.credential_host !== undefined && typeof server.credential_host !== 'string') return 'credential_host is not a string';
   for (const field of ['headers', 'env']) {
     const map = server[field];
     if (map === undefined) continue;

@@ -77,6 +77,7 @@ function readRoute(item: Json): string | null {
     if (!isObject(target) || typeof target.model !== 'string' || !/^[^/]+\/.+$/.test(target.model)) return `targets[${index}] has no model "provider/model"`;
     if (typeof target.weight !== 'number' || !(target.weight >= 0)) return `targets[${index}] weight is not a number ≥ 0`;
     if (target.key !== undefined && typeof target.key !== 'string') return `targets[${index}] key is not a string`;
+    if (target.key_host !== undefined && typeof target.key_host !== 'string') return `targets[${index}] key_host is not a string`;
     if (target.timeout_ms !== undefined && !isPositiveInteger(target.timeout_ms)) return `targets[${index}] timeout_ms is not a positive whole number`;
   }
   if (item.retries !== undefined && !(Number.isInteger(item.retries) && (item.retries as number) >= 0)) return 'retries is not a whole number ≥ 0';

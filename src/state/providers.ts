@@ -5,6 +5,7 @@ import type { ProviderKind } from '../providers/provider-adapter.js';
 import type { ProviderRecord, StateData } from './schema.js';
 import { StateInputError, StateRefusedError } from './state-errors.js';
 import type { StateUpdater } from './state-updater.js';
+import { hostOf } from './bound-host.js';
 
 type Json = Record<string, unknown>;
 
@@ -41,7 +42,7 @@ export function readProviderRecord(item: Json): ProviderRecord | string {
   if (!isProviderKindName(item.kind) || item.kind === 'mock') return `kind ${JSON.stringify(item.kind)} is not a provider kind`;
   if (typeof item.base_url !== 'string') return 'has no base_url (a string)';
   if (item.api_key !== null && item.api_key !== undefined && typeof item.api_key !== 'string') return 'api_key is not a string or null';
-  for (const field of ['api_version', 'preset'] as const) {
+  for (const field of ['api_version', 'preset', 'key_host'] as const) {
     if (item[field] !== undefined && typeof item[field] !== 'string') return `${field} is not a string`;
   }
   return { ...item, api_key: item.api_key ?? null } as ProviderRecord;
@@ -61,15 +62,40 @@ export function listProviderRecords(state: StateData): ProviderRecord[] {
   return [...state.providers].sort((left, right) => left.name.localeCompare(right.name));
 }
 
-export async function addProviderRecord(store: StateUpdater, record: ProviderRecord): Promise<ProviderRecord> {
+export interface AddedProvider {
+  record: ProviderRecord;
+  /** Routing targets of this provider whose own key was dropped: it was set for another host. */
+  droppedRouteKeys: string[];
+}
+
+/**
+ * Adds a provider. With `dropForeignRouteKeys` (an admin's remote change), the routing targets
+ * naming this provider keep their own key only if it was set for this provider's host: a key
+ * the hub holds must not follow a provider re-added at another host (bound-host.ts).
+ */
+export async function addProviderRecord(store: StateUpdater, record: ProviderRecord, options: { dropForeignRouteKeys?: boolean } = {}): Promise<AddedProvider> {
   validateProviderName(record.name);
   return store.update((draft) => {
     if (draft.providers.some((existing) => existing.name === record.name)) {
       throw new StateRefusedError(`provider "${record.name}" already exists: gw providers remove ${record.name} first`);
     }
     draft.providers.push(record);
-    return record;
+    return { record, droppedRouteKeys: options.dropForeignRouteKeys ? dropForeignRouteKeys(draft, record) : [] };
   });
+}
+
+function dropForeignRouteKeys(draft: StateData, record: ProviderRecord): string[] {
+  const host = hostOf(record.base_url);
+  const dropped: string[] = [];
+  for (const route of draft.routes ?? []) {
+    for (const target of route.targets) {
+      if (target.key === undefined || !target.model.startsWith(`${record.name}/`) || (target.key_host !== undefined && target.key_host === host)) continue;
+      delete target.key;
+      delete target.key_host;
+      dropped.push(`route ${route.name} target ${target.model}`);
+    }
+  }
+  return dropped;
 }
 
 export async function removeProviderRecord(store: StateUpdater, name: string): Promise<ProviderRecord | null> {

@@ -84,6 +84,8 @@ export interface ProviderRecord {
   base_url: string;
   /** A literal key, `env:NAME` (resolved from gw's environment), or null for keyless servers. */
   api_key: string | null;
+  /** The host base_url named when the key was set (bound-host.ts): the key goes nowhere else. */
+  key_host?: string;
   api_version?: string;
   preset?: string;
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CliExit } from '../../src/cli/cli-context.js';
 import { isWellFormedVirtualKey } from '../../src/state/virtual-keys.js';
 import { makeCliHome, runGw } from './run-state-command.js';
+import { makeHome, runGw as runRealGw } from '../support/gateway-process.js';
 
 function exitCode(error: unknown): number | null {
   if (error instanceof CliExit) return error.exitCode;
@@ -139,4 +140,52 @@ describe('a broken or unreachable home', () => {
     expect(exitCode(denied.error)).toBe(1);
     expect((denied.error as Error).message).toBe(`cannot write ${unreachable}: a parent is not a folder`);
   });
+});
+
+describe('gw state export (the real gw binary)', () => {
+  const LITERALS = ['sk-literal-export-key-0123', 'hunter2-url-password', 'mcp-literal-header-value', 'child-literal-variable', 'sk-route-literal-key-4567'];
+
+  async function seededHome(): Promise<string> {
+    const home = await makeHome('gw-export-');
+    for (const argv of [
+      ['providers', 'add', 'p1', '--kind', 'openai', '--base-url', 'http://user:hunter2-url-password@127.0.0.1:9/v1', '--api-key', 'sk-literal-export-key-0123'],
+      ['providers', 'add', 'p2', '--kind', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--api-key-env', 'P2_KEY'],
+      ['mcp', 'add', 'docs', '--url', 'http://127.0.0.1:9/mcp', '--header', 'Authorization=Bearer mcp-literal-header-value', '--header-env', 'X-Team=DOCS_TEAM'],
+      ['mcp', 'add', 'local', '--command', 'node server.js', '--env', 'TOKEN=child-literal-variable', 'REF=env:LOCAL_REF'],
+      ['routes', 'add', 'spread', '--target', 'p1/gpt-4o,key=sk-route-literal-key-4567', '--target', 'p2/gpt-4o,key=env:SECOND_KEY'],
+    ]) {
+      const result = await runRealGw(argv, { home });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    return home;
+  }
+
+  it('without --with-secrets leaves every provider and server secret out, keeps env: references, and says what it left out', async () => {
+    const home = await seededHome();
+    const exported = await runRealGw(['state', 'export'], { home });
+    expect(exported.code, exported.stderr).toBe(0);
+    for (const literal of LITERALS) expect(exported.stdout + exported.stderr).not.toContain(literal);
+    const body = JSON.parse(exported.stdout) as { left_out: string[]; state: { providers: Array<{ name: string; api_key: string | null; base_url: string }> } };
+    expect(body.left_out).toEqual([
+      'provider p1: api_key', 'provider p1: the password in base_url', 'MCP server docs: header Authorization',
+      'MCP server local: variable TOKEN', 'route spread: the key of target p1/gpt-4o',
+    ]);
+    expect(exported.stderr).toContain('left out of the export (give --with-secrets to include them): provider p1: api_key;');
+    expect(body.state.providers.find((provider) => provider.name === 'p1')).toMatchObject({ api_key: null, base_url: 'http://user@127.0.0.1:9/v1' });
+    for (const reference of ['env:P2_KEY', 'env:DOCS_TEAM', 'env:LOCAL_REF', 'env:SECOND_KEY']) expect(exported.stdout).toContain(reference);
+    // What it printed imports as it is: the secrets are given again afterwards.
+    const copy = await makeHome('gw-export-copy-');
+    await writeFile(path.join(copy, 'export.json'), exported.stdout);
+    const imported = await runRealGw(['state', 'import', path.join(copy, 'export.json')], { home: copy });
+    expect(imported.code, imported.stderr).toBe(0);
+  }, 60_000);
+
+  it('with --with-secrets keeps them all, and names nothing left out', async () => {
+    const home = await seededHome();
+    const exported = await runRealGw(['state', 'export', '--with-secrets'], { home });
+    expect(exported.code, exported.stderr).toBe(0);
+    for (const literal of LITERALS) expect(exported.stdout).toContain(literal);
+    expect(exported.stdout).not.toContain('left_out');
+    expect(exported.stderr).not.toContain('left out');
+  }, 60_000);
 });

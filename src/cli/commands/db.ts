@@ -12,6 +12,7 @@ import { parseStateText } from '../../state/parse-state.js';
 import { StateError } from '../../state/state-errors.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
+import { stateWithoutSecrets } from '../state-without-secrets.js';
 
 const HOME_OPTION = ['--home <dir>', 'gw home folder (default: $GW_HOME or the platform config folder)'] as const;
 
@@ -19,6 +20,8 @@ interface ExportedState {
   gw_state_export: 1;
   state: unknown;
   secrets?: Record<string, string>;
+  /** Without --with-secrets: the secrets left out, named (never their values). */
+  left_out?: string[];
 }
 
 export function registerDbCommands(program: Command, context: CliContext): void {
@@ -43,16 +46,19 @@ export function registerDbCommands(program: Command, context: CliContext): void 
 
   const state = program.command('state').description('Move the state between state.json and PostgreSQL');
   state.command('export')
-    .description('Print the state (teams, people, key digests, tokens, policies, settings…) as JSON')
-    .option('--with-secrets', 'include the hub secret (keep the output as safe as the hub itself)')
+    .description('Print the state (teams, people, key digests, tokens, policies, settings…) as JSON, without provider and server secrets unless --with-secrets')
+    .option('--with-secrets', 'include the hub secret and the provider keys, URL passwords and MCP headers given as values (keep the output as safe as the hub itself)')
     .option(...HOME_OPTION)
     .action(async (flags: { withSecrets?: boolean; home?: string }) => {
-      const exported = await withStore(context, flags.home, async (store): Promise<ExportedState> => ({
-        gw_state_export: 1,
-        state: store.snapshot(),
-        ...(flags.withSecrets ? { secrets: { [HUB_SECRET_NAME]: (await store.loadOrCreateSecret(HUB_SECRET_NAME, 32)).toString('base64') } } : {}),
-      }));
+      const exported = await withStore(context, flags.home, async (store): Promise<ExportedState> => {
+        if (!flags.withSecrets) {
+          const { state: kept, leftOut } = stateWithoutSecrets(store.snapshot());
+          return { gw_state_export: 1, state: kept, ...(leftOut.length > 0 ? { left_out: leftOut } : {}) };
+        }
+        return { gw_state_export: 1, state: store.snapshot(), secrets: { [HUB_SECRET_NAME]: (await store.loadOrCreateSecret(HUB_SECRET_NAME, 32)).toString('base64') } };
+      });
       context.stdout.write(`${JSON.stringify(exported, null, 2)}\n`);
+      if (exported.left_out) context.stderr.write(`gw: left out of the export (give --with-secrets to include them): ${exported.left_out.join('; ')}\n`);
     });
   state.command('import')
     .description('Replace the state with an export (from a file, or - for standard input)')

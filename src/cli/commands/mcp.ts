@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
 import { MCP_SERVER_NAME, type StoredMcpServer } from '../../state/mcp-servers.js';
+import { hostOf } from '../../state/bound-host.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable, withStore } from '../state-command.js';
 
@@ -57,15 +58,22 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw new CliExit(2, `--header-env takes NAME=VARIABLE (an environment variable name); got ${header}=${variable}`);
         return [header, `env:${variable}`];
       }));
+      const headers = { ...pairs(options.header, '--header'), ...fromEnv };
+      const credentialHost = options.url !== undefined && Object.keys(headers).length > 0 ? hostOf(options.url) : null;
       const server: StoredMcpServer = {
         name, transport, created_at: new Date().toISOString(),
-        ...(options.url !== undefined ? { url: options.url, headers: { ...pairs(options.header, '--header'), ...fromEnv } } : {}),
+        ...(options.url !== undefined ? { url: options.url, headers, ...(credentialHost === null ? {} : { credential_host: credentialHost }) } : {}),
         ...(options.command !== undefined ? { command: words(options.command), env: pairs(options.env, '--env') } : {}),
       };
-      await withStore(context, options.home, (store) => store.update((draft) => {
+      const replaced = await withStore(context, options.home, (store) => store.update((draft) => {
+        const before = (draft.mcp_servers ?? []).find((existing) => existing.name === name);
         draft.mcp_servers = [...(draft.mcp_servers ?? []).filter((existing) => existing.name !== name), server];
+        return before;
       }));
       context.stdout.write(`added MCP server ${name} (${transport}); its tools are ${name}__… at /mcp\n`);
+      // Headers are never carried over from the server replaced: say which were dropped, so none is thought kept.
+      const dropped = Object.keys(replaced?.headers ?? {}).filter((header) => !Object.hasOwn(headers, header));
+      if (dropped.length > 0) context.stdout.write(`the header${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} of the server it replaces ${dropped.length === 1 ? 'was' : 'were'} dropped (give ${dropped.length === 1 ? 'it' : 'them'} again with --header)\n`);
     });
   mcp.command('list').description('List MCP servers (header and variable values only as env: references)')
     .option('--json', 'print JSON').option('--home <dir>', HOME_HELP)

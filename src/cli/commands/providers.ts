@@ -13,6 +13,7 @@ import type { ProviderKind } from '../../providers/provider-adapter.js';
 import { PROVIDER_KINDS, isProviderKind } from '../../providers/registry.js';
 import { addProviderRecord, removeProviderRecord, validateProviderName } from '../../state/providers.js';
 import type { ProviderRecord } from '../../state/schema.js';
+import { hostOf } from '../../state/bound-host.js';
 import { describeProviderRows, formatProviderTable } from './provider-rows.js';
 import { testProvider } from './provider-test.js';
 
@@ -44,8 +45,11 @@ function registerAdd(providers: Command, context: CliContext): void {
     .addOption(new Option('--preset <preset>', 'OpenAI-compatible preset (its base URL is the default)').choices(OPENAI_COMPATIBLE_PRESETS.map((preset) => preset.name)))
     .option('--home <dir>', HOME_HELP)
     .action(async (name: string, options: AddOptions) => {
-      const record = await withStore(context, options.home, (store) => addProviderRecord(store, buildRecord(name, options, context)));
+      // An admin's remote change (the hub's live store): keys the hub holds stay with their host.
+      const remote = context.store !== undefined;
+      const { record, droppedRouteKeys } = await withStore(context, options.home, (store) => addProviderRecord(store, buildRecord(name, options, context), { dropForeignRouteKeys: remote }));
       context.stdout.write(`added provider ${record.name} (${record.kind}, ${maskUrlCredentials(record.base_url)}, key ${describeKey(record.api_key)})\n`);
+      for (const target of droppedRouteKeys) context.stdout.write(`${target}: its own key, set for another host, is dropped (give it again with gw routes add)\n`);
     });
 }
 
@@ -111,8 +115,11 @@ function buildRecord(name: string, options: AddOptions, context: CliContext): Pr
   if (baseUrl === undefined) throw new CliExit(2, `--base-url is required for kind ${kind}`);
   if (!isHttpUrl(baseUrl)) throw new CliExit(2, `invalid --base-url "${maskUrlCredentials(baseUrl)}": use an http(s) URL`);
   if (options.apiVersion !== undefined && kind !== 'azure') throw new CliExit(2, '--api-version is for --kind azure');
+  const apiKey = readKeyOption(options, context);
+  const keyHost = apiKey === null ? null : hostOf(baseUrl);
   return {
-    name, kind, base_url: baseUrl.replace(/\/+$/, ''), api_key: readKeyOption(options, context),
+    name, kind, base_url: baseUrl.replace(/\/+$/, ''), api_key: apiKey,
+    ...(keyHost === null ? {} : { key_host: keyHost }),
     ...(options.apiVersion === undefined ? {} : { api_version: options.apiVersion }),
     ...(preset === null ? {} : { preset: preset.name }),
   };

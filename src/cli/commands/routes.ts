@@ -10,6 +10,8 @@ import { policiesFor } from '../../policy/policy-record.js';
 import { planAttempts } from '../../routing/plan-attempts.js';
 import { resolveModel } from '../../routing/resolve-model.js';
 import { ROUTE_NAME, type RouteRule, type RouteTarget } from '../../routing/route-rule.js';
+import type { ProviderRecord } from '../../state/schema.js';
+import { hostOf } from '../../state/bound-host.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 const TARGET_HELP = 'provider/model[,weight=N][,key=env:NAME][,timeout=MS] (repeat for each target)';
@@ -19,7 +21,8 @@ export function registerRoutesCommand(program: Command, context: CliContext): vo
   routes.command('list').description('List routing rules').option('--json', 'print JSON').option('--home <dir>', HOME_HELP)
     .action(async (options: { json?: boolean; home?: string }) => {
       const rules = await withStore(context, options.home, async (store) => store.snapshot().routes ?? []);
-      if (options.json) return context.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);
+      // A literal key is written once and never shown again: `set`, as the table says.
+      if (options.json) return context.stdout.write(`${JSON.stringify(rules.map(withKeysHidden), null, 2)}\n`);
       if (rules.length === 0) return context.stdout.write('no routing rules (gw routes add NAME --target provider/model …)\n');
       context.stdout.write(formatTable([['name', 'targets', 'retries', 'fallback'], ...rules.map((rule) => [
         rule.name, rule.targets.map(describeTarget).join(' | '), String(rule.retries ?? 0), rule.fallback === false ? 'no' : 'yes',
@@ -34,6 +37,7 @@ export function registerRoutesCommand(program: Command, context: CliContext): vo
       if (!Number.isInteger(retries) || retries < 0 || retries > 5) throw new CliExit(2, `invalid --retries "${options.retries}": 0 to 5`);
       const rule: RouteRule = { name, targets: options.target.map(parseTarget), ...(retries > 0 ? { retries } : {}), ...(options.fallback ? {} : { fallback: false }) };
       await withStore(context, options.home, (store) => store.update((draft) => {
+        bindTargetKeys(rule, draft.providers);
         draft.routes = [...(draft.routes ?? []).filter((existing) => existing.name !== name), rule];
       }));
       context.stdout.write(`route ${name}: ${rule.targets.map(describeTarget).join(' | ')}\n`);
@@ -91,7 +95,30 @@ function parseTarget(text: string): RouteTarget {
   return target;
 }
 
+/**
+ * A target's own key goes only to the host its provider names now (src/state/bound-host.ts). Only
+ * a provider of the state is bound: one from the environment has the URL of gw serve's environment,
+ * which this shell may not share, and a remote admin cannot change; shadowing it with a state
+ * provider of the same name remotely drops the key (addProviderRecord).
+ */
+function bindTargetKeys(rule: RouteRule, providers: readonly ProviderRecord[]): void {
+  for (const target of rule.targets) {
+    if (target.key === undefined) continue;
+    const provider = providers.find((candidate) => candidate.name === target.model.slice(0, target.model.indexOf('/')));
+    const host = provider === undefined ? null : hostOf(provider.base_url);
+    if (host !== null) target.key_host = host;
+  }
+}
+
+function shownKey(key: string): string {
+  return key.startsWith('env:') ? key : 'set';
+}
+
+function withKeysHidden(rule: RouteRule): RouteRule {
+  return { ...rule, targets: rule.targets.map((target) => (target.key === undefined ? target : { ...target, key: shownKey(target.key) })) };
+}
+
 function describeTarget(target: RouteTarget): string {
-  const key = target.key === undefined ? '' : `, key ${target.key.startsWith('env:') ? target.key : 'set'}`;
+  const key = target.key === undefined ? '' : `, key ${shownKey(target.key)}`;
   return `${target.model} (weight ${target.weight}${key}${target.timeout_ms ? `, time-out ${target.timeout_ms} ms` : ''})`;
 }

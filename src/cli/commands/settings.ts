@@ -1,6 +1,7 @@
 // `gw settings get [NAME] [--json]`, `gw settings set NAME VALUE`.
 import type { Command } from 'commander';
-import type { CliContext } from '../cli-context.js';
+import { CliExit, type CliContext } from '../cli-context.js';
+import { RemoteSettingRefused, setSettingRemotely } from '../../admin/remote-settings.js';
 import { withStore } from '../state-command.js';
 import { SETTING_DEFINITIONS, SETTING_NAMES, assertSettingName, formatSetting, setSetting } from '../../state/settings.js';
 
@@ -41,11 +42,18 @@ export function registerSettingsCommand(program: Command, context: CliContext): 
     .option('--home <dir>', HOME_HELP)
     .addHelpText('after', `\nSettings:\n${SETTING_NAMES.map((settingName) => `  ${settingName}: ${SETTING_DEFINITIONS[settingName].description}`).join('\n')}\n`)
     .action(async (name: string, value: string, options: { home?: string }) => {
-      const stored = await withStore(context, options.home, async (store) => {
+      const { stored, notes } = await withStore(context, options.home, async (store) => {
         const settingName = assertSettingName(name);
-        return formatSetting(settingName, await setSetting(store, settingName, value));
+        // An admin's remote change (the hub's live store): the rules of an admin token, secrets bound to their host.
+        if (context.store !== undefined) {
+          const set = await setSettingRemotely(store, settingName, value).catch((error: unknown) => {
+            throw error instanceof RemoteSettingRefused ? new CliExit(2, error.message) : error;
+          });
+          return { stored: formatSetting(settingName, set.value as never), notes: set.notes };
+        }
+        return { stored: formatSetting(settingName, await setSetting(store, settingName, value)), notes: [] };
       });
-      context.stdout.write(`${name} = ${stored}\n`);
+      context.stdout.write(`${name} = ${stored}\n${notes.map((note) => `${note}\n`).join('')}`);
     });
 }
 

@@ -44,7 +44,7 @@ const COMMANDS: string[][] = [
   ['budgets', 'set', 'team:eng', '--amount', '100', '--period', 'month'],
   ['prices', 'set', 'mock/echo', '--input', '3', '--output', '15'],
   ['prices', 'show', 'mock/echo'],
-  ['providers', 'add', 'other', '--kind', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--api-key-env', 'OTHER_KEY'],
+  ['providers', 'add', 'other', '--kind', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'sk-other-0123456789'],
   ['mcp', 'add', 'docs', '--url', 'http://127.0.0.1:9/mcp'],
   ['settings', 'set', 'limits_when_redis_down', 'closed'],
   ['routes', 'add', 'slow', '--target', 'mock/slow'],
