@@ -6,6 +6,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { approveDeviceCode, claimDeviceCode, denyDeviceCode, findLiveUserCode, formatUserCode } from '../state/device-codes.js';
 import { isEmail } from '../state/people.js';
+import { shellCommand } from '../shell-quote.js';
 import type { DeviceCodeRecord } from '../state/schema.js';
 import { type HubContext } from './hub-context.js';
 import { htmlReply, redirectReply, type HubReply, type HubRequest } from './hub-reply.js';
@@ -83,7 +84,7 @@ async function claim(hub: HubContext, request: HubRequest, record: DeviceCodeRec
   await claimDeviceCode(hub.store, record.id, email);
   const code = formatUserCode(record.user_code);
   const nonce = newScriptNonce();
-  return htmlReply(200, waitingPage(`gw device approve ${code} --person ${email}`, nonce), {}, nonce);
+  return htmlReply(200, waitingPage(shellCommand(['gw', 'device', 'approve', code, '--person', email]), nonce), {}, nonce);
 }
 
 async function startOidc(hub: HubContext, request: HubRequest, record: DeviceCodeRecord): Promise<HubReply> {
