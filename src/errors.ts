@@ -49,6 +49,10 @@ export const ERROR_CATALOG = {
     status: 403, kind: 'permission', retryable: false,
     message: 'This gw sidecar refuses requests sent by web pages of other origins (Origin / Sec-Fetch-Site).',
   },
+  GW_ERR_AUTH_REMOTE_PEER: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'This gw sidecar serves its person only to this machine and the addresses its --allow-remote-peer CIDRs name; this connection comes from another.',
+  },
   GW_ERR_HUB_UNAVAILABLE: {
     status: 503, kind: 'overloaded', retryable: true,
     message: 'The gw hub could not be reached and this sidecar holds no valid hub credential yet; retry shortly.',

@@ -4,6 +4,7 @@
 import { CliExit, type CliContext } from './cli-context.js';
 import { AdminCredentialStore } from '../login/admin-credentials.js';
 import { systemKeychain } from '../login/keychain.js';
+import { shellCommand } from '../shell-quote.js';
 
 export function adminCredentials(context: CliContext, home?: string): AdminCredentialStore {
   return new AdminCredentialStore(context.home(home), systemKeychain());
@@ -24,7 +25,7 @@ export async function remoteHub(flag: string | undefined, context: CliContext, h
   const url = new URL(flag);
   const hub = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   const token = context.env.GW_ADMIN_TOKEN?.trim() || await adminCredentials(context, home).tokenFor(hub);
-  if (!token) throw new CliExit(2, `remote administration needs an admin token: gw login --admin --hub ${hub} (or set GW_ADMIN_TOKEN); make one on the hub with gw admin tokens create --name YOU`);
+  if (!token) throw new CliExit(2, `remote administration needs an admin token: ${shellCommand(['gw', 'login', '--admin', '--hub', hub])} (or set GW_ADMIN_TOKEN); make one on the hub with gw admin tokens create --name YOU`);
   return { url: hub, token };
 }
 

@@ -3,6 +3,7 @@
 // history and the process list); it is checked against the hub before it is stored.
 import { adminCredentials, callHub } from './admin-client.js';
 import { CliExit, type CliContext } from './cli-context.js';
+import { shellCommand } from '../shell-quote.js';
 
 async function readToken(context: CliContext): Promise<string> {
   const fromEnv = context.env.GW_ADMIN_TOKEN?.trim();
@@ -22,5 +23,5 @@ export async function runAdminLogin(hub: string, home: string | undefined, conte
   const admin = await callHub<{ id: string; name: string }>({ url: hub, token }, 'GET', '/admin/api/whoami');
   const saved = await adminCredentials(context, home).save({ hub, id: admin.id, name: admin.name, token });
   if (saved.notice) context.stderr.write(`${saved.notice}\n`);
-  context.stderr.write(`Logged in to ${hub} as admin ${admin.name} (${admin.id}); the token is in ${saved.where}. Commands with --hub ${hub} use it.\n`);
+  context.stderr.write(`Logged in to ${hub} as admin ${admin.name} (${admin.id}); the token is in ${saved.where}. Commands with ${shellCommand(['--hub', hub])} use it.\n`);
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { RunningGateway } from '../gateway/start-gateway.js';
 import type { SidecarLogin } from '../sidecar/hub-session.js';
 import { resolveHome } from '../config/home.js';
+import { shellCommand, shellQuote } from '../shell-quote.js';
 
 /** What a sidecar accepts from local tools, which insist on sending some key. */
 export const SIDECAR_CREDENTIAL = 'gw-sidecar';
@@ -47,10 +48,9 @@ function localUrl(url: string): string {
 /** `gw run` / `gw token` as typed in another shell: GW_URL and --home only when they are not what gw finds by itself. */
 function gwCommand(command: 'run' | 'token', target: GwTarget): string {
   const url = localUrl(target.url);
-  const urlPart = url === 'http://127.0.0.1:8080' ? '' : `GW_URL=${url} `;
+  const urlPart = url === 'http://127.0.0.1:8080' ? '' : `GW_URL=${shellQuote(url)} `;
   const home = target.home;
-  const quoted = /^[\w@%+=:,./-]+$/.test(home) ? home : `'${home.replaceAll("'", `'\\''`)}'`;
-  return `${urlPart}gw ${command}${home === resolveHome(undefined, target.env) ? '' : ` --home ${quoted}`}`;
+  return `${urlPart}${shellCommand(['gw', command, ...(home === resolveHome(undefined, target.env) ? [] : ['--home', home])])}`;
 }
 
 /**
@@ -64,16 +64,17 @@ function toolLines(target: GwTarget, credential: string, models: readonly string
   const claude = modelForTool('claude', models);
   const gpt = modelForTool('codex', models);
   const gemini = modelForTool('gemini', models);
-  const flag = (name: string, model: string | null) => (model === null ? '' : ` ${name} ${model}`);
-  const codexProvider = `'model_providers.gw={name="gw",base_url="${base}/v1",env_key="GW_API_KEY",wire_api="responses"}'`;
+  // Model names come from the providers (a sidecar's from its hub): quoted like any argument.
+  const flag = (name: string, model: string | null) => (model === null ? '' : ` ${name} ${shellQuote(model)}`);
+  const codexProvider = shellQuote(`model_providers.gw={name="gw",base_url="${base}/v1",env_key="GW_API_KEY",wire_api="responses"}`);
   return [
-    `  Claude Code    ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${credential} claude${flag('--model', claude)}`,
+    `  Claude Code    ANTHROPIC_BASE_URL=${shellQuote(base)} ANTHROPIC_AUTH_TOKEN=${credential} claude${flag('--model', claude)}`,
     `  Codex          GW_API_KEY=${credential} codex -c model_provider='"gw"' -c ${codexProvider}${flag('-m', gpt)}`,
     `  Gemini CLI     ${gwRun} gemini${flag('-m', gemini)}   # Gemini CLI takes a gateway only with a settings file: gw run writes one for the run`,
-    `  opencode       ${gwRun} opencode${gpt === null ? '' : ` -m gw/${gpt}`}`,
-    `  OpenAI SDKs    export OPENAI_BASE_URL=${base}/v1 OPENAI_API_KEY=${credential}`,
-    `  Anthropic SDK  export ANTHROPIC_BASE_URL=${base} ANTHROPIC_API_KEY=${credential}`,
-    `  Google GenAI   export GOOGLE_GEMINI_BASE_URL=${base} GEMINI_API_KEY=${credential}`,
+    `  opencode       ${gwRun} opencode${gpt === null ? '' : ` -m ${shellQuote(`gw/${gpt}`)}`}`,
+    `  OpenAI SDKs    export OPENAI_BASE_URL=${shellQuote(`${base}/v1`)} OPENAI_API_KEY=${credential}`,
+    `  Anthropic SDK  export ANTHROPIC_BASE_URL=${shellQuote(base)} ANTHROPIC_API_KEY=${credential}`,
+    `  Google GenAI   export GOOGLE_GEMINI_BASE_URL=${shellQuote(base)} GEMINI_API_KEY=${credential}`,
     `  or any tool    ${gwRun} claude   # or codex, gemini, opencode: set up for this run; the tool's own arguments follow`,
     ...(gwOnPath(target.env) ? [] : ['  (gw is not on your PATH: run npm link once in the gw folder, or write npx gw there)']),
   ];
@@ -96,7 +97,7 @@ export function describeSidecarStart(gateway: RunningGateway, home: string, logi
 
 /** The `gw login --hub` line; a wildcard address (0.0.0.0, ::) is no URL a laptop can use, so that case asks for public_url. */
 function describeHubLogin(url: string, publicUrl: string | null): string[] {
-  const lines = [`  people log in from their laptops with:  gw login --hub ${publicUrl ?? url}`];
+  const lines = [`  people log in from their laptops with:  ${shellCommand(['gw', 'login', '--hub', publicUrl ?? url])}`];
   if (publicUrl === null && /^https?:\/\/(0\.0\.0\.0|\[::\])[:/]/.test(url)) {
     lines.push('  (that is every address of this machine: set the one laptops reach with gw settings set public_url https://…)');
   }
@@ -127,7 +128,7 @@ export function describeStart(gateway: RunningGateway, home: string, models: rea
       `  ${key}`,
       '',
       'Try it:',
-      `  curl ${base}/v1/chat/completions -H "Authorization: Bearer ${key}" -H "content-type: application/json" \\`,
+      `  curl ${shellQuote(`${base}/v1/chat/completions`)} -H "Authorization: Bearer ${key}" -H "content-type: application/json" \\`,
       `    -d '{"model":"mock/echo","messages":[{"role":"user","content":"hello"}]}'`,
     );
   }

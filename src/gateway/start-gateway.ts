@@ -54,6 +54,8 @@ export interface GatewayOptions {
   upstreamTimeouts?: UpstreamTimeouts;
   /** Sidecar mode: the stored login (or GW_TOKEN) whose hub every model routes through. */
   sidecar?: SidecarLogin;
+  /** Sidecar with --allow-remote-sidecar: the non-loopback peers it serves (--allow-remote-peer); loopback only without. */
+  remotePeer?: (address: string) => boolean;
   /** Start although the audit log does not reach its checkpoint, recording the gap (`--accept-audit-gap`). */
   acceptAuditGap?: boolean;
   /** PostgreSQL for state, resource ids and the audit trail (several instances share it). */
@@ -147,7 +149,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
     cleanups.push(async () => stopSampler());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
-    const server = await buildServer(services, { tls, ...mode.serverOptions, mcp });
+    const server = await buildServer(services, { tls, ...mode.serverOptions, mcp, ...(options.remotePeer ? { remotePeer: options.remotePeer } : {}) });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
       throw new Error(describeListenError(error, options.host, options.port));
     });

@@ -6,13 +6,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { approveDeviceCode, claimDeviceCode, denyDeviceCode, findLiveUserCode, formatUserCode } from '../state/device-codes.js';
 import { isEmail } from '../state/people.js';
+import { shellCommand } from '../shell-quote.js';
 import type { DeviceCodeRecord } from '../state/schema.js';
 import { type HubContext } from './hub-context.js';
 import { htmlReply, redirectReply, type HubReply, type HubRequest } from './hub-reply.js';
-import { beginSignIn, finishSignIn, type OidcClientConfig } from './oidc-approval.js';
+import { beginSignIn, finishSignIn, sameBrowser, signInCookie, type OidcClientConfig } from './oidc-approval.js';
 import { confirmPage, entryPage, messagePage, waitingPage } from './verification-html.js';
 
 export const CSRF_COOKIE = 'gw_device_csrf';
+/** Binds an OIDC approval to the browser that started it (oidc-approval.ts). */
+export const OIDC_BROWSER_COOKIE = 'gw_device_oidc';
 export const WRONG_CODE_TEXT = 'That code is not valid: check it against your terminal, or run gw login again.';
 const OIDC_CALLBACK_PATH = '/device/oidc/callback';
 
@@ -43,7 +46,10 @@ export function showEntryPage(_hub: HubContext, request: HubRequest): HubReply {
 export function oidcConfig(hub: HubContext, baseUrl: string): OidcClientConfig | null {
   const settings = hub.store.snapshot().settings;
   if (!settings.oidc_issuer || !settings.oidc_client_id) return null;
-  return { issuer: settings.oidc_issuer, clientId: settings.oidc_client_id, clientSecret: hub.oidcClientSecret(), redirectUri: `${baseUrl}${OIDC_CALLBACK_PATH}` };
+  return {
+    issuer: settings.oidc_issuer, clientId: settings.oidc_client_id, clientSecret: hub.oidcClientSecret(),
+    redirectUri: `${baseUrl}${OIDC_CALLBACK_PATH}`, verifiesEmail: settings.oidc_verifies_email,
+  };
 }
 
 export async function submitDeviceForm(hub: HubContext, request: HubRequest): Promise<HubReply> {
@@ -78,7 +84,7 @@ async function claim(hub: HubContext, request: HubRequest, record: DeviceCodeRec
   await claimDeviceCode(hub.store, record.id, email);
   const code = formatUserCode(record.user_code);
   const nonce = newScriptNonce();
-  return htmlReply(200, waitingPage(`gw device approve ${code} --person ${email}`, nonce), {}, nonce);
+  return htmlReply(200, waitingPage(shellCommand(['gw', 'device', 'approve', code, '--person', email]), nonce), {}, nonce);
 }
 
 async function startOidc(hub: HubContext, request: HubRequest, record: DeviceCodeRecord): Promise<HubReply> {
@@ -89,7 +95,7 @@ async function startOidc(hub: HubContext, request: HubRequest, record: DeviceCod
     for (const [state, pending] of hub.oidcPending) if (pending.expiresAt <= now) hub.oidcPending.delete(state);
     const { url, state, pending } = await beginSignIn(config, record.id, hub.fetch, now);
     hub.oidcPending.set(state, pending);
-    return redirectReply(url);
+    return redirectReply(url, { 'set-cookie': signInCookie(OIDC_BROWSER_COOKIE, '/device', pending.browser, request.baseUrl.startsWith('https:')) });
   } catch (error) {
     return htmlReply(502, messagePage('Identity provider unavailable', `The identity provider could not be reached: ${error instanceof Error ? error.message : String(error)}.`, 'error'));
   }
@@ -99,9 +105,15 @@ async function startOidc(hub: HubContext, request: HubRequest, record: DeviceCod
 export async function finishOidc(hub: HubContext, request: HubRequest): Promise<HubReply> {
   const state = request.params.get('state') ?? '';
   const pending = hub.oidcPending.get(state);
-  hub.oidcPending.delete(state);
   const config = oidcConfig(hub, request.baseUrl);
-  const fail = (message: string) => htmlReply(400, messagePage('Sign-in failed', message, 'error'));
+  const clear = { 'set-cookie': signInCookie(OIDC_BROWSER_COOKIE, '/device', '', request.baseUrl.startsWith('https:')) };
+  const fail = (message: string) => htmlReply(400, messagePage('Sign-in failed', message, 'error'), clear);
+  // Another browser (or a client replaying a leaked callback URL) leaves the sign-in to the one that started it.
+  if (pending && !sameBrowser(pending, request.cookies[OIDC_BROWSER_COOKIE])) {
+    hub.audit({ kind: 'admin.refused', origin: request.ip, route: OIDC_CALLBACK_PATH, data: { reason: 'OIDC callback opened in a browser other than the one that started the sign-in', method: 'GET' } });
+    return htmlReply(400, messagePage('Sign-in failed', 'This sign-in was started in another browser: finish it there, or start again from the page gw login opened.', 'error'));
+  }
+  hub.oidcPending.delete(state);
   if (!pending || pending.expiresAt <= hub.now().getTime() || !config) return fail('This sign-in expired or was not started here. Open the page from gw login again.');
   if (request.params.get('error')) return fail(`The identity provider refused the sign-in (${request.params.get('error')}).`);
   const record = hub.store.snapshot().device_codes.find((candidate) => candidate.id === pending.deviceId);
@@ -110,7 +122,7 @@ export async function finishOidc(hub: HubContext, request: HubRequest): Promise<
     const { email } = await finishSignIn(config, request.params.get('code') ?? '', pending, hub.fetch, hub.now().getTime());
     await approveDeviceCode(hub.store, record.user_code, email, `oidc:${config.issuer}`);
     hub.audit({ kind: 'admin.change', origin: request.ip, person: email, data: { via: 'oidc', actor: `oidc:${config.issuer}`, action: 'devices.approve', target: formatUserCode(record.user_code), person: email } });
-    return htmlReply(200, messagePage('Approved', `Signed in as ${email}. Return to your terminal: gw login finishes on its own.`));
+    return htmlReply(200, messagePage('Approved', `Signed in as ${email}. Return to your terminal: gw login finishes on its own.`), clear);
   } catch (error) {
     return fail(`Not approved: ${error instanceof Error ? error.message : String(error)}.`);
   }

@@ -57,7 +57,8 @@ export async function openRealtimeSession(handshake: RealtimeHandshake, services
   const attempts = realtimeAttempts(planTargets(inbound, request, services, governed), services);
   const connection = await attemptTargets(attempts, request, trace, async (target) => {
     const realtime = buildRealtimeTarget(target, model, handshake.query, handshake.headers);
-    const opening = await openUpstreamWebSocket(realtime.url, realtime.headers, realtime.protocols, connectTimeoutMs);
+    // Through the upstream client, so a sidecar's hub wrapper adds its credential as it does to HTTP calls.
+    const opening = await (services.upstream.openWebSocket ?? openUpstreamWebSocket)(realtime.url, realtime.headers, realtime.protocols, connectTimeoutMs);
     if (opening.ok) return { status: 101 as const, socket: opening.socket, target: realtime, discard: () => opening.socket.terminate() };
     if (opening.status === null) throw new GatewayError('GW_ERR_UPSTREAM_UNREACHABLE', { message: `The provider could not be reached (${opening.failure}).` });
     return { status: opening.status, socket: null, target: realtime, headers: opening.headers, body: opening.body, retryAfter: headerText(opening.headers['retry-after']), discard: () => {} };

@@ -52,7 +52,9 @@ export function buildRealtimeTarget(target: Target, model: string, query: URLSea
   const upstreamQuery = new URLSearchParams(query);
   upstreamQuery.set('model', upstreamModel);
   // The same URL and header building as every other provider call (send-to-provider.ts); a socket instead of a request.
-  const { url, headers: upstreamHeaders } = describeProviderCall(target, { operation: 'realtime', model: upstreamModel, stream: true, query: upstreamQuery, resourcePath: '/realtime' }, headers);
+  // clientPath: another gw (a sidecar's hub) serves the same /v1/realtime and routes the model itself.
+  const call = { operation: 'realtime' as const, model: upstreamModel, stream: true, query: upstreamQuery, resourcePath: '/realtime', clientPath: `/v1/realtime?${upstreamQuery.toString()}` };
+  const { url, headers: upstreamHeaders } = describeProviderCall(target, call, headers);
   delete upstreamHeaders['accept-encoding'];
   delete upstreamHeaders['content-type'];
   return {

@@ -41,6 +41,8 @@ export interface ServerOptions {
   admin?: AdminServerContext;
   /** Sidecar: every request and upgrade must pass the local guard (src/sidecar/loopback-guard.ts); otherwise only calls served on default_team. */
   loopbackOnly?: boolean;
+  /** Sidecar with --allow-remote-sidecar: the non-loopback peers it serves (--allow-remote-peer). */
+  remotePeer?: (address: string) => boolean;
 }
 
 export interface GatewayServer {
@@ -77,7 +79,7 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
     onConstructorPoisoning: 'error',
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
   });
-  const door = createDoor(services, options.people ?? null, { loopbackOnly: options.loopbackOnly === true });
+  const door = createDoor(services, options.people ?? null, { loopbackOnly: options.loopbackOnly === true, ...(options.remotePeer ? { remotePeer: options.remotePeer } : {}) });
   app.decorateRequest('gw');
   registerBodyParsers(app);
   attachRealtimeProxy(app, services, door);

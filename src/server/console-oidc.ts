@@ -3,9 +3,11 @@
 // with PKCE, state and nonce (src/hub/oidc-approval.ts), and an allow-list: an email in
 // `admin_emails`, or `admin_group` among the ID token's or userinfo's `groups`. The session it
 // issues names the email and what let them in; admin-routes.ts re-checks that on every call.
+// The sign-in is bound to the browser that started it (a short-lived cookie the callback must
+// bring back), so a callback URL opened anywhere else gets no session.
 // The IdP must know the redirect URI <public_url>/ui/oidc/callback.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { beginSignIn, finishSignIn, type OidcClientConfig, type PendingSignIn } from '../hub/oidc-approval.js';
+import { beginSignIn, finishSignIn, sameBrowser, signInCookie, type OidcClientConfig, type PendingSignIn } from '../hub/oidc-approval.js';
 import { SESSION_COOKIE, SESSION_SECONDS, issueSession, oidcSessionId, type OidcGrant } from '../admin/admin-session.js';
 import type { AuditFields } from '../audit/record.js';
 import type { Settings } from '../state/schema.js';
@@ -27,6 +29,8 @@ interface Context {
 }
 
 const CALLBACK = '/ui/oidc/callback';
+const BROWSER_COOKIE = 'gw_console_oidc';
+const COOKIE_PATH = '/ui/oidc';
 const MAX_PENDING = 1_000;
 
 /** What makes a signed-in email a console admin under the current settings; null when nothing does. */
@@ -65,7 +69,8 @@ export function registerConsoleOidc(app: FastifyInstance, oidc: ConsoleOidc, con
     try {
       const started = await beginSignIn(config, 'console', oidc.fetch, now);
       pending.set(started.state, started.pending);
-      return reply.code(302).headers({ location: started.url, 'cache-control': 'no-store' }).send();
+      const cookie = signInCookie(BROWSER_COOKIE, COOKIE_PATH, started.pending.browser, request.protocol === 'https');
+      return reply.code(302).headers({ location: started.url, 'cache-control': 'no-store', 'set-cookie': cookie }).send();
     } catch (error) {
       return page(reply, 502, 'Identity provider unavailable', `The identity provider could not be reached: ${error instanceof Error ? error.message : String(error)}.`);
     }
@@ -75,7 +80,13 @@ export function registerConsoleOidc(app: FastifyInstance, oidc: ConsoleOidc, con
     const query = new URLSearchParams(request.url.split('?')[1] ?? '');
     const state = query.get('state') ?? '';
     const started = pending.get(state);
+    if (started && !sameBrowser(started, cookieOf(request, BROWSER_COOKIE))) {
+      // Left pending: the browser that started it may still finish.
+      context.audit({ kind: 'admin.refused', origin: request.ip, route: CALLBACK, data: { reason: 'console sign-in callback opened in a browser other than the one that started it', method: 'GET' } });
+      return page(reply, 400, 'Sign-in failed', 'This sign-in was started in another browser: finish it there, or sign in again from this one.');
+    }
     pending.delete(state);
+    reply.header('set-cookie', signInCookie(BROWSER_COOKIE, COOKIE_PATH, '', request.protocol === 'https'));
     const config = configOf(request);
     if (!started || started.expiresAt <= Date.now() || !config) return page(reply, 400, 'Sign-in failed', 'This sign-in expired or was not started here: sign in again from the console.');
     if (query.get('error')) return page(reply, 400, 'Sign-in failed', `The identity provider refused the sign-in (${query.get('error')}).`);
@@ -93,9 +104,18 @@ export function registerConsoleOidc(app: FastifyInstance, oidc: ConsoleOidc, con
     }
     context.audit({ kind: 'admin.sign_in', origin: request.ip, route: CALLBACK, person: email, data: { admin_id: `oidc:${email}`, admin_name: email, via: 'oidc', issuer: config.issuer, granted_by: grant.group === null ? 'admin_emails' : `admin_group:${grant.group}` } });
     const secure = request.protocol === 'https' ? '; Secure' : '';
+    const session = `${SESSION_COOKIE}=${issueSession(context.hubSecret, oidcSessionId(grant), Date.now())}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_SECONDS}${secure}`;
     return reply.code(303).headers({ location: '/ui', 'cache-control': 'no-store',
-      'set-cookie': `${SESSION_COOKIE}=${issueSession(context.hubSecret, oidcSessionId(grant), Date.now())}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_SECONDS}${secure}` }).send();
+      'set-cookie': [signInCookie(BROWSER_COOKIE, COOKIE_PATH, '', request.protocol === 'https'), session] }).send();
   });
+}
+
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const pair of (request.headers.cookie ?? '').split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
+  }
+  return undefined;
 }
 
 function escape(text: string): string {

@@ -13,7 +13,7 @@ import { VIRTUAL_KEY_PREFIX, readCredentials } from '../auth/read-credentials.js
 import { RefusedBurstTracker, originOf, type BurstKinds } from '../auth/refused-burst.js';
 import { GatewayError } from '../errors.js';
 import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/realtime-target.js';
-import { checkLocalRequest, isGuarded, type LocalRefusal } from '../sidecar/loopback-guard.js';
+import { checkLocalRequest, isGuarded, isLoopbackAddress, type LocalRefusal } from '../sidecar/loopback-guard.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { StateData } from '../state/schema.js';
 import { newRequestState } from './request-state.js';
@@ -43,7 +43,11 @@ export interface Door {
 export interface DoorOptions {
   /** A sidecar: every request and upgrade must pass the local guard, whatever it carries. */
   loopbackOnly?: boolean;
+  /** A sidecar started with --allow-remote-sidecar: the non-loopback socket addresses it serves (--allow-remote-peer); none without. */
+  remotePeer?: (address: string) => boolean;
 }
+
+type GuardRefusal = Exclude<LocalRefusal, null> | 'remote-peer';
 
 export type UpgradeAdmission = { ok: true; identity: Identity } | { ok: false; error: GatewayError };
 
@@ -86,8 +90,9 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
   let keyIndex: KeyIndex = buildKeyIndex(services.state.snapshot());
   const stopWatching = services.state.onChange((state: StateData) => { keyIndex = buildKeyIndex(state); });
   const refusals = newBurstTracker(services, { first: 'auth.refused', burst: 'auth.refused_burst' });
-  const guardRefusals = newBurstTracker<Exclude<LocalRefusal, null>>(services, { first: 'guard.refused', burst: 'guard.refused_burst' });
+  const guardRefusals = newBurstTracker<GuardRefusal>(services, { first: 'guard.refused', burst: 'guard.refused_burst' });
   const loopbackOnly = options.loopbackOnly === true;
+  const remotePeer = options.remotePeer ?? (() => false);
   const budget = new BodyBudget(() => {
     const settings = services.state.snapshot().settings;
     return { total: settings.inflight_body_bytes, perKey: settings.inflight_body_bytes_per_key };
@@ -101,7 +106,9 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
 
   function guard(raw: IncomingMessage, servesCalls: boolean, origin: string): GatewayError | null {
     if (!isGuarded({ loopbackOnly, servesCalls, servesDefaultIdentity, ownCredential: () => presentsCredential(raw) })) return null;
-    const refusal = checkLocalRequest(raw.headers);
+    // A sidecar serves its person by the connection's own address first: a Host header is whatever a non-browser client writes.
+    const peer = raw.socket.remoteAddress ?? '';
+    const refusal: GuardRefusal | null = loopbackOnly && !isLoopbackAddress(peer) && !remotePeer(peer) ? 'remote-peer' : checkLocalRequest(raw.headers);
     if (refusal === null) return null;
     services.metrics.authRefusals.inc({ reason: refusal });
     guardRefusals.record(originOf(origin), (raw.url ?? '/').split('?')[0] ?? '/', refusal);
@@ -264,7 +271,8 @@ function presentsCredential(raw: IncomingMessage): boolean {
   return readSubprotocols(raw.headers).some((protocol) => protocol.startsWith(`${KEY_PROTOCOL_PREFIX}${VIRTUAL_KEY_PREFIX}`));
 }
 
-function guardError(refusal: Exclude<LocalRefusal, null>, sidecar: boolean): GatewayError {
+function guardError(refusal: GuardRefusal, sidecar: boolean): GatewayError {
+  if (refusal === 'remote-peer') return new GatewayError('GW_ERR_AUTH_REMOTE_PEER');
   const code = refusal === 'foreign-host' ? 'GW_ERR_AUTH_FOREIGN_HOST' : 'GW_ERR_AUTH_CROSS_ORIGIN';
   if (sidecar) return new GatewayError(code);
   // The catalog's message speaks of a sidecar; here the call would have been served on default_team.

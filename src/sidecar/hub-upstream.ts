@@ -3,9 +3,10 @@
 // configuration, a log or a state file. This is the one place that adds it. A 401
 // from the hub means the credential was refused (token revoked, person removed, or
 // it expired): exchange again, looking for a new `gw login` first when the hub
-// refuses the token, and resend once (bodies are buffered bytes).
+// refuses the token, and resend once (bodies are buffered bytes). A realtime WebSocket
+// handshake to the hub carries it the same way, so realtime goes through the hub as HTTP does.
 import { GatewayError } from '../errors.js';
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/upstream-client.js';
+import type { OpenWebSocket, UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/upstream-client.js';
 import type { HubGrant, HubSession } from './hub-session.js';
 
 function withGrant(call: UpstreamRequest, grant: HubGrant): UpstreamRequest {
@@ -42,6 +43,27 @@ export function createHubUpstream(inner: UpstreamClient, session: HubSession): U
       }
       return send(call, fresh);
     },
+    ...(inner.openWebSocket ? { openWebSocket: hubWebSocket(inner.openWebSocket, session, hubPrefix) } : {}),
     close: () => inner.close(),
+  };
+}
+
+/** A handshake to the hub gets the credential (once more after a 401, as for calls); any other goes as it is. */
+function hubWebSocket(open: OpenWebSocket, session: HubSession, hubPrefix: string): OpenWebSocket {
+  return async (url, headers, protocols, connectTimeoutMs) => {
+    if (!url.replace(/^ws/, 'http').startsWith(hubPrefix)) return open(url, headers, protocols, connectTimeoutMs);
+    const attempt = async (grant: HubGrant) => {
+      const opening = await open(url, { ...headers, 'x-gw-vk': grant.credential }, protocols, connectTimeoutMs);
+      session.markReachable(opening.ok || opening.status !== null, opening.ok || opening.status !== null ? undefined : opening.failure);
+      return opening;
+    };
+    const opening = await attempt(await session.credentials());
+    if (opening.ok || opening.status !== 401) return opening;
+    let fresh = await session.refresh();
+    if (fresh === null) {
+      await session.checkLogin();
+      fresh = await session.credentials();
+    }
+    return attempt(fresh);
   };
 }

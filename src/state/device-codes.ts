@@ -7,6 +7,7 @@ import { hashSecret } from './personal-tokens.js';
 import type { DeviceCodeRecord, StateData } from './schema.js';
 import { StateInputError, StateRefusedError } from './state-errors.js';
 import type { StateStore } from './state-store.js';
+import { shellCommand } from '../shell-quote.js';
 
 /** RFC 8628 §6.1: no vowels (no accidental words), no 0/O or 1/I. */
 export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
@@ -83,7 +84,7 @@ export async function approveDeviceCode(store: StateStore, typed: string, email:
   return store.update((draft) => {
     const now = store.now();
     const record = mustBePending(draft, typed, now);
-    if (!draft.people.some((person) => person.email === email)) throw new StateRefusedError(`no person ${email} on this hub (add one with gw people add ${email} --team TEAM)`);
+    if (!draft.people.some((person) => person.email === email)) throw new StateRefusedError(`no person ${email} on this hub (add one with ${shellCommand(['gw', 'people', 'add', email])} --team TEAM)`);
     Object.assign(record, { status: 'approved', person: email, approved_at: now.toISOString(), approved_by: approvedBy });
     return { ...record };
   });

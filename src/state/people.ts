@@ -3,6 +3,7 @@
 import type { Person, StateData } from './schema.js';
 import { StateInputError, StateRefusedError } from './state-errors.js';
 import type { StateStore } from './state-store.js';
+import { shellCommand } from '../shell-quote.js';
 
 // Deliberately simple (RFC 5322 is not the point): one @, no spaces or control characters, a dot in the domain.
 const EMAIL = /^[^\s@\p{Cc}]{1,64}@[^\s@\p{Cc}]{1,190}\.[^\s@\p{Cc}]{1,63}$/u;
@@ -22,7 +23,7 @@ export async function addPerson(store: StateStore, emailText: string, team: stri
   const email = normalizeEmail(emailText);
   return store.update((draft) => {
     if (!draft.teams.some((candidate) => candidate.name === team)) {
-      throw new StateRefusedError(`team "${team}" does not exist (create it with gw teams create ${team})`);
+      throw new StateRefusedError(`team "${team}" does not exist (create it with ${shellCommand(['gw', 'teams', 'create', team])})`);
     }
     if (draft.people.some((person) => person.email === email)) throw new StateRefusedError(`${email} is already a person of this hub`);
     const person: Person = { email, team, created_at: store.now().toISOString() };

@@ -63,6 +63,8 @@ export interface Settings {
   oidc_client_id: string | null;
   /** `env:NAME`: the client secret is read from the hub's environment, never stored here. */
   oidc_client_secret: string | null;
+  /** Hub: the issuer verifies every address it sends, so an email without `email_verified: true` counts too. */
+  oidc_verifies_email: boolean;
   /** Hub: age after which a team's live key is replaced (the old one stays valid for an overlap). */
   live_key_rotation_seconds: number;
   /** Hub: lifetime of a personal atu- token. */
@@ -135,6 +137,7 @@ export const DEFAULT_SETTINGS: Settings = {
   oidc_issuer: null,
   oidc_client_id: null,
   oidc_client_secret: null,
+  oidc_verifies_email: false,
   live_key_rotation_seconds: 86_400,
   personal_token_days: 30,
   allow_direct_keys: false,

@@ -149,6 +149,13 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is string | null => value === null || (typeof value === 'string' && ENV_NAME.test(value)),
     format: (value) => value ?? 'none',
   },
+  oidc_verifies_email: {
+    name: 'oidc_verifies_email',
+    description: 'Hub: on only for an OpenID Connect issuer that verifies every address it sends (a company directory); off: an email counts only with email_verified true (on|off).',
+    parse: (text) => parseChoice('oidc_verifies_email', text, { on: true, true: true, off: false, false: false }),
+    check: (value): value is boolean => typeof value === 'boolean',
+    format: (value) => (value ? 'on' : 'off'),
+  },
   live_key_rotation_seconds: {
     name: 'live_key_rotation_seconds',
     description: 'Hub: age after which a team\'s live key is rotated; the old one stays valid for an overlap (300..31536000).',

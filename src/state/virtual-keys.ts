@@ -8,6 +8,7 @@ import { encodeBase62, randomBase62 } from './base62.js';
 import type { StateData, VirtualKeyRecord } from './schema.js';
 import { StateInputError, StateRefusedError } from './state-errors.js';
 import type { StateStore } from './state-store.js';
+import { shellCommand } from '../shell-quote.js';
 
 export const VIRTUAL_KEY_PREFIX = 'sk-gw-';
 const BODY_LENGTH = 43;
@@ -73,7 +74,7 @@ export function addKey(
   input: { team: string; name: string | null; expiresAt: Date | null; key: string; now: Date },
 ): VirtualKeyRecord {
   if (!draft.teams.some((team) => team.name === input.team)) {
-    throw new StateRefusedError(`team "${input.team}" does not exist (create it with gw teams create ${input.team})`);
+    throw new StateRefusedError(`team "${input.team}" does not exist (create it with ${shellCommand(['gw', 'teams', 'create', input.team])})`);
   }
   const record: VirtualKeyRecord = {
     id: newKeyId(draft),

@@ -22,6 +22,8 @@ export function withInProcessProviders(network: UpstreamClient, answer: InProces
       if (local === null) return network.send(call);
       return { status: local.status, headers: local.headers, body: Readable.from(local.body, { objectMode: false }) };
     },
+    // The built-in mock has no realtime: sockets always go to the network.
+    ...(network.openWebSocket ? { openWebSocket: network.openWebSocket } : {}),
     close: () => network.close(),
   };
 }

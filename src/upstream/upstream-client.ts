@@ -5,6 +5,7 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import type { Readable } from 'node:stream';
 import { GatewayError } from '../errors.js';
 import type { CancelSignal } from './cancel-signal.js';
+import { openUpstreamWebSocket, type UpstreamSocketOpening } from './upstream-websocket.js';
 
 export interface UpstreamTimeouts {
   connectMs: number;
@@ -30,8 +31,13 @@ export interface UpstreamResponse {
   body: Readable;
 }
 
+/** A provider WebSocket handshake (realtime), through the same client so its wrappers apply (upstream-websocket.ts). */
+export type OpenWebSocket = (url: string, headers: Record<string, string>, protocols: string[], connectTimeoutMs: number) => Promise<UpstreamSocketOpening>;
+
 export interface UpstreamClient {
   send(call: UpstreamRequest): Promise<UpstreamResponse>;
+  /** Absent on test doubles: callers then open the socket directly. */
+  openWebSocket?: OpenWebSocket;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,7 @@ export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTRE
         throw classifyUpstreamError(error);
       }
     },
+    openWebSocket: openUpstreamWebSocket,
     close: () => agent.close(),
   };
 }

@@ -6,7 +6,7 @@ import { verifyFile } from '../../src/audit/verify-file.js';
 import { createLogger } from '../../src/logger.js';
 import { createGatewayMetrics } from '../../src/metrics/gateway-metrics.js';
 import type { GatewayServices } from '../../src/pipeline/gateway-services.js';
-import { buildServer, type GatewayServer } from '../../src/server/build-server.js';
+import { buildServer, type GatewayServer, type ServerOptions } from '../../src/server/build-server.js';
 import type { Settings } from '../../src/state/schema.js';
 import { openStateStore, type StateStore } from '../../src/state/state-store.js';
 import { createTeam } from '../../src/state/teams.js';
@@ -30,7 +30,7 @@ export interface InProcessGateway extends GatewayServer {
   close(): Promise<void>;
 }
 
-export async function startInProcessGateway(settings: Partial<Settings> = {}, env: Record<string, string | undefined> = {}): Promise<InProcessGateway> {
+export async function startInProcessGateway(settings: Partial<Settings> = {}, env: Record<string, string | undefined> = {}, serverOptions: ServerOptions = {}): Promise<InProcessGateway> {
   const home = await makeHome('gw-inproc-');
   const store = await openStateStore(home);
   await createTeam(store, 'alpha');
@@ -45,7 +45,7 @@ export async function startInProcessGateway(settings: Partial<Settings> = {}, en
     upstream: withInProcessProviders(createUpstreamClient(), answerMockCall),
     providers: () => ({ ...resolveProviders({ env, state: store.snapshot() }), aliases: store.snapshot().aliases }),
   };
-  const server = await buildServer(services);
+  const server = await buildServer(services, serverOptions);
   await server.app.ready();
   return {
     ...server, home, store, audit, services, logLines, key, keyId: record.id,

@@ -12,6 +12,7 @@ import { resolveLogFormat, type LogFormat } from '../../pretty-log.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
 import { describeSidecarStart, describeStart } from '../serve-banner.js';
+import { parsePeerCidrs, type PeerAllowList } from '../../sidecar/peer-allow-list.js';
 
 /** How a hub runs admins' remote governance commands (main.ts hands in the CLI's own, src/cli/remote-commands.ts). */
 export type AdminCommandsFor = (input: { home: string; env: NodeJS.ProcessEnv }) => (store: StateStore) => AdminCommands;
@@ -27,14 +28,15 @@ export function registerServeCommand(program: Command, context: CliContext, admi
     .option('--log-level <level>', 'pino log level (GW_LOG_LEVEL; default info)')
     .option('--log-format <format>', 'pretty (one readable line per request) or json (GW_LOG_FORMAT; default pretty on a terminal, json otherwise)')
     .option('--standalone', 'ignore a stored login (gw login) or GW_TOKEN: serve as a standalone gateway or hub')
-    .option('--allow-remote-sidecar', 'let a sidecar bind an address other machines can reach (its Host/Origin guard stays on)')
+    .option('--allow-remote-sidecar', 'let a sidecar bind an address other machines can reach; it still serves only loopback peers and those --allow-remote-peer names')
+    .option('--allow-remote-peer <cidr>', 'with --allow-remote-sidecar: also serve connections from this IPv4/IPv6 address or CIDR (repeatable)', (value: string, list: string[]) => [...list, value], [] as string[])
     .option('--store <url>', 'PostgreSQL holding state, resource ids and the audit trail, shared by several instances (GW_DATABASE_URL)')
     .option('--redis <url>', 'Redis or Valkey holding rate-limit counters shared by several instances (GW_REDIS_URL)')
     .option('--accept-audit-gap', 'start although the audit log does not reach its checkpoint (records removed while stopped), recording an audit.gap')
     .action(async (flags: RunFlags) => runServe(flags, context, adminCommandsFor));
 }
 
-type RunFlags = ServeFlags & { logFormat?: string; standalone?: boolean; allowRemoteSidecar?: boolean; acceptAuditGap?: boolean };
+type RunFlags = ServeFlags & { logFormat?: string; standalone?: boolean; allowRemoteSidecar?: boolean; allowRemotePeer?: string[]; acceptAuditGap?: boolean };
 
 async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?: AdminCommandsFor): Promise<void> {
   let config;
@@ -51,6 +53,8 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
     }
     sidecar = flags.standalone ? null : await findSidecarLogin(config.home, context.env);
     if (sidecar && !flags.allowRemoteSidecar && !isLoopbackAddress(config.host)) throw refuseRemoteSidecar(config.host, sidecar);
+    const peers = remotePeers(flags, sidecar);
+    if (sidecar && flags.allowRemoteSidecar) context.stderr.write(remoteSidecarWarning(config.host, sidecar, peers));
     // Loaded here, not at the top, so `gw keys list` and friends never pay for fastify and pino.
     const [{ startGateway }, { createLogger }] = await Promise.all([import('../../gateway/start-gateway.js'), import('../../logger.js')]);
     // A hub runs admins' remote governance commands (gw policy set … --hub) with the CLI's own code.
@@ -58,6 +62,7 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
       gateway = await startGateway({
         ...config, env: context.env, logger: createLogger({ level: logLevel, format: logFormat }), acceptAuditGap: flags.acceptAuditGap === true,
         ...(sidecar ? { sidecar } : adminCommands ? { adminCommands } : {}),
+        ...(peers ? { remotePeer: (address: string) => peers.allows(address) } : {}),
       });
   } catch (error) {
     if (error instanceof CliExit) throw error;
@@ -80,6 +85,30 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
   context.stderr.write('gw: stopped; audit trail flushed\n');
 }
 
+/** The --allow-remote-peer CIDRs; they mean something only to a sidecar started with --allow-remote-sidecar. */
+function remotePeers(flags: RunFlags, sidecar: SidecarLogin | null): PeerAllowList | null {
+  const given = flags.allowRemotePeer ?? [];
+  if (given.length === 0) return null;
+  if (!sidecar || !flags.allowRemoteSidecar) throw new CliExit(2, '--allow-remote-peer goes with --allow-remote-sidecar: it names the other machines a sidecar serves');
+  try {
+    return parsePeerCidrs(given);
+  } catch (error) {
+    throw new CliExit(2, (error as Error).message);
+  }
+}
+
+/** Said at every start: who can be served as the person, and that everyone else is refused by address. */
+function remoteSidecarWarning(host: string, login: SidecarLogin, peers: PeerAllowList | null): string {
+  const who = login.person ?? 'the person whose token is in GW_TOKEN';
+  return [
+    `gw serve: warning: --allow-remote-sidecar: this sidecar listens on ${host} and serves calls without a key as ${who}.`,
+    peers
+      ? `  It serves this machine (loopback) and connections from ${peers.cidrs.join(', ')} (--allow-remote-peer); anyone else is refused by address.`
+      : '  It serves only connections from this machine (loopback); others are refused by address. Name other machines with --allow-remote-peer CIDR.',
+    '',
+  ].join('\n');
+}
+
 /**
  * A sidecar serves every call without a key as its logged-in person; bound off loopback,
  * anyone on the network could be served as them. Exit 2, as for other bad usage.
@@ -90,7 +119,8 @@ function refuseRemoteSidecar(host: string, login: SidecarLogin): CliExit {
     `refusing to start a sidecar on ${host}: a sidecar serves calls without a key as the logged-in person (${who}),`,
     'so anyone who can reach that address would be served as them.',
     'Bind 127.0.0.1 (the default), start with --standalone to serve as a gateway with its own keys,',
-    'or pass --allow-remote-sidecar if this is meant (e.g. in a container whose port is published on the host\'s loopback; the Host/Origin guard stays on).',
+    'or pass --allow-remote-sidecar if this is meant (e.g. in a container whose port is published on the host\'s loopback),',
+    'with --allow-remote-peer CIDR for each network it may serve (only loopback peers otherwise).',
   ].join('\n'));
 }
 
