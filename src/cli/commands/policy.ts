@@ -11,7 +11,8 @@ const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config fold
 interface SetOptions {
   mode?: string; allowModels?: string; denyModels?: string; allowProviders?: string; denyProviders?: string;
   allowOperations?: string; denyOperations?: string;
-  allowTools?: string; denyTools?: string; allowMcpServers?: string; denyMcpServers?: string; maxTokens?: string; rpm?: string; tpm?: string; home?: string;
+  allowTools?: string; denyTools?: string; allowMcpServers?: string; denyMcpServers?: string;
+  allowResources?: string; denyResources?: string; allowPrompts?: string; denyPrompts?: string; maxTokens?: string; rpm?: string; tpm?: string; home?: string;
 }
 
 const LIST_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string]> = [
@@ -25,6 +26,10 @@ const LIST_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string]> = [
   ['denyTools', 'deny_tools', 'MCP tool globs refused (hidden from tools/list too)'],
   ['allowMcpServers', 'allow_mcp_servers', 'MCP servers allowed (globs)'],
   ['denyMcpServers', 'deny_mcp_servers', 'MCP servers refused (globs)'],
+  ['allowResources', 'allow_resources', 'MCP resource globs allowed, over SERVER__URI (e.g. "files__file:///docs/*"); also lets resources/read reach a URI its server did not list'],
+  ['denyResources', 'deny_resources', 'MCP resource globs refused (hidden from resources/list too)'],
+  ['allowPrompts', 'allow_prompts', 'MCP prompt globs allowed, over namespaced names (e.g. "docs__review*")'],
+  ['denyPrompts', 'deny_prompts', 'MCP prompt globs refused (hidden from prompts/list too)'],
 ];
 const NUMBER_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string, string]> = [
   ['maxTokens', 'max_tokens', '--max-tokens <n>', 'largest max_tokens a request may ask for'],
