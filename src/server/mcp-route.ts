@@ -50,9 +50,12 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
   }
   // The agent's whole message, whatever its method, through the DLP HTTP bodies go through,
   // before the SDK reads it: redacted in place (what is relayed is the redacted message) or refused.
-  const block = scanMcpMessage(governed.dlp, state.trace, request.body, 'request');
-  if (block !== null) {
-    const body = request.body as { method?: unknown; params?: Record<string, unknown> } | null;
+  const body = request.body as { method?: unknown; params?: Record<string, unknown> } | null;
+  const block = scanMcpMessage(governed.dlp, state.trace, body, 'request');
+  if (block === null) {
+    // Every message is on the record by its method; a relayed one's handler adds its names and status.
+    state.trace.noteData('mcp', { method: recordedMethod(body?.method) });
+  } else {
     new RelayCall({ upstream, trace: state.trace, countCall: countCallOf(services) }, recordedMethod(body?.method), body?.params, block).settle('blocked');
     governed.settle(null);
     return sendJsonRpcError(reply, state.trace, messageId(request.body), new GatewayError('GW_ERR_DLP_BLOCKED', { message: blockedText(block, 'the message') }), 200);
