@@ -210,9 +210,13 @@ describe('the rows are what src/mcp relays and what the SDK carries', () => {
     }
   });
 
-  it('gw policy set takes resource and prompt lists', () => {
+  it('gw policy set takes resource and prompt lists, and gw policy test says which refuses an MCP capability', async () => {
     for (const run of policyRuns) expect(run, run.output).toMatchObject({ code: 0 });
     expect(policyRuns.map((run) => run.output).join('\n')).toMatch(/deny_resources=clean__\*.*deny_prompts=clean__\*[\s\S]*allow_resources=clean__file:\/\/\/notes\/\*/);
+    const asked = (...flags: string[]) => gw_('policy', 'test', '--team', 'local', '--key', keys.denyCapability.id, '--mcp-server', 'clean', ...flags);
+    expect((await asked('--resource', LISTED_URI)).output).toContain(`refused: policy key:${keys.denyCapability.id}: resource "clean__${LISTED_URI}" matches deny_resources`);
+    expect((await asked('--prompt', 'review')).output).toContain('prompt "clean__review" matches deny_prompts');
+    expect((await asked()).output).toMatch(/allowed/);
   });
 });
 
