@@ -58,7 +58,9 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
   } else {
     new RelayCall({ upstream, trace: state.trace, countCall: countCallOf(services) }, recordedMethod(body?.method), body?.params, block).settle('blocked');
     governed.settle(null);
-    return sendJsonRpcError(reply, state.trace, messageId(request.body), new GatewayError('GW_ERR_DLP_BLOCKED', { message: blockedText(block, 'the message') }), 200);
+    // An id that is itself the match is not echoed: the refusal goes without one.
+    const id = block.place === 'request.id' ? null : messageId(request.body);
+    return sendJsonRpcError(reply, state.trace, id, new GatewayError('GW_ERR_DLP_BLOCKED', { message: blockedText(block, 'the message') }), 200);
   }
   const { createMcpServer, StreamableHTTPServerTransport } = await loadServerSdk();
   const server = createMcpServer({

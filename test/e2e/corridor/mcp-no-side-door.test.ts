@@ -355,6 +355,19 @@ describe('resources/read of a URI the server did not list', () => {
   });
 });
 
+it('a secret as the JSON-RPC id is refused and not echoed back', async () => {
+  const response = await fetch(`${gw.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${keys.ok.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: SECRET, method: 'tools/list', params: {} }),
+  });
+  const text = await response.text();
+  expect(response.status, text).toBe(403);
+  expect(text).toContain('github_token');
+  expect(text).not.toContain(SECRET);
+  expect(JSON.parse(text)).toMatchObject({ id: null, error: { data: { gw_code: 'GW_ERR_DLP_BLOCKED' } } });
+});
+
 it('nothing gw wrote holds a planted secret: not the audit trail, not its log', async () => {
   await sleep(500);
   const audit = JSON.stringify(await readAudit(gw.home));
