@@ -114,7 +114,7 @@ function sdkMethods(schema: unknown): string[] {
 let gw: GatewayProcess;
 let clean: CatchAllMcpServer;
 let planted: CatchAllMcpServer;
-type KeyName = 'ok' | 'planted' | 'denyCapability' | 'denyServer' | 'denyOperation' | 'allowPattern';
+type KeyName = 'ok' | 'planted' | 'denyCapability' | 'denyServer' | 'denyOperation' | 'allowPattern' | 'redact';
 const keys = {} as Record<KeyName, { key: string; id: string }>;
 /** The `gw policy set` runs with the flags for resources and prompts, and what they printed (the first test reads them). */
 const policyRuns: Array<{ code: number; output: string }> = [];
@@ -128,13 +128,14 @@ beforeAll(async () => {
   clean = await startCatchAllMcpServer(SECRET);
   planted = await startCatchAllMcpServer(SECRET, { planted: true });
   gw = await startGatewayProcess({ env: { GW_LOG_LEVEL: 'debug' } });
-  for (const name of ['ok', 'planted', 'denyCapability', 'denyServer', 'denyOperation', 'allowPattern'] as const) {
+  for (const name of ['ok', 'planted', 'denyCapability', 'denyServer', 'denyOperation', 'allowPattern', 'redact'] as const) {
     const made = await gw_('keys', 'create', '--team', 'local', '--name', name);
     keys[name] = { key: /sk-gw-\w+/.exec(made.output)![0], id: /vk_\w+/.exec(made.output)![0] };
   }
   for (const [name, server] of [['clean', clean], ['planted', planted]] as const) expect((await gw_('mcp', 'add', name, '--url', server.url)).code).toBe(0);
   const policy = (name: KeyName, ...flags: string[]) => gw_('policy', 'set', `key:${keys[name].id}`, ...flags);
-  for (const name of ['ok', 'allowPattern'] as const) expect((await policy(name, '--deny-mcp-servers', 'planted')).code).toBe(0);
+  for (const name of ['ok', 'allowPattern', 'redact'] as const) expect((await policy(name, '--deny-mcp-servers', 'planted')).code).toBe(0);
+  expect((await gw_('dlp', 'set', 'email', 'redact', '--scope', `key:${keys.redact.id}`)).code).toBe(0);
   expect((await policy('planted', '--allow-mcp-servers', 'planted')).code).toBe(0);
   expect((await policy('denyServer', '--deny-mcp-servers', '*')).code).toBe(0);
   expect((await policy('denyOperation', '--deny-operations', 'mcp')).code).toBe(0);
@@ -353,6 +354,17 @@ describe('resources/read of a URI the server did not list', () => {
     const answer = await send('allowPattern', 'resources/read', { uri: unlisted });
     expect(answerOf(answer)?.result, answer.text).toMatchObject({ contents: [{ uri: unlisted, text: 'note at /notes/todo.txt' }] });
   });
+});
+
+it('redact: an address in a value and in a key leaves redacted, and the echo of it comes back redacted', async () => {
+  const before = clean.everything().length;
+  const answer = await send('redact', 'tools/call', { name: 'clean__echo', arguments: { text: 'mail ada@example.com', 'grace@example.com': 1 } });
+  const reached = clean.everything().slice(before);
+  expect(reached).toContain('mail [REDACTED:email]');
+  expect(reached).toContain('"[REDACTED:email]":1');
+  expect(reached).not.toMatch(/ada@|grace@/);
+  expect(answerOf(answer)?.result, answer.text).toEqual({ content: [{ type: 'text', text: 'echo: mail [REDACTED:email]' }] });
+  expect(await recordOf(answer)).toMatchObject({ dlp: { email: 2 }, data: { mcp: { method: 'tools/call', server: 'clean', tool: 'echo', status: 'ok' } } });
 });
 
 it('a secret as the JSON-RPC id is refused and not echoed back', async () => {
