@@ -19,6 +19,7 @@ async function importClientSdk() {
     Client: client.Client, SSEClientTransport: sse.SSEClientTransport, StdioClientTransport: stdio.StdioClientTransport,
     getDefaultEnvironment: stdio.getDefaultEnvironment, StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
   };
 }
 

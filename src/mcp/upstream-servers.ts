@@ -8,7 +8,7 @@
 // Header and variable values may be `env:NAME`, read from gw's environment when connecting.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { StoredMcpServer } from '../state/mcp-servers.js';
 import { boundHostAllows } from '../state/bound-host.js';
 import { loadClientSdk, type ClientSdk } from './load-sdk.js';
@@ -40,6 +40,8 @@ interface Slot {
   restartTimer: NodeJS.Timeout | null;
   /** The tool names the current connection listed last; null until listed, or after tools/list_changed. */
   toolNames: Set<string> | null;
+  /** The resource URIs the current connection listed last; null until listed, or after resources/list_changed. */
+  resourceUris: Set<string> | null;
 }
 
 /** Every page of a listing: servers may page with nextCursor. */
@@ -111,7 +113,7 @@ export class UpstreamServers {
       slot = undefined;
     }
     if (!slot) {
-      slot = { signature, client: null, connecting: null, restarts: 0, failures: 0, retryAt: 0, everConnected: false, connectedAt: 0, restartTimer: null, toolNames: null };
+      slot = { signature, client: null, connecting: null, restarts: 0, failures: 0, retryAt: 0, everConnected: false, connectedAt: 0, restartTimer: null, toolNames: null, resourceUris: null };
       this.#slots.set(name, slot);
     }
     if (slot.client) return slot.client;
@@ -142,7 +144,9 @@ export class UpstreamServers {
     slot.lastError = undefined;
     slot.client = client;
     slot.toolNames = null;
+    slot.resourceUris = null;
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => { if (slot.client === client) slot.toolNames = null; });
+    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => { if (slot.client === client) slot.resourceUris = null; });
     client.onclose = () => {
       if (slot.client !== client || this.#closed || this.#slots.get(server.name) !== slot) return;
       slot.client = null;
@@ -208,6 +212,24 @@ export class UpstreamServers {
   /** Whether the last listing named this tool (no I/O): a bounded metrics label, never a caller's made-up name. */
   listed(name: string, tool: string): boolean {
     return this.#slots.get(name)?.toolNames?.has(tool) ?? false;
+  }
+
+  /** Every resource the server lists now (all pages), remembered as what `hasResource` knows. */
+  async listResources(name: string): Promise<Resource[]> {
+    const client = await this.client(name);
+    const resources = await everyPage(async (cursor) => {
+      const page = await client.listResources(cursor === undefined ? undefined : { cursor });
+      return { items: page.resources, nextCursor: page.nextCursor };
+    });
+    const slot = this.#slots.get(name);
+    if (slot?.client === client) slot.resourceUris = new Set(resources.map((resource) => resource.uri));
+    return resources;
+  }
+
+  /** Whether the server lists `uri`: its last listing on this connection, or a new one when that does not name it. */
+  async hasResource(name: string, uri: string): Promise<boolean> {
+    if (this.#slots.get(name)?.resourceUris?.has(uri)) return true;
+    return (await this.listResources(name)).some((resource) => resource.uri === uri);
   }
 
   has(name: string): boolean {

@@ -21,10 +21,15 @@ export interface PolicyRecord {
   deny_tools?: string[];
   allow_mcp_servers?: string[];
   deny_mcp_servers?: string[];
+  /** MCP resources by `server__URI` (the server's own URI) and prompts by `server__prompt`. */
+  allow_resources?: string[];
+  deny_resources?: string[];
+  allow_prompts?: string[];
+  deny_prompts?: string[];
 }
 
 export const POLICY_LIST_FIELDS = ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations',
-  'allow_tools', 'deny_tools', 'allow_mcp_servers', 'deny_mcp_servers'] as const;
+  'allow_tools', 'deny_tools', 'allow_mcp_servers', 'deny_mcp_servers', 'allow_resources', 'deny_resources', 'allow_prompts', 'deny_prompts'] as const;
 export const POLICY_NUMBER_FIELDS = ['max_tokens', 'requests_per_minute', 'tokens_per_minute'] as const;
 
 /** `*`, `team:NAME` or `key:vk_…`. */

@@ -8,6 +8,9 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UpstreamServers } from '../mcp/upstream-servers.js';
+import { recordedMethod } from '../mcp/mcp-methods.js';
+import { RelayCall, type RecordDeps } from '../mcp/relay-call.js';
+import { blockedText, scanMcpMessage } from '../mcp/scan-mcp-message.js';
 import { governOperation } from '../pipeline/govern-request.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { RequestTrace } from '../pipeline/request-trace.js';
@@ -45,13 +48,24 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
   } catch (error) {
     return sendJsonRpcError(reply, state.trace, messageId(request.body), error instanceof GatewayError ? error : new GatewayError('GW_ERR_SERVER_INTERNAL'));
   }
+  // The agent's whole message, whatever its method, through the DLP HTTP bodies go through,
+  // before the SDK reads it: redacted in place (what is relayed is the redacted message) or refused.
+  const body = request.body as { method?: unknown; params?: Record<string, unknown> } | null;
+  const block = scanMcpMessage(governed.dlp, state.trace, body, 'request');
+  if (block === null) {
+    // Every message is on the record by its method; a relayed one's handler adds its names and status.
+    state.trace.noteData('mcp', { method: recordedMethod(body?.method) });
+  } else {
+    new RelayCall({ upstream, trace: state.trace, countCall: countCallOf(services) }, recordedMethod(body?.method), body?.params, block).settle('blocked');
+    governed.settle(null);
+    // An id that is itself the match is not echoed: the refusal goes without one.
+    const id = block.place === 'request.id' ? null : messageId(request.body);
+    return sendJsonRpcError(reply, state.trace, id, new GatewayError('GW_ERR_DLP_BLOCKED', { message: blockedText(block, 'the message') }), 200);
+  }
   const { createMcpServer, StreamableHTTPServerTransport } = await loadServerSdk();
   const server = createMcpServer({
     upstream, policies: governed.policies, dlp: governed.dlp, trace: state.trace,
-    countCall: (name, tool, outcome, seconds) => {
-      services.metrics.mcpCalls.inc({ server: name, tool, outcome });
-      services.metrics.mcpCallDuration.observe({ server: name, tool }, seconds);
-    },
+    countCall: countCallOf(services),
   });
   // Stateless: every HTTP request is a whole exchange, so any instance of a hub can answer it.
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -67,6 +81,13 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
   await server.connect(transport);
   await transport.handleRequest(request.raw, reply.raw, request.body);
   return undefined;
+}
+
+function countCallOf(services: GatewayServices): RecordDeps['countCall'] {
+  return (name, tool, outcome, seconds) => {
+    services.metrics.mcpCalls.inc({ server: name, tool, outcome });
+    services.metrics.mcpCallDuration.observe({ server: name, tool }, seconds);
+  };
 }
 
 /**
@@ -97,10 +118,15 @@ function messageId(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-function sendJsonRpcError(reply: FastifyReply, trace: RequestTrace, id: string | number | null, error: GatewayError): FastifyReply {
+/**
+ * A refusal in JSON-RPC. `status`: a refusal of one message's content (DLP) answers 200 with
+ * the error, as an MCP server answers a request it refuses, so a client reads it as an MCP
+ * error; a notification (no id) has no answer to carry it and gets the refusal's own status.
+ */
+function sendJsonRpcError(reply: FastifyReply, trace: RequestTrace, id: string | number | null, error: GatewayError, status = error.status): FastifyReply {
   if (!trace.outcome.includes(error.code)) trace.noteOutcome(error.code);
   const code = error.status >= 500 ? JSON_RPC_INTERNAL_ERROR : JSON_RPC_INVALID_REQUEST;
-  return reply.code(error.status).headers(error.headers).type('application/json')
+  return reply.code(id === null ? error.status : status).headers(error.headers).type('application/json')
     .send({ jsonrpc: '2.0', id, error: { code, message: error.message, data: { gw_code: error.code, retryable: error.retryable } } });
 }
 

@@ -24,6 +24,11 @@ export interface StoredPolicy {
   deny_tools?: string[];
   allow_mcp_servers?: string[];
   deny_mcp_servers?: string[];
+  /** MCP resources by `server__URI` and prompts by `server__prompt` (globs). */
+  allow_resources?: string[];
+  deny_resources?: string[];
+  allow_prompts?: string[];
+  deny_prompts?: string[];
 }
 
 export type StoredDlpAction = 'block' | 'redact' | 'log';

@@ -43,7 +43,8 @@ function readList<T>(value: unknown, field: string, read: (item: Json) => string
 function readPolicy(item: Json): string | null {
   if (typeof item.scope !== 'string' || !SCOPE.test(item.scope)) return 'has no valid scope (*, team:NAME or key:vk_…)';
   if (item.mode !== undefined && item.mode !== 'enforce' && item.mode !== 'shadow') return 'mode is not enforce or shadow';
-  for (const field of ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations', 'allow_tools', 'deny_tools', 'allow_mcp_servers', 'deny_mcp_servers']) {
+  for (const field of ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations', 'allow_tools', 'deny_tools', 'allow_mcp_servers', 'deny_mcp_servers',
+    'allow_resources', 'deny_resources', 'allow_prompts', 'deny_prompts']) {
     if (item[field] !== undefined && !isStringList(item[field])) return `${field} is not a list of strings`;
   }
   for (const field of ['max_tokens', 'requests_per_minute', 'tokens_per_minute']) {

@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable, withStore } from '../state-command.js';
-import { evaluateAccess, refuseProvider } from '../../policy/evaluate-policy.js';
+import { evaluateAccess, refuseProvider, type PolicyRefusal } from '../../policy/evaluate-policy.js';
+import { evaluateMcpAccess, type McpCapabilityKind } from '../../policy/evaluate-mcp-access.js';
 import { isPolicyScope, policiesFor, type PolicyRecord } from '../../policy/policy-record.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
@@ -11,7 +12,8 @@ const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config fold
 interface SetOptions {
   mode?: string; allowModels?: string; denyModels?: string; allowProviders?: string; denyProviders?: string;
   allowOperations?: string; denyOperations?: string;
-  allowTools?: string; denyTools?: string; allowMcpServers?: string; denyMcpServers?: string; maxTokens?: string; rpm?: string; tpm?: string; home?: string;
+  allowTools?: string; denyTools?: string; allowMcpServers?: string; denyMcpServers?: string;
+  allowResources?: string; denyResources?: string; allowPrompts?: string; denyPrompts?: string; maxTokens?: string; rpm?: string; tpm?: string; home?: string;
 }
 
 const LIST_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string]> = [
@@ -25,6 +27,10 @@ const LIST_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string]> = [
   ['denyTools', 'deny_tools', 'MCP tool globs refused (hidden from tools/list too)'],
   ['allowMcpServers', 'allow_mcp_servers', 'MCP servers allowed (globs)'],
   ['denyMcpServers', 'deny_mcp_servers', 'MCP servers refused (globs)'],
+  ['allowResources', 'allow_resources', 'MCP resource globs allowed, over SERVER__URI (e.g. "files__file:///docs/*"); also lets resources/read reach a URI its server did not list'],
+  ['denyResources', 'deny_resources', 'MCP resource globs refused (hidden from resources/list too)'],
+  ['allowPrompts', 'allow_prompts', 'MCP prompt globs allowed, over namespaced names (e.g. "docs__review*")'],
+  ['denyPrompts', 'deny_prompts', 'MCP prompt globs refused (hidden from prompts/list too)'],
 ];
 const NUMBER_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string, string]> = [
   ['maxTokens', 'max_tokens', '--max-tokens <n>', 'largest max_tokens a request may ask for'],
@@ -77,21 +83,42 @@ export function registerPolicyCommand(program: Command, context: CliContext): vo
 }
 
 function registerTest(policy: Command, context: CliContext): void {
-  policy.command('test').description('Which policy refuses a sample request, and why')
+  policy.command('test').description('Which policy refuses a sample request (a model call, or an MCP server and one of its tools, resources or prompts), and why')
     .requiredOption('--team <team>', 'the caller\'s team').option('--key <id>', 'the caller\'s key id (vk_…)')
-    .requiredOption('--model <model>', 'the model asked for').option('--operation <operation>', 'operation', 'chat.completions')
+    .option('--model <model>', 'the model asked for').option('--operation <operation>', 'operation', 'chat.completions')
     .option('--provider <provider>', 'the provider routing would pick').option('--max-tokens <n>', 'max tokens asked for')
+    .option('--mcp-server <name>', 'an MCP server (instead of --model)').option('--tool <name>', 'with --mcp-server: one of its tools (its own name)')
+    .option('--resource <uri>', 'with --mcp-server: one of its resources (its own URI)').option('--prompt <name>', 'with --mcp-server: one of its prompts')
     .option('--home <dir>', HOME_HELP)
-    .action(async (options: { team: string; key?: string; model: string; operation: string; provider?: string; maxTokens?: string; home?: string }) => {
+    .action(async (options: TestOptions) => {
+      if ((options.model === undefined) === (options.mcpServer === undefined)) throw new CliExit(2, 'give --model (a model call) or --mcp-server (an MCP server), one of them');
       const records = await withStore(context, options.home, async (store) => store.snapshot().policies ?? []);
       const applying = policiesFor(records, options.team, options.key ?? null);
-      const refusals = evaluateAccess(applying, { model: options.model, operation: options.operation, maxTokens: options.maxTokens ? Number(options.maxTokens) : null });
-      const providerRefusal = options.provider ? refuseProvider(applying, options.provider) : null;
-      if (providerRefusal) refusals.push(providerRefusal);
+      const refusals = options.mcpServer !== undefined ? mcpRefusals(applying, options.mcpServer, options) : modelRefusals(applying, options);
       context.stdout.write(`policies that apply: ${applying.map((record) => record.scope).join(', ') || 'none'}\n`);
       if (refusals.length === 0) return context.stdout.write('allowed\n');
       for (const refusal of refusals) context.stdout.write(`${refusal.shadow ? 'would refuse (shadow)' : 'refused'}: ${refusal.reason}\n`);
     });
+}
+
+interface TestOptions {
+  team: string; key?: string; model?: string; operation: string; provider?: string; maxTokens?: string; home?: string;
+  mcpServer?: string; tool?: string; resource?: string; prompt?: string;
+}
+
+function modelRefusals(applying: PolicyRecord[], options: TestOptions): PolicyRefusal[] {
+  const refusals = evaluateAccess(applying, { model: options.model!, operation: options.operation, maxTokens: options.maxTokens ? Number(options.maxTokens) : null });
+  const providerRefusal = options.provider ? refuseProvider(applying, options.provider) : null;
+  if (providerRefusal) refusals.push(providerRefusal);
+  return refusals;
+}
+
+/** The server alone, or one capability of it, named as the policy names it (SERVER__NAME, SERVER__URI). */
+function mcpRefusals(applying: PolicyRecord[], server: string, options: TestOptions): PolicyRefusal[] {
+  const named = [['tool', options.tool], ['resource', options.resource], ['prompt', options.prompt]].filter(([, name]) => name !== undefined) as Array<[McpCapabilityKind, string]>;
+  if (named.length > 1) throw new CliExit(2, 'give one of --tool, --resource and --prompt');
+  const [kind, name] = named[0] ?? [null, null];
+  return evaluateMcpAccess(applying, server, kind === null ? null : { kind, name: `${server}__${name}` });
 }
 
 function readChange(scope: string, options: SetOptions): Partial<PolicyRecord> {

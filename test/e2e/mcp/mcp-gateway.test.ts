@@ -182,7 +182,8 @@ describe('governance', () => {
     expect(calls.map((record) => record.data?.mcp)).toEqual(expect.arrayContaining([
       { method: 'tools/call', server: 'notes', tool: 'echo', status: 'ok', duration_ms: expect.any(Number) },
       { method: 'tools/call', server: 'remote', tool: 'contact', status: 'refused', duration_ms: expect.any(Number) },
-      { method: 'tools/call', server: 'remote', tool: 'echo', status: 'blocked', duration_ms: expect.any(Number) },
+      // Blocked at the door: the record says where in the message, never what.
+      { method: 'tools/call', server: 'remote', tool: 'echo', status: 'blocked', duration_ms: expect.any(Number), dlp_place: 'request.params.arguments.text' },
     ]));
     // Bytes each way: the call's JSON-RPC message in, the transport's answer (SSE) out.
     const echo = calls.find((record) => (record.data?.mcp as { tool?: string }).tool === 'echo' && (record.data?.mcp as { status?: string }).status === 'ok')!;
