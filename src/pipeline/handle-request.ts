@@ -52,7 +52,7 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
 
   // 6. attempt: in turn (fallbacks, retries, per-target time-outs) until one answers, all
   // before the first byte reaches the client.
-  const reply = await attemptTargets(attempts, request, trace, (target, signal) => tryTarget(request, call, target, services, trace, signal));
+  const reply = await attemptTargets(attempts, request, trace, (target, signal) => tryTarget(request, call, target, services, trace, signal, governed));
 
   // 7. relay (8, record, runs when the response closes).
   const relayed = await relayReply(reply, call, governed, services, request.signal, trace);

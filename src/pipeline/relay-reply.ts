@@ -26,7 +26,7 @@ import { buildClientHeaders } from './upstream-headers.js';
 export async function relayReply(
   reply: TargetReply, call: InboundCall, governed: Governed, services: GatewayServices, signal: CancelSignal, trace: RequestTrace,
 ): Promise<PipelineResponse> {
-  if (reply.kind === 'answered') return relayAnswered(reply.response, call, governed, trace);
+  if (reply.kind === 'answered') return relayAnswered(reply.response, governed, trace);
   const { upstream } = reply;
   if (upstream.status >= 400) trace.noteOutcome(`upstream_${upstream.status}`);
   if (reply.resource) return relayResource(upstream, { ...reply.resource, ids: services.resourceIds, signal, call, governed }, trace);
@@ -66,18 +66,14 @@ export async function relayReply(
 }
 
 /** A translated (or counted) answer is text the provider wrote, scanned like a same-format one. */
-function relayAnswered(response: PipelineResponse, call: InboundCall, governed: Governed, trace: RequestTrace): PipelineResponse {
+function relayAnswered(response: PipelineResponse, governed: Governed, trace: RequestTrace): PipelineResponse {
   if (Buffer.isBuffer(response.body)) {
     governed.settle(trace.tokens);
     scanOutputJson(response.body, governed, trace);
     return response;
   }
-  if (isAsyncIterable(response.body)) {
-    // Bedrock clients read binary frames, which the SSE scanner cannot read.
-    const scanned = call.bedrock ? response.body : scanOutputStream(response.body, governed, codecForCall(call.dialect, call.operation), trace);
-    if (call.bedrock && governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
-    return { ...response, body: trace.trackStream(settleAfter(scanned, governed, trace)) };
-  }
+  // A translated stream was held and scanned part by part before its encoder (relay-translated-stream.ts).
+  if (isAsyncIterable(response.body)) return { ...response, body: trace.trackStream(settleAfter(response.body, governed, trace)) };
   return response;
 }
 
