@@ -4,7 +4,8 @@
 //   - same format, event stream: forwarded as it arrives, usage read on the side, scanned
 //     event by event with a look-behind (scan-output.ts);
 //   - same format, JSON: read whole (bounded) for its usage, scanned, sent unchanged;
-//   - same format, a binary stream (Bedrock frames, GenAI's JSON array): relayed as it is;
+//   - same format, Bedrock's binary frames: held and scanned frame by frame, relayed as they are;
+//   - same format, GenAI's JSON array (no alt=sse): relayed as it is, the record says unscanned;
 //   - resource routes: relay-resource.ts (ids remembered, downloads piped through).
 // Every relayed stream is tracked on the trace, so the record waits for its end.
 import { codecForCall } from '../formats/codec-registry.js';
@@ -19,7 +20,7 @@ import type { InboundCall } from './read-inbound-call.js';
 import { relayResource } from './relay-resource.js';
 import { readJsonBody, relayStream } from './relay-response.js';
 import type { RequestTrace } from './request-trace.js';
-import { scanOutputJson, scanOutputStream } from './scan-output.js';
+import { scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
 import type { TargetReply } from './try-target.js';
 import { buildClientHeaders } from './upstream-headers.js';
 
@@ -50,6 +51,10 @@ export async function relayReply(
     return { status: upstream.status, headers, body: trace.trackStream(scanOutputStream(relayed, governed, codec, trace)) };
   }
   if (upstream.status < 400 && call.stream) {
+    // Bedrock's frames are read and held like SSE events; GenAI's JSON array (no alt=sse) is not.
+    if (codec.streamFraming === 'aws-event-stream') {
+      return { status: upstream.status, headers, body: trace.trackStream(countBytes(scanOutputFrames(upstream.body, governed, codec, trace), trace)) };
+    }
     if (governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
     return { status: upstream.status, headers, body: trace.trackStream(countBytes(upstream.body, trace)) };
   }

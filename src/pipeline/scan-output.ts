@@ -11,12 +11,13 @@ import { createStreamTextHold, type HoldStep } from '../dlp/scan-stream-text.js'
 import { GatewayError } from '../errors.js';
 import type { DialectCodec } from '../canonical/codec.js';
 import type { StreamPart } from '../canonical/response.js';
+import { readBedrockFrames } from '../providers/bedrock/event-stream.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { Governed } from './govern-request.js';
 import type { RequestTrace } from './request-trace.js';
 
-/** Where stream events carry generated text, whatever the dialect (reasoning included: `reasoning_content` on OpenAI-compatible servers; `message`: an error event's). */
-const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal', 'reasoning_content', 'reasoning', 'message']);
+/** Where stream events carry generated text, whatever the dialect (reasoning included: `reasoning_content` on OpenAI-compatible servers; `message`: an error event's; `input`: Bedrock's tool arguments). */
+const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal', 'reasoning_content', 'reasoning', 'message', 'input']);
 
 export function blockedError(ruleId: string): GatewayError {
   return new GatewayError('GW_ERR_DLP_BLOCKED', { message: `The response was stopped by DLP rule "${ruleId}"; the matched text is not shown.` });
@@ -84,6 +85,31 @@ async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: G
   const error = settleStep(step, trace);
   const rest = step.release.join('') + (error === null ? hold.end().join('') : String(codec.encodeStreamError(error)));
   if (rest) yield rest;
+}
+
+/**
+ * A same-format AWS event stream (a Bedrock client of a Bedrock provider): whole frames are
+ * held as SSE events are, their bytes relayed unchanged; a block ends with the codec's exception frame.
+ */
+export function scanOutputFrames(body: AsyncIterable<Uint8Array>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncIterable<Uint8Array> {
+  if (!outputScanOn(governed)) return body;
+  return scanFrames(body, governed, codec, trace);
+}
+
+async function* scanFrames(body: AsyncIterable<Uint8Array>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncGenerator<Uint8Array> {
+  const hold = createStreamTextHold<Uint8Array>(governed.dlp.rules);
+  for await (const { frame, event } of readBedrockFrames(body)) {
+    const step = hold.push(frame, textOf(event.data));
+    const error = settleStep(step, trace);
+    if (error !== null) {
+      const failure = codec.encodeStreamError(error);
+      yield Buffer.concat([...step.release, typeof failure === 'string' ? Buffer.from(failure) : failure]);
+      return;
+    }
+    if (step.release.length > 0) yield Buffer.concat(step.release);
+  }
+  const rest = hold.end();
+  if (rest.length > 0) yield Buffer.concat(rest);
 }
 
 function textOf(data: string): string {
