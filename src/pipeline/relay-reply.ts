@@ -1,5 +1,6 @@
 // Stage 7, relay: the provider's answer back to the client, on every path, with output
-// DLP (`gw dlp output on`) wherever text comes back:
+// DLP (`gw dlp output on`) wherever text comes back, response headers and error bodies
+// of any status included (scan-provider-reply.ts):
 //   - translated or counted (already in the client's dialect): scanned like any other;
 //   - same format, event stream: forwarded as it arrives, usage read on the side, scanned
 //     event by event with a look-behind (scan-output.ts);
@@ -21,6 +22,7 @@ import { relayResource } from './relay-resource.js';
 import { readJsonBody, relayStream } from './relay-response.js';
 import type { RequestTrace } from './request-trace.js';
 import { scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
+import { scanErrorBody, scanReplyHeaders } from './scan-provider-reply.js';
 import type { TargetReply } from './try-target.js';
 import { buildClientHeaders } from './upstream-headers.js';
 
@@ -29,6 +31,8 @@ export async function relayReply(
 ): Promise<PipelineResponse> {
   if (reply.kind === 'answered') return relayAnswered(reply.response, governed, trace);
   const { upstream } = reply;
+  // Headers first: every branch below relays some of them.
+  scanReplyHeaders(upstream.headers, governed, trace);
   if (upstream.status >= 400) trace.noteOutcome(`upstream_${upstream.status}`);
   if (reply.resource) return relayResource(upstream, { ...reply.resource, ids: services.resourceIds, signal, call, governed }, trace);
   const contentType = String(upstream.headers['content-type'] ?? '');
@@ -65,9 +69,11 @@ export async function relayReply(
   trace.noteUsage(tokens);
   if (upstream.status < 400) noteHubCost(trace, upstream.headers);
   governed.settle(tokens);
+  let body = json.bytes;
   if (upstream.status < 400) scanOutputJson(json.bytes, governed, trace, json.answer);
-  trace.noteBytesOut(json.bytes.length);
-  return { status: upstream.status, headers, body: json.bytes };
+  else body = scanErrorBody(json.bytes, json.answer, governed, trace);
+  trace.noteBytesOut(body.length);
+  return { status: upstream.status, headers, body };
 }
 
 /** A translated (or counted) answer is text the provider wrote, scanned like a same-format one. */
