@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBedrockEventStream } from '../../../src/providers/bedrock/event-stream.js';
 import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
-import { sleep } from '../helpers.js';
+import { readFile } from 'node:fs/promises';
+import { listFiles, readAudit, sleep } from '../helpers.js';
 import { FAIL_503_TRIGGER, FAIL_TRIGGER, HEADER_TRIGGER, LEAK_TRIGGER, startDripProvider, type DripProvider } from './output-dlp-drip-provider.js';
 
 // Built in pieces so no scanner of this repository takes it for a real token.
@@ -140,6 +141,14 @@ describe('a secret streamed one character per event never reaches the client, wh
     expect(received.text).not.toContain('that was all');
   }, 30_000);
 
+  it('the record of a blocked translated stream names the rule and the outcome, never the secret', async () => {
+    await send('google-genai', PROVIDER_MODELS.openai, LEAK_TRIGGER, keys.block);
+    await sleep(300);
+    const record = (await readAudit(gw.home)).filter((line) => line.kind === 'request').at(-1)!;
+    expect(record.dlp).toMatchObject({ 'output.github_token': 1 });
+    expect(record.outcome).toContain('GW_ERR_DLP_BLOCKED');
+  }, 30_000);
+
   it.each(PAIRS)('%s client, %s provider: a clean stream arrives whole', async (client, provider) => {
     const received = await send(client, PROVIDER_MODELS[provider], 'hello', keys.block);
     expect(received.status, received.raw).toBe(200);
@@ -178,6 +187,16 @@ describe('a provider response header carrying a secret', () => {
     const redacted = await send(client, PROVIDER_MODELS[provider], `${HEADER_TRIGGER} hello`, keys.redact, stream);
     expect(redacted.status, redacted.raw).toBe(200);
     expect(redacted.headers.get('x-upstream-debug')).toBe('key=[REDACTED:aws_access_key]');
+  }, 30_000);
+
+  it('nothing gw wrote (log, audit, its home) holds a secret it blocked or redacted', async () => {
+    await sleep(1_200);
+    const written = [gw.stdout(), gw.stderr()];
+    for (const file of await listFiles(gw.home)) written.push(await readFile(file, 'latin1'));
+    const everything = written.join('\n');
+    expect(everything).toContain('output.github_token');
+    expect(everything).not.toContain(SECRET);
+    expect(everything).not.toContain(AWS_KEY);
   }, 30_000);
 
   it('with output DLP off, headers and error bodies pass as the provider sent them', async () => {
