@@ -116,7 +116,9 @@ export async function startDripProvider(texts: { leak: string; plain: string }, 
       const failStatus = body.includes(FAIL_503_TRIGGER) ? 503 : body.includes(FAIL_TRIGGER) ? 400 : 0;
       if (failStatus > 0) {
         const bytes = JSON.stringify(errorBody(dialect, failStatus, `the token ${secret} was rejected`));
-        response.writeHead(failStatus, { 'content-type': 'application/json', ...(dialect === 'bedrock' ? { 'x-amzn-errortype': 'ValidationException' } : {}), ...extra });
+        // retry-after is the one provider header a translated refusal carries to the client.
+        const retry = body.includes(HEADER_TRIGGER) ? { 'retry-after': awsKey } : {};
+        response.writeHead(failStatus, { 'content-type': 'application/json', ...(dialect === 'bedrock' ? { 'x-amzn-errortype': 'ValidationException' } : {}), ...extra, ...retry });
         response.end(bytes);
         return;
       }

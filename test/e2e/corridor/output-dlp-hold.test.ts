@@ -199,6 +199,13 @@ describe('a provider response header carrying a secret', () => {
     expect(everything).not.toContain(AWS_KEY);
   }, 30_000);
 
+  it.each(TRANSLATED)('%s client, %s provider: the headers a translated refusal carries are scanned too', async (client, provider) => {
+    const blocked = await send(client, PROVIDER_MODELS[provider], `${FAIL_TRIGGER} ${HEADER_TRIGGER}`, keys.redact, false);
+    expect(blocked.status, blocked.raw).toBe(400);
+    expect([...blocked.headers.values()].join('\n')).not.toContain(AWS_KEY);
+    expect(blocked.raw).not.toContain(SECRET);
+  }, 30_000);
+
   it('with output DLP off, headers and error bodies pass as the provider sent them', async () => {
     const out = await gwCommand('keys', 'create', '--team', 'local', '--name', 'plain');
     await sleep(1_200);
