@@ -74,10 +74,11 @@ export function scanRelayedError(error: unknown, governed: Governed, trace: Requ
   if (!(error instanceof GatewayError) || !error.code.startsWith('GW_ERR_UPSTREAM_') || !outputScanOn(governed)) return error;
   const scan = scanText(error.message, governed, trace);
   if (scan.blockedBy !== null) return blockedError(scan.blockedBy);
-  // The provider's headers it carries (retry-after) are relayed too.
-  const headers: ProviderHeaders = { ...error.headers };
+  // The provider's headers it carries (retry-after) are relayed too; a string stays a string.
+  const headers: Record<string, string> = { ...error.headers };
   scanReplyHeaders(headers, governed, trace);
-  const kept = headers as Record<string, string>;
-  if (scan.redactedText === null && Object.keys(kept).length === Object.keys(error.headers).length && Object.keys(kept).every((name) => kept[name] === error.headers[name])) return error;
-  return new GatewayError(error.code, { status: error.status, kind: error.kind, message: scan.redactedText ?? error.message, headers: kept, param: error.param, cause: error });
+  const unchanged = Object.keys(headers).length === Object.keys(error.headers).length
+    && Object.keys(headers).every((name) => headers[name] === error.headers[name]);
+  if (scan.redactedText === null && unchanged) return error;
+  return new GatewayError(error.code, { status: error.status, kind: error.kind, message: scan.redactedText ?? error.message, headers, param: error.param, cause: error });
 }
