@@ -17,6 +17,8 @@ import type { InboundCall } from './read-inbound-call.js';
 import { readJsonBody } from './relay-response.js';
 import { relayTranslatedStream } from './relay-translated-stream.js';
 import type { RequestTrace } from './request-trace.js';
+import type { Governed } from './govern-request.js';
+import { createOutputPartHold } from './scan-output.js';
 import { sendToProvider } from './send-to-provider.js';
 import { toAuditTokens } from './audit-tokens.js';
 import { randomUUID } from 'node:crypto';
@@ -27,7 +29,7 @@ export const CODEC_CONTEXT: CodecContext = {
 };
 
 export async function forwardTranslated(
-  request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace,
+  request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace, governed: Governed,
 ): Promise<PipelineResponse> {
   const adapter = adapterFor(target.provider.kind);
   const clientCodec = clientCodecFor(inbound);
@@ -61,6 +63,8 @@ export async function forwardTranslated(
     const stream = relayTranslatedStream(upstream.body, {
       providerCodec: provider.codec, clientCodec, model: inbound.model ?? '', context: clientContext,
       signal: request.signal,
+      // Output DLP holds canonical parts back before the client's encoder sees them.
+      hold: createOutputPartHold(governed, trace),
       onFinished: () => trace.noteFinished(),
       onFirstByte: () => trace.noteUpstreamFirstByte(),
       onDone: ({ usage, bytes, failure }) => {

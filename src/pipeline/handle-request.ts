@@ -24,7 +24,8 @@ import { readInboundCall } from './read-inbound-call.js';
 import { relayReply } from './relay-reply.js';
 import type { RequestTrace } from './request-trace.js';
 import { refusePlainGet } from './responses-websocket.js';
-import { tryTarget } from './try-target.js';
+import { scanRelayedError } from './scan-provider-reply.js';
+import { tryTarget, type TargetReply } from './try-target.js';
 
 export type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 
@@ -52,7 +53,13 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
 
   // 6. attempt: in turn (fallbacks, retries, per-target time-outs) until one answers, all
   // before the first byte reaches the client.
-  const reply = await attemptTargets(attempts, request, trace, (target, signal) => tryTarget(request, call, target, services, trace, signal));
+  let reply: TargetReply;
+  try {
+    reply = await attemptTargets(attempts, request, trace, (target, signal) => tryTarget(request, call, target, services, trace, signal, governed));
+  } catch (error) {
+    // A provider's refusal re-encoded for the client carries the provider's text: output DLP reads it.
+    throw scanRelayedError(error, governed, trace);
+  }
 
   // 7. relay (8, record, runs when the response closes).
   const relayed = await relayReply(reply, call, governed, services, request.signal, trace);

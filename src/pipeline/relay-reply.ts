@@ -1,10 +1,12 @@
 // Stage 7, relay: the provider's answer back to the client, on every path, with output
-// DLP (`gw dlp output on`) wherever text comes back:
+// DLP (`gw dlp output on`) wherever text comes back, response headers and error bodies
+// of any status included (scan-provider-reply.ts):
 //   - translated or counted (already in the client's dialect): scanned like any other;
 //   - same format, event stream: forwarded as it arrives, usage read on the side, scanned
 //     event by event with a look-behind (scan-output.ts);
 //   - same format, JSON: read whole (bounded) for its usage, scanned, sent unchanged;
-//   - same format, a binary stream (Bedrock frames, GenAI's JSON array): relayed as it is;
+//   - same format, Bedrock's binary frames: held and scanned frame by frame, relayed as they are;
+//   - same format, GenAI's JSON array (no alt=sse): relayed as it is, the record says unscanned;
 //   - resource routes: relay-resource.ts (ids remembered, downloads piped through).
 // Every relayed stream is tracked on the trace, so the record waits for its end.
 import { codecForCall } from '../formats/codec-registry.js';
@@ -19,15 +21,18 @@ import type { InboundCall } from './read-inbound-call.js';
 import { relayResource } from './relay-resource.js';
 import { readJsonBody, relayStream } from './relay-response.js';
 import type { RequestTrace } from './request-trace.js';
-import { scanOutputJson, scanOutputStream } from './scan-output.js';
+import { scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
+import { scanErrorBody, scanReplyHeaders } from './scan-provider-reply.js';
 import type { TargetReply } from './try-target.js';
 import { buildClientHeaders } from './upstream-headers.js';
 
 export async function relayReply(
   reply: TargetReply, call: InboundCall, governed: Governed, services: GatewayServices, signal: CancelSignal, trace: RequestTrace,
 ): Promise<PipelineResponse> {
-  if (reply.kind === 'answered') return relayAnswered(reply.response, call, governed, trace);
+  if (reply.kind === 'answered') return relayAnswered(reply.response, governed, trace);
   const { upstream } = reply;
+  // Headers first: every branch below relays some of them.
+  scanReplyHeaders(upstream.headers, governed, trace);
   if (upstream.status >= 400) trace.noteOutcome(`upstream_${upstream.status}`);
   if (reply.resource) return relayResource(upstream, { ...reply.resource, ids: services.resourceIds, signal, call, governed }, trace);
   const contentType = String(upstream.headers['content-type'] ?? '');
@@ -50,6 +55,10 @@ export async function relayReply(
     return { status: upstream.status, headers, body: trace.trackStream(scanOutputStream(relayed, governed, codec, trace)) };
   }
   if (upstream.status < 400 && call.stream) {
+    // Bedrock's frames are read and held like SSE events; GenAI's JSON array (no alt=sse) is not.
+    if (codec.streamFraming === 'aws-event-stream') {
+      return { status: upstream.status, headers, body: trace.trackStream(countBytes(scanOutputFrames(upstream.body, governed, codec, trace), trace)) };
+    }
     if (governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
     return { status: upstream.status, headers, body: trace.trackStream(countBytes(upstream.body, trace)) };
   }
@@ -60,24 +69,22 @@ export async function relayReply(
   trace.noteUsage(tokens);
   if (upstream.status < 400) noteHubCost(trace, upstream.headers);
   governed.settle(tokens);
+  let body = json.bytes;
   if (upstream.status < 400) scanOutputJson(json.bytes, governed, trace, json.answer);
-  trace.noteBytesOut(json.bytes.length);
-  return { status: upstream.status, headers, body: json.bytes };
+  else body = scanErrorBody(json.bytes, json.answer, governed, trace);
+  trace.noteBytesOut(body.length);
+  return { status: upstream.status, headers, body };
 }
 
 /** A translated (or counted) answer is text the provider wrote, scanned like a same-format one. */
-function relayAnswered(response: PipelineResponse, call: InboundCall, governed: Governed, trace: RequestTrace): PipelineResponse {
+function relayAnswered(response: PipelineResponse, governed: Governed, trace: RequestTrace): PipelineResponse {
   if (Buffer.isBuffer(response.body)) {
     governed.settle(trace.tokens);
     scanOutputJson(response.body, governed, trace);
     return response;
   }
-  if (isAsyncIterable(response.body)) {
-    // Bedrock clients read binary frames, which the SSE scanner cannot read.
-    const scanned = call.bedrock ? response.body : scanOutputStream(response.body, governed, codecForCall(call.dialect, call.operation), trace);
-    if (call.bedrock && governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
-    return { ...response, body: trace.trackStream(settleAfter(scanned, governed, trace)) };
-  }
+  // A translated stream was held and scanned part by part before its encoder (relay-translated-stream.ts).
+  if (isAsyncIterable(response.body)) return { ...response, body: trace.trackStream(settleAfter(response.body, governed, trace)) };
   return response;
 }
 

@@ -26,6 +26,7 @@ import type { InboundCall } from './read-inbound-call.js';
 import { readJsonBody, relayStream, type JsonAnswer } from './relay-response.js';
 import type { RequestTrace } from './request-trace.js';
 import { scanOutputJson, scanOutputStream } from './scan-output.js';
+import { scanErrorBody } from './scan-provider-reply.js';
 import type { ProviderReply } from './send-to-provider.js';
 import { buildClientHeaders } from './upstream-headers.js';
 
@@ -56,10 +57,12 @@ export async function relayResource(upstream: ProviderReply, context: ResourceRe
   const tokens = upstream.status < 400 ? await usageOfAnswer(json, context, trace, unit) : null;
   trace.noteUsage(tokens);
   context.governed.settle(tokens);
-  trace.noteBytesOut(json.bytes.length);
   if (upstream.status < 400) scanOutputJson(json.bytes, context.governed, trace, json.answer);
+  // An error body is the provider's text too (scan-provider-reply.ts).
+  const body = upstream.status < 400 ? json.bytes : scanErrorBody(json.bytes, json.answer, context.governed, trace);
+  trace.noteBytesOut(body.length);
   if (upstream.status < 400 && context.ids) await rememberIds(json.answer, context.provider, context.ids);
-  return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: json.bytes };
+  return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body };
 }
 
 /**

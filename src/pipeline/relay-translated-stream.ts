@@ -1,14 +1,17 @@
 // Provider stream → canonical parts → the client's stream, event by event as they
 // arrive. Usage is read from the parts; an upstream failure after the first byte
-// becomes the client dialect's error event and the stream closes.
+// becomes the client dialect's error event and the stream closes. With output DLP on,
+// the parts pass the hold (scan-output.ts) before the client's encoder: a block ends
+// the stream with gw's error event before any character of the secret was encoded.
 import { isBinaryStreamEncoder, type CodecContext, type DialectCodec, type StreamEncoder, type WireEvent } from '../canonical/codec.js';
-import type { StreamPart } from '../canonical/response.js';
+import type { CanonicalError, StreamPart } from '../canonical/response.js';
 import type { Usage } from '../canonical/usage.js';
 import { GatewayError } from '../errors.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import { decodeBedrockEventStream } from '../providers/bedrock/event-stream.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
+import type { OutputPartHold } from './scan-output.js';
 
 export interface TranslatedRelayOptions {
   providerCodec: DialectCodec;
@@ -22,6 +25,8 @@ export interface TranslatedRelayOptions {
   onFinished?(): void;
   /** Called when the provider's first body byte arrives (the stream first-byte histograms). */
   onFirstByte?(): void;
+  /** Output DLP's hold, when the call's team scans output; null or absent: parts go straight to the encoder. */
+  hold?: OutputPartHold | null;
 }
 
 async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {
@@ -36,12 +41,32 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
   let usage: Usage | undefined;
   let bytes = 0;
   let failure: GatewayError | null = null;
+  const hold = options.hold ?? null;
+  // Set when output DLP stopped the stream: what was held is dropped, gw's error event ends it.
+  let blocked: GatewayError | null = null;
+  const encode = (part: StreamPart, out: Buffer[]) => {
+    if (part.type === 'usage' || part.type === 'finish') usage = part.usage;
+    out.push(encoder.push(part));
+  };
   const emit = (parts: StreamPart[]): Buffer => {
     const out: Buffer[] = [];
     for (const part of parts) {
-      if (part.type === 'usage' || part.type === 'finish') usage = part.usage;
-      out.push(encoder.push(part));
+      if (hold === null) { encode(part, out); continue; }
+      const step = hold.push(part);
+      for (const released of step.release) encode(released, out);
+      if (step.blocked !== null) { blocked = step.blocked; encode({ type: 'error', error: toCanonicalError(blocked) }, out); break; }
     }
+    return Buffer.concat(out);
+  };
+  // The provider's stream ended (cleanly or not): what is held was scanned whole and goes out.
+  const flushHold = (): Buffer => {
+    const out: Buffer[] = [];
+    for (const part of hold?.end() ?? []) encode(part, out);
+    return Buffer.concat(out);
+  };
+  const emitFailure = (error: GatewayError): Buffer => {
+    const out = [flushHold()];
+    encode({ type: 'error', error: toCanonicalError(error) }, out);
     return Buffer.concat(out);
   };
   try {
@@ -52,19 +77,30 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
       if (first) { first = false; options.onFirstByte?.(); }
       const out = emit(decoder.push(event));
       if (out.length > 0) { bytes += out.length; yield out; }
+      // The hold noted the block on the trace; the provider's stream is dropped here.
+      if (blocked !== null) return;
     }
-    const tail = Buffer.concat([emit(decoder.end()), encoder.end()]);
+    const ending = emit(decoder.end());
+    if (blocked !== null) {
+      if (ending.length > 0) { bytes += ending.length; yield ending; }
+      return;
+    }
+    const tail = Buffer.concat([ending, flushHold(), encoder.end()]);
     options.onFinished?.();
     if (tail.length > 0) { bytes += tail.length; yield tail; }
   } catch (error) {
     if (!options.signal.aborted) {
       failure = error instanceof GatewayError ? error : classifyUpstreamError(error);
-      const out = encoder.push({ type: 'error', error: { status: failure.status, kind: failure.kind, message: failure.message } });
+      const out = emitFailure(failure);
       if (out.length > 0) { bytes += out.length; yield out; }
     }
   } finally {
     options.onDone({ usage, bytes, failure });
   }
+}
+
+function toCanonicalError(error: GatewayError): CanonicalError {
+  return { status: error.status, kind: error.kind, message: error.message };
 }
 
 /** SSE encoders give text; a binary one (Bedrock's event-stream frames) gives bytes. Either way, bytes out. */

@@ -1,59 +1,115 @@
-// Optional DLP over what the provider answers (dlp output_scan): streamed text
-// deltas go through a bounded look-behind window, so a secret split across two
-// events is still seen; a block ends the stream with the dialect's error event
-// (what was already sent stays sent: README, "Decisions"). A JSON answer is
+// Optional DLP over what the provider answers (dlp output_scan). Streams are held
+// back (src/dlp/scan-stream-text.ts, createStreamTextHold): an event or part leaves
+// only once enough text has followed it that a secret starting in it would have been
+// seen whole, so a block ends the stream with the dialect's error event before any
+// character of the secret reached the client, however the provider split it. The
+// same-format relay holds raw SSE events; the translated relay holds canonical parts
+// before the client's encoder sees them (createOutputPartHold). A JSON answer is
 // scanned whole and replaced by the 403 on a block. Other actions are recorded.
 import { scanRequestBody } from '../dlp/scan-request.js';
-import { createStreamTextScanner } from '../dlp/scan-stream-text.js';
+import { createStreamTextHold, type HoldStep } from '../dlp/scan-stream-text.js';
 import { GatewayError } from '../errors.js';
 import type { DialectCodec } from '../canonical/codec.js';
+import type { StreamPart } from '../canonical/response.js';
+import { readBedrockFrames } from '../providers/bedrock/event-stream.js';
 import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { Governed } from './govern-request.js';
 import type { RequestTrace } from './request-trace.js';
 
-/** Where stream events carry generated text, whatever the dialect (reasoning included: `reasoning_content` on OpenAI-compatible servers). */
-const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal', 'reasoning_content', 'reasoning']);
+/** Where stream events carry generated text, whatever the dialect (reasoning included: `reasoning_content` on OpenAI-compatible servers; `message`: an error event's; `input`: Bedrock's tool arguments). */
+const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal', 'reasoning_content', 'reasoning', 'message', 'input']);
 
-function blockedError(ruleId: string): GatewayError {
+export function blockedError(ruleId: string): GatewayError {
   return new GatewayError('GW_ERR_DLP_BLOCKED', { message: `The response was stopped by DLP rule "${ruleId}"; the matched text is not shown.` });
 }
 
-function count(trace: RequestTrace, ruleId: string): void {
+export function countOutputMatch(trace: RequestTrace, ruleId: string): void {
   trace.noteDlp(`output.${ruleId}`);
 }
 
+export function outputScanOn(governed: Governed): boolean {
+  return governed.dlp.outputScan && governed.dlp.rules.length > 0;
+}
+
+/** Counts a hold step's matches; a block is noted as the call's outcome and returned as gw's error. */
+function settleStep<T>(step: HoldStep<T>, trace: RequestTrace): GatewayError | null {
+  for (const match of step.matches) countOutputMatch(trace, match.rule.detector.id);
+  if (step.blocked === null) return null;
+  const error = blockedError(step.blocked.rule.detector.id);
+  trace.noteOutcome(error.code);
+  return error;
+}
+
 export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncIterable<Uint8Array | string> {
-  if (!governed.dlp.outputScan || governed.dlp.rules.length === 0) return body;
+  if (!outputScanOn(governed)) return body;
   return scanStream(body, governed, codec, trace);
 }
 
+/** The end of the first whole event in `text` (after its blank line), or -1. */
+function eventEnd(text: string): number {
+  const match = /\r\n\r\n|\n\n|\r\r/.exec(text);
+  return match === null ? -1 : match.index + match[0].length;
+}
+
 async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncGenerator<Uint8Array | string> {
-  const scanner = createStreamTextScanner(governed.dlp.rules);
+  const hold = createStreamTextHold<string>(governed.dlp.rules);
   const decoder = new SseDecoder();
-  // Bytes are held only until their event is complete, so no event leaves unscanned.
-  let pending = '';
   const utf8 = new TextDecoder();
+  // Bytes of an event not yet complete: no event leaves unscanned.
+  let pending = '';
   for await (const chunk of body) {
-    const text = typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true });
-    pending += text;
-    const boundary = Math.max(pending.lastIndexOf('\n\n'), pending.lastIndexOf('\r\n\r\n'));
-    if (boundary < 0) continue;
-    const complete = pending.slice(0, boundary + 2);
-    pending = pending.slice(boundary + 2);
-    for (const event of decoder.push(Buffer.from(complete))) {
-      for (const match of scanner.push(textOf(event.data))) {
-        count(trace, match.rule.detector.id);
-        if (match.rule.action !== 'block') continue;
-        const error = blockedError(match.rule.detector.id);
-        trace.noteOutcome(error.code);
+    pending += typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true });
+    let out = '';
+    for (let end = eventEnd(pending); end >= 0; end = eventEnd(pending)) {
+      const raw = pending.slice(0, end);
+      pending = pending.slice(end);
+      let text = '';
+      for (const event of decoder.push(Buffer.from(raw))) text += textOf(event.data);
+      const step = hold.push(raw, text);
+      out += step.release.join('');
+      const error = settleStep(step, trace);
+      if (error !== null) {
         // Output is scanned only on SSE streams, whose codecs encode their stream errors as text.
-        yield codec.encodeStreamError(error);
+        yield out + String(codec.encodeStreamError(error));
         return;
       }
     }
-    yield complete;
+    if (out) yield out;
   }
-  if (pending) yield pending;
+  // A last event without its blank line: scanned as the others were.
+  pending += utf8.decode();
+  let last = '';
+  for (const event of decoder.push(Buffer.from(pending))) last += textOf(event.data);
+  for (const event of decoder.end()) last += textOf(event.data);
+  const step = hold.push(pending, last);
+  const error = settleStep(step, trace);
+  const rest = step.release.join('') + (error === null ? hold.end().join('') : String(codec.encodeStreamError(error)));
+  if (rest) yield rest;
+}
+
+/**
+ * A same-format AWS event stream (a Bedrock client of a Bedrock provider): whole frames are
+ * held as SSE events are, their bytes relayed unchanged; a block ends with the codec's exception frame.
+ */
+export function scanOutputFrames(body: AsyncIterable<Uint8Array>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncIterable<Uint8Array> {
+  if (!outputScanOn(governed)) return body;
+  return scanFrames(body, governed, codec, trace);
+}
+
+async function* scanFrames(body: AsyncIterable<Uint8Array>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncGenerator<Uint8Array> {
+  const hold = createStreamTextHold<Uint8Array>(governed.dlp.rules);
+  for await (const { frame, event } of readBedrockFrames(body)) {
+    const step = hold.push(frame, textOf(event.data));
+    const error = settleStep(step, trace);
+    if (error !== null) {
+      const failure = codec.encodeStreamError(error);
+      yield Buffer.concat([...step.release, typeof failure === 'string' ? Buffer.from(failure) : failure]);
+      return;
+    }
+    if (step.release.length > 0) yield Buffer.concat(step.release);
+  }
+  const rest = hold.end();
+  if (rest.length > 0) yield Buffer.concat(rest);
 }
 
 function textOf(data: string): string {
@@ -75,20 +131,51 @@ function collect(node: unknown, pieces: string[], depth: number): void {
   }
 }
 
+/** The translated relay's hold over canonical parts, before the client's encoder writes them. */
+export interface OutputPartHold {
+  /** The parts now safe to encode; `blocked` is gw's error when a block rule matched (the stream then ends). */
+  push(part: StreamPart): { release: StreamPart[]; blocked: GatewayError | null };
+  end(): StreamPart[];
+}
+
+export function createOutputPartHold(governed: Governed, trace: RequestTrace): OutputPartHold | null {
+  if (!outputScanOn(governed)) return null;
+  const hold = createStreamTextHold<StreamPart>(governed.dlp.rules);
+  return {
+    push(part) {
+      const step = hold.push(part, partText(part));
+      return { release: step.release, blocked: settleStep(step, trace) };
+    },
+    end: () => hold.end(),
+  };
+}
+
+/** The text a part carries to the client: generated text, reasoning, tool names and arguments, a provider's error message. */
+function partText(part: StreamPart): string {
+  switch (part.type) {
+    case 'text-delta':
+    case 'reasoning-delta': return part.delta;
+    case 'tool-call-delta': return part.argumentsDelta;
+    case 'tool-call-start': return part.name;
+    case 'error': return part.error.message;
+    default: return '';
+  }
+}
+
 /**
  * A whole JSON answer: a block replaces it with the 403; other matches are counted. `answer`:
  * the bytes as the caller already parsed them (readJsonBody's), else they are parsed here.
  */
 export function scanOutputJson(bytes: Buffer, governed: Governed, trace: RequestTrace, answer?: unknown): void {
-  if (!governed.dlp.outputScan || governed.dlp.rules.length === 0) return;
+  if (!outputScanOn(governed)) return;
   const parsed = answer ?? parseOrUndefined(bytes);
   if (parsed === undefined) return;
   const rules = governed.dlp.rules.map((rule) => ({ ...rule, action: rule.action === 'redact' ? 'log' as const : rule.action }));
   const scan = scanRequestBody(parsed, rules);
-  for (const [ruleId, matches] of Object.entries(scan.counts)) for (let index = 0; index < matches; index += 1) count(trace, ruleId);
+  for (const [ruleId, matches] of Object.entries(scan.counts)) for (let index = 0; index < matches; index += 1) countOutputMatch(trace, ruleId);
   if (scan.blockedBy !== null) throw blockedError(scan.blockedBy);
 }
 
-function parseOrUndefined(bytes: Buffer): unknown {
+export function parseOrUndefined(bytes: Buffer): unknown {
   try { return JSON.parse(bytes.toString('utf8')); } catch { return undefined; }
 }

@@ -13,6 +13,7 @@ import { encodeUpstreamCall } from './encode-upstream-call.js';
 import { encodeResourceCall, type ResourceCall } from './forward-resource.js';
 import { forwardTranslated } from './forward-translated.js';
 import type { GatewayServices } from './gateway-services.js';
+import type { Governed } from './govern-request.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 import type { Target } from './plan-targets.js';
 import type { InboundCall } from './read-inbound-call.js';
@@ -25,12 +26,15 @@ export type TargetReply =
   /** The provider's own reply, relayed as it is. */
   | { kind: 'provider'; status: number; retryAfter?: string; upstream: ProviderReply; hideUsageChunk: boolean; resource: ResourceCall | null; discard(): void };
 
-export async function tryTarget(request: PipelineRequest, call: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace, signal: CancelSignal): Promise<TargetReply> {
+/** `governed`: the call's DLP settings, for the translated relay's output hold. */
+export async function tryTarget(
+  request: PipelineRequest, call: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace, signal: CancelSignal, governed: Governed,
+): Promise<TargetReply> {
   const attemptRequest: PipelineRequest = { ...request, signal };
   if (needsTranslation(call, target)) {
     const response = COUNT_OPERATIONS.has(call.operation)
       ? await countTokens(attemptRequest, call, target, services, trace)
-      : await forwardTranslated(attemptRequest, call, target, services, trace);
+      : await forwardTranslated(attemptRequest, call, target, services, trace, governed);
     return { kind: 'answered', status: response.status, response, discard: () => discard(response.body) };
   }
   const encoded = call.resource ? encodeResourceCall(attemptRequest, call, target) : encodeUpstreamCall(attemptRequest, call, target);

@@ -14,6 +14,11 @@ export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 const PRELUDE_AND_CRC_BYTES = 16;
 
 export async function* decodeBedrockEventStream(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {
+  for await (const { event } of readBedrockFrames(body)) yield event;
+}
+
+/** Each whole frame as it arrived (its bytes, to relay unchanged) with its event (output DLP reads the text in it). */
+export async function* readBedrockFrames(body: AsyncIterable<Uint8Array>): AsyncGenerator<{ frame: Uint8Array; event: WireEvent }> {
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
   let pending: Uint8Array = new Uint8Array(0);
   for await (const chunk of body) {
@@ -22,7 +27,8 @@ export async function* decodeBedrockEventStream(body: AsyncIterable<Uint8Array>)
     for (;;) {
       const length = frameLength(pending, offset);
       if (length === undefined || pending.length - offset < length) break;
-      yield toWireEvent(decodeFrame(codec, pending.subarray(offset, offset + length)));
+      const frame = pending.subarray(offset, offset + length);
+      yield { frame, event: toWireEvent(decodeFrame(codec, frame)) };
       offset += length;
     }
     pending = pending.slice(offset);
