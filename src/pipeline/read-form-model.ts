@@ -1,0 +1,70 @@
+// The `model` field of a multipart form gw streams through (a passthrough transcription, an
+// image edit), read before anything is forwarded: policy must decide before the provider sees
+// the call. The form's first bytes are read until its `model` field has passed, its first file
+// begins, or it ends; then the body handed on replays those bytes and continues with the rest,
+// so the provider gets the client's bytes unchanged. Clients send small fields before the file
+// (the OpenAI and Anthropic SDKs do), so little is held; a form whose model comes after a file
+// is one whose model gw cannot read before forwarding.
+import { Readable } from 'node:stream';
+import busboy from 'busboy';
+
+/** At most this much of a form is held while looking for its model. */
+export const FORM_PREFIX_BYTES = 1024 * 1024;
+
+export interface FormModel {
+  model: string | null;
+  /** Why the model cannot be read (a file before it, a malformed form), or null. */
+  unreadable: string | null;
+  /** The body to forward: the bytes read so far, then the rest of the source. */
+  body: Readable;
+}
+
+interface Prefix { chunks: Buffer[]; ended: boolean; model: string | null; unreadable: string | null }
+
+export async function readFormModel(source: Readable, contentType: string): Promise<FormModel> {
+  const prefix = await readPrefix(source, contentType);
+  return { model: prefix.model, unreadable: prefix.unreadable, body: replay(prefix, source) };
+}
+
+function readPrefix(source: Readable, contentType: string): Promise<Prefix> {
+  return new Promise((resolve) => {
+    const prefix: Prefix = { chunks: [], ended: false, model: null, unreadable: null };
+    let size = 0;
+    let settled = false;
+    const finish = (model: string | null, unreadable: string | null) => {
+      if (settled) return;
+      settled = true;
+      source.off('data', onData).off('end', onEnd).off('error', onError);
+      source.pause();
+      resolve({ ...prefix, model, unreadable });
+    };
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: 64 * 1024 } });
+    } catch {
+      return finish(null, 'the multipart form has no boundary');
+    }
+    parser.on('field', (name, value) => { if (name === 'model') finish(value, value === '' ? 'the form\'s model field is empty' : null); });
+    parser.on('file', (_name, file) => { file.resume(); finish(null, 'the form has a file before any model field (send model first)'); });
+    parser.on('error', () => finish(null, 'the multipart form is malformed'));
+    // The whole form has passed without a model field: it names none.
+    parser.on('close', () => finish(null, null));
+    const onData = (chunk: Buffer) => {
+      prefix.chunks.push(chunk);
+      size += chunk.length;
+      parser.write(chunk);
+      if (size > FORM_PREFIX_BYTES) finish(null, `the form has no model field in its first ${FORM_PREFIX_BYTES} bytes`);
+    };
+    const onEnd = () => { prefix.ended = true; parser.end(); };
+    const onError = () => finish(null, 'the upload failed while its model was read');
+    source.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+function replay(prefix: Prefix, source: Readable): Readable {
+  async function* bytes(): AsyncGenerator<Buffer> {
+    yield* prefix.chunks;
+    if (!prefix.ended) yield* source as AsyncIterable<Buffer>;
+  }
+  return Readable.from(bytes(), { objectMode: false });
+}
