@@ -45,7 +45,8 @@ export function tapBatchFile(source: Readable, contentType: string): BatchFileTa
     if (name !== 'file' || found !== null) return void file.resume();
     const reader = createLineReader();
     found = reader.models;
-    file.on('data', (data: Buffer) => reader.push(data)).on('end', () => { reader.end(); complete = true; });
+    // A cut form ends its file part in an error: the file then stays incomplete.
+    file.on('data', (data: Buffer) => reader.push(data)).on('end', () => { reader.end(); complete = true; }).on('error', () => {});
   });
   let waiting: (() => void) | null = null;
   const release = () => { const next = waiting; waiting = null; next?.(); };

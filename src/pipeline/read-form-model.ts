@@ -31,6 +31,7 @@ function readPrefix(source: Readable, contentType: string): Promise<Prefix> {
     const prefix: Prefix = { chunks: [], ended: false, model: null, unreadable: null };
     let size = 0;
     let settled = false;
+    let parser: busboy.Busboy | null = null;
     const finish = (model: string | null, unreadable: string | null) => {
       if (settled) return;
       settled = true;
@@ -38,25 +39,24 @@ function readPrefix(source: Readable, contentType: string): Promise<Prefix> {
       source.pause();
       resolve({ ...prefix, model, unreadable });
     };
-    let parser: busboy.Busboy;
+    const onData = (chunk: Buffer) => {
+      prefix.chunks.push(chunk);
+      size += chunk.length;
+      parser?.write(chunk);
+      if (size > FORM_PREFIX_BYTES) finish(null, `the form has no model field in its first ${FORM_PREFIX_BYTES} bytes`);
+    };
+    const onEnd = () => { prefix.ended = true; parser?.end(); };
+    const onError = () => finish(null, 'the upload failed while its model was read');
     try {
       parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: 64 * 1024 } });
     } catch {
       return finish(null, 'the multipart form has no boundary');
     }
     parser.on('field', (name, value) => { if (name === 'model') finish(value, value === '' ? 'the form\'s model field is empty' : null); });
-    parser.on('file', (_name, file) => { file.resume(); finish(null, 'the form has a file before any model field (send model first)'); });
+    parser.on('file', (_name, file) => { file.on('error', () => {}).resume(); finish(null, 'the form has a file before any model field (send model first)'); });
     parser.on('error', () => finish(null, 'the multipart form is malformed'));
     // The whole form has passed without a model field: it names none.
     parser.on('close', () => finish(null, null));
-    const onData = (chunk: Buffer) => {
-      prefix.chunks.push(chunk);
-      size += chunk.length;
-      parser.write(chunk);
-      if (size > FORM_PREFIX_BYTES) finish(null, `the form has no model field in its first ${FORM_PREFIX_BYTES} bytes`);
-    };
-    const onEnd = () => { prefix.ended = true; parser.end(); };
-    const onError = () => finish(null, 'the upload failed while its model was read');
     source.on('data', onData).on('end', onEnd).on('error', onError);
   });
 }
