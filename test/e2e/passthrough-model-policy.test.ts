@@ -102,6 +102,19 @@ describe('each passthrough family under allow_models and deny_models', () => {
   });
 });
 
+describe('the normal routes match the same names', () => {
+  const chat = (model: string) => JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] });
+  it.each([
+    ['denyOpenai', 'gpt-4o', 403], ['allowOpenai', 'gpt-4o', 200], ['denyBare', 'openai/gpt-4o', 403], ['allowAnthropic', 'gpt-4o', 403],
+    ['denyOpenai', 'claude-sonnet-4-5', 200],
+  ] as const)('key %s, /v1/chat/completions with model %s: %i', async (key, model, status) => {
+    const before = requestCount();
+    const sent = await send(key, 'POST', '/v1/chat/completions', chat(model), 'application/json');
+    expect(sent.status, sent.text).toBe(status);
+    expect(requestCount()).toBe(status === 200 ? before + 1 : before);
+  });
+});
+
 describe('the model is read whatever the body declares', () => {
   it('JSON sent as text/plain, and with no content type, is read as JSON', async () => {
     const before = requestCount();
