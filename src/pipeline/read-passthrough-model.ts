@@ -69,6 +69,11 @@ function collectModels(object: JsonObject, into: string[]): string | null {
     if (typeof object.model !== 'string' || object.model === '') return '"model" is not a non-empty string';
     into.push(bareModel(object.model));
   }
+  // A realtime session or client secret (POST /v1/realtime/client_secrets) names its model in `session`.
+  if (isObject(object.session) && Object.hasOwn(object.session, 'model')) {
+    if (typeof object.session.model !== 'string' || object.session.model === '') return '"session.model" is not a non-empty string';
+    into.push(object.session.model);
+  }
   // An Anthropic message batch: each request carries its own model.
   if (Array.isArray(object.requests)) {
     for (const [index, request] of object.requests.entries()) {

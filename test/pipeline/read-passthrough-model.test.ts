@@ -29,6 +29,10 @@ describe('readBodyModels', () => {
     expect(readBodyModels({ model: 'models/gemini-2.5-flash' })).toEqual({ models: ['gemini-2.5-flash'], unreadable: null });
   });
 
+  it('a realtime session\'s model', () => {
+    expect(readBodyModels({ session: { type: 'realtime', model: 'gpt-realtime' } })).toEqual({ models: ['gpt-realtime'], unreadable: null });
+  });
+
   it('each request of an Anthropic message batch', () => {
     const body = { requests: [{ custom_id: 'a', params: { model: 'claude-a' } }, { custom_id: 'b', params: { model: 'claude-b' } }] };
     expect(readBodyModels(body)).toEqual({ models: ['claude-a', 'claude-b'], unreadable: null });
