@@ -6,6 +6,7 @@
 // normal route's client names it (`openai/gpt-4o` through the OpenAI passthrough), and under its
 // bare name too, by the same policy function the normal routes use (src/policy). Where a model
 // list applies, a model gw cannot read is refused rather than guessed: GW_ERR_POLICY_MODEL_UNREADABLE.
+import type { Readable } from 'node:stream';
 import { GatewayError } from '../errors.js';
 import { evaluateModelAccess, hasModelList, type PolicyRefusal } from '../policy/evaluate-policy.js';
 import type { PolicyRecord } from '../policy/policy-record.js';
@@ -64,17 +65,13 @@ async function governPassthrough(request: PipelineRequest, call: InboundCall, ch
 async function readPassthroughModels(request: PipelineRequest, rest: string, readForm: boolean): Promise<PassthroughModels> {
   const fromPath = readPathModel(rest);
   const contentType = String(request.headers['content-type'] ?? '');
-  let found: PassthroughModels;
-  if (isReadable(request.body) && /^multipart\//i.test(contentType)) {
-    if (readForm) {
-      const form = await readFormModel(request.body, contentType);
-      request.body = form.body;
-      found = { models: form.model === null ? [] : [form.model], unreadable: form.unreadable };
-    } else {
-      found = { models: [], unreadable: null };
-    }
-  } else {
+  let found: PassthroughModels = { models: [], unreadable: null };
+  if (!isReadable(request.body) || !/^multipart\//i.test(contentType)) {
     found = readBodyModels(request.body);
+  } else if (readForm) {
+    const form = await readFormModel(request.body, contentType);
+    request.body = form.body;
+    found = { models: form.model === null ? [] : [form.model], unreadable: form.unreadable };
   }
   return fromPath === null ? found : { ...found, models: [fromPath, ...found.models] };
 }
@@ -137,6 +134,6 @@ class ModelCheck {
   }
 }
 
-function isReadable(value: unknown): value is import('node:stream').Readable {
+function isReadable(value: unknown): value is Readable {
   return typeof value === 'object' && value !== null && typeof (value as { pipe?: unknown }).pipe === 'function';
 }
