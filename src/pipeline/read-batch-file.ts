@@ -95,6 +95,11 @@ function createLineReader(): { models: BatchFileModels; push(data: Buffer): void
         start = newline + 1;
       }
       if (start < data.length && models.unreadable === null) {
+        // A line that does not open as a JSON object is not a batch request: stop before holding it.
+        if (pendingBytes === 0 && !opensObject(data, start)) {
+          models.unreadable = `line ${line + 1} is not JSON`;
+          return;
+        }
         pending.push(Buffer.from(data.subarray(start)));
         pendingBytes += data.length - start;
         if (pendingBytes > MAX_LINE_BYTES) models.unreadable = `line ${line + 1} is longer than ${MAX_LINE_BYTES} bytes`;
@@ -106,6 +111,16 @@ function createLineReader(): { models: BatchFileModels; push(data: Buffer): void
       models.models = [...seen];
     },
   };
+}
+
+/** Whether the bytes from `start` begin (after blanks) with `{`, or are all blank so far. */
+function opensObject(data: Buffer, start: number): boolean {
+  for (let index = start; index < data.length; index += 1) {
+    const byte = data[index]!;
+    if (byte === 0x7b) return true;
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+  }
+  return true;
 }
 
 function noteLine(text: string, line: number, seen: Map<string, number>): string | null {

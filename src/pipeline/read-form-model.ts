@@ -35,7 +35,7 @@ function readPrefix(source: Readable, contentType: string): Promise<Prefix> {
     const finish = (model: string | null, unreadable: string | null) => {
       if (settled) return;
       settled = true;
-      source.off('data', onData).off('end', onEnd).off('error', onError);
+      source.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
       source.pause();
       resolve({ ...prefix, model, unreadable });
     };
@@ -47,6 +47,8 @@ function readPrefix(source: Readable, contentType: string): Promise<Prefix> {
     };
     const onEnd = () => { prefix.ended = true; parser?.end(); };
     const onError = () => finish(null, 'the upload failed while its model was read');
+    // A client that goes away may only close the stream: nothing is left to wait for.
+    const onClose = () => { if (!prefix.ended) finish(null, 'the upload was cut while its model was read'); };
     try {
       parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: 64 * 1024 } });
     } catch {
@@ -57,7 +59,7 @@ function readPrefix(source: Readable, contentType: string): Promise<Prefix> {
     parser.on('error', () => finish(null, 'the multipart form is malformed'));
     // The whole form has passed without a model field: it names none.
     parser.on('close', () => finish(null, null));
-    source.on('data', onData).on('end', onEnd).on('error', onError);
+    source.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
 

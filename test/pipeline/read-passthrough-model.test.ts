@@ -109,6 +109,14 @@ describe('readFormModel', () => {
     expect((await readFormModel(chunked(form.bytes), 'multipart/form-data')).unreadable).toMatch(/boundary/);
   });
 
+  it('a source that closes before its end (the client went away) is not waited on', async () => {
+    const source = new Readable({ read() {} });
+    const reading = readFormModel(source, 'multipart/form-data; boundary=gwboundary123');
+    source.push(Buffer.from('--gwboundary123\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nx'));
+    source.destroy();
+    expect((await reading).unreadable).toMatch(/cut|failed/);
+  });
+
   it('holds at most its prefix limit while looking', async () => {
     const form = formBytes([['padding', 'p'.repeat(2 * FORM_PREFIX_BYTES)], ['model', 'late']]);
     const read = await readFormModel(chunked(form.bytes, 64 * 1024), form.type);
@@ -135,6 +143,13 @@ describe('tapBatchFile', () => {
       await collect(tap.body);
       expect(tap.result()?.unreadable).toBe(why);
     }
+  });
+
+  it('a file that does not open as JSON is given up at once (nothing held)', async () => {
+    const form = formBytes([['file', '%PDF-1.7 binary…'.repeat(1000), 'doc.pdf']]);
+    const tap = tapBatchFile(chunked(form.bytes, 4096), form.type);
+    expect((await collect(tap.body)).equals(form.bytes)).toBe(true);
+    expect(tap.result()).toEqual({ models: [], unreadable: 'line 1 is not JSON' });
   });
 
   it('a file cut before its end vouches for nothing', async () => {
