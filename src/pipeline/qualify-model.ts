@@ -4,9 +4,10 @@
 // model OpenAI serves, however the client spelled it; one who writes `gpt-4o` means that
 // model whichever prefix the client put before it. Asked only when a model list applies.
 import type { PolicyRecord } from '../policy/policy-record.js';
-import { hasModelList } from '../policy/evaluate-policy.js';
+import { evaluateModelAccess, hasModelList, type PolicyRefusal } from '../policy/evaluate-policy.js';
 import { resolveModel } from '../routing/resolve-model.js';
 import type { GatewayServices } from './gateway-services.js';
+import type { ProviderConfig } from '../providers/provider-adapter.js';
 
 /** The names besides `model` the model lists match; undefined when no list applies or it resolves nowhere. */
 export function modelAliasesFor(policies: readonly PolicyRecord[], model: string | null, services: GatewayServices): string[] | undefined {
@@ -29,4 +30,17 @@ export function modelAliasesFor(policies: readonly PolicyRecord[], model: string
 export function qualifiedNames(model: string, provider: string, upstreamModel: string): string[] {
   const qualified = upstreamModel.startsWith(`${provider}/`) ? upstreamModel : `${provider}/${upstreamModel}`;
   return [...new Set([qualified, upstreamModel])].filter((name) => name !== model);
+}
+
+/**
+ * Why a planned target's model is refused, or null: a routing rule or an alias may lead to a
+ * model the lists deny (`smart` → `openai/gpt-4o` under deny_models `openai/*`). The name the
+ * client gave passed already, so it stands in for the allow side; a deny of the target's own
+ * names refuses it. A gateway provider's targets are the hub's to judge.
+ */
+export function refuseTargetModel(policies: readonly PolicyRecord[], target: { provider: ProviderConfig; upstreamModel: string | null }, clientModel: string | null): PolicyRefusal | null {
+  if (target.upstreamModel === null || target.provider.kind === 'gateway' || policies.length === 0 || !hasModelList(policies)) return null;
+  const [qualified, ...others] = qualifiedNames('', target.provider.name, target.upstreamModel);
+  const aliases = clientModel === null ? others : [...others, clientModel];
+  return evaluateModelAccess(policies, { model: qualified!, modelAliases: aliases })[0] ?? null;
 }

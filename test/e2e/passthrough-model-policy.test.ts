@@ -45,6 +45,9 @@ beforeAll(async () => {
   // An admin who writes the bare name the client sends means the same model.
   await gwCommand('policy', 'set', `key:${keys.denyBare.id}`, '--deny-models', 'gpt-4o');
   await gwCommand('policy', 'set', `key:${keys.shadow.id}`, '--allow-models', 'anthropic/*', '--mode', 'shadow');
+  // Routing rules whose names hide the models they lead to.
+  await gwCommand('routes', 'add', 'smart', '--target', 'openai/gpt-4o,weight=1', '--target', 'anthropic/claude-sonnet-4-5,weight=1');
+  await gwCommand('routes', 'add', 'openai-only', '--target', 'openai/gpt-4o');
   await sleep(1_500);
 }, 60_000);
 
@@ -112,6 +115,28 @@ describe('the normal routes match the same names', () => {
     const sent = await send(key, 'POST', '/v1/chat/completions', chat(model), 'application/json');
     expect(sent.status, sent.text).toBe(status);
     expect(requestCount()).toBe(status === 200 ? before + 1 : before);
+  });
+});
+
+describe('a routing rule\'s targets under deny_models', () => {
+  const chat = (model: string) => JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] });
+
+  it('a denied target is skipped; a rule left with none is refused, naming the target\'s model', async () => {
+    const before = fakes.openai.requests.length;
+    for (let call = 0; call < 6; call += 1) {
+      const sent = await send('denyOpenai', 'POST', '/v1/chat/completions', chat('smart'), 'application/json');
+      expect(sent.status, sent.text).toBe(200);
+    }
+    expect(fakes.openai.requests.length).toBe(before);
+    const refused = await send('denyOpenai', 'POST', '/v1/chat/completions', chat('openai-only'), 'application/json');
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.text).toContain('openai/gpt-4o');
+    expect(refused.text).toContain('deny_models');
+    expect(fakes.openai.requests.length).toBe(before);
+    // Without a list, the same rule reaches OpenAI.
+    const served = await send('ok', 'POST', '/v1/chat/completions', chat('openai-only'), 'application/json');
+    expect(served.status, served.text).toBe(200);
+    expect(fakes.openai.requests.length).toBe(before + 1);
   });
 });
 
