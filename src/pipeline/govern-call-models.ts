@@ -15,7 +15,8 @@ import type { Governed } from './govern-request.js';
 import type { PipelineRequest } from './pipeline-types.js';
 import type { TargetAttempt } from './plan-targets.js';
 import { batchFileModels } from './read-batch-file.js';
-import { readFormModel } from './read-form-model.js';
+import { modelAliasesFor } from './qualify-model.js';
+import { readFormModel, tapFormModel } from './read-form-model.js';
 import type { InboundCall } from './read-inbound-call.js';
 import { readBodyModels, readPathModel, runsNoModel, type PassthroughModels } from './read-passthrough-model.js';
 import type { RequestTrace } from './request-trace.js';
@@ -26,7 +27,8 @@ const FAMILY_PROVIDER: Readonly<Record<string, string>> = { openai: 'openai', an
 /** Whether a call runs models this stage must read: cheap, so other calls pay nothing. */
 export function runsModelsToGovern(call: InboundCall, request: PipelineRequest): boolean {
   if (call.operation === 'passthrough') return true;
-  return request.method === 'POST' && (call.operation === 'batches' || call.operation === 'messages.batches');
+  if (request.method !== 'POST') return false;
+  return call.operation === 'batches' || call.operation === 'messages.batches' || (call.resource?.usesModel === true && call.model === null && isForm(request));
 }
 
 export async function governCallModels(request: PipelineRequest, call: InboundCall, attempts: readonly TargetAttempt[], governed: Governed,
@@ -35,6 +37,7 @@ export async function governCallModels(request: PipelineRequest, call: InboundCa
   const qualifier = provider === undefined || provider.kind === 'gateway' ? FAMILY_PROVIDER[call.dialect] ?? call.dialect : provider.name;
   const check = new ModelCheck(governed.policies, qualifier, trace);
   if (call.operation === 'passthrough') return governPassthrough(request, call, check, services);
+  if (call.operation !== 'batches' && call.operation !== 'messages.batches') return governForm(request, check, services);
   if (call.operation === 'messages.batches') {
     const found = readBodyModels(request.body);
     check.unreadable(found.unreadable === null ? null : `the message batch: ${found.unreadable}`);
@@ -48,7 +51,7 @@ async function governPassthrough(request: PipelineRequest, call: InboundCall, ch
   const rest = call.passthroughPath ?? '/';
   // Uploads, cancels, reads and deletes run no model: what their bodies hold is not read for one.
   const runsModel = !runsNoModel(request.method, rest);
-  const found = await readPassthroughModels(request, rest, runsModel);
+  const found = await readPassthroughModels(request, rest, check, runsModel);
   const models = found.models;
   if (models.length > 0) check.trace.noteModel(check.qualify(models[0]!));
   // A streamed upload DLP already cut is refused by DLP: its refusal is the caller's answer.
@@ -61,19 +64,40 @@ async function governPassthrough(request: PipelineRequest, call: InboundCall, ch
   if (models.length === 0 && found.unreadable === null) check.unnamed();
 }
 
-/** The path's model, then the body's (a form's model field read before anything is forwarded, when asked). */
-async function readPassthroughModels(request: PipelineRequest, rest: string, readForm: boolean): Promise<PassthroughModels> {
+/**
+ * The path's model, then the body's. A form's model field is read before anything is forwarded
+ * when a model list must judge it; else it is only noted for the record as the form passes.
+ */
+async function readPassthroughModels(request: PipelineRequest, rest: string, check: ModelCheck, runsModel: boolean): Promise<PassthroughModels> {
   const fromPath = readPathModel(rest);
-  const contentType = String(request.headers['content-type'] ?? '');
   let found: PassthroughModels = { models: [], unreadable: null };
-  if (!isReadable(request.body) || !/^multipart\//i.test(contentType)) {
+  if (!isForm(request)) {
     found = readBodyModels(request.body);
-  } else if (readForm) {
-    const form = await readFormModel(request.body, contentType);
+  } else if (runsModel && check.listed) {
+    const form = await readFormModel(request.body as Readable, contentTypeOf(request));
     request.body = form.body;
     found = { models: form.model === null ? [] : [form.model], unreadable: form.unreadable };
+  } else if (runsModel && fromPath === null) {
+    request.body = tapFormModel(request.body as Readable, contentTypeOf(request), (model) => check.trace.noteModel(check.qualify(model)));
   }
   return fromPath === null ? found : { ...found, models: [fromPath, ...found.models] };
+}
+
+/**
+ * A normal route's form (a transcription, an image edit) names its model in a field gw streams
+ * through: under a model list it is read first and matched like a JSON body's model. (A form
+ * that names none was refused by allow_models already, govern-request.ts.)
+ */
+async function governForm(request: PipelineRequest, check: ModelCheck, services: GatewayServices): Promise<void> {
+  if (!check.listed) return;
+  const form = await readFormModel(request.body as Readable, contentTypeOf(request));
+  request.body = form.body;
+  if (request.bodyRefusal?.()) return;
+  check.unreadable(form.unreadable);
+  if (form.model === null) return;
+  // Under the name given, qualified by the provider planned to run it, and wherever it resolves.
+  const aliases = [check.qualify(form.model), ...(modelAliasesFor(check.policies, form.model, services) ?? [])];
+  check.named(form.model, [...new Set(aliases)].filter((name) => name !== form.model));
 }
 
 /** A batch created from a file: the models the file's lines run, as gw read them on upload. */
@@ -94,7 +118,7 @@ async function checkBatchFile(body: unknown, check: ModelCheck, services: Gatewa
 class ModelCheck {
   readonly listed: boolean;
 
-  constructor(private readonly policies: readonly PolicyRecord[], private readonly qualifier: string, readonly trace: RequestTrace) {
+  constructor(readonly policies: readonly PolicyRecord[], private readonly qualifier: string, readonly trace: RequestTrace) {
     this.listed = policies.length > 0 && hasModelList(policies);
   }
 
@@ -102,11 +126,16 @@ class ModelCheck {
     return model.startsWith(`${this.qualifier}/`) ? model : `${this.qualifier}/${model}`;
   }
 
+  /** A model in the provider's own words: checked as `provider/model`, and as it is. */
   model(model: string, where?: string): void {
-    if (!this.listed) return;
     const qualified = this.qualify(model);
-    const aliases = qualified === model ? [] : [model];
-    this.apply(evaluateModelAccess(this.policies, { model: qualified, modelAliases: aliases }), (reason) =>
+    this.named(qualified, qualified === model ? [] : [model], where);
+  }
+
+  /** A model under the name given and its other names. */
+  named(model: string, aliases: readonly string[] | undefined, where?: string): void {
+    if (!this.listed) return;
+    this.apply(evaluateModelAccess(this.policies, { model, ...(aliases ? { modelAliases: aliases } : {}) }), (reason) =>
       new GatewayError('GW_ERR_POLICY_DENIED', { message: `Refused by ${reason}${where ? ` (${where})` : ''}.` }));
   }
 
@@ -134,6 +163,12 @@ class ModelCheck {
   }
 }
 
-function isReadable(value: unknown): value is Readable {
-  return typeof value === 'object' && value !== null && typeof (value as { pipe?: unknown }).pipe === 'function';
+function contentTypeOf(request: PipelineRequest): string {
+  return String(request.headers['content-type'] ?? '');
+}
+
+/** A multipart form gw streams through. */
+function isForm(request: PipelineRequest): boolean {
+  const body = request.body;
+  return typeof body === 'object' && body !== null && typeof (body as { pipe?: unknown }).pipe === 'function' && /^multipart\//i.test(contentTypeOf(request));
 }

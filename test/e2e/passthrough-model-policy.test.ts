@@ -151,24 +151,46 @@ describe('the model is read whatever the body declares', () => {
     expect(requestCount()).toBe(before);
   });
 
-  it('a multipart form\'s model field is read before anything is forwarded', async () => {
-    const before = requestCount();
-    const form = () => {
+  it('a multipart form\'s model field is read before anything is forwarded, before or after its file', async () => {
+    const form = (modelFirst: boolean) => {
       const data = new FormData();
-      data.append('model', 'whisper-1');
-      data.append('file', new Blob([Buffer.alloc(4096, 1)], { type: 'audio/wav' }), 'a.wav');
+      const file = new Blob([Buffer.alloc(64 * 1024, 1)], { type: 'audio/wav' });
+      // openai-node builds the form in the order of its params ({ file, model }); Python's SDK puts fields first.
+      if (modelFirst) data.append('model', 'whisper-1');
+      data.append('file', file, 'a.wav');
+      if (!modelFirst) data.append('model', 'whisper-1');
       return data;
     };
-    const refused = await send('allowAnthropic', 'POST', '/openai_passthrough/v1/audio/transcriptions', form());
+    for (const modelFirst of [true, false]) {
+      const before = requestCount();
+      const refused = await send('allowAnthropic', 'POST', '/openai_passthrough/v1/audio/transcriptions', form(modelFirst));
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.text).toContain('openai/whisper-1');
+      expect(requestCount()).toBe(before);
+      const passed = await send('allowOpenai', 'POST', '/openai_passthrough/v1/audio/transcriptions', form(modelFirst));
+      expect(passed.status, passed.text).toBe(200);
+      // The provider got the whole form, as the client sent it.
+      const seen = fakes.openai.requests.at(-1)!;
+      expect(seen.body.toString('latin1')).toContain('whisper-1');
+      expect(seen.body.length).toBeGreaterThan(64 * 1024);
+    }
+  });
+
+  it('a normal route\'s form is read for deny_models too', async () => {
+    const form = () => {
+      const data = new FormData();
+      data.append('file', new Blob([Buffer.alloc(4096, 1)], { type: 'audio/wav' }), 'a.wav');
+      data.append('model', 'whisper-1');
+      return data;
+    };
+    const before = requestCount();
+    const refused = await send('denyOpenai', 'POST', '/v1/audio/transcriptions', form());
     expect(refused.status, refused.text).toBe(403);
-    expect(refused.text).toContain('openai/whisper-1');
+    expect(refused.text).toContain('deny_models');
     expect(requestCount()).toBe(before);
-    const passed = await send('allowOpenai', 'POST', '/openai_passthrough/v1/audio/transcriptions', form());
+    const passed = await send('denyBare', 'POST', '/v1/audio/transcriptions', form());
     expect(passed.status, passed.text).toBe(200);
-    // The provider got the whole form, as the client sent it.
-    const seen = fakes.openai.requests.at(-1)!;
-    expect(seen.body.toString('latin1')).toContain('whisper-1');
-    expect(seen.body.length).toBeGreaterThan(4096);
+    expect(requestCount()).toBe(before + 1);
   });
 
   it('a model in an Azure deployment path is the model', async () => {
@@ -235,6 +257,11 @@ describe('the record and usage by model', () => {
   it('each family\'s record names its model, provider-qualified, and gw usage --by model counts it', async () => {
     const ids: Array<[string | null, string]> = [];
     for (const [, call, model] of FAMILIES) ids.push([(await send('ok', call[0], call[1], call[2], 'application/json')).requestId, model]);
+    // Without a list a form is not held: its model is noted as it passes.
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.alloc(4096, 1)], { type: 'audio/wav' }), 'a.wav');
+    form.append('model', 'gpt-4o-transcribe');
+    ids.push([(await send('ok', 'POST', '/openai_passthrough/v1/audio/transcriptions', form)).requestId, 'openai/gpt-4o-transcribe']);
     const shadow = await send('shadow', OPENAI_CHAT[0], OPENAI_CHAT[1], OPENAI_CHAT[2], 'application/json');
     let records: AuditLine[] = [];
     for (let tries = 0; tries < 50; tries += 1) {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { evaluateModelAccess } from '../../src/policy/evaluate-policy.js';
 import { tapBatchFile } from '../../src/pipeline/read-batch-file.js';
-import { FORM_PREFIX_BYTES, readFormModel } from '../../src/pipeline/read-form-model.js';
+import { FORM_PREFIX_BYTES, readFormModel, tapFormModel } from '../../src/pipeline/read-form-model.js';
 import { readBodyModels, readPathModel, runsNoModel } from '../../src/pipeline/read-passthrough-model.js';
 
 describe('readPathModel', () => {
@@ -95,12 +95,19 @@ describe('readFormModel', () => {
     expect((await collect(read.body)).equals(form.bytes)).toBe(true);
   });
 
-  it('a model after the file cannot be read before forwarding', async () => {
-    const form = formBytes([['file', 'abc', 'a.wav'], ['model', 'whisper-1']]);
-    const read = await readFormModel(chunked(form.bytes), form.type);
-    expect(read.model).toBeNull();
-    expect(read.unreadable).toMatch(/file before any model/);
+  it('a model after the file (openai-node\'s order) is read too, the file held meanwhile', async () => {
+    const form = formBytes([['file', 'abc'.repeat(5000), 'a.wav'], ['model', 'whisper-1']]);
+    const read = await readFormModel(chunked(form.bytes, 1000), form.type);
+    expect(read).toMatchObject({ model: 'whisper-1', unreadable: null });
     expect((await collect(read.body)).equals(form.bytes)).toBe(true);
+  });
+
+  it('tapFormModel notes the model as the form passes, every byte forwarded', async () => {
+    const form = formBytes([['file', 'abc'.repeat(5000), 'a.wav'], ['model', 'whisper-1']]);
+    const seen: string[] = [];
+    const body = tapFormModel(chunked(form.bytes, 1000), form.type, (model) => seen.push(model));
+    expect((await collect(body)).equals(form.bytes)).toBe(true);
+    expect(seen).toEqual(['whisper-1']);
   });
 
   it('a form without any model names none; one without a boundary is unreadable', async () => {
@@ -118,8 +125,8 @@ describe('readFormModel', () => {
   });
 
   it('holds at most its prefix limit while looking', async () => {
-    const form = formBytes([['padding', 'p'.repeat(2 * FORM_PREFIX_BYTES)], ['model', 'late']]);
-    const read = await readFormModel(chunked(form.bytes, 64 * 1024), form.type);
+    const form = formBytes([['file', 'p'.repeat(FORM_PREFIX_BYTES + 1024 * 1024), 'big.wav'], ['model', 'late']]);
+    const read = await readFormModel(chunked(form.bytes, 256 * 1024), form.type);
     expect(read.model).toBeNull();
     expect(read.unreadable).toMatch(/no model field in its first/);
     expect((await collect(read.body)).length).toBe(form.bytes.length);
