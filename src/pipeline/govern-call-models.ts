@@ -2,7 +2,8 @@
 // the models a call runs besides the one it was decoded with. A passthrough call names its model
 // in its path or body, in its provider's own words (read-passthrough-model.ts, read-form-model.ts);
 // a batch runs the models of its lines: inline for an Anthropic message batch, in its input
-// file for an OpenAI batch (read-batch-file.ts). Each model is checked provider-qualified, as a
+// file for an OpenAI batch (read-batch-file.ts); a normal route's form (a transcription) in a
+// field gw streams through (read-form-model.ts). Each model is checked provider-qualified, as a
 // normal route's client names it (`openai/gpt-4o` through the OpenAI passthrough), and under its
 // bare name too, by the same policy function the normal routes use (src/policy). Where a model
 // list applies, a model gw cannot read is refused rather than guessed: GW_ERR_POLICY_MODEL_UNREADABLE.
@@ -37,14 +38,16 @@ export async function governCallModels(request: PipelineRequest, call: InboundCa
   const qualifier = provider === undefined || provider.kind === 'gateway' ? FAMILY_PROVIDER[call.dialect] ?? call.dialect : provider.name;
   const check = new ModelCheck(governed.policies, qualifier, trace);
   if (call.operation === 'passthrough') return governPassthrough(request, call, check, services);
-  if (call.operation !== 'batches' && call.operation !== 'messages.batches') return governForm(request, check, services);
-  if (call.operation === 'messages.batches') {
-    const found = readBodyModels(request.body);
-    check.unreadable(found.unreadable === null ? null : `the message batch: ${found.unreadable}`);
-    for (const model of found.models) check.model(model, 'in the message batch');
-    return;
-  }
-  await checkBatchFile(request.body, check, services);
+  if (call.operation === 'batches') return checkBatchFile(request.body, check, services);
+  if (call.operation === 'messages.batches') return checkMessageBatch(request.body, check);
+  return governForm(request, check, services);
+}
+
+/** An Anthropic message batch: each request's `params.model`. */
+function checkMessageBatch(body: unknown, check: ModelCheck): void {
+  const found = readBodyModels(body);
+  check.unreadable(found.unreadable === null ? null : `the message batch: ${found.unreadable}`);
+  for (const model of found.models) check.model(model, 'in the message batch');
 }
 
 async function governPassthrough(request: PipelineRequest, call: InboundCall, check: ModelCheck, services: GatewayServices): Promise<void> {
