@@ -121,6 +121,10 @@ export const ERROR_CATALOG = {
     status: 403, kind: 'permission', retryable: false,
     message: 'A gateway policy refuses this request.',
   },
+  GW_ERR_POLICY_MODEL_UNREADABLE: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'A model list applies to this caller, and gw cannot read the model this call runs, so it is refused.',
+  },
   GW_ERR_POLICY_RATE_LIMITED: {
     status: 429, kind: 'rate_limit', retryable: true,
     message: 'A gateway rate limit is exceeded; retry after the time in retry-after.',

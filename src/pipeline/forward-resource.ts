@@ -11,6 +11,7 @@ import type { PipelineRequest } from './pipeline-types.js';
 import type { Target } from './plan-targets.js';
 import type { InboundCall } from './read-inbound-call.js';
 import { readRerankRequest } from './read-rerank-request.js';
+import { tapBatchFile, type BatchFileTap } from './read-batch-file.js';
 import { tapFormFields } from './read-form-fields.js';
 import { mediaUnitOf, type RequestFields } from './media-units.js';
 import { clientPathOf, resourcePathOf, type ResourceRoute } from './resource-routes.js';
@@ -31,6 +32,8 @@ export interface ResourceCall {
   resourceId: string | null;
   /** The request's fields a media call is priced by (its JSON body, or its form as read on the way up). */
   fields: RequestFields;
+  /** A file upload's lines as read on the way up: the models a batch made from it runs (read-batch-file.ts). */
+  batchFile?: BatchFileTap;
 }
 
 export interface EncodedResourceCall {
@@ -69,6 +72,10 @@ export function encodeResourceCall(request: PipelineRequest, call: InboundCall, 
       const tap = tapFormFields(request.body, type);
       providerRequest.body = tap.body;
       resource.fields = tap.fields;
+    }
+    if (route.operation === 'files' && request.method === 'POST' && typeof type === 'string' && /^multipart\//i.test(type)) {
+      resource.batchFile = tapBatchFile(request.body, type);
+      providerRequest.body = resource.batchFile.body;
     }
     if (request.bodyRefusal) providerRequest.bodyRefusal = request.bodyRefusal;
     // undici sends a stream chunked unless told its length; providers' upload endpoints prefer the length.

@@ -17,6 +17,7 @@ import { policiesFor, type PolicyRecord } from '../policy/policy-record.js';
 import { RateLimiter, type Admission, type LimitSpec, type Limiter } from '../policy/rate-limiter.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { PipelineRequest } from './pipeline-types.js';
+import { modelAliasesFor } from './qualify-model.js';
 import type { InboundCall } from './read-inbound-call.js';
 import type { RequestTrace } from './request-trace.js';
 import { scanUpload } from './scan-upload.js';
@@ -52,7 +53,7 @@ export async function governRequest(request: PipelineRequest, inbound: InboundCa
   const { team, keyId } = request.identity;
   const directKey = readDirectKey(request, state.settings.allow_direct_keys, trace);
   const policies = policiesFor(state.policies ?? [], team, keyId);
-  checkAccess(policies, inbound, request.body, trace);
+  checkAccess(policies, inbound, request.body, trace, modelAliasesFor(policies, inbound.model, services));
   const admission = await admitLimits(governance.limiter, policies, request, trace);
   const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
   if (dlp.rules.length > 0) scanBody(request, dlp, trace, state.settings.unscanned_uploads === 'refuse');
@@ -77,12 +78,12 @@ function readDirectKey(request: PipelineRequest, allowed: boolean, trace: Reques
   return key;
 }
 
-function checkAccess(policies: readonly PolicyRecord[], inbound: InboundCall, body: unknown, trace: RequestTrace): void {
+function checkAccess(policies: readonly PolicyRecord[], inbound: InboundCall, body: unknown, trace: RequestTrace, modelAliases: string[] | undefined): void {
   if (policies.length === 0) return;
   // A call that runs a model it does not name (the provider's default, or one inside a form gw
   // streams through unread) cannot pass an allow_models list.
   const unnamedModel = inbound.model === null && inbound.resource?.usesModel === true;
-  const refusals = evaluateAccess(policies, { model: inbound.model, operation: inbound.operation, maxTokens: readMaxTokens(body), unnamedModel });
+  const refusals = evaluateAccess(policies, { model: inbound.model, operation: inbound.operation, maxTokens: readMaxTokens(body), unnamedModel, ...(modelAliases ? { modelAliases } : {}) });
   for (const refusal of refusals) {
     if (!refusal.shadow) throw new GatewayError('GW_ERR_POLICY_DENIED', { message: `Refused by ${refusal.reason}.` });
     trace.noteWarning(`policy_shadow: ${refusal.reason}`);

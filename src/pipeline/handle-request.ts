@@ -6,6 +6,7 @@
 //   2. local guard   Host/Origin checks when gw serves without a credential (door.ts)
 //   3. decode        what the client asked for, in its dialect (read-inbound-call.ts)
 //   4. govern        direct key, policy, limits, DLP over whatever leaves (govern-request.ts)
+//                    (a passthrough's or a batch's models, once planning says whose: govern-call-models.ts)
 //   5. plan targets  routing rules, aliases, resource-id memory, policy's provider filter (plan-targets.ts);
 //                    then budgets hold the call's worst case over those targets (hold-budget.ts)
 //   6. attempt       each target in turn: encode, then send-to-provider.ts (attempt-targets.ts, try-target.ts)
@@ -14,6 +15,7 @@
 //   8. record        audit record with the cost, log line, metrics, budgets settled (src/server/record-request.ts)
 import type { GatewayServices } from './gateway-services.js';
 import { attemptTargets } from './attempt-targets.js';
+import { governCallModels, runsModelsToGovern } from './govern-call-models.js';
 import { governRequest } from './govern-request.js';
 import { budgetsMayApply, holdBudget, withBudgetWarnings } from './hold-budget.js';
 import { listModels } from './list-models.js';
@@ -48,6 +50,8 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   // 5. plan targets (a shared resource-id store first fetches ids another instance remembered)
   if (services.resourceIds?.load) await services.resourceIds.load(resourceIdsNamed(call, request));
   const attempts = planTargets(call, request, services, governed);
+  // …the model lists for what a passthrough names in its own words, or a batch's lines run (4, continued).
+  if (runsModelsToGovern(call, request)) await governCallModels(request, call, attempts, governed, services, trace);
   // …and hard budgets hold its worst case (or refuse it); soft ones may warn.
   const budgetWarnings = budgetsMayApply(request, attempts, services) ? await holdBudget(request, attempts, services, trace) : [];
 

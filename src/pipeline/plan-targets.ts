@@ -19,6 +19,7 @@ import type { RouteRule } from '../routing/route-rule.js';
 import type { GatewayServices, ProviderSet } from './gateway-services.js';
 import type { Governed } from './govern-request.js';
 import type { PipelineRequest } from './pipeline-types.js';
+import { refuseTargetModel } from './qualify-model.js';
 import type { InboundCall } from './read-inbound-call.js';
 import { kindsOffering, offers, resourceIdOf, type ResourceRoute } from './resource-routes.js';
 
@@ -45,7 +46,7 @@ export function planTargets(call: InboundCall, request: PipelineRequest, service
   const set = services.providers();
   let attempts = candidates(call, request, services, set);
   if (call.resource) attempts = attempts.map((attempt) => ({ ...attempt, target: offering(attempt.target, call, set.providers) }));
-  attempts = filterByPolicy(attempts, governed);
+  attempts = filterByPolicy(attempts, governed, call.operation === 'passthrough' ? null : call.model);
   const directKey = governed.directKey;
   if (directKey !== null) {
     attempts = attempts.map((attempt) => ({ ...attempt, target: { ...attempt.target, provider: { ...attempt.target.provider, apiKey: directKey } } }));
@@ -170,14 +171,16 @@ function offering(target: Target, call: InboundCall, all: readonly ProviderConfi
   });
 }
 
-function filterByPolicy(attempts: TargetAttempt[], governed: Governed): TargetAttempt[] {
+function filterByPolicy(attempts: TargetAttempt[], governed: Governed, clientModel: string | null): TargetAttempt[] {
   if (governed.policies.length === 0) return attempts;
+  // A provider the policies refuse, or a model a rule or alias leads to that they deny, is skipped.
+  const refusalOf = (target: Target) => refuseProvider(governed.policies, target.provider.name) ?? refuseTargetModel(governed.policies, target, clientModel);
   const kept = attempts.filter((attempt) => {
-    const refusal = refuseProvider(governed.policies, attempt.target.provider.name);
+    const refusal = refusalOf(attempt.target);
     return refusal === null || refusal.shadow;
   });
   if (kept.length > 0) return kept;
-  const refusal = refuseProvider(governed.policies, attempts[0]!.target.provider.name);
+  const refusal = refusalOf(attempts[0]!.target);
   throw new GatewayError('GW_ERR_POLICY_DENIED', { message: `Refused by ${refusal?.reason ?? 'policy'}.` });
 }
 

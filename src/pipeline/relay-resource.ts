@@ -15,6 +15,7 @@ import { SseDecoder } from '../streaming/sse-decoder.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
 import { toAuditTokens } from './audit-tokens.js';
 import { BatchResultsUsage } from './batch-results-usage.js';
+import { rememberBatchFile } from './read-batch-file.js';
 import type { AuditTokens } from '../audit/record.js';
 import type { ResourceCall } from './forward-resource.js';
 import { answerOf, tapStreamedImages, type StreamedImages } from './image-stream-tap.js';
@@ -62,6 +63,7 @@ export async function relayResource(upstream: ProviderReply, context: ResourceRe
   const body = upstream.status < 400 ? json.bytes : scanErrorBody(json.bytes, json.answer, context.governed, trace);
   trace.noteBytesOut(body.length);
   if (upstream.status < 400 && context.ids) await rememberIds(json.answer, context.provider, context.ids);
+  if (upstream.status < 400 && context.ids && context.batchFile) await rememberBatchFile(json.answer, context.batchFile, context.ids);
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body };
 }
 

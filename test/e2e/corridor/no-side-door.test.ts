@@ -28,7 +28,7 @@ interface Row {
   json?: (text: string) => Record<string, unknown>;
   /** The provider the call reaches; 'none' for what gw refuses itself (not built, a transport it does not serve). */
   reaches: Fake | 'none';
-  /** The body names a model, so deny_models applies. */
+  /** The call names a model (in its body, path, or a batch's lines), so deny_models applies. */
   named?: boolean;
   /** The answer is text gw relays (output DLP applies): JSON read whole (refused with 403), or a download (cut). */
   answers?: boolean | 'download';
@@ -59,12 +59,12 @@ const ROWS: Record<string, Row> = {
   'openai POST rerank': { body: 'json', json: (text) => ({ model: 'cohere/rerank-v3.5', query: text, documents: ['a'] }), reaches: 'cohere', named: true },
   'openai POST ocr': { body: 'json', json: (text) => ({ model: 'mistral/mistral-ocr-latest', document: { type: 'document_url', document_url: `https://example.com/${text}` } }), reaches: 'mistral', named: true, answers: true },
   'openai POST audio.speech': { body: 'json', json: (text) => ({ model: 'openai/tts-1', input: text, voice: 'alloy' }), reaches: 'openai', named: true, answers: 'download' },
-  'openai POST audio.transcriptions': { body: 'multipart', reaches: 'openai', answers: true },
-  'openai POST audio.translations': { body: 'multipart', reaches: 'openai', answers: true },
+  'openai POST audio.transcriptions': { body: 'multipart', reaches: 'openai', named: true, answers: true },
+  'openai POST audio.translations': { body: 'multipart', reaches: 'openai', named: true, answers: true },
   'openai POST images.generations': { body: 'json', json: (text) => ({ model: 'openai/gpt-image-1', prompt: text }), reaches: 'openai', named: true, answers: true },
-  'openai POST images.edits': { body: 'multipart', reaches: 'openai', answers: true },
-  'openai POST images.variations': { body: 'multipart', reaches: 'openai', answers: true },
-  'openai POST videos': { body: 'multipart', reaches: 'openai', answers: true },
+  'openai POST images.edits': { body: 'multipart', reaches: 'openai', named: true, answers: true },
+  'openai POST images.variations': { body: 'multipart', reaches: 'openai', named: true, answers: true },
+  'openai POST videos': { body: 'multipart', reaches: 'openai', named: true, answers: true },
   'openai GET videos': { body: 'none', reaches: 'openai', answers: true },
   'openai POST videos.item': { body: 'json', json: note, reaches: 'openai', answers: true },
   'openai GET videos.item': { body: 'none', reaches: 'openai', answers: true },
@@ -72,7 +72,8 @@ const ROWS: Record<string, Row> = {
   'openai GET videos.content': { body: 'none', reaches: 'openai', answers: 'download' },
   'openai POST videos.remix': { body: 'json', json: (text) => ({ prompt: text }), reaches: 'openai', answers: true },
   'openai GET videos.remix': { body: 'none', reaches: 'openai', answers: true },
-  'openai POST batches': { body: 'json', json: (text) => ({ input_file_id: 'file-unknown', endpoint: '/v1/chat/completions', completion_window: '24h', ...note(text) }), reaches: 'openai', answers: true },
+  // Its models are its input file's lines: a file gw never saw is refused under a model list (deny_models here).
+  'openai POST batches': { body: 'json', json: (text) => ({ input_file_id: 'file-unknown', endpoint: '/v1/chat/completions', completion_window: '24h', ...note(text) }), reaches: 'openai', named: true, answers: true },
   'openai GET batches': { body: 'none', reaches: 'openai', answers: true },
   'openai POST batches.item': { body: 'json', json: note, reaches: 'openai', answers: true },
   'openai GET batches.item': { body: 'none', reaches: 'openai', answers: true },
@@ -98,7 +99,7 @@ const ROWS: Record<string, Row> = {
   'openai GET realtime': { body: 'none', reaches: 'none' },
   'anthropic POST messages': { body: 'json', json: (text) => ({ ...chat(CLAUDE)(text), max_tokens: 16 }), reaches: 'anthropic', named: true, answers: true },
   'anthropic POST messages.count_tokens': { body: 'json', json: chat(CLAUDE), reaches: 'anthropic', named: true, answers: true },
-  'anthropic POST messages.batches': { body: 'json', json: (text) => ({ requests: [{ custom_id: '1', params: { ...chat(CLAUDE)(text), max_tokens: 16 } }] }), reaches: 'anthropic', answers: true },
+  'anthropic POST messages.batches': { body: 'json', json: (text) => ({ requests: [{ custom_id: '1', params: { ...chat(CLAUDE)(text), max_tokens: 16 } }] }), reaches: 'anthropic', named: true, answers: true },
   'anthropic GET messages.batches': { body: 'none', reaches: 'anthropic', answers: true },
   'anthropic GET messages.batches.item': { body: 'none', reaches: 'anthropic', answers: true },
   'anthropic DELETE messages.batches.item': { body: 'none', reaches: 'anthropic', answers: true },
@@ -114,13 +115,13 @@ const ROWS: Record<string, Row> = {
   'bedrock POST bedrock.converse_stream': { body: 'json', json: (text) => ({ messages: [{ role: 'user', content: [{ text }] }] }), reaches: 'openai', named: true },
   'bedrock POST bedrock.invoke': { body: 'json', json: (text) => ({ prompt: text }), reaches: 'none' },
   'bedrock POST bedrock.invoke_stream': { body: 'json', json: (text) => ({ prompt: text }), reaches: 'none' },
-  'openai POST passthrough': { body: 'text', reaches: 'openai', answers: true, wildcard: 'v1/chat/completions' },
+  'openai POST passthrough': { body: 'text', reaches: 'openai', named: true, answers: true, wildcard: 'v1/chat/completions' },
   'openai GET passthrough': { body: 'none', reaches: 'openai', answers: true, wildcard: 'v1/models' },
   'openai DELETE passthrough': { body: 'none', reaches: 'openai', answers: true, wildcard: 'v1/files/file-1' },
-  'anthropic POST passthrough': { body: 'text', reaches: 'anthropic', answers: true, wildcard: 'v1/messages' },
+  'anthropic POST passthrough': { body: 'text', reaches: 'anthropic', named: true, answers: true, wildcard: 'v1/messages' },
   'anthropic GET passthrough': { body: 'none', reaches: 'anthropic', answers: true, wildcard: 'v1/models' },
   'anthropic DELETE passthrough': { body: 'none', reaches: 'anthropic', answers: true, wildcard: 'v1/files/file-1' },
-  'google POST passthrough': { body: 'text', reaches: 'gemini', answers: true, wildcard: 'v1beta/models/gemini-2.5-flash:generateContent' },
+  'google POST passthrough': { body: 'text', reaches: 'gemini', named: true, answers: true, wildcard: 'v1beta/models/gemini-2.5-flash:generateContent' },
   'google GET passthrough': { body: 'none', reaches: 'gemini', answers: true, wildcard: 'v1beta/models' },
   'google DELETE passthrough': { body: 'none', reaches: 'gemini', answers: true, wildcard: 'v1beta/files/file-1' },
 };
