@@ -172,3 +172,36 @@ it('Redis frozen 10 s under load: calls keep their speed (open); afterwards the 
   // Admits that ran late (queued while Redis was frozen) added nothing to the window.
   expect.soft(await windowRequests()).toBe(sums.unwarned);
 }, 120_000);
+
+it('limits_when_redis_down=closed: a frozen Redis refuses budgeted calls with 503 at once; served again once it answers, and the counter still equals the trail', async () => {
+  await gw(['settings', 'set', 'limits_when_redis_down', 'closed']);
+  await sleep(2_000);
+  signal('SIGSTOP');
+  let first: Outcome[];
+  let refused: Outcome[];
+  try {
+    await sleep(1_000);
+    // The first call on each instance finds the freeze out (250 ms without an answer); the rest are refused at once.
+    first = await Promise.all(instances.map((instance, index) => call(instance, 10_000 + index)));
+    refused = await Promise.all(Array.from({ length: 9 }, (_, index) => call(instances[index % 3]!, 10_100 + index)));
+  } finally {
+    signal('SIGCONT');
+  }
+  console.log(`redis frozen, closed: first call per instance ${first.map((outcome) => outcome.ms).join(', ')} ms, then p50 ${median(refused.map((outcome) => outcome.ms))} ms to a 503`);
+  expect([...first, ...refused].map((outcome) => outcome.status)).toEqual(Array(12).fill(503));
+  expect(Math.max(...first.map((outcome) => outcome.ms))).toBeLessThan(1_500);
+  // Without the breaker each waited on a 500 ms command timeout first (the machine's own load comes on top of either).
+  expect(median(refused.map((outcome) => outcome.ms))).toBeLessThan(400);
+
+  const deadline = Date.now() + 10_000;
+  let status = 0;
+  while (Date.now() < deadline && (status = (await call(instances[0]!, 20_000)).status) !== 200) await sleep(200);
+  expect(status).toBe(200);
+  await gw(['settings', 'set', 'limits_when_redis_down', 'open']);
+  let [sums, counter] = [await trail(), await spendCounter()];
+  while (counter !== sums.nanos && Date.now() < deadline + 10_000) {
+    await sleep(250);
+    [sums, counter] = [await trail(), await spendCounter()];
+  }
+  expect(counter).toBe(sums.nanos);
+}, 60_000);
