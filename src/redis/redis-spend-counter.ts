@@ -67,7 +67,9 @@ export function createRedisSpendCounter(connection: RedisConnection, failMode: (
 
   return {
     async reserve(key, callId, nanos, limit) {
-      await recovery.waitIfReconnected();
+      // No await unless a reconciliation after a reconnection is under way (the common path stays one await).
+      const reconciling = recovery.reconciling();
+      if (reconciling) await reconciling;
       try {
         const held = await connection.run(() => commands.gwSpendReserve(...keysOf(key), callId, nanos, limit ?? -1, connection.deadline()));
         if (held === 1 || held === 0) {
@@ -145,8 +147,8 @@ async function flushPending(connection: RedisConnection, commands: Commands, pen
 
 interface Recovery {
   onRecovered(listener: () => Promise<void>): void;
-  /** After a reconnection (Redis may have come back empty), reservations wait (bounded) for the reconciliation. */
-  waitIfReconnected(): Promise<void>;
+  /** After a reconnection (Redis may have come back empty), reservations wait (bounded) for the reconciliation: this, or null. */
+  reconciling(): Promise<unknown> | null;
 }
 
 /**
@@ -180,6 +182,6 @@ function createRecovery(connection: RedisConnection, flush: () => Promise<boolea
   connection.breaker.onClose(start);
   return {
     onRecovered: (listener) => { listeners.push(listener); },
-    async waitIfReconnected() { if (waiting) await waiting; },
+    reconciling: () => waiting,
   };
 }
