@@ -67,7 +67,7 @@ async function reconcileWithTrail(budgets: readonly StoredBudget[], trail: Trail
   const recentSince = new Date(now.getTime() - reconciler.recentMs - CLOCK_SLACK_MS);
   const sums = await sumTrail(budgets, trail.records(since), now, recentSince);
   for (const [key, nanos] of sums.totals) {
-    const { before, after } = await reconciler.reconcile(key, nanos, sums.recentIds, mark - reconciler.recentMs);
+    const { before, after } = await reconciler.reconcile(key, nanos, sums.recentIds.get(key) ?? [], mark - reconciler.recentMs);
     // A count that moved is worth a line: it had drifted from the trail (an outage, a lost store).
     if (before !== after) logger.warn({ budget: key, before_nano_usd: before, after_nano_usd: after, recorded_nano_usd: nanos }, 'budget counter reconciled with the audit trail');
   }

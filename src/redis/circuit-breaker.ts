@@ -7,7 +7,8 @@
 // time (PING) checks whether Redis answers again; its answer closes the breaker.
 //
 // "Nothing else answered either" keeps a slow but working Redis (a loaded machine) closed: answers
-// still arrive, just late; a frozen one sends none.
+// still arrive, just late; a frozen one sends none. A single command unanswered for `giveUpAfterMs`
+// while others are answered fails alone (as a command time-out would), without opening the breaker.
 
 export class RedisUnavailableError extends Error {
   constructor(message: string) {
@@ -21,7 +22,7 @@ export interface BreakerOptions {
   tripAfterMs: number;
   /** While open: how often a probe is sent (one at a time). */
   probeEveryMs: number;
-  /** A command unanswered this long fails even while others are answered. */
+  /** A command unanswered this long fails alone, even while others are answered. */
   giveUpAfterMs: number;
   probe(): Promise<unknown>;
   now?: () => number;
@@ -35,6 +36,8 @@ export interface CircuitBreaker {
   problem(): string | null;
   /** Opens the breaker from outside (a connection error reported by the client). */
   trip(reason: string): void;
+  /** Closes it from outside: a new connection has just been answered (what a probe would find a moment later). */
+  close(): void;
   onOpen(listener: () => void): void;
   onClose(listener: () => void): void;
   stop(): void;
@@ -100,7 +103,7 @@ export function createCircuitBreaker(options: BreakerOptions): CircuitBreaker {
         timer = setTimeout(() => setImmediate(() => {
           if (!inFlight.has(entry)) return;
           const waited = now() - startedAt;
-          if (waited >= options.giveUpAfterMs) return trip(`no answer within ${options.giveUpAfterMs} ms`);
+          if (waited >= options.giveUpAfterMs) return entry.fail(new RedisUnavailableError(`redis: no answer within ${options.giveUpAfterMs} ms`));
           const silentFor = now() - lastAnswerAt;
           if (silentFor >= options.tripAfterMs) return trip(`no answer for ${options.tripAfterMs} ms`);
           watch(Math.min(options.tripAfterMs - silentFor, options.giveUpAfterMs - waited));
@@ -127,6 +130,7 @@ export function createCircuitBreaker(options: BreakerOptions): CircuitBreaker {
     isOpen: () => openReason !== null,
     problem: () => openReason,
     trip,
+    close,
     onOpen: (listener) => { openListeners.push(listener); },
     onClose: (listener) => { closeListeners.push(listener); },
     stop() {

@@ -11,11 +11,11 @@ export interface RedisTimings {
   /** A command unanswered this long while Redis answers nothing else opens the breaker. */
   tripAfterMs: number;
   probeEveryMs: number;
-  /** A command unanswered this long fails (and opens the breaker) even while others are answered. */
+  /** A command unanswered this long fails alone even while others are answered. */
   giveUpAfterMs: number;
 }
 
-export const REDIS_TIMINGS: RedisTimings = { tripAfterMs: 250, probeEveryMs: 200, giveUpAfterMs: 1_000 };
+export const REDIS_TIMINGS: RedisTimings = { tripAfterMs: 300, probeEveryMs: 200, giveUpAfterMs: 1_000 };
 
 export interface RedisConnection {
   client: Redis;
@@ -27,6 +27,8 @@ export interface RedisConnection {
    * its sender has given up on it (it was queued behind a freeze). -1 until Redis's clock is known.
    */
   deadline(): number;
+  /** How many times the connection became ready: more than once means Redis may have come back empty. */
+  readies(): number;
   /** Whether the last command (or the connection) worked; for /health. */
   health(): { reachable: boolean; problem?: string };
   noteSuccess(): void;
@@ -58,7 +60,13 @@ export function connectRedis(url: string, onError: (error: Error) => void, timin
   };
   client.on('error', (error: Error) => { problem = error.message; onError(error); });
   client.on('close', () => breaker.trip('connection closed'));
-  client.on('ready', () => { problem = null; measureClock().catch(() => undefined); });
+  let readies = 0;
+  // 'ready' follows ioredis's ready check (INFO answered): Redis answers on the new connection.
+  client.on('ready', () => {
+    readies += 1;
+    problem = null;
+    if (breaker.isOpen()) breaker.close(); else measureClock().catch(() => undefined);
+  });
   breaker.onClose(() => { problem = null; measureClock().catch(() => undefined); });
   const noteFailure = (error: unknown): void => { problem = error instanceof Error ? error.message : String(error); };
   return {
@@ -74,7 +82,8 @@ export function connectRedis(url: string, onError: (error: Error) => void, timin
         throw error;
       }
     },
-    // giveUpAfterMs: past it the breaker has given the command up whatever else Redis answers.
+    // giveUpAfterMs: past it the breaker has given the command up whatever else Redis answers (or sooner, if it opened).
+    readies: () => readies,
     deadline: () => (offset === null ? -1 : Math.round(Date.now() + offset + timings.giveUpAfterMs)),
     health: () => {
       const open = breaker.problem();

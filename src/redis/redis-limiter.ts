@@ -118,7 +118,6 @@ export function createRedisLimiter(connection: RedisConnection, failMode: () => 
     const second = Number(reply[0]);
     // Reached too late to count (the sender's breaker gave up on it): nothing was counted.
     if (second < 0) {
-      connection.breaker.trip('a rate-limit check reached Redis after its deadline');
       for (const call of batch) call.resolve(unavailable(call.specs, failMode()));
       return;
     }

@@ -76,12 +76,11 @@ export function createRedisSpendCounter(connection: RedisConnection, failMode: (
           touched.add(key);
           return held === 1;
         }
-        // Redis reached it too late (or after its call settled): it held nothing. Redis is slow
-        // enough to count as out: the breaker opens, and its closing reconciles the counts.
-        connection.breaker.trip('a reservation reached Redis after its deadline');
+        // Redis reached it too late (or after its call settled): it held nothing.
         throw new RedisUnavailableError('redis: the reservation reached Redis after its deadline');
       } catch (error) {
-        // It may still run (queued behind a freeze): released by id once Redis answers.
+        // It may still run (queued behind a freeze): released by id once Redis answers (or
+        // replaced by the call's cost when it settles).
         keep(key, callId, 0);
         unavailable(error);
         heldLocally.add(`${key}\n${callId}`);
@@ -89,9 +88,12 @@ export function createRedisSpendCounter(connection: RedisConnection, failMode: (
       }
     },
     async settle(key, callId, actual) {
-      if (heldLocally.delete(`${key}\n${callId}`)) return local.settle(key, callId, actual);
+      // Held in this process (Redis did not answer its reserve): settled here, and in Redis by id
+      // too, so the shared count gets the cost and a reserve that ran late there is replaced.
+      if (heldLocally.delete(`${key}\n${callId}`)) await local.settle(key, callId, actual);
       try {
         await connection.run(() => commands.gwSpendSettle(...keysOf(key), callId, actual));
+        pending.delete(`${key}\n${callId}`);
       } catch {
         // Sent again when Redis answers; until then the hold errs towards refusing.
         keep(key, callId, actual);
@@ -157,8 +159,7 @@ interface Recovery {
  */
 function createRecovery(connection: RedisConnection, flush: () => Promise<boolean>): Recovery {
   const listeners: Array<() => Promise<void>> = [];
-  let readies = 0;
-  let reconnected = false;
+  let readiesSeen = 1;
   let running: Promise<void> | null = null;
   let again = false;
   let waiting: Promise<unknown> | null = null;
@@ -170,15 +171,15 @@ function createRecovery(connection: RedisConnection, flush: () => Promise<boolea
     } while (again);
   };
   const start = (): void => {
-    if (running) { again = true; return; }
-    running = runOnce().finally(() => { running = null; });
-    if (reconnected) {
-      reconnected = false;
-      const bounded = Promise.race([running, new Promise((resolve) => setTimeout(resolve, RECONCILE_WAIT_MS).unref())]).finally(() => { if (waiting === bounded) waiting = null; });
+    if (running) again = true;
+    else running = runOnce().finally(() => { running = null; });
+    const readies = connection.readies();
+    if (readies > readiesSeen) {
+      readiesSeen = readies;
+      const bounded = Promise.race([running!, new Promise((resolve) => setTimeout(resolve, RECONCILE_WAIT_MS).unref())]).finally(() => { if (waiting === bounded) waiting = null; });
       waiting = bounded;
     }
   };
-  connection.client.on('ready', () => { readies += 1; if (readies > 1) reconnected = true; });
   connection.breaker.onClose(start);
   return {
     onRecovered: (listener) => { listeners.push(listener); },

@@ -1,6 +1,6 @@
 // What the trail recorded against each budget's current period: the sum of its request records'
-// costs per counter key, and the ids of the records from `recentSince` on (a shared counter's
-// reconciliation tells the calls the trail already has from those it does not have yet).
+// costs per counter key, and per key the ids of its records from `recentSince` on (a shared
+// counter's reconciliation tells the calls the trail already has from those it does not have yet).
 import type { StoredBudget } from '../state/governance-schema.js';
 import { budgetApplies, counterKey } from './budget-keeper.js';
 import { periodOf } from './budget-period.js';
@@ -9,8 +9,8 @@ import type { RequestRecord } from './read-trail.js';
 export interface TrailSums {
   /** Every budget's current counter key, 0 when nothing was recorded against it. */
   totals: Map<string, number>;
-  /** Ids of the records at or after `recentSince` that counted. */
-  recentIds: string[];
+  /** Per counter key: ids of the records at or after `recentSince` that counted against it. */
+  recentIds: Map<string, string[]>;
   /** Records that counted against at least one budget. */
   counted: number;
 }
@@ -18,9 +18,14 @@ export interface TrailSums {
 export async function sumTrail(budgets: readonly StoredBudget[], records: AsyncIterable<RequestRecord>, now: Date, recentSince?: Date): Promise<TrailSums> {
   const windows = budgets.map((budget) => ({ budget, window: periodOf(budget.period, now, budget.time_zone) }));
   const totals = new Map(windows.map(({ budget, window }) => [counterKey(budget, window.start), 0]));
-  const recentIds: string[] = [];
+  const recentIds = new Map<string, string[]>();
   const recentIso = recentSince?.toISOString();
   let counted = 0;
+  const noteRecent = (key: string, record: RequestRecord): void => {
+    if (recentIso === undefined || record.ts < recentIso || !record.request_id) return;
+    const ids = recentIds.get(key);
+    if (ids) ids.push(record.request_id); else recentIds.set(key, [record.request_id]);
+  };
   for await (const record of records) {
     const nanos = record.cost?.nano_usd;
     if (nanos === undefined || nanos <= 0) continue;
@@ -31,11 +36,10 @@ export async function sumTrail(budgets: readonly StoredBudget[], records: AsyncI
       if (at < window.start.getTime() || at >= window.end.getTime() || !budgetApplies(budget, subject)) continue;
       const key = counterKey(budget, window.start);
       totals.set(key, (totals.get(key) ?? 0) + nanos);
+      noteRecent(key, record);
       hit = true;
     }
-    if (!hit) continue;
-    counted += 1;
-    if (recentIso !== undefined && record.ts >= recentIso && record.request_id) recentIds.push(record.request_id);
+    if (hit) counted += 1;
   }
   return { totals, recentIds, counted };
 }

@@ -1,6 +1,7 @@
 // The breaker in front of Redis (src/redis/circuit-breaker.ts), on fake timers: a Redis that
 // answers nothing opens it after tripAfterMs, failing what is in flight and everything after at
-// once; a slow Redis that still answers keeps it closed; one probe at a time closes it again.
+// once; a slow Redis that still answers keeps it closed (a command it never answers fails alone);
+// one probe at a time closes it again.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCircuitBreaker, RedisUnavailableError, type BreakerOptions } from '../../src/redis/circuit-breaker.js';
 
@@ -49,7 +50,7 @@ describe('circuit breaker', () => {
     breaker.stop();
   });
 
-  it('a slow Redis that still answers others stays closed; a command unanswered past giveUpAfterMs opens it anyway', async () => {
+  it('a slow Redis that still answers others stays closed; a command unanswered past giveUpAfterMs fails alone', async () => {
     const breaker = breakerWith(() => Promise.resolve('PONG'));
     const slow = deferred();
     const slowOutcome = outcome(breaker.run(() => slow.promise));
@@ -69,7 +70,8 @@ describe('circuit breaker', () => {
       await vi.advanceTimersByTimeAsync(100);
     }
     expect(stuck.error).toBeInstanceOf(RedisUnavailableError);
-    expect(breaker.problem()).toBe('no answer within 1000 ms');
+    expect((stuck.error as Error).message).toBe('redis: no answer within 1000 ms');
+    expect(breaker.isOpen()).toBe(false);
     breaker.stop();
   });
 
@@ -122,6 +124,20 @@ describe('circuit breaker', () => {
     expect(breaker.isOpen()).toBe(false);
     expect(closed).toHaveBeenCalledTimes(1);
     await expect(breaker.run(() => Promise.resolve('OK'))).resolves.toBe('OK');
+    breaker.stop();
+  });
+
+  it('a new connection that was answered closes it without waiting for a probe', async () => {
+    const probe = vi.fn(() => new Promise(() => undefined));
+    const breaker = breakerWith(probe);
+    const closed = vi.fn();
+    breaker.onClose(closed);
+    breaker.trip('connection closed');
+    breaker.close();
+    expect(breaker.isOpen()).toBe(false);
+    expect(closed).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(probe).not.toHaveBeenCalled();
     breaker.stop();
   });
 });

@@ -80,7 +80,7 @@ describe('trail sums for reconciliation', () => {
     async function* trail() { yield* records; }
     const sums = await sumTrail([team, person], trail() as never, now(), new Date('2026-11-25T11:59:00Z'));
     expect([...sums.totals]).toEqual([[teamKey, 8], ['person:ada@example.com/month/UTC|2026-11-01T00:00:00.000Z', 0]]);
-    expect(sums.recentIds).toEqual(['req_recent']);
+    expect([...sums.recentIds]).toEqual([[teamKey, ['req_recent']]]);
     expect(sums.counted).toBe(2);
   });
 });

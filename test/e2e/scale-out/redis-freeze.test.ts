@@ -181,7 +181,7 @@ it('limits_when_redis_down=closed: a frozen Redis refuses budgeted calls with 50
   let refused: Outcome[];
   try {
     await sleep(1_000);
-    // The first call on each instance finds the freeze out (250 ms without an answer); the rest are refused at once.
+    // The first call on each instance finds the freeze out (300 ms without an answer); the rest are refused at once.
     first = await Promise.all(instances.map((instance, index) => call(instance, 10_000 + index)));
     refused = await Promise.all(Array.from({ length: 9 }, (_, index) => call(instances[index % 3]!, 10_100 + index)));
   } finally {

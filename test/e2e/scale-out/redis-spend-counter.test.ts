@@ -2,7 +2,7 @@
 // scripts): holds carry their call's id; a settle is once per call; a reserve that reaches Redis
 // after its deadline or after its call settled holds nothing; reconciliation lowers a count that
 // holds more than the trail plus live holds and raises one that holds less; a short freeze (shorter
-// than the deadline) whose queued reserve still runs is released by id once Redis answers.
+// than the deadline) whose queued reserve still runs is replaced by its call's cost, by id, once Redis answers.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../../src/redis/redis-connection.js';
@@ -95,7 +95,7 @@ describe('counter through a freeze', () => {
   });
   afterAll(async () => { await connection?.close(); });
 
-  it('a reserve queued by a short freeze that still runs in time is released by id once Redis answers; closed mode refuses at once', async () => {
+  it('a reserve queued by a short freeze that still runs in time is replaced by its call’s cost once Redis answers; closed mode refuses at once', async () => {
     const counter = createRedisSpendCounter(connection, () => mode);
     const key = 'team:e/month/UTC|2026-11-01T00:00:00.000Z';
     expect(await counter.reserve(key, 'req_before', 300, 10_000)).toBe(true);
@@ -115,10 +115,12 @@ describe('counter through a freeze', () => {
     signal('SIGCONT');
     mode = 'open';
 
-    // The queued reserve ran (within its deadline) and held 300; the release by id takes it back.
-    await waitUntil(async () => !connection.breaker.isOpen() && (await client.hlen(`gw:spend-holds:${key}`)) === 0, { what: 'the late hold released', timeoutMs: 5_000 });
-    expect(await client.hget(`gw:spend-done:${key}`, 'req_frozen')).toBe('0');
-    expect(await count(key)).toBe(50);
+    // The queued reserves ran (within their deadline) and held 300 each; the settle kept for
+    // req_frozen replaces its hold by its cost (60), the release of req_refused takes its hold back.
+    await waitUntil(async () => !connection.breaker.isOpen() && (await client.hlen(`gw:spend-holds:${key}`)) === 0, { what: 'the late holds replaced', timeoutMs: 5_000 });
+    expect(await client.hget(`gw:spend-done:${key}`, 'req_frozen')).toBe('60');
+    expect(await client.hget(`gw:spend-done:${key}`, 'req_refused')).toBe('0');
+    expect(await count(key)).toBe(110);
     expect(frozenMs).toBeLessThan(600);
     expect(refusedMs).toBeLessThan(50);
     counter.close();
