@@ -37,17 +37,13 @@ const RECENT_MS = 60_000;
 
 /** `failMode` is read per call: the setting limits_when_redis_down. */
 export function createRedisSpendCounter(connection: RedisConnection, failMode: () => 'open' | 'closed'): SpendCounter & { close(): void } {
-  const redis = connection.client;
-  for (const [name, lua] of [['gwSpendReserve', RESERVE], ['gwSpendSettle', SETTLE], ['gwSpendSeed', SEED], ['gwSpendSweep', SWEEP], ['gwSpendReconcile', RECONCILE]] as const) {
-    redis.defineCommand(name, { numberOfKeys: 4, lua });
-  }
-  const commands = redis as unknown as Commands;
+  const commands = defineCommands(connection);
   const local = createMemorySpendCounter();
   // `key\ncall id` of calls held in this process during an outage: settled here too.
   const heldLocally = new Set<string>();
   // Settles (and releases of reserves whose answer never came) to send once Redis answers.
   const pending = new Map<string, { key: string; callId: string; actual: number }>();
-  const touched = new Set<string>();
+  const sweeper = sweepExpiredHolds(connection, commands);
   const recovery = createRecovery(connection, async () => flushPending(connection, commands, pending));
 
   const unavailable = (error: unknown): void => {
@@ -59,12 +55,6 @@ export function createRedisSpendCounter(connection: RedisConnection, failMode: (
   const keep = (key: string, callId: string, actual: number): void => {
     if (pending.size < MAX_PENDING) pending.set(`${key}\n${callId}`, { key, callId, actual });
   };
-  const sweeper = setInterval(() => {
-    for (const key of touched) void connection.run(() => commands.gwSpendSweep(...keysOf(key))).catch(() => undefined);
-    touched.clear();
-  }, SWEEP_EVERY_MS);
-  sweeper.unref();
-
   return {
     async reserve(key, callId, nanos, limit) {
       // No await unless a reconciliation after a reconnection is under way (the common path stays one await).
@@ -73,7 +63,7 @@ export function createRedisSpendCounter(connection: RedisConnection, failMode: (
       try {
         const held = await connection.run(() => commands.gwSpendReserve(...keysOf(key), callId, nanos, limit ?? -1, connection.deadline()));
         if (held === 1 || held === 0) {
-          touched.add(key);
+          sweeper.touch(key);
           return held === 1;
         }
         // Redis reached it too late (or after its call settled): it held nothing.
@@ -115,8 +105,26 @@ export function createRedisSpendCounter(connection: RedisConnection, failMode: (
       }
     },
     reconciler: reconcilerOf(connection, commands, recovery),
-    close: () => clearInterval(sweeper),
+    close: sweeper.stop,
   };
+}
+
+function defineCommands(connection: RedisConnection): Commands {
+  for (const [name, lua] of [['gwSpendReserve', RESERVE], ['gwSpendSettle', SETTLE], ['gwSpendSeed', SEED], ['gwSpendSweep', SWEEP], ['gwSpendReconcile', RECONCILE]] as const) {
+    connection.client.defineCommand(name, { numberOfKeys: 4, lua });
+  }
+  return connection.client as unknown as Commands;
+}
+
+/** Every SWEEP_EVERY_MS, the counters this instance used since lose their expired holds. */
+function sweepExpiredHolds(connection: RedisConnection, commands: Commands): { touch(key: string): void; stop(): void } {
+  const touched = new Set<string>();
+  const timer = setInterval(() => {
+    for (const key of touched) void connection.run(() => commands.gwSpendSweep(...keysOf(key))).catch(() => undefined);
+    touched.clear();
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  return { touch: (key) => { touched.add(key); }, stop: () => clearInterval(timer) };
 }
 
 function reconcilerOf(connection: RedisConnection, commands: Commands, recovery: Recovery): SpendReconciler {
