@@ -205,3 +205,30 @@ it('limits_when_redis_down=closed: a frozen Redis refuses budgeted calls with 50
   }
   expect(counter).toBe(sums.nanos);
 }, 60_000);
+
+it('after any outage, a freeze included, the counter is reconciled with the trail both ways: lowered when it holds more, raised when it holds less', async () => {
+  for (const drift of [+250_000_000, -1]) {
+    await withRedis(async (client) => {
+      const [counterKey] = await client.keys('gw:spend:*');
+      // +: charges that never happened (what late reserves left before); -1: a count that lost the trail.
+      if (drift > 0) await client.incrby(counterKey!, drift); else await client.set(counterKey!, '0');
+    });
+    const drifted = await spendCounter();
+    signal('SIGSTOP');
+    try {
+      // A call during the freeze: the breaker finds it out (and each instance's next command would).
+      await Promise.all(instances.map((instance, index) => call(instance, 30_000 + index)));
+    } finally {
+      signal('SIGCONT');
+    }
+    await Promise.all(instances.map((instance, index) => call(instance, 30_100 + index)));
+    const deadline = Date.now() + 15_000;
+    let [sums, counter] = [await trail(), await spendCounter()];
+    while (counter !== sums.nanos && Date.now() < deadline) {
+      await sleep(250);
+      [sums, counter] = [await trail(), await spendCounter()];
+    }
+    expect(drifted).not.toBe(sums.nanos);
+    expect(counter).toBe(sums.nanos);
+  }
+}, 90_000);
