@@ -31,7 +31,7 @@ export interface RedisConnection {
   readies(): number;
   /** Whether the last command (or the connection) worked; for /health. */
   health(): { reachable: boolean; problem?: string };
-  noteSuccess(): void;
+  /** A command that was answered but failed all the same (a script past its deadline): for /health. */
   noteFailure(error: unknown): void;
   close(): Promise<void>;
 }
@@ -90,7 +90,6 @@ export function connectRedis(url: string, onError: (error: Error) => void, timin
       if (open !== null) return { reachable: false, problem: open };
       return problem === null ? { reachable: true } : { reachable: false, problem };
     },
-    noteSuccess: () => { problem = null; },
     noteFailure,
     close: async () => { breaker.stop(); client.disconnect(); },
   };

@@ -4,9 +4,10 @@
 // therefore hold a hard budget as one does.
 //
 // A reservation carries its call's id and a deadline on Redis's clock. One whose answer never came
-// (Redis froze; the breaker gave up on it) is released by id once Redis answers again, and does
-// nothing if Redis only reaches it after its deadline or after its call settled. Settles that could
-// not be sent are kept and sent again (settling by id is idempotent). After every outage, and at
+// (Redis froze; the breaker gave up on it) is settled by id all the same (replaced by its call's
+// cost, or released), and does nothing if Redis only reaches it after its deadline or after its
+// call settled. Settles that could not be sent are kept and sent again once Redis answers (settling
+// by id is idempotent). After every outage, and at
 // start, each counter is reconciled with the trail both ways (src/gateway/budget-counters.ts).
 //
 // Redis unreachable or frozen: limits_when_redis_down decides, as for rate limits. `closed`
