@@ -84,9 +84,13 @@ export async function openSharedCounters(url: string, state: StateStore, logger:
     lastLogged = Date.now();
     logger.error({ err: error.message, limits_when_redis_down: failMode() }, 'redis unreachable: rate limits follow limits_when_redis_down');
   });
+  // A frozen Redis raises no error event: the breaker says when it opens and closes.
+  connection.breaker.onOpen(() => logger.error({ reason: connection.breaker.problem(), limits_when_redis_down: failMode() }, 'redis not answering: limits and budgets follow limits_when_redis_down until it does'));
+  connection.breaker.onClose(() => logger.warn('redis answers again: budget counters are reconciled with the audit trail'));
+  const spendCounter = createRedisSpendCounter(connection, failMode);
   return {
     limiter: createRedisLimiter(connection, failMode),
-    spendCounter: createRedisSpendCounter(connection, failMode),
+    spendCounter,
     hubLimits: createRedisHubLimits(connection, Date.now),
     health() {
       const health = connection.health();
@@ -94,6 +98,9 @@ export async function openSharedCounters(url: string, state: StateStore, logger:
       const mode = failMode();
       return { status: 'degraded', reason: `redis unreachable: ${health.problem ?? 'no answer'}`, limits_when_redis_down: mode, limits: mode === 'open' ? 'not enforced' : 'refusing limited calls' };
     },
-    close: () => connection.close(),
+    close: async () => {
+      spendCounter.close();
+      await connection.close();
+    },
   };
 }

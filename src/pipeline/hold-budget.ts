@@ -41,7 +41,7 @@ export async function holdBudget(request: PipelineRequest, attempts: readonly Ta
   const spend = spendOf(services);
   const worstCase = runsUnnamedModel(request, attempts) ? UNNAMED_MODEL_HOLD_NANOS : worstCaseOf(request, attempts, spend.prices.rates.bind(spend.prices));
   const { team, keyId, person } = request.identity;
-  const admission = await spend.budgets.admit(budgets, { team, keyId, person }, worstCase);
+  const admission = await spend.budgets.admit(budgets, { team, keyId, person }, worstCase, request.id);
   trace.noteBudget(admission);
   for (const warning of admission.warnings) trace.noteWarning(`budget_soft_exceeded: ${warning.slice(0, warning.indexOf(' ('))}`, { once: true });
   return admission.warnings;
@@ -68,9 +68,9 @@ export async function settleBudget(services: GatewayServices, trace: RequestTrac
  * (charged, never refused: the work already ran): a finished batch's, on the retrieval that
  * first saw it, or a call made while no budget applied.
  */
-export async function chargeWithoutHold(services: GatewayServices, subject: { team: string; keyId: string | null; person: string | null }, nanos: number): Promise<void> {
+export async function chargeWithoutHold(services: GatewayServices, subject: { team: string; keyId: string | null; person: string | null }, nanos: number, callId?: string): Promise<void> {
   const budgets = services.state.snapshot().budgets ?? [];
-  if (budgets.length > 0) await spendOf(services).budgets.charge(budgets, subject, nanos);
+  if (budgets.length > 0) await spendOf(services).budgets.charge(budgets, subject, nanos, callId);
 }
 
 function worstCaseOf(request: PipelineRequest, attempts: readonly TargetAttempt[], ratesOf: Parameters<typeof dearestRates>[1]): number | null {

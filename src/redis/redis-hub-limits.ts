@@ -14,21 +14,17 @@ function sharedAttempts(connection: RedisConnection, name: string, max: number, 
   return {
     async isBlocked(address) {
       try {
-        const used = Number(await connection.client.get(key(address)) ?? 0);
-        connection.noteSuccess();
+        const used = Number(await connection.run((client) => client.get(key(address))) ?? 0);
         return used >= max;
-      } catch (error) {
-        connection.noteFailure(error);
+      } catch {
         return local.isBlocked(address);
       }
     },
     async count(address) {
       try {
         // The window starts at the first attempt: the expiry is set only when the key is new.
-        await connection.client.multi().incr(key(address)).pexpire(key(address), windowMs, 'NX').exec();
-        connection.noteSuccess();
-      } catch (error) {
-        connection.noteFailure(error);
+        await connection.run((client) => client.multi().incr(key(address)).pexpire(key(address), windowMs, 'NX').exec());
+      } catch {
         local.count(address);
       }
     },
@@ -40,11 +36,9 @@ function sharedPolls(connection: RedisConnection): PollClock {
   return {
     async swap(hash, now) {
       try {
-        const previous = await connection.client.set(`gw:hub:poll:${hash}`, String(now), 'PX', POLL_MEMORY_MS, 'GET');
-        connection.noteSuccess();
+        const previous = await connection.run((client) => client.set(`gw:hub:poll:${hash}`, String(now), 'PX', POLL_MEMORY_MS, 'GET'));
         return previous === null ? undefined : Number(previous);
-      } catch (error) {
-        connection.noteFailure(error);
+      } catch {
         return local.swap(hash, now);
       }
     },

@@ -6,20 +6,27 @@
 //
 // A scope's window is one hash, `gw:rl:<scope>`, with a field per second (`r<sec>`
 // requests, `t<sec>` tokens); fields older than 60 s are dropped as the script reads them.
+//
+// Each run carries a deadline on Redis's clock (RedisConnection.deadline): a run that Redis reaches
+// only after its sender gave up (it was queued while Redis was frozen) does nothing, so a replay
+// after a freeze cannot top a window up with calls that were already served under the fail mode.
 import type { RedisConnection } from './redis-connection.js';
 import type { Admission, LimitRefusal, LimitSpec, Limiter } from '../policy/rate-limiter.js';
 
 const WINDOW_SECONDS = 60;
 
 // Admits a batch of calls in order, each as if alone (its checks see the calls before it).
-// ARGV: calls, then per call: estimate, specs, then per spec: scope, rpm (-1: none), tpm (-1: none), shadow (1/0).
+// ARGV: deadline (ms, -1: none), calls, then per call: estimate, specs, then per spec: scope, rpm (-1: none), tpm (-1: none), shadow (1/0).
 // Returns: now, then per call: refusals, then per refusal: spec index, kind (r|t), retry-after seconds, used.
+// Past the deadline: { -1 } and nothing counted.
 const ADMIT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1])
+local deadline = tonumber(ARGV[1])
+if deadline >= 0 and now * 1000 + math.floor(tonumber(t[2]) / 1000) > deadline then return { -1 } end
 local out = { now }
-local at = 2
-for call = 1, tonumber(ARGV[1]) do
+local at = 3
+for call = 1, tonumber(ARGV[2]) do
   local estimate = tonumber(ARGV[at])
   local count = tonumber(ARGV[at + 1])
   local first = at + 2
@@ -102,14 +109,18 @@ export function createRedisLimiter(connection: RedisConnection, failMode: () => 
     waiting = [];
     let reply: Array<number | string>;
     try {
-      reply = await commands.gwAdmit(batch.length, ...batch.flatMap((call) => [call.estimate, call.specs.length, ...call.specs.flatMap((spec) => [spec.scope, spec.requestsPerMinute ?? -1, spec.tokensPerMinute ?? -1, spec.shadow ? 1 : 0])]));
-      connection.noteSuccess();
-    } catch (error) {
-      connection.noteFailure(error);
+      const args = batch.flatMap((call) => [call.estimate, call.specs.length, ...call.specs.flatMap((spec) => [spec.scope, spec.requestsPerMinute ?? -1, spec.tokensPerMinute ?? -1, spec.shadow ? 1 : 0])]);
+      reply = await connection.run(() => commands.gwAdmit(connection.deadline(), batch.length, ...args));
+    } catch {
       for (const call of batch) call.resolve(unavailable(call.specs, failMode()));
       return;
     }
     const second = Number(reply[0]);
+    // Reached too late to count (the sender's breaker gave up on it): nothing was counted.
+    if (second < 0) {
+      for (const call of batch) call.resolve(unavailable(call.specs, failMode()));
+      return;
+    }
     let at = 1;
     for (const call of batch) {
       const count = Number(reply[at]);
@@ -127,7 +138,7 @@ export function createRedisLimiter(connection: RedisConnection, failMode: () => 
       settle: (actual) => {
         if (settled || actual === undefined || actual === call.estimate) return;
         settled = true;
-        void commands.gwSettle(second, actual - call.estimate, ...call.specs.map((spec) => spec.scope)).catch(() => undefined);
+        void connection.run(() => commands.gwSettle(second, actual - call.estimate, ...call.specs.map((spec) => spec.scope))).catch(() => undefined);
       },
     };
   };

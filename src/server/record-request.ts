@@ -95,7 +95,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
   if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
   // A batch's usage, or a multipart media call (its model known only from its form): no hold to settle, so charged now.
-  else if (cost?.nano_usd && identity) chargeWithoutHold(services, identity, cost.nano_usd).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'spend not counted against budgets'));
+  else if (cost?.nano_usd && identity) chargeWithoutHold(services, identity, cost.nano_usd, call.id).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'spend not counted against budgets'));
   trace.span?.end({
     status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,

@@ -2,7 +2,9 @@
 // applies reserves the call's worst case (estimate-worst-case.ts) or refuses it, naming the
 // budget and when it resets; soft budgets already spent add a warning. After the call, each
 // reservation is settled to the real cost, so concurrent calls overshoot a hard budget by no
-// more than their estimates' error. Counts live behind SpendCounter (in process for now).
+// more than their estimates' error. Counts live behind SpendCounter (in process, or Redis with
+// --redis); each hold carries the call's id, so the same call's settle replaces exactly its hold.
+import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors.js';
 import type { StoredBudget } from '../state/governance-schema.js';
 import { currentPeriodOf } from './budget-period.js';
@@ -24,10 +26,13 @@ export interface BudgetAdmission {
 }
 
 export interface BudgetKeeper {
-  /** `worstCaseNanos` null: the model has no known price (a hard budget then refuses the call). */
-  admit(budgets: readonly StoredBudget[], subject: BudgetSubject, worstCaseNanos: number | null): Promise<BudgetAdmission>;
+  /**
+   * `worstCaseNanos` null: the model has no known price (a hard budget then refuses the call).
+   * `callId`: the call's request id, the one its trail record carries (a fresh id when none).
+   */
+  admit(budgets: readonly StoredBudget[], subject: BudgetSubject, worstCaseNanos: number | null, callId?: string): Promise<BudgetAdmission>;
   /** Spend that ran at the provider, not through a held call (a finished batch): added to every budget that applies, never refused. */
-  charge(budgets: readonly StoredBudget[], subject: BudgetSubject, nanos: number): Promise<void>;
+  charge(budgets: readonly StoredBudget[], subject: BudgetSubject, nanos: number, callId?: string): Promise<void>;
 }
 
 const NO_BUDGET: BudgetAdmission = { warnings: [], settle: async () => {} };
@@ -47,12 +52,12 @@ export function counterKey(budget: StoredBudget, periodStart: Date): string {
 
 export function createBudgetKeeper(counter: SpendCounter, now: () => Date): BudgetKeeper {
   return {
-    async charge(budgets, subject, nanos) {
+    async charge(budgets, subject, nanos, callId = randomUUID()) {
       const at = now();
       await Promise.all(budgets.filter((budget) => budgetApplies(budget, subject)).map((budget) =>
-        counter.settle(counterKey(budget, currentPeriodOf(budget.period, at, budget.time_zone).start), 0, nanos)));
+        counter.settle(counterKey(budget, currentPeriodOf(budget.period, at, budget.time_zone).start), callId, nanos)));
     },
-    async admit(budgets, subject, worstCaseNanos) {
+    async admit(budgets, subject, worstCaseNanos, callId = randomUUID()) {
       const applying = budgets.filter((budget) => budgetApplies(budget, subject));
       if (applying.length === 0) return NO_BUDGET;
       const at = now();
@@ -70,11 +75,11 @@ export function createBudgetKeeper(counter: SpendCounter, now: () => Date): Budg
             continue;
           }
           if (worstCaseNanos === null) throw new GatewayError('GW_ERR_BUDGET_UNPRICED', { message: `Budget ${describe(budget)} is hard, and this model has no known price: gw prices set gives it one.` });
-          if (!(await counter.reserve(key, worstCaseNanos, limit))) throw await refusal(budget, counter, key, limit, worstCaseNanos, window.end, at);
+          if (!(await counter.reserve(key, callId, worstCaseNanos, limit))) throw await refusal(budget, counter, key, limit, worstCaseNanos, window.end, at);
           held.push({ key, reserved: worstCaseNanos });
         }
       } catch (error) {
-        await Promise.all(held.map((hold) => counter.settle(hold.key, hold.reserved, 0)));
+        await Promise.all(held.filter((hold) => hold.reserved > 0).map((hold) => counter.settle(hold.key, callId, 0)));
         throw error;
       }
       let settled = false;
@@ -83,7 +88,7 @@ export function createBudgetKeeper(counter: SpendCounter, now: () => Date): Budg
         async settle(actual) {
           if (settled) return;
           settled = true;
-          await Promise.all(held.map((hold) => counter.settle(hold.key, hold.reserved, actual ?? hold.reserved)));
+          await Promise.all(held.map((hold) => counter.settle(hold.key, callId, actual ?? hold.reserved)));
         },
       };
     },

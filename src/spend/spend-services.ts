@@ -2,11 +2,12 @@
 // Built once by the composition root (src/gateway); the counters are rebuilt from the audit
 // trail at start (rebuildCounters), so budgets survive a restart without a file of their own.
 import type { StoredBudget, StoredPrice } from '../state/governance-schema.js';
-import { budgetApplies, counterKey, createBudgetKeeper, type BudgetKeeper } from './budget-keeper.js';
+import { createBudgetKeeper, type BudgetKeeper } from './budget-keeper.js';
 import { periodOf } from './budget-period.js';
 import { createPriceBook, type PriceBook } from './price-book.js';
 import type { RequestRecord } from './read-trail.js';
 import { createMemorySpendCounter, type SpendCounter } from './spend-counter.js';
+import { sumTrail } from './sum-trail.js';
 
 export interface SpendServices {
   prices: PriceBook;
@@ -27,24 +28,8 @@ export function earliestPeriodStart(budgets: readonly StoredBudget[], now: Date)
 
 /** Seeds each budget's current period with the costs recorded in it. Returns the records counted. */
 export async function rebuildCounters(budgets: readonly StoredBudget[], records: AsyncIterable<RequestRecord>, counter: SpendCounter, now: Date): Promise<number> {
-  const windows = budgets.map((budget) => ({ budget, window: periodOf(budget.period, now, budget.time_zone) }));
-  const totals = new Map<string, number>();
-  let counted = 0;
-  for await (const record of records) {
-    const nanos = record.cost?.nano_usd;
-    if (nanos === undefined || nanos <= 0) continue;
-    const at = Date.parse(record.ts);
-    const subject = { team: record.team ?? '', keyId: record.key_id ?? null, person: record.person ?? null };
-    let hit = false;
-    for (const { budget, window } of windows) {
-      if (at < window.start.getTime() || at >= window.end.getTime() || !budgetApplies(budget, subject)) continue;
-      const key = counterKey(budget, window.start);
-      totals.set(key, (totals.get(key) ?? 0) + nanos);
-      hit = true;
-    }
-    if (hit) counted += 1;
-  }
+  const { totals, counted } = await sumTrail(budgets, records, now);
   // One seed per period: the count becomes at least what the trail holds.
-  for (const [key, nanos] of totals) await counter.seed(key, nanos);
+  for (const [key, nanos] of totals) if (nanos > 0) await counter.seed(key, nanos);
   return counted;
 }
