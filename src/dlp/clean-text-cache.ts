@@ -12,6 +12,11 @@
 // With each text its normalised and folded forms are kept: the joint check of a run
 // (scan-run.ts) reads every part's folded text, and normalising a part again each turn cost
 // as much as the rest of the warm scan. For ASCII text they are the text itself (no copy).
+//
+// Object keys are the other end: short, and the same few names on every request (`role`,
+// `content`, `type`, a tool schema's property names). They are kept apart, in a plain Set
+// (a short key hashes cheaply, and the parser's keys are usually internalised strings whose
+// hash is already known), bounded by count and cleared when full.
 import type { MatchableText } from './normalize-text.js';
 
 export interface CleanTextCache {
@@ -20,7 +25,14 @@ export interface CleanTextCache {
   /** A text remembered clean: its normalised and folded forms when they were kept, else true; undefined when not remembered. */
   lookup(text: string, minLength?: number): MatchableText | true | undefined;
   add(text: string, minLength?: number, prepared?: MatchableText): void;
+  /** An object key these rules found clean. */
+  hasKey(name: string): boolean;
+  addKey(name: string): void;
 }
+
+/** Keys longer than this are scanned each time: a long key is unusual and would crowd the set. */
+const CACHED_KEY_MAX_LENGTH = 256;
+const CACHED_KEYS_MAX = 8192;
 
 /** Texts shorter than this are cheaper to scan than to look up. */
 export const CACHED_MIN_LENGTH = 2048;
@@ -41,6 +53,7 @@ function fingerprint(text: string): string {
 export function createCleanTextCache(maxChars = 16 * 1024 * 1024): CleanTextCache {
   // fingerprint → the texts filed under it (nearly always one); insertion order is eviction order.
   const byPrint = new Map<string, Entry[]>();
+  const cleanKeys = new Set<string>();
   const order: Entry[] = [];
   let oldest = 0;
   let total = 0;
@@ -75,6 +88,12 @@ export function createCleanTextCache(maxChars = 16 * 1024 * 1024): CleanTextCach
       order.push(entry);
       total += size;
       evict();
+    },
+    hasKey: (name) => cleanKeys.has(name),
+    addKey(name) {
+      if (name.length > CACHED_KEY_MAX_LENGTH) return;
+      if (cleanKeys.size >= CACHED_KEYS_MAX) cleanKeys.clear();
+      cleanKeys.add(name);
     },
   };
 }

@@ -2,6 +2,13 @@
 // object scanned is the object the pipeline then serialises and forwards, so
 // what DLP saw is exactly what leaves (duplicate JSON keys were already folded,
 // last wins, by the parser; the raw bytes are not forwarded after a redaction).
+//
+// Object keys are scanned like values. A key a redact rule matches is renamed to
+// its redacted form, in place and in its order; when that name is already taken
+// in the same object (two keys redacting alike, or a key already so named) the
+// rename would merge two members and drop a value, so the body is blocked by the
+// rule instead. A body that is one string is scanned and, redacted, handed back
+// as `body`.
 import type { CleanTextCache } from './clean-text-cache.js';
 import type { DlpAction } from './detector.js';
 import { findMatches, redactMatches, type ActiveRule, type RuleMatch } from './find-matches.js';
@@ -20,16 +27,28 @@ export interface DlpScan {
   binarySkipped: number;
   /** Object keys in the scanned tree. */
   objectKeys: number;
+  /** The body after the scan: the same object, redacted in place, or a top-level string's redacted copy. */
+  body: unknown;
+}
+
+/** A key's verdict, worked out once per name per scan. */
+interface KeyVerdict {
+  matches: RuleMatch[];
+  /** The redacted name, or null when no redact rule matched. */
+  renamed: string | null;
 }
 
 export function scanRequestBody(body: unknown, rules: readonly ActiveRule[], cache?: CleanTextCache): DlpScan {
-  const scan: DlpScan = { counts: {}, actions: {}, blockedBy: null, redacted: 0, binarySkipped: 0, objectKeys: 0 };
+  const scan: DlpScan = { counts: {}, actions: {}, blockedBy: null, redacted: 0, binarySkipped: 0, objectKeys: 0, body };
   if (rules.length === 0) return scan;
-  const walk = walkStrings(body);
+  const walk = walkStrings(body, cache ? { isCleanKey: cache.hasKey } : {});
   scan.binarySkipped = walk.binarySkipped;
   scan.objectKeys = walk.objectKeys;
   for (const leaf of walk.leaves) scanLeaf(leaf, rules, scan, cache);
   for (const run of walk.runs) scanRun(run, rules, (match) => record(scan, match), cache);
+  // Renames last: a value below a key is reached through its old name until every value is written.
+  if (walk.keys.length > 0) scanKeys(walk.keys, rules, scan, cache);
+  scan.body = walk.holder.root;
   return scan;
 }
 
@@ -63,4 +82,41 @@ function scanLeaf(leaf: StringLeaf, rules: readonly ActiveRule[], scan: DlpScan,
   }
   for (const match of matches) record(scan, match);
   if (matches.some((match) => match.rule.action === 'redact')) write(leaf, redactMatches(normalized, matches));
+}
+
+function scanKeys(keys: readonly StringLeaf[], rules: readonly ActiveRule[], scan: DlpScan, cache: CleanTextCache | undefined): void {
+  const verdicts = new Map<string, KeyVerdict>();
+  for (const leaf of keys) {
+    let verdict = verdicts.get(leaf.value);
+    if (verdict === undefined) {
+      verdict = judgeKey(leaf.value, rules);
+      verdicts.set(leaf.value, verdict);
+      if (verdict.matches.length === 0) cache?.addKey(leaf.value);
+    }
+    if (verdict.matches.length === 0) continue;
+    for (const match of verdict.matches) record(scan, match);
+    if (verdict.renamed === null) continue;
+    const container = leaf.container as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(container, verdict.renamed)) {
+      scan.blockedBy ??= verdict.matches.find((match) => match.rule.action === 'redact')!.rule.detector.id;
+      continue;
+    }
+    renameKey(container, leaf.value, verdict.renamed);
+  }
+}
+
+function judgeKey(name: string, rules: readonly ActiveRule[]): KeyVerdict {
+  const { normalized, folded } = prepareText(name);
+  const matches = findMatches(folded, rules);
+  const redacts = matches.some((match) => match.rule.action === 'redact');
+  return { matches, renamed: redacts ? redactMatches(normalized, matches) : null };
+}
+
+/** Renames one member, keeping the members' order; defined, not assigned, so a key named `__proto__` stays a plain member. */
+function renameKey(object: Record<string, unknown>, from: string, to: string): void {
+  const entries = Object.entries(object);
+  for (const [name] of entries) delete object[name];
+  for (const [name, value] of entries) {
+    Object.defineProperty(object, name === from ? to : name, { value, writable: true, enumerable: true, configurable: true });
+  }
 }

@@ -9,6 +9,12 @@
 // The walk keeps its own stack instead of recursing: however deep a body nests,
 // every string is visited (a depth limit would be a place to hide a secret, and
 // recursion a stack overflow).
+//
+// Object keys are strings that leave too (`{"ghp_…": 1}` reaches the provider as
+// surely as a value does), so every key is listed as well, apart from the values:
+// keys are short and repeat (`role`, `content`, `type`…), so the caller may name
+// the ones its rules already found clean and the walk does not list them again.
+// A body whose top level is itself a string (`"key AKIA…"`) is one leaf.
 
 import type { RuleMatch } from './find-matches.js';
 
@@ -26,6 +32,13 @@ export interface StringLeaf {
   inRun?: boolean;
   /** The leaf scan's matches, kept for the run when `inRun`. */
   matches?: RuleMatch[];
+  /** The leaf is an object key (`key` and `value` are its name), not a value: a redaction renames it. */
+  isKey?: boolean;
+}
+
+export interface WalkOptions {
+  /** Object keys the caller's rules already found clean: not listed in `keys`. */
+  isCleanKey?: (name: string) => boolean;
 }
 
 export interface WalkResult {
@@ -41,6 +54,10 @@ export interface WalkResult {
   binarySkipped: number;
   /** Object keys in the whole tree (compared with the raw bytes' to spot duplicate keys). */
   objectKeys: number;
+  /** Every object key not named clean by `isCleanKey`, in document order (one leaf each time a name occurs). */
+  keys: StringLeaf[];
+  /** Holds the root: a top-level string redacted is written back here (`holder.root`). */
+  holder: { root: unknown };
 }
 
 const MEDIA_TYPE_KEYS = ['media_type', 'mime_type', 'mimeType', 'format'];
@@ -56,11 +73,12 @@ function isBinary(container: JsonContainer, key: string | number, value: string)
   return MEDIA_TYPE_KEYS.some((name) => typeof container[name] === 'string') || container.type === 'base64';
 }
 
-export function walkStrings(root: unknown): WalkResult {
-  const result: WalkResult = { leaves: [], runs: [], binarySkipped: 0, objectKeys: 0 };
-  if (typeof root !== 'object' || root === null) return result;
+export function walkStrings(root: unknown, options: WalkOptions = {}): WalkResult {
+  const holder = { root };
+  const result: WalkResult = { leaves: [], runs: [], binarySkipped: 0, objectKeys: 0, keys: [], holder };
+  const isCleanKey = options.isCleanKey;
   // Three parallel stacks (no object per node): the container, the key in it, and the run a text there joins (null: none).
-  const containers: JsonContainer[] = [{ root }];
+  const containers: JsonContainer[] = [holder];
   const keys: Array<string | number> = ['root'];
   const runOf: Array<StringLeaf[] | null> = [null];
   const allRuns: StringLeaf[][] = [];
@@ -95,6 +113,9 @@ export function walkStrings(root: unknown): WalkResult {
     const object = node as Record<string, unknown>;
     const names = Object.keys(object);
     result.objectKeys += names.length;
+    for (const name of names) {
+      if (isCleanKey === undefined || !isCleanKey(name)) result.keys.push({ container: object, key: name, value: name, isKey: true });
+    }
     for (let index = names.length - 1; index >= 0; index -= 1) {
       const name = names[index]!;
       containers.push(object);
