@@ -119,10 +119,12 @@ async function admitLimits(limiter: Limiter, policies: readonly PolicyRecord[], 
  * the bytes forwarded are the scanned object serialised; else the client's own.
  */
 function scanBody(request: PipelineRequest, dlp: DlpSettings, trace: RequestTrace, refuseUnscanned: boolean): void {
-  if (typeof request.body !== 'object' || request.body === null) return;
-  if (isStream(request.body)) return scanStreamedBody(request, dlp, trace, refuseUnscanned);
+  // A JSON body whose top level is a string (`"key AKIA…"`) is text like any other; a number, boolean or null carries none.
+  if (typeof request.body !== 'string' && (typeof request.body !== 'object' || request.body === null)) return;
+  if (typeof request.body === 'object' && isStream(request.body)) return scanStreamedBody(request, dlp, trace, refuseUnscanned);
   if (Buffer.isBuffer(request.body)) return scanBytesBody(request, request.body, dlp, trace, refuseUnscanned);
   const scan = scanRequestBody(request.body, dlp.rules, dlp.cache);
+  request.body = scan.body;
   for (const [ruleId, matches] of Object.entries(scan.counts)) trace.noteDlp(ruleId, matches);
   if (scan.binarySkipped > 0) trace.noteWarning(`dlp_binary_skipped: ${scan.binarySkipped}`);
   if (scan.blockedBy !== null) throw blocked(scan.blockedBy);
