@@ -3,8 +3,9 @@
 // results, Responses input items, GenAI parts…) instead of knowing field names,
 // so a new dialect or field cannot slip past. Binary payloads are skipped by
 // design (base64 is not text and only yields false positives and CPU): `data` /
-// `bytes` beside a media type, and `data:…;base64,` URLs; a source that says
-// `type: "text"` (an Anthropic plain-text document) is text and is scanned.
+// `bytes` beside a media type, and `data:…;base64,` URLs, when what they hold
+// really is base64; a source that says `type: "text"` (an Anthropic plain-text
+// document) is text and is scanned.
 //
 // The walk keeps its own stack instead of recursing: however deep a body nests,
 // every string is visited (a depth limit would be a place to hide a secret, and
@@ -67,10 +68,26 @@ const RUN_KEYS = new Set(['text', 'content', 'parts', 'output']);
 
 function isBinary(container: JsonContainer, key: string | number, value: string): boolean {
   if (value.length < 64) return false;
-  if (value.startsWith('data:') && DATA_URL.test(value)) return true;
+  if (value.startsWith('data:')) {
+    const header = DATA_URL.exec(value);
+    return header !== null && isBase64(value, header[0].length);
+  }
   if (Array.isArray(container) || (key !== 'data' && key !== 'bytes')) return false;
   if (container.type === 'text') return false;
-  return MEDIA_TYPE_KEYS.some((name) => typeof container[name] === 'string') || container.type === 'base64';
+  const declared = MEDIA_TYPE_KEYS.some((name) => typeof container[name] === 'string') || container.type === 'base64';
+  return declared && isBase64(value, 0);
+}
+
+// What is skipped must really be base64: a `data:…;base64,` URL or an `input_audio.data`
+// that holds plain text (`my key is AKIA…`) is text the provider reads, and is scanned.
+const STANDARD_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const URL_SAFE_BASE64 = /^[A-Za-z0-9_-]*={0,2}$/;
+
+/** `value` from `from` on is base64 (standard, padded to a multiple of four; or URL-safe). One pass of a simple class: about a millisecond a megabyte. */
+function isBase64(value: string, from: number): boolean {
+  const payload = from === 0 ? value : value.slice(from);
+  if (STANDARD_BASE64.test(payload)) return payload.length % 4 === 0;
+  return URL_SAFE_BASE64.test(payload) && payload.length % 4 !== 1;
 }
 
 export function walkStrings(root: unknown, options: WalkOptions = {}): WalkResult {
