@@ -103,6 +103,22 @@ export class RequestTrace implements TraceView {
     this.dlp = { ...this.dlp, [ruleId]: (this.dlp?.[ruleId] ?? 0) + matches };
   }
 
+  /** A DLP match and where it was (`body`, `model`, `path`, `query`, `header:<name>`): counted, and the place kept for the record (never the text). */
+  noteDlpFinding(ruleId: string, place: string, matches = 1): void {
+    this.noteDlp(ruleId, matches);
+    const findings = (this.data.dlp_findings ??= []) as Array<{ rule: string; place: string }>;
+    if (!findings.some((finding) => finding.rule === ruleId && finding.place === place)) findings.push({ rule: ruleId, place });
+  }
+
+  /**
+   * What DLP made of the URL (path and query): `withheld` when it matched something there,
+   * so the record stage logs the route's pattern instead of the path the client called;
+   * `unscanned` when no rule ran (the record stage then checks the path itself).
+   */
+  url: 'unscanned' | 'clean' | 'withheld' = 'unscanned';
+
+  noteUrl(verdict: 'clean' | 'withheld'): void { this.url = verdict; }
+
   noteData(name: string, value: AuditValue): void { this.data[name] = value; }
 
   noteBytesOut(bytes: number): void { this.bytesOut = bytes; }

@@ -9,6 +9,7 @@ import { statusClass } from '../metrics/gateway-metrics.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { chargeWithoutHold, settleBudget } from '../pipeline/hold-budget.js';
 import { priceCall } from '../pipeline/price-call.js';
+import { urlCarriesSecret } from '../dlp/url-carries-secret.js';
 import { NANOS_PER_USD } from '../spend/price-book.js';
 import type { RequestState } from './request-state.js';
 
@@ -101,7 +102,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
   });
   requestLogger(services.logger).info({
-    request_id: call.id, method: call.method, path: pathForLog(call.url), family: state.family,
+    request_id: call.id, method: call.method, path: pathToLog(call.url, state), family: state.family,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
     model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
   }, 'request');
@@ -137,6 +138,19 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
       services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'audit append failed');
     },
   );
+}
+
+/**
+ * The path for the log line: a URL in which DLP matched something (or, when no rule ran
+ * on it, in which the built-in rules match something) is logged as its route's pattern,
+ * so the line never carries the matched text.
+ */
+function pathToLog(url: string, state: RequestState): string {
+  const verdict = state.trace.url;
+  if (verdict === 'withheld' || (verdict === 'unscanned' && urlCarriesSecret(url))) {
+    return `${state.route?.url ?? '/'}${url.includes('?') ? '?…' : ''} (withheld: DLP matched the URL)`;
+  }
+  return pathForLog(url);
 }
 
 /** Streams: the client's time to first byte, and gw's part of it (the provider's own first-byte time taken out). */
