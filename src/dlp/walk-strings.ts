@@ -55,7 +55,7 @@ export interface WalkResult {
   binarySkipped: number;
   /** Object keys in the whole tree (compared with the raw bytes' to spot duplicate keys). */
   objectKeys: number;
-  /** Every object key not named clean by `isCleanKey`, in document order (one leaf each time a name occurs). */
+  /** Every object key not named clean by `isCleanKey` (one leaf each time a name occurs). */
   keys: StringLeaf[];
   /** Holds the root: a top-level string redacted is written back here (`holder.root`). */
   holder: { root: unknown };
@@ -130,11 +130,10 @@ export function walkStrings(root: unknown, options: WalkOptions = {}): WalkResul
     const object = node as Record<string, unknown>;
     const names = Object.keys(object);
     result.objectKeys += names.length;
-    for (const name of names) {
-      if (isCleanKey === undefined || !isCleanKey(name)) result.keys.push({ container: object, key: name, value: name, isKey: true });
-    }
     for (let index = names.length - 1; index >= 0; index -= 1) {
       const name = names[index]!;
+      // Keys in one pass with the children (each object's listed last first; their order does not matter to the scan).
+      if (isCleanKey === undefined || !isCleanKey(name)) result.keys.push({ container: object, key: name, value: name, isKey: true });
       containers.push(object);
       keys.push(name);
       runOf.push(run !== null && RUN_KEYS.has(name) ? run : null);
