@@ -32,10 +32,15 @@ export interface PlaceScan {
   blocked: PlaceFinding | null;
   /** Place → its text with every match (whatever its action) replaced by the rule's placeholder; only places with a match. */
   masked: Map<string, string>;
+  /**
+   * What matched, so the caller can make sure none of it is written anywhere: each match
+   * (as normalised) and, when normalisation changed it, the whole text as given.
+   */
+  matchedTexts: string[];
 }
 
 export function scanPlaces(places: readonly PlaceText[], rules: readonly ActiveRule[], cache?: CleanTextCache): PlaceScan {
-  const scan: PlaceScan = { findings: [], blocked: null, masked: new Map() };
+  const scan: PlaceScan = { findings: [], blocked: null, masked: new Map(), matchedTexts: [] };
   if (rules.length === 0) return scan;
   for (const { place, text } of places) {
     // Header values and names repeat from call to call (a client's user agent, its betas): the clean-key set remembers them.
@@ -52,6 +57,8 @@ export function scanPlaces(places: readonly PlaceText[], rules: readonly ActiveR
       if (finding.action !== 'log') scan.blocked ??= finding;
     }
     scan.masked.set(place, maskMatches(normalized, matches));
+    for (const match of matches) scan.matchedTexts.push(normalized.slice(match.start, match.end));
+    if (normalized !== text) scan.matchedTexts.push(text);
   }
   return scan;
 }

@@ -129,6 +129,7 @@ function scanWhatLeaves(request: PipelineRequest, inbound: InboundCall, dlp: Dlp
   trace.noteUrl(inUrl ? 'withheld' : 'clean');
   if (scan.findings.length === 0) return;
   for (const finding of scan.findings) trace.noteDlpFinding(finding.rule, finding.place);
+  for (const text of scan.matchedTexts) trace.withholdText(text);
   const model = scan.masked.get('model');
   if (model !== undefined) trace.noteModel(model);
   if (scan.blocked !== null) throw blocked(scan.blocked.rule, scan.blocked.place);

@@ -119,6 +119,28 @@ export class RequestTrace implements TraceView {
 
   noteUrl(verdict: 'clean' | 'withheld'): void { this.url = verdict; }
 
+  /** Texts DLP matched in what leaves besides the body (a model name, a header value…): kept in memory only, so the record stage can make sure none is written. */
+  withheld: string[] | null = null;
+
+  withholdText(text: string): void {
+    if (text.length === 0) return;
+    (this.withheld ??= []).push(text);
+  }
+
+  /**
+   * `value` with every withheld text replaced, for what the record stage writes (audit
+   * fields, the log line, metric labels). The usual call has none: the value as it is.
+   */
+  scrub<T>(value: T): T {
+    if (this.withheld === null || value === undefined || value === null) return value;
+    let text = JSON.stringify(value);
+    for (const secret of this.withheld) {
+      const quoted = JSON.stringify(secret).slice(1, -1);
+      text = text.split(quoted).join('[withheld]');
+    }
+    return JSON.parse(text) as T;
+  }
+
   noteData(name: string, value: AuditValue): void { this.data[name] = value; }
 
   noteBytesOut(bytes: number): void { this.bytesOut = bytes; }

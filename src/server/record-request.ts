@@ -92,20 +92,21 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   const identity = state.identity;
   const cost = priceCall(services, trace);
   if (cost?.nano_usd !== undefined) {
-    services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: cost.priced_as ?? '' }, cost.nano_usd / NANOS_PER_USD);
+    services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost.priced_as ?? '') }, cost.nano_usd / NANOS_PER_USD);
   } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
   if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
   // A batch's usage, or a multipart media call (its model known only from its form): no hold to settle, so charged now.
   else if (cost?.nano_usd && identity) chargeWithoutHold(services, identity, cost.nano_usd).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'spend not counted against budgets'));
-  trace.span?.end({
+  // What is written below passes trace.scrub: no text DLP matched outside the body (a model, a header) is written.
+  trace.span?.end(trace.scrub({
     status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
-  });
-  requestLogger(services.logger).info({
+  }));
+  requestLogger(services.logger).info(trace.scrub({
     request_id: call.id, method: call.method, path: pathToLog(call.url, state), family: state.family,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
     model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
-  }, 'request');
+  }), 'request');
 
   if (state.refusedAtDoor || !state.route?.authenticated) return;
   const fields: AuditFields = {
@@ -131,7 +132,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     data: Object.keys(trace.data).length > 0 ? { ...trace.data } : undefined,
     cost: cost ?? undefined,
   };
-  services.audit.append(fields).then(
+  services.audit.append(trace.scrub(fields)).then(
     () => services.metrics.auditRecords.inc({ kind: 'request' }),
     (error: unknown) => {
       services.metrics.auditWriteErrors.inc();

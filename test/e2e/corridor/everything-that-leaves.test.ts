@@ -21,6 +21,8 @@ const AWS = SAMPLES.awsKeyId;
 /** What must never be found anywhere; the PEM's body line stands for the key (its header is a common string). */
 const SECRETS = { github_token: PAT, aws_access_key: AWS, private_key: SAMPLES.privateKey.split('\n')[2]! };
 const GPT = 'openai/gpt-4o';
+/** Personal data under the default `log` rule: it may reach the provider, never gw's own records. */
+const EMAIL = SAMPLES.email;
 
 interface Probe {
   method: string;
@@ -77,6 +79,8 @@ interface Rig {
   key: string;
   /** Request id of each probe, by probe name. */
   ids: Record<string, string>;
+  /** The call whose model carried an email (a log rule). */
+  loggedModelId?: string;
 }
 
 let collector: Server;
@@ -157,6 +161,13 @@ describe.each(['json', 'pretty'] as const)('log format %s', (format) => {
     for (const secret of Object.values(SECRETS)) expect(sent.text).not.toContain(secret);
   });
 
+  it('a log rule\'s match in the model: the call goes on (the admin chose log), the model is recorded masked', async () => {
+    const rig = rigs[format];
+    const sent = await send(rig, { method: 'POST', path: '/v1/chat/completions', json: hello(`openai/gpt-4o-${EMAIL}`), rule: 'github_token', place: 'model' });
+    expect(sent.status, sent.text).toBe(200);
+    rig.loggedModelId = sent.id;
+  });
+
   it('a call refused at the door (no credential) with a secret in its GenAI path and query name', async () => {
     const rig = rigs[format];
     const before = rig.provider.requests.length;
@@ -167,10 +178,8 @@ describe.each(['json', 'pretty'] as const)('log format %s', (format) => {
 });
 
 describe('nothing gw wrote carries a secret DLP matched', () => {
-  const findIn = (where: string, text: string) => {
-    const found = Object.entries(SECRETS).filter(([, secret]) => text.includes(secret)).map(([rule]) => `${where}: ${rule}`);
-    return found;
-  };
+  const WRITTEN = { ...SECRETS, email: EMAIL };
+  const findIn = (where: string, text: string, secrets: Record<string, string> = WRITTEN) => Object.entries(secrets).filter(([, secret]) => text.includes(secret)).map(([rule]) => `${where}: ${rule}`);
 
   it('the audit records keep each finding (rule and place), not the value, and the model masked', async () => {
     for (const rig of Object.values(rigs)) {
@@ -203,7 +212,10 @@ describe('nothing gw wrote carries a secret DLP matched', () => {
         expect(usage.code, usage.stderr).toBe(0);
         found.push(...findIn(`${format} gw ${args.join(' ')}`, usage.stdout + usage.stderr));
       }
-      found.push(...findIn(`${format} provider`, rig.provider.everything()));
+      found.push(...findIn(`${format} provider`, rig.provider.everything(), SECRETS));
+      const logged = await (await fetch(`${rig.gw.url}/admin/api/requests/${rig.loggedModelId}`, { headers: admin })).json() as { model?: string; data?: { dlp_findings?: unknown } };
+      expect(logged.model).toBe('openai/[REDACTED:email]');
+      expect(logged.data?.dlp_findings).toContainEqual({ rule: 'email', place: 'model' });
     }
     await waitUntil(() => Object.values(rigs).every((rig) => Object.values(rig.ids).every((id) => spanBodies.some((body) => body.includes(id)))), { timeoutMs: 15_000, what: 'a span for every probe' });
     found.push(...findIn('spans', spanBodies.join('\n')));
