@@ -10,6 +10,7 @@
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { FORWARDED_REQUEST_HEADERS } from '../../../src/pipeline/upstream-headers.js';
 import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
@@ -166,6 +167,29 @@ describe.each(['json', 'pretty'] as const)('log format %s', (format) => {
     const sent = await send(rig, { method: 'POST', path: '/v1/chat/completions', json: hello(`openai/gpt-4o-${EMAIL}`), rule: 'github_token', place: 'model' });
     expect(sent.status, sent.text).toBe(200);
     rig.loggedModelId = sent.id;
+  });
+
+  it.each([
+    ['the model', `fake/${PAT}`, {}],
+    ['the User-Agent', 'openai/gpt-realtime', { 'user-agent': `agent ${PAT}` }],
+  ])('realtime: a secret in the handshake (%s) is refused before any provider', async (_name, model, headers) => {
+    const rig = rigs[format];
+    const before = rig.provider.requests.length;
+    const refused = await new Promise<{ status: number; id: string; text: string }>((resolve, reject) => {
+      const client = new WebSocket(`${rig.gw.url.replace('http', 'ws')}/v1/realtime?model=${encodeURIComponent(model)}`, { headers: { authorization: `Bearer ${rig.key}`, ...headers } });
+      client.once('open', () => { client.close(); reject(new Error('unexpectedly upgraded')); });
+      client.once('unexpected-response', (_request, response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+        response.once('end', () => resolve({ status: response.statusCode ?? 0, id: String(response.headers['x-request-id'] ?? ''), text }));
+      });
+      client.once('error', () => undefined);
+    });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.text).toContain('github_token');
+    expect(refused.text).not.toContain(PAT);
+    expect(rig.provider.requests.length).toBe(before);
+    if (refused.id) rig.ids[`realtime ${_name}`] = refused.id;
   });
 
   it('a call refused at the door (no credential) with a secret in its GenAI path and query name', async () => {
