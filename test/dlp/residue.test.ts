@@ -55,3 +55,24 @@ describe('a PEM private key in any case', () => {
     expect(scanRequestBody({ input: text }, rules()).blockedBy).toBe('private_key');
   });
 });
+
+describe('base64 declared as text is decoded and scanned', () => {
+  const encoded = Buffer.from(`API_KEY=${SAMPLES.githubPat}\nDEBUG=1\n${'# padding line\n'.repeat(4)}`).toString('base64');
+  it.each([
+    ['a data: URL of text/plain', { messages: [{ role: 'user', content: [{ type: 'file', file: { filename: '.env', file_data: `data:text/plain;base64,${encoded}` } }] }] }],
+    ['an Anthropic base64 source of application/json', { messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/json', data: encoded } }] }] }],
+    ['URL-safe base64 of text/x-shellscript', { input: [{ type: 'input_file', file_data: `data:text/x-shellscript;base64,${Buffer.from(`export T=${SAMPLES.githubPat}`).toString('base64url')}` }] }],
+  ])('%s', (_name, body) => {
+    expect(scanRequestBody(body, rules())).toMatchObject({ blockedBy: 'github_token', binarySkipped: 0 });
+  });
+
+  it('a redact rule refuses it (the payload is not rewritten)', () => {
+    const redacting = resolveDlpSettings([{ scope: '*', actions: { github_token: 'redact' } }], ['*']).rules;
+    expect(scanRequestBody({ url: `data:text/plain;base64,${encoded}` }, redacting).blockedBy).toBe('github_token');
+  });
+
+  it('base64 declared as an image or a PDF stays skipped', () => {
+    const body = { a: `data:image/png;base64,${encoded}`, b: { type: 'base64', media_type: 'application/pdf', data: encoded } };
+    expect(scanRequestBody(body, rules())).toMatchObject({ counts: {}, binarySkipped: 2 });
+  });
+});

@@ -68,6 +68,10 @@ const PROBES: Record<string, Probe> = {
     method: 'POST', path: '/v1/chat/completions', rule: 'aws_access_key', place: 'body',
     json: { model: GPT, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: `key ${AWS}${padding}`, format: 'wav' } }] }] },
   },
+  'a .env file sent as base64 text': {
+    method: 'POST', path: '/v1/chat/completions', rule: 'github_token', place: 'body',
+    json: { model: GPT, messages: [{ role: 'user', content: [{ type: 'file', file: { filename: '.env', file_data: `data:text/plain;base64,${Buffer.from(`TOKEN=${PAT}\n${padding}`).toString('base64')}` } }] }] },
+  },
   'an AWS key id followed by a letter': { method: 'POST', path: '/v1/chat/completions', json: { model: GPT, messages: [{ role: 'user', content: `${AWS}and more` }] }, rule: 'aws_access_key', place: 'body' },
   'a lower-case PEM header': { method: 'POST', path: '/v1/chat/completions', json: { model: GPT, messages: [{ role: 'user', content: SAMPLES.privateKey.replace('-----BEGIN RSA PRIVATE KEY-----', '-----begin rsa private key-----').split('-----END')[0] }] }, rule: 'private_key', place: 'body' },
   ...HEADER_PROBES,
