@@ -10,13 +10,15 @@ import { TRIGGER } from './trigger-scan.js';
 // No secret pattern starts with `\b`: a prefix glued to a word (`KEY_AKIA…`,
 // `tokenghp_…`) is still the secret.
 /**
- * A PEM block, or its header and 64 characters of its body when the end is cut
+ * A PEM block, in any case, or its header and 64 characters of its body when the end is cut
  * off. The body's line breaks may arrive as the two characters `\n` (once or
  * twice escaped), as when a .env or JSON file is pasted: the backslash is not in
  * the base64 class, so the two alternatives cannot overlap and the match stays linear.
  */
-const PRIVATE_KEY_BLOCK = /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{1,65536}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s]|\\{1,2}[nrt]){64,})/g;
-const AWS_KEY_ID = /(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b/g;
+const PRIVATE_KEY_BLOCK = /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{1,65536}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s]|\\{1,2}[nrt]){64,})/gi;
+// No secret pattern ends with `\b` either: a key followed directly by a letter or `_` (`AKIA…and`,
+// `ghp_…_old`) is still the key (a word boundary there let it through).
+const AWS_KEY_ID = /(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}/g;
 const AWS_SECRET_AFTER_LABEL = /(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["'\s:=]{1,6}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
 const FORTY_BASE64 = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
 /** How far from an access key id a bare 40-character secret is believed to be its secret. */
@@ -59,7 +61,7 @@ const digitsOf = (value: string) => value.replace(/[^0-9]/g, '');
 
 export const BUILT_IN_DETECTORS: readonly Detector[] = [
   {
-    id: 'private_key', triggers: TRIGGER.privateKey, category: 'secret', description: 'PEM private key block (RSA, EC, OpenSSH, PGP…)', keywords: ['PRIVATE KEY'],
+    id: 'private_key', triggers: TRIGGER.privateKey, category: 'secret', description: 'PEM private key block (RSA, EC, OpenSSH, PGP…)', keywords: ['-----'],
     find: regexFinder(PRIVATE_KEY_BLOCK),
   },
   { id: 'aws_access_key', triggers: TRIGGER.awsKeyword, category: 'secret', description: 'AWS access key id (AKIA…, ASIA…)', keywords: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], find: regexFinder(AWS_KEY_ID) },
@@ -70,7 +72,7 @@ export const BUILT_IN_DETECTORS: readonly Detector[] = [
   {
     id: 'github_token', triggers: TRIGGER.github, category: 'secret', description: 'GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
     keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
-    find: regexFinder(/(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{82})\b/g),
+    find: regexFinder(/gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{82}/g),
   },
   {
     id: 'anthropic_api_key', triggers: TRIGGER.skDash, category: 'secret', description: 'Anthropic API, admin or OAuth key (sk-ant-…)', keywords: ['sk-ant-'],
@@ -82,12 +84,12 @@ export const BUILT_IN_DETECTORS: readonly Detector[] = [
   },
   { id: 'google_api_key', triggers: TRIGGER.google, category: 'secret', description: 'Google API key (AIza…)', keywords: ['AIza'], find: regexFinder(/AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g) },
   { id: 'slack_token', triggers: TRIGGER.slack, category: 'secret', description: 'Slack token (xoxa-, xoxb-, xoxp-, xoxr-)', keywords: ['xox'], find: regexFinder(/xox[abpr]-\d{8,}-[0-9A-Za-z-]{8,}/g) },
-  { id: 'stripe_key', triggers: TRIGGER.stripe, category: 'secret', description: 'Stripe live secret or restricted key (sk_live_, rk_live_)', keywords: ['_live_'], find: regexFinder(/[sr]k_live_[0-9A-Za-z]{20,}\b/g) },
+  { id: 'stripe_key', triggers: TRIGGER.stripe, category: 'secret', description: 'Stripe live secret or restricted key (sk_live_, rk_live_)', keywords: ['_live_'], find: regexFinder(/[sr]k_live_[0-9A-Za-z]{20,}/g) },
   {
     id: 'jwt', triggers: TRIGGER.jwt, category: 'secret', description: 'JSON Web Token (header names its alg)', keywords: ['eyJ'],
     find: regexFinder(/eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, (match) => hasJwtHeader(match[0])),
   },
-  { id: 'gw_virtual_key', triggers: TRIGGER.skDash | TRIGGER.atuDash, category: 'secret', description: "gw's own virtual keys and personal tokens (sk-gw-, atu-)", keywords: ['sk-gw-', 'atu-'], find: regexFinder(/(?:sk-gw-|atu-)[0-9A-Za-z]{20,}\b/g) },
+  { id: 'gw_virtual_key', triggers: TRIGGER.skDash | TRIGGER.atuDash, category: 'secret', description: "gw's own virtual keys and personal tokens (sk-gw-, atu-)", keywords: ['sk-gw-', 'atu-'], find: regexFinder(/(?:sk-gw-|atu-)[0-9A-Za-z]{20,}/g) },
   { id: 'email', triggers: TRIGGER.at, category: 'pii', description: 'Email address', keywords: ['@'], find: findEmails },
   {
     id: 'credit_card', triggers: TRIGGER.cardDigits, category: 'pii', description: 'Payment card number (13–19 digits, issuer prefix, Luhn)',

@@ -8,13 +8,14 @@
 // in the same object (two keys redacting alike, or a key already so named) the
 // rename would merge two members and drop a value, so the body is blocked by the
 // rule instead. A body that is one string is scanned and, redacted, handed back
-// as `body`.
+// as `body`. A base64 payload declared as text is decoded and scanned (not
+// rewritten: a redact rule blocks it).
 import type { CleanTextCache } from './clean-text-cache.js';
 import type { DlpAction } from './detector.js';
 import { findMatches, redactMatches, type ActiveRule, type RuleMatch } from './find-matches.js';
 import { prepareText } from './normalize-text.js';
 import { scanRun, write } from './scan-run.js';
-import { walkStrings, type StringLeaf } from './walk-strings.js';
+import { walkStrings, type EncodedText, type StringLeaf } from './walk-strings.js';
 
 export interface DlpScan {
   /** rule id → matches, never the matched text. */
@@ -46,6 +47,7 @@ export function scanRequestBody(body: unknown, rules: readonly ActiveRule[], cac
   scan.objectKeys = walk.objectKeys;
   for (const leaf of walk.leaves) scanLeaf(leaf, rules, scan, cache);
   for (const run of walk.runs) scanRun(run, rules, (match) => record(scan, match), cache);
+  for (const encoded of walk.encodedText) scanEncodedText(encoded, rules, scan);
   // Renames last: a value below a key is reached through its old name until every value is written.
   if (walk.keys.length > 0) scanKeys(walk.keys, rules, scan, cache);
   scan.body = walk.holder.root;
@@ -82,6 +84,19 @@ function scanLeaf(leaf: StringLeaf, rules: readonly ActiveRule[], scan: DlpScan,
   }
   for (const match of matches) record(scan, match);
   if (matches.some((match) => match.rule.action === 'redact')) write(leaf, redactMatches(normalized, matches));
+}
+
+/**
+ * A base64 payload declared as text, decoded (standard or URL-safe) and scanned. It is not
+ * rewritten: a redact rule refuses the body here, as a block rule does.
+ */
+function scanEncodedText(encoded: EncodedText, rules: readonly ActiveRule[], scan: DlpScan): void {
+  const text = Buffer.from(encoded.value.slice(encoded.from), 'base64').toString('utf8');
+  const matches = findMatches(prepareText(text).folded, rules);
+  for (const match of matches) {
+    record(scan, match);
+    if (match.rule.action === 'redact') scan.blockedBy ??= match.rule.detector.id;
+  }
 }
 
 function scanKeys(keys: readonly StringLeaf[], rules: readonly ActiveRule[], scan: DlpScan, cache: CleanTextCache | undefined): void {

@@ -11,7 +11,7 @@
 // (test/dlp/fast-path.test.ts compares against the keywords-then-finder scan).
 
 export const TRIGGER = {
-  /** `PRIVATE KEY` */
+  /** `-----`: a PEM armour line, in any case (`-----begin rsa private key-----` is a key too) */
   privateKey: 1 << 0,
   /** `AKIA`, `ASIA`, `ABIA`, `ACCA`, `A3T`: the AWS keywords, anywhere */
   awsKeyword: 1 << 1,
@@ -120,7 +120,7 @@ const secretAt = (text: string, index: number) => (text.charCodeAt(index - 1) ==
 export function scanTriggers(text: string): number {
   let found = digitTriggers(text);
   if (text.includes('@')) found |= TRIGGER.at;
-  if (text.includes('PRIVATE KEY')) found |= TRIGGER.privateKey;
+  if (text.includes('-----')) found |= TRIGGER.privateKey;
   if (text.includes('ECRET')) found |= TRIGGER.secretWord;
   else found |= around(text, 'cret', secretAt);
   found |= around(text, '-', dashTriggers);

@@ -3,7 +3,9 @@
 // results, Responses input items, GenAI parts…) instead of knowing field names,
 // so a new dialect or field cannot slip past. Binary payloads are skipped by
 // design (base64 is not text and only yields false positives and CPU): `data` /
-// `bytes` beside a media type, and `data:…;base64,` URLs; a source that says
+// `bytes` beside a media type, and `data:…;base64,` URLs, when what they hold
+// really is base64 and is declared as media (an image, audio, a PDF); base64 declared
+// as text (`data:text/plain;base64,…`) is decoded and scanned. A source that says
 // `type: "text"` (an Anthropic plain-text document) is text and is scanned.
 //
 // The walk keeps its own stack instead of recursing: however deep a body nests,
@@ -36,6 +38,14 @@ export interface StringLeaf {
   isKey?: boolean;
 }
 
+export interface EncodedText {
+  container: JsonContainer;
+  key: string | number;
+  value: string;
+  /** Where the base64 begins in `value` (after a data URL's header; 0 for a bare payload). */
+  from: number;
+}
+
 export interface WalkOptions {
   /** Object keys the caller's rules already found clean: not listed in `keys`. */
   isCleanKey?: (name: string) => boolean;
@@ -52,9 +62,11 @@ export interface WalkResult {
   runs: StringLeaf[][];
   /** How many binary strings were skipped. */
   binarySkipped: number;
+  /** Base64 payloads declared as text (`data:text/plain;base64,…`, a JSON document's `data`): their decoded text is scanned. */
+  encodedText: EncodedText[];
   /** Object keys in the whole tree (compared with the raw bytes' to spot duplicate keys). */
   objectKeys: number;
-  /** Every object key not named clean by `isCleanKey`, in document order (one leaf each time a name occurs). */
+  /** Every object key not named clean by `isCleanKey` (one leaf each time a name occurs). */
   keys: StringLeaf[];
   /** Holds the root: a top-level string redacted is written back here (`holder.root`). */
   holder: { root: unknown };
@@ -65,17 +77,48 @@ const DATA_URL = /^data:[^,]{0,200};base64,/;
 /** Keys of an element of a text run whose value continues the run: a part's text, a message's content, a GenAI content's parts, a Responses output. */
 const RUN_KEYS = new Set(['text', 'content', 'parts', 'output']);
 
-function isBinary(container: JsonContainer, key: string | number, value: string): boolean {
-  if (value.length < 64) return false;
-  if (value.startsWith('data:') && DATA_URL.test(value)) return true;
-  if (Array.isArray(container) || (key !== 'data' && key !== 'bytes')) return false;
-  if (container.type === 'text') return false;
-  return MEDIA_TYPE_KEYS.some((name) => typeof container[name] === 'string') || container.type === 'base64';
+/**
+ * Media types whose bytes are text: a base64 payload declared as one of these (a `.env` file
+ * sent as `data:text/plain;base64,…`) is decoded and scanned, not skipped.
+ */
+const TEXT_MEDIA_TYPE = /^(?:text\/|application\/(?:[\w.-]+\+)?(?:json|jsonl|x-ndjson|xml|yaml|x-yaml|toml|javascript|x-sh|sql)(?:$|;))/i;
+
+/** Where a base64 payload begins in `value` (after a data URL's header), or -1 when the string is text to scan as it is. */
+function base64Start(container: JsonContainer, key: string | number, value: string): number {
+  if (value.length < 64) return -1;
+  if (value.startsWith('data:')) {
+    const header = DATA_URL.exec(value);
+    return header !== null && isBase64(value, header[0].length) ? header[0].length : -1;
+  }
+  if (Array.isArray(container) || (key !== 'data' && key !== 'bytes')) return -1;
+  if (container.type === 'text') return -1;
+  const declared = MEDIA_TYPE_KEYS.some((name) => typeof container[name] === 'string') || container.type === 'base64';
+  return declared && isBase64(value, 0) ? 0 : -1;
+}
+
+function declaredMediaType(container: JsonContainer, value: string, from: number): string {
+  if (from > 0) return value.slice('data:'.length, from);
+  if (Array.isArray(container)) return '';
+  const named = MEDIA_TYPE_KEYS.map((name) => container[name]).find((type) => typeof type === 'string');
+  return typeof named === 'string' ? named : '';
+}
+
+// What is skipped must really be base64: a `data:…;base64,` URL or an `input_audio.data`
+// that holds plain text (`my key is AKIA…`) is text the provider reads, and is scanned.
+const STANDARD_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const URL_SAFE_BASE64 = /^[A-Za-z0-9_-]*={0,2}$/;
+
+/** `value` from `from` on is base64 (standard, padded to a multiple of four; or URL-safe). One pass of a simple class: about a millisecond a megabyte. */
+function isBase64(value: string, from: number): boolean {
+  const payload = from === 0 ? value : value.slice(from);
+  if (payload.length % 4 === 0 && STANDARD_BASE64.test(payload)) return true;
+  // Unpadded: URL-safe (or standard without `+` and `/`), never a length no encoder produces.
+  return payload.length % 4 !== 1 && URL_SAFE_BASE64.test(payload);
 }
 
 export function walkStrings(root: unknown, options: WalkOptions = {}): WalkResult {
   const holder = { root };
-  const result: WalkResult = { leaves: [], runs: [], binarySkipped: 0, objectKeys: 0, keys: [], holder };
+  const result: WalkResult = { leaves: [], runs: [], binarySkipped: 0, encodedText: [], objectKeys: 0, keys: [], holder };
   const isCleanKey = options.isCleanKey;
   // Three parallel stacks (no object per node): the container, the key in it, and the run a text there joins (null: none).
   const containers: JsonContainer[] = [holder];
@@ -88,8 +131,11 @@ export function walkStrings(root: unknown, options: WalkOptions = {}): WalkResul
     let run = runOf.pop()!;
     const node = (container as Record<string | number, unknown>)[key];
     if (typeof node === 'string') {
-      if (isBinary(container, key, node)) result.binarySkipped += 1;
-      else {
+      const from = base64Start(container, key, node);
+      if (from >= 0) {
+        if (TEXT_MEDIA_TYPE.test(declaredMediaType(container, node, from))) result.encodedText.push({ container, key, value: node, from });
+        else result.binarySkipped += 1;
+      } else {
         const leaf: StringLeaf = { container, key, value: node };
         result.leaves.push(leaf);
         run?.push(leaf);
@@ -113,11 +159,10 @@ export function walkStrings(root: unknown, options: WalkOptions = {}): WalkResul
     const object = node as Record<string, unknown>;
     const names = Object.keys(object);
     result.objectKeys += names.length;
-    for (const name of names) {
-      if (isCleanKey === undefined || !isCleanKey(name)) result.keys.push({ container: object, key: name, value: name, isKey: true });
-    }
     for (let index = names.length - 1; index >= 0; index -= 1) {
       const name = names[index]!;
+      // Keys in one pass with the children (each object's listed last first; their order does not matter to the scan).
+      if (isCleanKey === undefined || !isCleanKey(name)) result.keys.push({ container: object, key: name, value: name, isKey: true });
       containers.push(object);
       keys.push(name);
       runOf.push(run !== null && RUN_KEYS.has(name) ? run : null);

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type { AuditTokens } from '../audit/record.js';
 import { createDlpResolver, type DlpResolver, type DlpSettings } from '../dlp/dlp-config.js';
 import { countRawKeys } from '../dlp/count-json-keys.js';
+import { decodePath, scanPlaces, type PlaceText } from '../dlp/scan-places.js';
 import { scanPlainText } from '../dlp/scan-plain-text.js';
 import { scanRequestBody } from '../dlp/scan-request.js';
 import { GatewayError } from '../errors.js';
@@ -21,6 +22,7 @@ import { modelAliasesFor } from './qualify-model.js';
 import type { InboundCall } from './read-inbound-call.js';
 import type { RequestTrace } from './request-trace.js';
 import { scanUpload } from './scan-upload.js';
+import { forwardedClientHeaders } from './upstream-headers.js';
 
 export interface Governed {
   policies: PolicyRecord[];
@@ -51,11 +53,13 @@ export async function governRequest(request: PipelineRequest, inbound: InboundCa
   const state = services.state.snapshot();
   const governance = governanceOf(services);
   const { team, keyId } = request.identity;
+  const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
+  // First: any refusal below is recorded with the model, which must be masked by then.
+  if (dlp.rules.length > 0) scanWhatLeaves(request, inbound, dlp, trace);
   const directKey = readDirectKey(request, state.settings.allow_direct_keys, trace);
   const policies = policiesFor(state.policies ?? [], team, keyId);
   checkAccess(policies, inbound, request.body, trace, modelAliasesFor(policies, inbound.model, services));
   const admission = await admitLimits(governance.limiter, policies, request, trace);
-  const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
   if (dlp.rules.length > 0) scanBody(request, dlp, trace, state.settings.unscanned_uploads === 'refuse');
   return {
     policies, dlp, directKey,
@@ -115,16 +119,52 @@ async function admitLimits(limiter: Limiter, policies: readonly PolicyRecord[], 
 }
 
 /**
+ * DLP over what leaves besides the body: the model, the URL path (percent-escapes
+ * decoded), each query name and value, each header forwarded upstream. A match is
+ * recorded as its rule and place; the model is recorded masked, and a URL with a
+ * match is not logged (the route's pattern is). Block and redact rules refuse the call.
+ */
+function scanWhatLeaves(request: PipelineRequest, inbound: InboundCall, dlp: DlpSettings, trace: RequestTrace): void {
+  const scan = scanPlaces(placesOf(request, inbound), dlp.rules, dlp.cache);
+  const inUrl = scan.findings.some((finding) => finding.place === 'path' || finding.place === 'query');
+  trace.noteUrl(inUrl ? 'withheld' : 'clean');
+  if (scan.findings.length === 0) return;
+  for (const finding of scan.findings) trace.noteDlpFinding(finding.rule, finding.place);
+  for (const text of scan.matchedTexts) trace.withholdText(text);
+  const model = scan.masked.get('model');
+  if (model !== undefined) trace.noteModel(model);
+  if (scan.blocked !== null) throw blocked(scan.blocked.rule, scan.blocked.place);
+}
+
+function placesOf(request: PipelineRequest, inbound: InboundCall): PlaceText[] {
+  const places: PlaceText[] = [];
+  if (inbound.model !== null) places.push({ place: 'model', text: inbound.model });
+  const target = request.rawPath;
+  if (target !== undefined) {
+    const queryStart = target.indexOf('?');
+    places.push({ place: 'path', text: decodePath(queryStart < 0 ? target : target.slice(0, queryStart)) });
+  } else {
+    for (const name in request.params) places.push({ place: 'path', text: request.params[name]! });
+  }
+  for (const [name, value] of request.query) places.push({ place: 'query', text: name }, { place: 'query', text: value });
+  const headers = forwardedClientHeaders(request.headers);
+  for (const name in headers) places.push({ place: `header:${name}`, text: headers[name]! });
+  return places;
+}
+
+/**
  * DLP over the parsed body. After a redaction, or when the raw bytes carry a
  * duplicate key the parser folded (last wins; a provider might read the first),
  * the bytes forwarded are the scanned object serialised; else the client's own.
  */
 function scanBody(request: PipelineRequest, dlp: DlpSettings, trace: RequestTrace, refuseUnscanned: boolean): void {
-  if (typeof request.body !== 'object' || request.body === null) return;
-  if (isStream(request.body)) return scanStreamedBody(request, dlp, trace, refuseUnscanned);
+  // A JSON body whose top level is a string (`"key AKIA…"`) is text like any other; a number, boolean or null carries none.
+  if (typeof request.body !== 'string' && (typeof request.body !== 'object' || request.body === null)) return;
+  if (typeof request.body === 'object' && isStream(request.body)) return scanStreamedBody(request, dlp, trace, refuseUnscanned);
   if (Buffer.isBuffer(request.body)) return scanBytesBody(request, request.body, dlp, trace, refuseUnscanned);
   const scan = scanRequestBody(request.body, dlp.rules, dlp.cache);
-  for (const [ruleId, matches] of Object.entries(scan.counts)) trace.noteDlp(ruleId, matches);
+  request.body = scan.body;
+  for (const [ruleId, matches] of Object.entries(scan.counts)) trace.noteDlpFinding(ruleId, 'body', matches);
   if (scan.binarySkipped > 0) trace.noteWarning(`dlp_binary_skipped: ${scan.binarySkipped}`);
   if (scan.blockedBy !== null) throw blocked(scan.blockedBy);
   if (scan.redacted > 0) trace.noteWarning(`dlp_redacted: ${scan.redacted}`);
@@ -143,7 +183,7 @@ function scanBytesBody(request: PipelineRequest, bytes: Buffer, dlp: DlpSettings
     return;
   }
   const scan = scanPlainText(bytes.toString('utf8'), dlp.rules);
-  for (const [ruleId, matches] of Object.entries(scan.counts)) trace.noteDlp(ruleId, matches);
+  for (const [ruleId, matches] of Object.entries(scan.counts)) trace.noteDlpFinding(ruleId, 'body', matches);
   if (scan.blockedBy !== null) throw blocked(scan.blockedBy);
   if (scan.redactedText !== null) {
     trace.noteWarning(`dlp_redacted: ${scan.redacted}`);
@@ -163,8 +203,13 @@ function contentTypeOf(request: PipelineRequest): string {
   return headerOf(request, 'content-type') ?? '';
 }
 
-function blocked(ruleId: string): GatewayError {
-  return new GatewayError('GW_ERR_DLP_BLOCKED', { message: `Blocked by DLP rule "${ruleId}": the request carries what looks like ${ruleId.replace(/_/g, ' ')}. The matched text is not shown; remove it or ask an admin (gw dlp).` });
+const PLACE_NAMES: Record<string, string> = { body: 'request', model: 'model name', path: 'URL path', query: 'query string' };
+
+function blocked(ruleId: string, place = 'body'): GatewayError {
+  const where = PLACE_NAMES[place] ?? (place.startsWith('header:') ? `header ${place.slice('header:'.length)}` : place);
+  return new GatewayError('GW_ERR_DLP_BLOCKED', {
+    message: `Blocked by DLP rule "${ruleId}": the ${where} carries what looks like ${ruleId.replace(/_/g, ' ')}. The matched text is not shown; remove it or ask an admin (gw dlp).`,
+  });
 }
 
 function isStream(value: object): boolean {

@@ -103,6 +103,44 @@ export class RequestTrace implements TraceView {
     this.dlp = { ...this.dlp, [ruleId]: (this.dlp?.[ruleId] ?? 0) + matches };
   }
 
+  /** A DLP match and where it was (`body`, `model`, `path`, `query`, `header:<name>`): counted, and the place kept for the record (never the text). */
+  noteDlpFinding(ruleId: string, place: string, matches = 1): void {
+    this.noteDlp(ruleId, matches);
+    const findings = (this.data.dlp_findings ??= []) as Array<{ rule: string; place: string }>;
+    if (!findings.some((finding) => finding.rule === ruleId && finding.place === place)) findings.push({ rule: ruleId, place });
+  }
+
+  /**
+   * What DLP made of the URL (path and query): `withheld` when it matched something there,
+   * so the record stage logs the route's pattern instead of the path the client called;
+   * `unscanned` when no rule ran (the record stage then checks the path itself).
+   */
+  url: 'unscanned' | 'clean' | 'withheld' = 'unscanned';
+
+  noteUrl(verdict: 'clean' | 'withheld'): void { this.url = verdict; }
+
+  /** Texts DLP matched in what leaves besides the body (a model name, a header value…): kept in memory only, so the record stage can make sure none is written. */
+  withheld: string[] | null = null;
+
+  withholdText(text: string): void {
+    if (text.length === 0) return;
+    (this.withheld ??= []).push(text);
+  }
+
+  /**
+   * `value` with every withheld text replaced, for what the record stage writes (audit
+   * fields, the log line, metric labels). The usual call has none: the value as it is.
+   */
+  scrub<T>(value: T): T {
+    if (this.withheld === null || value === undefined || value === null) return value;
+    let text = JSON.stringify(value);
+    for (const secret of this.withheld) {
+      const quoted = JSON.stringify(secret).slice(1, -1);
+      text = text.split(quoted).join('[withheld]');
+    }
+    return JSON.parse(text) as T;
+  }
+
   noteData(name: string, value: AuditValue): void { this.data[name] = value; }
 
   noteBytesOut(bytes: number): void { this.bytesOut = bytes; }

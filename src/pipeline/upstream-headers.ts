@@ -5,7 +5,7 @@
 import { GatewayError } from '../errors.js';
 
 /** Client headers a provider may need: API versions and betas, idempotency, content negotiation. */
-const FORWARDED_REQUEST_HEADERS = new Set([
+export const FORWARDED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta', 'openai-organization', 'openai-project',
   'idempotency-key', 'x-goog-api-client', 'x-server-timeout',
 ]);
@@ -46,7 +46,12 @@ export function readHops(headers: IncomingHeaders): number {
   return hops;
 }
 
-export function buildUpstreamHeaders(client: IncomingHeaders, provider: { auth: Record<string, string>; defaults: Record<string, string> }): Record<string, string> {
+/**
+ * The client's header values that go upstream, by name: the allow-listed headers and the
+ * User-Agent (sent after gw's own). What DLP scans (govern-request.ts) and what
+ * buildUpstreamHeaders copies are this one list, so a header added to the allow-list is scanned too.
+ */
+export function forwardedClientHeaders(client: IncomingHeaders): Record<string, string> {
   const dropped = namedInConnection(client);
   const headers: Record<string, string> = {};
   // for…in over the parsed headers (a plain object) instead of Object.entries: no array of pairs per request.
@@ -55,8 +60,15 @@ export function buildUpstreamHeaders(client: IncomingHeaders, provider: { auth: 
     const text = single(client[name]);
     if (text !== undefined) headers[name] = text;
   }
-  for (const name in provider.defaults) headers[name] ??= provider.defaults[name]!;
   const clientAgent = single(client['user-agent']);
+  if (clientAgent) headers['user-agent'] = clientAgent;
+  return headers;
+}
+
+export function buildUpstreamHeaders(client: IncomingHeaders, provider: { auth: Record<string, string>; defaults: Record<string, string> }): Record<string, string> {
+  const headers = forwardedClientHeaders(client);
+  const clientAgent = headers['user-agent'];
+  for (const name in provider.defaults) if (name !== 'user-agent') headers[name] ??= provider.defaults[name]!;
   headers['user-agent'] = clientAgent ? `${GATEWAY_USER_AGENT} ${clientAgent}` : GATEWAY_USER_AGENT;
   // Usage and error parsing read the body, so it must not come back compressed.
   headers['accept-encoding'] = 'identity';

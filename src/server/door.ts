@@ -11,6 +11,7 @@ import { removeCredential, type PersonalIdentity } from '../auth/personal-identi
 import { buildKeyIndex, type KeyIndex } from '../auth/key-index.js';
 import { VIRTUAL_KEY_PREFIX, readCredentials } from '../auth/read-credentials.js';
 import { RefusedBurstTracker, originOf, type BurstKinds } from '../auth/refused-burst.js';
+import { pathToRecord } from '../dlp/url-carries-secret.js';
 import { GatewayError } from '../errors.js';
 import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/realtime-target.js';
 import { checkLocalRequest, isGuarded, isLoopbackAddress, type LocalRefusal } from '../sidecar/loopback-guard.js';
@@ -111,7 +112,7 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
     const refusal: GuardRefusal | null = loopbackOnly && !isLoopbackAddress(peer) && !remotePeer(peer) ? 'remote-peer' : checkLocalRequest(raw.headers);
     if (refusal === null) return null;
     services.metrics.authRefusals.inc({ reason: refusal });
-    guardRefusals.record(originOf(origin), (raw.url ?? '/').split('?')[0] ?? '/', refusal);
+    guardRefusals.record(originOf(origin), pathToRecord(raw.url ?? '/'), refusal);
     return guardError(refusal, loopbackOnly);
   }
 
@@ -134,7 +135,7 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
     if (!decision.ok) {
       request.gw.refusedAtDoor = true;
       services.metrics.authRefusals.inc({ reason: decision.reason });
-      refusals.record(originOf(request.ip), request.url.split('?')[0] ?? '/', decision.reason);
+      refusals.record(originOf(request.ip), pathToRecord(request.url), decision.reason);
       services.metrics.refusedOriginsTracked.set(refusals.trackedOrigins);
       return sendError(reply, family, decision.error, { closeConnection: hasBody(request) });
     }
@@ -212,7 +213,7 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
     const decision = await identify({ raw, headers: raw.headers } as unknown as FastifyRequest, settings);
     if (!decision.ok) {
       services.metrics.authRefusals.inc({ reason: decision.reason });
-      refusals.record(originOf(raw.socket.remoteAddress ?? 'unknown'), (raw.url ?? '/').split('?')[0] ?? '/', decision.reason);
+      refusals.record(originOf(raw.socket.remoteAddress ?? 'unknown'), pathToRecord(raw.url ?? '/'), decision.reason);
       return { ok: false, error: decision.error };
     }
     const unavailable = refuseUnrecordable(settings);

@@ -9,6 +9,7 @@ import { statusClass } from '../metrics/gateway-metrics.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { chargeWithoutHold, settleBudget } from '../pipeline/hold-budget.js';
 import { priceCall } from '../pipeline/price-call.js';
+import { urlCarriesSecret } from '../dlp/url-carries-secret.js';
 import { NANOS_PER_USD } from '../spend/price-book.js';
 import type { RequestState } from './request-state.js';
 
@@ -91,20 +92,21 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   const identity = state.identity;
   const cost = priceCall(services, trace);
   if (cost?.nano_usd !== undefined) {
-    services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: cost.priced_as ?? '' }, cost.nano_usd / NANOS_PER_USD);
+    services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost.priced_as ?? '') }, cost.nano_usd / NANOS_PER_USD);
   } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
   if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
   // A batch's usage, or a multipart media call (its model known only from its form): no hold to settle, so charged now.
   else if (cost?.nano_usd && identity) chargeWithoutHold(services, identity, cost.nano_usd, call.id).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'spend not counted against budgets'));
-  trace.span?.end({
+  // What is written below passes trace.scrub: no text DLP matched outside the body (a model, a header) is written.
+  trace.span?.end(trace.scrub({
     status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
-  });
-  requestLogger(services.logger).info({
-    request_id: call.id, method: call.method, path: pathForLog(call.url), family: state.family,
+  }));
+  requestLogger(services.logger).info(trace.scrub({
+    request_id: call.id, method: call.method, path: pathToLog(call.url, state), family: state.family,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
     model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
-  }, 'request');
+  }), 'request');
 
   if (state.refusedAtDoor || !state.route?.authenticated) return;
   const fields: AuditFields = {
@@ -130,13 +132,26 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     data: Object.keys(trace.data).length > 0 ? { ...trace.data } : undefined,
     cost: cost ?? undefined,
   };
-  services.audit.append(fields).then(
+  services.audit.append(trace.scrub(fields)).then(
     () => services.metrics.auditRecords.inc({ kind: 'request' }),
     (error: unknown) => {
       services.metrics.auditWriteErrors.inc();
       services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'audit append failed');
     },
   );
+}
+
+/**
+ * The path for the log line: a URL in which DLP matched something (or, when no rule ran
+ * on it, in which the built-in rules match something) is logged as its route's pattern,
+ * so the line never carries the matched text.
+ */
+function pathToLog(url: string, state: RequestState): string {
+  const verdict = state.trace.url;
+  if (verdict === 'withheld' || (verdict === 'unscanned' && urlCarriesSecret(url))) {
+    return `${state.route?.url ?? '/'}${url.includes('?') ? '?…' : ''} (withheld: DLP matched the URL)`;
+  }
+  return pathForLog(url);
 }
 
 /** Streams: the client's time to first byte, and gw's part of it (the provider's own first-byte time taken out). */

@@ -98,7 +98,8 @@ describe('secrets never reach a log, the audit trail, the state or a response', 
     // Every outcome the matrix is meant to cover happened.
     const statuses = new Set(sent.map((entry) => entry.status));
     for (const status of [401, 400, 404, 413]) expect(statuses, `status ${status} among ${[...statuses].join(',')}`).toContain(status);
-    const accepted = sent.filter((entry) => entry.label.startsWith('chat') && passedTheDoor(entry.status));
+    // A canary gw key in the query would be forwarded upstream: DLP refuses those calls (403) after the door.
+    const accepted = sent.filter((entry) => entry.label.startsWith('chat') && (passedTheDoor(entry.status) || entry.status === 403));
     expect(accepted.length).toBeGreaterThanOrEqual(10);
 
     expect(await gateway.stop()).toBe(0);
@@ -118,7 +119,8 @@ describe('secrets never reach a log, the audit trail, the state or a response', 
     const audit = await readAudit(gateway.home);
     expect(audit.filter((record) => record.kind === 'request').length).toBeGreaterThanOrEqual(accepted.length);
     expect(audit.some((record) => record.kind === 'auth.refused')).toBe(true);
-    expect(logLines.some((line) => line.includes('?key=…'))).toBe(true);
+    // A query DLP matched (the canary key) is not logged at all: the route's pattern stands for the path.
+    expect(logLines.some((line) => line.includes('?… (withheld: DLP matched the URL)'))).toBe(true);
 
     const secrets: Array<[string, string]> = [
       ['the real key', realKey],
