@@ -141,7 +141,7 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
 
 function endProblem(state: State, events: number, lastUid: string | undefined): Omit<OcsfBadEvent, 'line'> | undefined {
   if (events === 0) return { reason: 'the file holds no event' };
-  if (state.lastSignedSeq === undefined) return { reason: 'no event carries a signature: nothing ties the file to a trusted key (an export that ends before its chain\'s checkpoint, or its signed events dropped)' };
+  if (state.lastSignedSeq === undefined) return { ...(lastUid ? { uid: lastUid } : {}), reason: 'no event carries a signature: nothing ties the file to a trusted key (its signed last event dropped, or an export that ends before its chain\'s checkpoint)' };
   if (state.lastSignedSeq !== state.head!.seq) {
     return { ...(lastUid ? { uid: lastUid } : {}), reason: `the events after seq ${state.lastSignedSeq} are not covered by a signature: the last event(s) were dropped, or added` };
   }
