@@ -332,28 +332,59 @@ complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_f
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from help' -f -a 'list set add remove output test'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'export' -d 'Write one chain of the PostgreSQL trail as JSON Lines (verify it with gw audit verify --file)'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'chains' -d 'List the chains of the PostgreSQL trail: one per instance boot'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust help' -f -a 'export' -d 'Write one chain of the trail (the home\'s, or the PostgreSQL store\'s with --store) as JSON Lines or as OCSF events'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust help' -f -a 'chains' -d 'List the chains of the PostgreSQL trail: one per instance boot'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust help' -f -a 'trust' -d 'The audit keys gw audit verify trusts (anything else fails verification)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from audit' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l file -r -d 'the trail to verify (default: <home>/audit/audit.jsonl)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l json -d 'print one JSON object'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l store -r -d 'verify every chain of the PostgreSQL trail instead (GW_DATABASE_URL)'
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l key -r -d 'with --store: audit.pub files of instances (from their homes) whose chains must be signed by them'
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l witness -r -d 'also compare the trail with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l key -r -d 'trust these audit.pub files (or keys) besides the trust file; with --store each must sign a chain'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l trust-file -r -d 'the operator\'s trust file (default: <home>/audit-trust.json; gw audit trust manages it)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l allow-untrusted -d 'report a chain signed by an untrusted key as UNTRUSTED instead of failing (for looking around)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l ocsf -r -d 'verify an OCSF export (gw audit export --format ocsf) offline against the --key public keys only'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l window -d 'with --ocsf: the file may start mid-chain (an export made with --since)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l witness -r -d 'also compare the trail (with --store: every chain) with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL)'
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l chain -r -d 'the chain to export (gw audit chains lists them); default: the newest'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l format -r -d 'jsonl (the records as stored; gw audit verify --file) or ocsf (OCSF 1.9 events with record_integrity; gw audit verify --ocsf)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l since -r -d 'only records stamped at or after this ISO 8601 time'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l until -r -d 'only records stamped at or before this ISO 8601 time'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL); without it, the home\'s file trail'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l chain -r -d 'with --store: the chain to export (gw audit chains lists them); default: the newest'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l out -r -d 'write to this file instead of standard output'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from chains' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from chains' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify export chains'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and not __fish_seen_subcommand_from add list remove help' -f -a 'add' -d 'Trust an audit.pub file (or the key itself)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and not __fish_seen_subcommand_from add list remove help' -f -a 'list' -d 'List the trusted keys'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and not __fish_seen_subcommand_from add list remove help' -f -a 'remove' -d 'Stop trusting a key (its chains then fail verification)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and not __fish_seen_subcommand_from add list remove help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from add' -l trust-file -r -d 'the trust file (default: <home>/audit-trust.json)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from add' -l name -r -d 'whose key it is (an instance, a person\'s sidecar)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from list' -l trust-file -r -d 'the trust file (default: <home>/audit-trust.json)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from remove' -l trust-file -r -d 'the trust file (default: <home>/audit-trust.json)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from trust; and __fish_seen_subcommand_from help' -f -a 'add list remove'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify export chains trust'
 
 complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'set' -d 'Set a local price for provider/model (USD per million tokens, or per image, audio minute or million characters); it wins over the dataset'
 complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'list' -d 'List local prices'

@@ -12,6 +12,11 @@ import { readKeyArgument } from '../trusted-keys.js';
 
 export interface OcsfVerifyFlags {
   ocsf?: string;
+  file?: string;
+  store?: string;
+  witness?: string;
+  trustFile?: string;
+  allowUntrusted?: boolean;
   key?: string[];
   window?: boolean;
   json?: boolean;
@@ -29,6 +34,8 @@ function describe(verdict: OcsfVerdict, file: string): string {
 
 export async function runOcsfVerify(flags: OcsfVerifyFlags, context: CliContext): Promise<void> {
   const file = path.resolve(flags.ocsf!);
+  const foreign = [['--file', flags.file], ['--store', flags.store], ['--witness', flags.witness], ['--trust-file', flags.trustFile], ['--allow-untrusted', flags.allowUntrusted]].filter(([, value]) => value !== undefined).map(([name]) => name);
+  if (foreign.length > 0) throw new CliExit(2, `--ocsf verifies the file against the --key public keys alone: ${foreign.join(', ')} cannot be used with it`);
   if (!flags.key || flags.key.length === 0) throw new CliExit(2, 'name the public key(s) the export must be signed by with --key (an audit.pub file or the key): an export verifies against the keys you trust, never against the keys it names');
   const keys = await Promise.all(flags.key.map((source) => readKeyArgument(source)));
   try {
