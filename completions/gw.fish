@@ -357,6 +357,7 @@ complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l store -r -d 'the PostgreSQL store (GW_DATABASE_URL); without it, the home\'s file trail'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l chain -r -d 'with --store: the chain to export (gw audit chains lists them); default: the newest'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l out -r -d 'write to this file instead of standard output'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l witness -r -d 'with --format ocsf: also sign the records at the checkpoints this witness kept (so a window ending on one verifies)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from export' -s h -l help -d 'display help for command'
 

@@ -52,13 +52,18 @@ function chainOf(fields: AuditFields[]): string[] {
 const keys = generateKeyPairSync('ed25519');
 const publicKey = rawPublicKey(keys.privateKey);
 
-async function exported(lines: string[], options: { since?: number; until?: number } = {}): Promise<string[]> {
-  const last = JSON.parse(lines.at(-1)!) as { seq: number; hash: string };
-  const first = JSON.parse(lines[0]!) as { hash: string };
-  const checkpoint = signCheckpointWithKey(keys.privateKey, publicKey, trailIdOf(first.hash), last);
-  const summary: OcsfExportSummary = { events: 0, lastSigned: false, unsignedTail: 0 };
+/** The instance's checkpoint at the record on `index`. */
+function checkpointAt(lines: string[], index: number) {
+  const record = JSON.parse(lines[index]!) as { seq: number; hash: string };
+  return signCheckpointWithKey(keys.privateKey, publicKey, trailIdOf((JSON.parse(lines[0]!) as { hash: string }).hash), record);
+}
+
+async function exported(lines: string[], options: { since?: number; until?: number; witnessedAt?: number[] } = {}): Promise<string[]> {
+  const { witnessedAt = [], ...window } = options;
+  const summary: OcsfExportSummary = { events: 0, signed: 0, lastSigned: false, unsignedTail: 0 };
   const events: string[] = [];
-  for await (const event of exportOcsf(lines, { checkpoint, ...options }, summary)) events.push(event);
+  const witnessed = witnessedAt.map((index) => checkpointAt(lines, index));
+  for await (const event of exportOcsf(lines, { checkpoint: checkpointAt(lines, lines.length - 1), witnessed, ...window }, summary)) events.push(event);
   return events;
 }
 
@@ -144,5 +149,20 @@ describe('verify --ocsf, pure', () => {
     expect((await verifyOcsfLines(window, { trustedKeys: [publicKey] })).ok).toBe(false);
     const early = await exported(trail, { until: since });
     expect((await verifyOcsfLines(early, { trustedKeys: [publicKey] })).firstBad?.reason).toContain('no event carries a signature');
+  });
+
+  it('checkpoints a witness kept sign the records they are at: a window ending on one verifies', async () => {
+    const until = Date.parse('2026-11-27T10:00:07Z'); // the record at index 7 (seq 8)
+    const events = await exported(trail, { until, witnessedAt: [3, 7] });
+    expect(events).toHaveLength(8);
+    const signedSeqs = events.filter((line) => line.includes('"gw_signatures"')).map((line) => (JSON.parse(line) as { metadata: { sequence: number } }).metadata.sequence);
+    expect(signedSeqs).toEqual([4, 8]);
+    expect((await verifyOcsfLines(events, { trustedKeys: [publicKey] })).ok).toBe(true);
+    // A witnessed checkpoint of another chain, or of another hash at that seq, signs nothing.
+    const other = chainOf([{ kind: 'gateway.start', data: { pid: 2 } }, ...EVERY_KIND.slice(1)]);
+    const foreign = signCheckpointWithKey(keys.privateKey, publicKey, trailIdOf((JSON.parse(other[0]!) as { hash: string }).hash), JSON.parse(other[7]!) as { seq: number; hash: string });
+    const summary: OcsfExportSummary = { events: 0, signed: 0, lastSigned: false, unsignedTail: 0 };
+    for await (const _event of exportOcsf(trail, { checkpoint: checkpointAt(trail, trail.length - 1), witnessed: [foreign], until }, summary)) { /* counted */ }
+    expect(summary).toMatchObject({ events: 8, signed: 0, lastSigned: false });
   });
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, runGw, type CliResult, type GatewayProcess } from '../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../support/database-servers.js';
 import { OcsfSchema } from '../support/ocsf-schema.js';
-import { CHAT_BODY, GatewayJar, readAudit, sleep, takeApprovedToken } from './helpers.js';
+import { CHAT_BODY, GatewayJar, readAudit, sleep, takeApprovedToken, waitUntil } from './helpers.js';
 
 const jar = new GatewayJar();
 const schema = new OcsfSchema();
@@ -153,6 +153,33 @@ describe('the home\'s file trail', () => {
     expect(await readFile(plain, 'utf8')).toBe(await readFile(path.join(home, 'audit', 'audit.jsonl'), 'utf8'));
   }, 60_000);
 });
+
+it('with a witness file, the records at the checkpoints it kept are signed too: a window ending on one verifies offline', async () => {
+  const witness = path.join(await makeHome('gw-witness-volume-'), 'witness.jsonl');
+  const home = await makeHome();
+  expect((await gw(['settings', 'set', 'audit_witness', witness], home)).code).toBe(0);
+  const gateway = await jar.start({ home, env: { GW_LOG_LEVEL: 'warn' } });
+  expect(await chat(gateway, gateway.bootstrapKey!)).toBe(200);
+  const witnessedSeqs = async () => (await readFile(witness, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { seq: number }).seq);
+  await waitUntil(async () => (await witnessedSeqs()).length > 0, { timeoutMs: 20_000, what: 'a checkpoint at the witness' });
+  const [early] = await witnessedSeqs();
+  for (let index = 0; index < 3; index += 1) expect(await chat(gateway, gateway.bootstrapKey!)).toBe(200);
+  expect(await gateway.stop()).toBe(0);
+  const records = await readAudit(home);
+  expect(records.length).toBeGreaterThan(early!);
+  const until = records[early! - 1]!.ts as string;
+  const file = path.join(await makeHome('gw-export-'), 'window.ocsf.jsonl');
+  const exported = await gw(['audit', 'export', '--format', 'ocsf', '--witness', witness, '--until', until, '--out', file], home);
+  expect(exported.code, exported.stderr).toBe(0);
+  const events = await readEvents(file);
+  expect((JSON.parse(events.at(-1)!) as OcsfLine).metadata.sequence).toBe(early);
+  const verified = await verifyOcsf(file, '--key', path.join(home, 'audit.pub'));
+  expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  // Without the witness the same window ends on an unsigned event: refused offline.
+  const bare = path.join(path.dirname(file), 'bare.ocsf.jsonl');
+  expect((await gw(['audit', 'export', '--format', 'ocsf', '--until', until, '--out', bare], home)).stderr).toContain('the last event is not signed');
+  expect((await verifyOcsf(bare, '--key', path.join(home, 'audit.pub'))).code).toBe(1);
+}, 90_000);
 
 /** Another home's public key: a key the export was not signed by. */
 async function busyHomeKey(): Promise<string> {

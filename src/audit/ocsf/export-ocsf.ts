@@ -1,12 +1,17 @@
 // A chain's record lines as OCSF event lines, pure: the caller reads the lines (a file, a
 // PostgreSQL chain) and the checkpoint, and writes what is yielded. The whole chain is read
 // from record 1 (its hash names the chain); --since/--until only choose what is written.
-import { isSignedCheckpoint, trailIdOf, type Checkpoint } from '../checkpoint.js';
+import { isSignedCheckpoint, trailIdOf, type Checkpoint, type SignedCheckpoint } from '../checkpoint.js';
 import type { AuditRecord } from '../record.js';
 import { recordToOcsf, type EventLink } from './record-to-ocsf.js';
 
 export interface OcsfExportOptions {
   checkpoint?: Checkpoint | null;
+  /**
+   * Earlier checkpoints of the chain a witness kept (each signed by the instance): the records
+   * they are at are signed too, so a window that ends on one verifies offline.
+   */
+  witnessed?: readonly SignedCheckpoint[];
   /** Epoch ms, inclusive: records stamped before are left out. */
   since?: number;
   /** Epoch ms, inclusive: records stamped after are left out. */
@@ -16,6 +21,8 @@ export interface OcsfExportOptions {
 export interface OcsfExportSummary {
   chain?: string;
   events: number;
+  /** Events that carry a signature. */
+  signed: number;
   /** The seq of the last event written and whether the instance's signature covers it. */
   lastSeq?: number;
   lastSigned: boolean;
@@ -47,8 +54,16 @@ function inWindow(record: AuditRecord, options: OcsfExportOptions): boolean {
  * held back: they are not signed yet (a running gw signs them at its next commit), and an
  * export that ends on an unsigned event cannot be verified offline.
  */
+/** The checkpoints by seq: the head's first, then the witnessed ones. */
+function checkpointsBySeq(head: SignedCheckpoint | undefined, witnessed: readonly SignedCheckpoint[]): Map<number, SignedCheckpoint[]> {
+  const bySeq = new Map<number, SignedCheckpoint[]>();
+  for (const checkpoint of head ? [head, ...witnessed] : witnessed) bySeq.set(checkpoint.seq, [...bySeq.get(checkpoint.seq) ?? [], checkpoint]);
+  return bySeq;
+}
+
 export async function* exportOcsf(lines: Iterable<string> | AsyncIterable<string>, options: OcsfExportOptions, summary: OcsfExportSummary): AsyncGenerator<string> {
   const signed = options.checkpoint && isSignedCheckpoint(options.checkpoint) ? options.checkpoint : undefined;
+  const checkpoints = checkpointsBySeq(signed, options.witnessed ?? []);
   let index = 0;
   for await (const line of lines) {
     index += 1;
@@ -63,11 +78,13 @@ export async function* exportOcsf(lines: Iterable<string> | AsyncIterable<string
       continue;
     }
     if (!inWindow(record, options)) continue;
-    const covered = signed !== undefined && signed.trail === summary.chain && signed.seq === record.seq && signed.hash === record.hash;
-    const link: EventLink = { chain: summary.chain, ...(covered ? { signature: { public_key: signed.public_key, signature: signed.signature } } : {}) };
+    const chain = summary.chain;
+    const covering = checkpoints.get(record.seq)?.find((checkpoint) => checkpoint.trail === chain && checkpoint.hash === record.hash);
+    const link: EventLink = { chain, ...(covering ? { signature: { public_key: covering.public_key, signature: covering.signature } } : {}) };
     summary.events += 1;
+    summary.signed += covering ? 1 : 0;
     summary.lastSeq = record.seq;
-    summary.lastSigned = covered;
+    summary.lastSigned = covering !== undefined;
     yield JSON.stringify(recordToOcsf(record, line, link));
   }
 }

@@ -11,6 +11,8 @@ import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { CliExit, type CliContext, type CliOutput } from '../cli-context.js';
 import { fileTrailSource, type TrailSource } from '../trail-source.js';
 import { withDatabase } from './audit-store.js';
+import { readWitness } from '../read-witness.js';
+import type { SignedCheckpoint } from '../../audit/checkpoint.js';
 
 interface ExportFlags {
   format?: string;
@@ -20,6 +22,7 @@ interface ExportFlags {
   chain?: string;
   out?: string;
   home?: string;
+  witness?: string;
 }
 
 interface Window {
@@ -50,7 +53,8 @@ async function openOutput(out: string | undefined, context: CliContext): Promise
   let writing: Promise<unknown> = Promise.resolve();
   const flush = () => { const chunk = buffered.join(''); buffered = []; size = 0; writing = writing.then(() => handle.write(chunk)); return writing; };
   return {
-    write: (text) => { buffered.push(text); size += text.length; if (size > 1 << 20) void flush(); },
+    // A failed write surfaces at close, which awaits the same chain.
+    write: (text) => { buffered.push(text); size += text.length; if (size > 1 << 20) flush().catch(() => undefined); },
     close: async () => { await flush(); await handle.close(); await rename(temporary, target); },
     abort: async () => { await handle.close().catch(() => undefined); await rm(temporary, { force: true }); },
   };
@@ -63,7 +67,7 @@ function inWindow(line: string, window: Window): boolean {
 }
 
 function describeOcsf(summary: OcsfExportSummary, source: TrailSource, window: Window): string[] {
-  const notes = [`${summary.events} OCSF events of chain ${summary.chain ?? '(empty)'} from ${source.name}`];
+  const notes = [`${summary.events} OCSF events of chain ${summary.chain ?? '(empty)'} from ${source.name}, ${summary.signed} of them signed`];
   if (summary.unsignedTail > 0) notes.push(`${summary.unsignedTail} newer record(s) past the checkpoint are not signed yet: the next export includes them`);
   if (summary.events > 0 && !summary.lastSigned) {
     const why = source.checkpoint === null ? 'the trail has no checkpoint' : window.until !== undefined ? '--until ends before the chain\'s checkpoint' : 'the checkpoint is not a signed (v2) one';
@@ -72,14 +76,14 @@ function describeOcsf(summary: OcsfExportSummary, source: TrailSource, window: W
   return notes;
 }
 
-async function writeChain(source: TrailSource, format: string, window: Window, output: Output, context: CliContext): Promise<void> {
+async function writeChain(source: TrailSource, format: string, window: Window, output: Output, context: CliContext, witnessed: readonly SignedCheckpoint[]): Promise<void> {
   if (format === 'jsonl') {
     for await (const line of source.lines) if (line !== '' && inWindow(line, window)) output.write(`${line}\n`);
     return;
   }
-  const summary: OcsfExportSummary = { events: 0, lastSigned: false, unsignedTail: 0 };
+  const summary: OcsfExportSummary = { events: 0, signed: 0, lastSigned: false, unsignedTail: 0 };
   try {
-    for await (const event of exportOcsf(source.lines, { checkpoint: source.checkpoint, ...window }, summary)) output.write(`${event}\n`);
+    for await (const event of exportOcsf(source.lines, { checkpoint: source.checkpoint, witnessed, ...window }, summary)) output.write(`${event}\n`);
   } catch (error) {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, `cannot export ${source.name}: ${(error as Error).message}`);
@@ -93,15 +97,18 @@ async function runExport(flags: ExportFlags, context: CliContext): Promise<void>
   const window: Window = { ...(flags.since ? { since: timeOf('--since', flags.since) } : {}), ...(flags.until ? { until: timeOf('--until', flags.until) } : {}) };
   const url = resolveStoreUrl(flags.store, context.env);
   if (url === undefined && flags.chain !== undefined) throw new CliExit(2, '--chain names a chain of the PostgreSQL store: add --store URL');
+  if (flags.witness !== undefined && format !== 'ocsf') throw new CliExit(2, '--witness adds the witnessed signatures to OCSF events: use it with --format ocsf');
+  // The witness's checkpoints of this chain sign the records they are at (read before the trail, as verify does).
+  const witnessed = flags.witness === undefined ? [] : await readWitness(flags.witness, context.home(flags.home), context.env);
   const source = url === undefined ? await fileTrailSource(context.home(flags.home)) : undefined;
   const output = await openOutput(flags.out, context);
   try {
-    if (source) await writeChain(source, format, window, output, context);
+    if (source) await writeChain(source, format, window, output, context, witnessed);
     else await withDatabase(url!, async (database) => {
       const chains = await listChains(database);
       const chain = flags.chain === undefined ? chains.at(-1) : chains.find((candidate) => candidate.chainId === flags.chain);
       if (!chain) throw new CliExit(2, flags.chain === undefined ? 'the store holds no audit chain yet' : `no chain ${flags.chain} in the store (gw audit chains lists them)`);
-      await writeChain({ name: `chain ${chain.chainId} of the store`, checkpoint: chain.checkpoint, lines: chainLines(database, chain.chainId) }, format, window, output, context);
+      await writeChain({ name: `chain ${chain.chainId} of the store`, checkpoint: chain.checkpoint, lines: chainLines(database, chain.chainId) }, format, window, output, context, witnessed);
     });
   } catch (error) {
     await output.abort();
@@ -120,6 +127,7 @@ export function registerAuditExportCommand(audit: Command, context: CliContext):
     .option('--store <url>', 'the PostgreSQL store (GW_DATABASE_URL); without it, the home\'s file trail')
     .option('--chain <id>', 'with --store: the chain to export (gw audit chains lists them); default: the newest')
     .option('--out <file>', 'write to this file instead of standard output')
+    .option('--witness <hub-url|file>', 'with --format ocsf: also sign the records at the checkpoints this witness kept (so a window ending on one verifies)')
     .option('--home <dir>', 'gw home folder (default: $GW_HOME or the platform config folder)')
     .action(async (flags: ExportFlags) => runExport(flags, context));
 }
