@@ -38,13 +38,15 @@ function timeOf(flag: string, value: string | undefined): number | undefined {
 }
 
 interface Output extends CliOutput {
+  /** Resolves once what was written so far is on its way to disk: the export waits here so its memory stays flat. */
+  settle(): Promise<void>;
   close(): Promise<void>;
   abort(): Promise<void>;
 }
 
 /** --out: written to a temporary file and renamed at the end, so a failed export leaves no half file under the name. */
 async function openOutput(out: string | undefined, context: CliContext): Promise<Output> {
-  if (out === undefined) return { write: (text) => context.stdout.write(text), close: async () => undefined, abort: async () => undefined };
+  if (out === undefined) return { write: (text) => context.stdout.write(text), settle: async () => undefined, close: async () => undefined, abort: async () => undefined };
   const target = path.resolve(out);
   const temporary = `${target}.${process.pid}.tmp`;
   const handle: FileHandle = await open(temporary, 'w').catch((error: unknown) => { throw new CliExit(2, `cannot write ${target}: ${(error as Error).message}`); });
@@ -55,6 +57,7 @@ async function openOutput(out: string | undefined, context: CliContext): Promise
   return {
     // A failed write surfaces at close, which awaits the same chain.
     write: (text) => { buffered.push(text); size += text.length; if (size > 1 << 20) flush().catch(() => undefined); },
+    settle: async () => { await writing; },
     close: async () => { await flush(); await handle.close(); await rename(temporary, target); },
     abort: async () => { await handle.close().catch(() => undefined); await rm(temporary, { force: true }); },
   };
@@ -78,12 +81,20 @@ function describeOcsf(summary: OcsfExportSummary, source: TrailSource, window: W
 
 async function writeChain(source: TrailSource, format: string, window: Window, output: Output, context: CliContext, witnessed: readonly SignedCheckpoint[]): Promise<void> {
   if (format === 'jsonl') {
-    for await (const line of source.lines) if (line !== '' && inWindow(line, window)) output.write(`${line}\n`);
+    let count = 0;
+    for await (const line of source.lines) {
+      if (line === '' || !inWindow(line, window)) continue;
+      output.write(`${line}\n`);
+      if (++count % 1024 === 0) await output.settle();
+    }
     return;
   }
   const summary: OcsfExportSummary = { events: 0, signed: 0, lastSigned: false, unsignedTail: 0 };
   try {
-    for await (const event of exportOcsf(source.lines, { checkpoint: source.checkpoint, witnessed, ...window }, summary)) output.write(`${event}\n`);
+    for await (const event of exportOcsf(source.lines, { checkpoint: source.checkpoint, witnessed, ...window }, summary)) {
+      output.write(`${event}\n`);
+      if (summary.events % 1024 === 0) await output.settle();
+    }
   } catch (error) {
     if (error instanceof CliExit) throw error;
     throw new CliExit(1, `cannot export ${source.name}: ${(error as Error).message}`);
