@@ -65,7 +65,12 @@ async function openOutput(out: string | undefined, context: CliContext): Promise
 
 function inWindow(line: string, window: Window): boolean {
   if (window.since === undefined && window.until === undefined) return true;
-  const time = Date.parse((JSON.parse(line) as { ts: string }).ts);
+  let time: number;
+  try {
+    time = Date.parse((JSON.parse(line) as { ts: string }).ts);
+  } catch {
+    return true; // a damaged line is exported as it is: gw audit verify --file names it
+  }
   return (window.since === undefined || time >= window.since) && (window.until === undefined || time <= window.until);
 }
 
@@ -121,11 +126,12 @@ async function runExport(flags: ExportFlags, context: CliContext): Promise<void>
       if (!chain) throw new CliExit(2, flags.chain === undefined ? 'the store holds no audit chain yet' : `no chain ${flags.chain} in the store (gw audit chains lists them)`);
       await writeChain({ name: `chain ${chain.chainId} of the store`, checkpoint: chain.checkpoint, lines: chainLines(database, chain.chainId) }, format, window, output, context, witnessed);
     });
+    await output.close();
   } catch (error) {
     await output.abort();
-    throw error;
+    if (error instanceof CliExit) throw error;
+    throw new CliExit(2, `cannot write ${flags.out ?? 'the export'}: ${(error as Error).message}`);
   }
-  await output.close();
 }
 
 export function registerAuditExportCommand(audit: Command, context: CliContext): void {
