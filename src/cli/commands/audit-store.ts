@@ -1,17 +1,16 @@
 // The audit trail on PostgreSQL (gw serve --store): `gw audit verify --store URL` checks
-// every chain, `gw audit export --store URL --chain ID` writes one as the JSON Lines
-// that `gw audit verify --file` accepts.
+// every chain, `gw audit chains` lists them (`gw audit export`, in audit-export.ts, writes one).
 import type { Command } from 'commander';
 import { describeDatabaseError, openDatabase, type Database } from '../../postgres/database.js';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
-import { chainLines, listChains, verifyChains, type ChainVerdict } from '../../postgres/postgres-audit-chains.js';
+import { listChains, verifyChains, type ChainVerdict } from '../../postgres/postgres-audit-chains.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { fingerprintOf } from '../../audit/trust-file.js';
 import { compareInventory, type InventoryChain } from '../../audit/compare-witness.js';
 import { readWitness } from '../read-witness.js';
 import { resolveTrustedKeys, type TrustFlags, type TrustedKeys } from '../trusted-keys.js';
 
-async function withDatabase<T>(url: string, run: (database: Database) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(url: string, run: (database: Database) => Promise<T>): Promise<T> {
   const database = openDatabase(url, { maxConnections: 2 });
   try {
     return await run(database);
@@ -23,7 +22,7 @@ async function withDatabase<T>(url: string, run: (database: Database) => Promise
   }
 }
 
-function storeUrlOf(context: CliContext, flag: string | undefined): string {
+export function storeUrlOf(context: CliContext, flag: string | undefined): string {
   const url = resolveStoreUrl(flag, context.env);
   if (url === undefined) throw new CliExit(2, 'name the PostgreSQL store with --store URL (or GW_DATABASE_URL)');
   return url;
@@ -77,20 +76,6 @@ export async function runStoreVerify(flags: TrustFlags & { store?: string; json?
 }
 
 export function registerAuditStoreCommands(audit: Command, context: CliContext): void {
-  audit
-    .command('export')
-    .description('Write one chain of the PostgreSQL trail as JSON Lines (verify it with gw audit verify --file)')
-    .option('--store <url>', 'the PostgreSQL store (GW_DATABASE_URL)')
-    .option('--chain <id>', 'the chain to export (gw audit chains lists them); default: the newest')
-    .action(async (flags: { store?: string; chain?: string }) => {
-      const url = storeUrlOf(context, flags.store);
-      await withDatabase(url, async (database) => {
-        const chains = await listChains(database);
-        const chain = flags.chain === undefined ? chains.at(-1) : chains.find((candidate) => candidate.chainId === flags.chain);
-        if (!chain) throw new CliExit(2, flags.chain === undefined ? 'the store holds no audit chain yet' : `no chain ${flags.chain} in the store (gw audit chains lists them)`);
-        for await (const line of chainLines(database, chain.chainId)) context.stdout.write(`${line}\n`);
-      });
-    });
   audit
     .command('chains')
     .description('List the chains of the PostgreSQL trail: one per instance boot')

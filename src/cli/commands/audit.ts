@@ -14,6 +14,8 @@ import { readWitness } from '../read-witness.js';
 import { resolveTrustedKeys } from '../trusted-keys.js';
 import { fingerprintOf } from '../../audit/trust-file.js';
 import { registerAuditTrustCommand } from './audit-trust.js';
+import { registerAuditExportCommand } from './audit-export.js';
+import { runOcsfVerify } from './audit-verify-ocsf.js';
 
 interface VerifyFlags {
   file?: string;
@@ -24,6 +26,8 @@ interface VerifyFlags {
   witness?: string;
   trustFile?: string;
   allowUntrusted?: boolean;
+  ocsf?: string;
+  window?: boolean;
 }
 
 function describeResult(result: VerifyResult): string {
@@ -63,6 +67,8 @@ function verifyReadError(error: unknown, file: string, missing: boolean, flags: 
 }
 
 export async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
+  // An OCSF export is checked on its own: the file and the --key public keys, nothing of a home or store.
+  if (flags.ocsf !== undefined) return runOcsfVerify(flags, context);
   // With a store, every instance's chain is checked there (and against the witness, when one is named).
   if (flags.file === undefined && resolveStoreUrl(flags.store, context.env) !== undefined) return runStoreVerify(flags, context);
   const home = context.home(flags.home);
@@ -115,8 +121,11 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
     .option('--key <file...>', 'trust these audit.pub files (or keys) besides the trust file; with --store each must sign a chain')
     .option('--trust-file <path>', 'the operator\'s trust file (default: <home>/audit-trust.json; gw audit trust manages it)')
     .option('--allow-untrusted', 'report a chain signed by an untrusted key as UNTRUSTED instead of failing (for looking around)')
+    .option('--ocsf <file>', 'verify an OCSF export (gw audit export --format ocsf) offline against the --key public keys only')
+    .option('--window', 'with --ocsf: the file may start mid-chain (an export made with --since)')
     .option('--witness <hub-url|file>', 'also compare the trail (with --store: every chain) with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)')
     .action(async (flags: VerifyFlags) => runAuditVerify(flags, context));
+  registerAuditExportCommand(audit, context);
   registerAuditStoreCommands(audit, context);
   registerAuditTrustCommand(audit, context);
 }

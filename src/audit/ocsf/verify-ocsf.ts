@@ -1,0 +1,169 @@
+// Verifies an OCSF export with nothing but its lines and the trusted public keys, pure:
+// each event's record (raw_data) re-hashed with the trail's own sealing code, each link
+// (seq and prev_event), each OCSF field re-derived from raw_data and compared, each
+// signature checked under a trusted key (fail closed), and the last event signed (a cut
+// tail). Stops at the first bad event and names it.
+import canonicalizeModule from 'canonicalize';
+import { isSignatureValid, trailIdOf, type ChainHead } from '../checkpoint.js';
+import { fingerprintOf } from '../key-fingerprint.js';
+import type { AuditRecord } from '../record.js';
+import { checkRecordLine, checkRecordLink } from '../verify.js';
+import { eventUidOf, recordToOcsf, type EventSignature, type OcsfEvent } from './record-to-ocsf.js';
+
+type Canonicalize = (input: unknown) => string | undefined;
+const loaded: unknown = canonicalizeModule;
+const canonicalize: Canonicalize = typeof loaded === 'function' ? (loaded as Canonicalize) : (loaded as { default: Canonicalize }).default;
+
+export interface OcsfVerifyOptions {
+  /** The keys given with --key: a signature under any other fails (fail closed). */
+  trustedKeys: readonly string[];
+  /** The file is a window (--since): its first event may follow records that are not in it. */
+  window?: boolean;
+}
+
+export interface OcsfBadEvent {
+  line: number;
+  /** The event's metadata.uid, when it has one. */
+  uid?: string;
+  reason: string;
+}
+
+export interface OcsfVerdict {
+  ok: boolean;
+  events: number;
+  chain?: string;
+  first?: number;
+  head: ChainHead | null;
+  /** Key fingerprints that signed events of the file. */
+  signers: string[];
+  firstBad?: OcsfBadEvent;
+  notes: string[];
+}
+
+interface State {
+  head: ChainHead | null;
+  chain?: string;
+  first?: number;
+  lastSignedSeq?: number;
+  signers: Set<string>;
+  notes: string[];
+}
+
+function asObject(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+}
+
+function parseEvent(line: string): Record<string, unknown> | undefined {
+  try {
+    return asObject(JSON.parse(line));
+  } catch {
+    return undefined;
+  }
+}
+
+function signatureOf(event: Record<string, unknown>): EventSignature | undefined | 'malformed' {
+  const listed = asObject(event.unmapped)?.gw_signatures;
+  if (listed === undefined) return undefined;
+  const entry = Array.isArray(listed) && listed.length === 1 ? asObject(listed[0]) : undefined;
+  if (typeof entry?.public_key !== 'string' || typeof entry.signature !== 'string') return 'malformed';
+  return { public_key: entry.public_key, signature: entry.signature };
+}
+
+/** The first path where two JSON values differ, for naming an edited field. */
+export function firstDifference(actual: unknown, expected: unknown, at = ''): string | undefined {
+  const left = asObject(actual);
+  const right = asObject(expected);
+  if (left && right) {
+    for (const key of [...new Set([...Object.keys(left), ...Object.keys(right)])].sort()) {
+      const found = firstDifference(left[key], right[key], at ? `${at}.${key}` : key);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (Array.isArray(actual) && Array.isArray(expected) && actual.length === expected.length) {
+    for (let index = 0; index < actual.length; index += 1) {
+      const found = firstDifference(actual[index], expected[index], `${at}[${index}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  return canonicalize(actual) === canonicalize(expected) ? undefined : at || '(the event)';
+}
+
+function linkProblem(record: AuditRecord, state: State, options: OcsfVerifyOptions): string | undefined {
+  if (state.head === null && record.seq !== 1) {
+    if (!options.window) return `the file starts at seq ${record.seq}: the ${record.seq - 1} earlier event(s) of the chain are not in it (dropped, or a --since export: verify it with --window)`;
+    state.notes.push(`a window: the file starts at seq ${record.seq}; its first link (prev_event) is not checked`);
+    return undefined;
+  }
+  if (state.head === null) return checkRecordLink(record, null);
+  return checkRecordLink(record, state.head)?.replace(/^record \d+: /, '');
+}
+
+function signatureProblem(record: AuditRecord, chain: string, signature: EventSignature, options: OcsfVerifyOptions, state: State): string | undefined {
+  const checkpoint = { v: 2 as const, trail: chain, seq: record.seq, hash: record.hash, ...signature };
+  if (!isSignatureValid(checkpoint)) return 'its signature does not verify over its chain, seq and hash (forged or edited)';
+  const fingerprint = fingerprintOf(signature.public_key);
+  if (!options.trustedKeys.includes(signature.public_key)) return `signed by key ${fingerprint}, which is not trusted (not given with --key): re-signed by someone else`;
+  state.signers.add(fingerprint);
+  state.lastSignedSeq = record.seq;
+  return undefined;
+}
+
+/** Everything about one event; undefined when it verifies. */
+function eventProblem(line: string, lineNumber: number, state: State, options: OcsfVerifyOptions): Omit<OcsfBadEvent, 'line'> | undefined {
+  const event = parseEvent(line);
+  if (!event) return { reason: 'not a JSON object (edited or torn)' };
+  const uid = typeof asObject(event.metadata)?.uid === 'string' ? asObject(event.metadata)!.uid as string : undefined;
+  const bad = (reason: string) => ({ ...(uid ? { uid } : {}), reason });
+  if (typeof event.raw_data !== 'string') return bad('raw_data (the original record, which the check needs) is missing');
+  const verdict = checkRecordLine(event.raw_data, lineNumber);
+  if ('bad' in verdict) return bad(`raw_data: ${verdict.bad.reason}`);
+  const record = verdict.record as AuditRecord;
+  const attestations = event.attestation_list;
+  const chain = Array.isArray(attestations) ? asObject(attestations[0])?.chain_uid : undefined;
+  if (typeof chain !== 'string') return bad('attestation_list[0].chain_uid is missing');
+  if (state.chain !== undefined && chain !== state.chain) return bad(`belongs to another chain (${chain}) than the events before it (${state.chain})`);
+  if (record.seq === 1 && chain !== trailIdOf(record.hash)) return bad('its chain_uid is not the id its first record names (record 1 replaced)');
+  const link = linkProblem(record, state, options);
+  if (link) return bad(link);
+  const signature = signatureOf(event);
+  if (signature === 'malformed') return bad('unmapped.gw_signatures is malformed');
+  const signed = signature ? signatureProblem(record, chain, signature, options, state) : undefined;
+  if (signed) return bad(signed);
+  const difference = firstDifference(event, recordToOcsf(record, event.raw_data, { chain, ...(signature ? { signature } : {}) }));
+  if (difference !== undefined) return bad(`${difference} differs from what its raw_data gives (an OCSF field was edited)`);
+  state.chain = chain;
+  state.first ??= record.seq;
+  state.head = { seq: record.seq, hash: record.hash };
+  return undefined;
+}
+
+function endProblem(state: State, events: number, lastUid: string | undefined): Omit<OcsfBadEvent, 'line'> | undefined {
+  if (events === 0) return { reason: 'the file holds no event' };
+  if (state.lastSignedSeq === undefined) return { ...(lastUid ? { uid: lastUid } : {}), reason: 'no event carries a signature: nothing ties the file to a trusted key (its signed last event dropped, or an export that ends before its chain\'s checkpoint)' };
+  if (state.lastSignedSeq !== state.head!.seq) {
+    return { ...(lastUid ? { uid: lastUid } : {}), reason: `the events after seq ${state.lastSignedSeq} are not covered by a signature: the last event(s) were dropped, or added` };
+  }
+  return undefined;
+}
+
+export async function verifyOcsfLines(lines: Iterable<string> | AsyncIterable<string>, options: OcsfVerifyOptions): Promise<OcsfVerdict> {
+  const state: State = { head: null, signers: new Set(), notes: [] };
+  let lineNumber = 0;
+  let events = 0;
+  const verdict = (firstBad?: OcsfBadEvent): OcsfVerdict => ({
+    ok: firstBad === undefined, events, head: state.head, signers: [...state.signers], notes: state.notes,
+    ...(state.chain ? { chain: state.chain } : {}), ...(state.first !== undefined ? { first: state.first } : {}), ...(firstBad ? { firstBad } : {}),
+  });
+  for await (const line of lines) {
+    lineNumber += 1;
+    if (line === '') continue;
+    const problem = eventProblem(line, lineNumber, state, options);
+    if (problem) return verdict({ line: lineNumber, ...problem });
+    events += 1;
+  }
+  const lastUid = state.chain && state.head ? eventUidOf(state.chain, state.head.seq) : undefined;
+  const end = endProblem(state, events, lastUid);
+  return verdict(end ? { line: lineNumber + 1, ...end } : undefined);
+}
