@@ -60,7 +60,7 @@ export async function forwardTranslated(
   if (inbound.stream) {
     const stream = relayTranslatedStream(upstream.body, {
       providerCodec: provider.codec, clientCodec, model: inbound.model ?? '', context: clientContext,
-      signal: request.signal,
+      signal: request.signal, relayed: trace.relayOutput(null),
       onFinished: () => trace.noteFinished(),
       onFirstByte: () => trace.noteUpstreamFirstByte(),
       onDone: ({ usage, bytes, failure }) => {

@@ -36,7 +36,7 @@ export async function relayReply(
   const codec = codecForCall(call.dialect, call.operation);
   if (upstream.status < 400 && contentType.includes('text/event-stream')) {
     const relayed = relayStream(upstream.body, {
-      codec, hideUsageChunk: reply.hideUsageChunk, signal,
+      codec, hideUsageChunk: reply.hideUsageChunk, signal, relayed: trace.relayOutput(codec),
       onFinished: () => trace.noteFinished(),
       onFirstByte: () => trace.noteUpstreamFirstByte(),
       onDone: ({ usage, bytes, failure }) => {

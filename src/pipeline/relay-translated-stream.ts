@@ -9,6 +9,7 @@ import { SseDecoder } from '../streaming/sse-decoder.js';
 import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import { decodeBedrockEventStream } from '../providers/bedrock/event-stream.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
+import type { RelayedOutput } from './relayed-output.js';
 
 export interface TranslatedRelayOptions {
   providerCodec: DialectCodec;
@@ -22,6 +23,8 @@ export interface TranslatedRelayOptions {
   onFinished?(): void;
   /** Called when the provider's first body byte arrives (the stream first-byte histograms). */
   onFirstByte?(): void;
+  /** Keeps the text relayed (while budgets apply), for a stream cut before its usage. */
+  relayed?: RelayedOutput;
 }
 
 async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {
@@ -40,6 +43,7 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
     const out: Buffer[] = [];
     for (const part of parts) {
       if (part.type === 'usage' || part.type === 'finish') usage = part.usage;
+      options.relayed?.addPart(part);
       out.push(encoder.push(part));
     }
     return Buffer.concat(out);

@@ -9,6 +9,7 @@ import { statusClass } from '../metrics/gateway-metrics.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { chargeWithoutHold, settleBudget } from '../pipeline/hold-budget.js';
 import { priceCall } from '../pipeline/price-call.js';
+import { estimateCutCall, needsCutEstimate } from '../pipeline/settle-cut-call.js';
 import { NANOS_PER_USD } from '../spend/price-book.js';
 import type { RequestState } from './request-state.js';
 
@@ -89,6 +90,8 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   observeFirstByte(services, labels, state);
 
   const identity = state.identity;
+  // A held call cut before its usage came is charged gw's estimate, never 0 (the first such call loads the tokenizer).
+  if (needsCutEstimate(trace)) await estimateCutCall(trace, { operation: state.operation, rawBody: state.rawBody, bytesIn: call.bytesIn });
   const cost = priceCall(services, trace);
   if (cost?.nano_usd !== undefined) {
     services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: cost.priced_as ?? '' }, cost.nano_usd / NANOS_PER_USD);
