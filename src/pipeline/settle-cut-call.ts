@@ -70,7 +70,7 @@ function hasUnits(tokens: AuditTokens): boolean {
 }
 
 /** gpt-tokenizer's o200k_base (GPT-4o's encoding), loaded on the first cut call only (about a second of start-up). */
-async function loadTokenizer(): Promise<CountTokens> {
+export async function loadTokenizer(): Promise<CountTokens> {
   const { countTokens } = await import('gpt-tokenizer');
   return (text) => countTokens(text);
 }
