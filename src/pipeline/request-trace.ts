@@ -67,6 +67,8 @@ export class RequestTrace implements TraceView {
   relayed: RelayedOutput | null = null;
   /** The tokens are gw's estimate of a call whose usage never came in full (src/pipeline/settle-cut-call.ts). */
   usageEstimated = false;
+  /** A held media call's fields (its JSON body, or its form as read on the way up), for the estimate of a cut one. */
+  requestFields: Readonly<Record<string, unknown>> | null = null;
 
   noteModel(model: string | null): void { this.model = model; }
 
@@ -102,6 +104,8 @@ export class RequestTrace implements TraceView {
     this.tokens = tokens;
     this.usageEstimated = true;
   }
+
+  noteRequestFields(fields: Readonly<Record<string, unknown>>): void { this.requestFields = fields; }
 
   /** A keeper of the relayed output when a budget holds this call (else nothing is kept: no work when budgets are off). */
   relayOutput(codec: Pick<DialectCodec, 'createStreamDecoder'> | null): RelayedOutput | undefined {

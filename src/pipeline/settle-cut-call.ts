@@ -7,7 +7,7 @@
 // none, nothing is kept on the way and nothing is estimated.
 import type { AuditTokens } from '../audit/record.js';
 import { completeUsage, estimateInputTokens, MEDIA_BLOB_TOKENS, type CountTokens } from '../spend/estimate-cut-usage.js';
-import { expectedMediaUnits, mediaUnitOf } from './media-units.js';
+import { expectedMediaUnits, mediaUnitOf, type RequestFields } from './media-units.js';
 import type { RequestTrace } from './request-trace.js';
 
 /** What the record stage knows of the request beyond its trace. */
@@ -21,7 +21,9 @@ export interface CutCall {
 /** Checked without an await: most calls are complete and pay nothing here. */
 export function needsCutEstimate(trace: RequestTrace): boolean {
   if (!trace.budget || trace.usageEstimated || trace.upstreamSentAt === null || trace.cost) return false;
-  if (trace.outcome.some((outcome) => providerRefused(outcome, trace.relayed !== null))) return false;
+  // A client that left mid-request is seen by the relay as an unreachable provider: the provider had the call.
+  const reached = trace.relayed !== null || trace.outcome.includes('client_disconnected');
+  if (trace.outcome.some((outcome) => providerRefused(outcome, reached))) return false;
   const tokens = trace.tokens;
   if (tokens === null) return true;
   if (hasUnits(tokens)) return false;
@@ -35,34 +37,32 @@ export async function estimateCutCall(trace: RequestTrace, call: CutCall): Promi
   const count = await loadTokenizer();
   const body = call.rawBody?.toString('utf8') ?? null;
   const unit = mediaUnitOf(call.operation);
+  // A multipart call's model is in its form, read on the way up; the answer that would name it never came.
+  const model = trace.requestFields?.model;
+  if (typeof model === 'string' && model !== '') trace.noteFormModel(model);
   const completed = completeUsage(trace.tokens, {
     // A multipart upload is media (audio, an image) that passed through unread: the per-blob allowance.
     input: () => body !== null ? estimateInputTokens(body, count) : MEDIA_BLOB_TOKENS + Math.ceil(call.bytesIn / 1024),
     output: trace.relayed?.tokens(count) ?? 0,
   });
   if (!completed.estimated && unit === undefined) return;
-  trace.noteEstimatedUsage(unit === undefined ? completed.tokens : { ...completed.tokens, ...mediaUnits(unit, call, body) });
+  trace.noteEstimatedUsage(unit === undefined ? completed.tokens : { ...completed.tokens, ...mediaUnits(unit, call, trace.requestFields) });
 }
 
 /** A media call cut short is charged the units it asked for (the provider makes them all the same); audio heard, from the upload's size. */
-function mediaUnits(unit: NonNullable<ReturnType<typeof mediaUnitOf>>, call: CutCall, body: string | null): AuditTokens {
+function mediaUnits(unit: NonNullable<ReturnType<typeof mediaUnitOf>>, call: CutCall, fields: RequestFields | null): AuditTokens {
   // 16 kbit/s is about the lowest bit rate speech is stored at: no upload of this size lasts longer.
   if (unit === 'audio_seconds') return { audio_seconds: Math.max(1, Math.ceil(call.bytesIn / 2000)) };
-  return expectedMediaUnits(call.operation, parseBody(body));
-}
-
-function parseBody(body: string | null): unknown {
-  if (body === null) return null;
-  try { return JSON.parse(body); } catch { return null; }
+  return expectedMediaUnits(call.operation, fields ?? {});
 }
 
 /**
  * The provider answered with an error status (it bills nothing) or could not be reached. A stream
  * that was being relayed reached it: its failure (a reset, a time-out) cut a call that ran.
  */
-function providerRefused(outcome: string, streamed: boolean): boolean {
+function providerRefused(outcome: string, reached: boolean): boolean {
   if (/^upstream_[45]\d\d$/.test(outcome) || outcome === 'GW_ERR_UPSTREAM_REJECTED') return true;
-  return outcome === 'GW_ERR_UPSTREAM_UNREACHABLE' && !streamed;
+  return outcome === 'GW_ERR_UPSTREAM_UNREACHABLE' && !reached;
 }
 
 function hasUnits(tokens: AuditTokens): boolean {
