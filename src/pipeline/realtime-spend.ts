@@ -136,14 +136,16 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 
 /**
  * At the session's close: its usage (reported, completed by the estimate when a response was cut)
- * priced, and the budget hold taken at the handshake settled to that cost. Returns the cost for
- * the close record.
+ * priced, and the budget hold taken at the handshake settled to that cost (not waited for: the
+ * close record need not wait on the counter). Returns the cost for the close record.
  */
 export async function settleRealtimeSession(services: GatewayServices, trace: RequestTrace, reported: AuditTokens | null, spend: RealtimeSpend | null): Promise<AuditCost | null> {
   const usage = spend?.cut ? spend.usage(reported, await loadTokenizer()) : reported ? { tokens: reported, estimated: false } : null;
   if (usage?.estimated) trace.noteEstimatedUsage(usage.tokens);
   else trace.noteUsage(usage?.tokens ?? null);
   const cost = priceCall(services, trace);
-  if (trace.budget) await settleBudget(services, trace);
+  if (trace.budget) {
+    settleBudget(services, trace).catch((error: unknown) => services.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'realtime budget settle failed'));
+  }
   return cost;
 }
