@@ -73,6 +73,15 @@ describe('RelayedOutput', () => {
     expect(relayed.tokens(countTokens)).toBe(countTokens('The answer is 42.lookup{"q":"x"}'));
   });
 
+  it('decodes kept Anthropic Messages events (a stream cut before message_delta carried its output count)', () => {
+    const relayed = new RelayedOutput(CODECS['anthropic-messages']);
+    relayed.addEvent(JSON.stringify({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], stop_reason: null, usage: { input_tokens: 25, output_tokens: 1 } } }));
+    relayed.addEvent(JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
+    relayed.addEvent(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Counting: one, two,' } }));
+    relayed.addEvent(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ' three' } }));
+    expect(relayed.tokens(countTokens)).toBe(countTokens('Counting: one, two, three'));
+  });
+
   it('keeps a translated stream\'s generated text parts', () => {
     const relayed = new RelayedOutput(null);
     relayed.addPart({ type: 'text-start', index: 0 });

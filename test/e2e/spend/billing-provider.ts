@@ -16,6 +16,8 @@ export interface StreamPlan {
   holdUsage?: boolean;
   /** Destroy the socket after this many content chunks (the provider cutting the stream). */
   resetAfterChunks?: number;
+  /** Go silent after this many content chunks, the connection open (for gw's idle time-out). */
+  stallAfterChunks?: number;
 }
 
 export interface BilledRequest {
@@ -96,6 +98,10 @@ async function answer(response: http.ServerResponse, body: Record<string, unknow
   for (const [index, word] of ANSWER_WORDS.entries()) {
     if (plan.resetAfterChunks === index) {
       response.socket?.destroy();
+      return;
+    }
+    if (plan.stallAfterChunks === index) {
+      await untilGone(response);
       return;
     }
     if (!await send(frame([{ index: 0, delta: { content: index === 0 ? word : ` ${word}` }, finish_reason: null }]))) return;

@@ -1,8 +1,8 @@
 // Budgets hold against clients that hang up (issue 26): a real `gw serve`, a provider-shaped
 // streaming server on loopback that bills as OpenAI does (billing-provider.ts), a price set with
 // `gw prices set` and a hard budget with `gw budgets set`. Clients hang up at every moment of a
-// stream (before the first byte, mid-stream, after finish_reason, before the usage chunk), and
-// the provider cuts one stream itself. Each call's recorded spend is at least what the provider
+// stream (before the first byte, mid-stream, after finish_reason, before the usage chunk); the
+// provider cuts one stream itself, and gw's idle time-out cuts one that went silent. Each call's recorded spend is at least what the provider
 // bills for what was relayed (the input sent, the output handed to the client), flagged as
 // estimated; and the budget refuses once spent, after no more hang-ups than the budget over the
 // smallest call's cost (before the fix, each such call settled at $0 and the budget never filled).
@@ -33,7 +33,8 @@ async function start(budgetUsd: number): Promise<{ gw: GatewayProcess; provider:
     const result = await runGw(args, { home });
     expect(result.code, result.stderr).toBe(0);
   }
-  gw = await startGatewayProcess({ home, env: { OPENAI_API_KEY: UPSTREAM_KEY, OPENAI_BASE_URL: `${provider.url}/v1`, GW_LOG_LEVEL: 'warn' } });
+  // A provider silent for 1.5 s mid-stream is cut by gw (every other moment keeps it busier than that).
+  gw = await startGatewayProcess({ home, env: { OPENAI_API_KEY: UPSTREAM_KEY, OPENAI_BASE_URL: `${provider.url}/v1`, GW_LOG_LEVEL: 'warn', GW_UPSTREAM_IDLE_TIMEOUT_MS: '1500' } });
   return { gw, provider };
 }
 
@@ -55,6 +56,7 @@ const MOMENTS: Moment[] = [
   { name: 'after finish_reason (gw asked for the usage chunk)', plan: { holdUsage: true }, dialect: 'chat', hangUpWhen: (read) => read.finished },
   { name: 'before the usage chunk the client asked for', plan: { holdUsage: true }, dialect: 'chat', includeUsage: true, hangUpWhen: (read) => read.finished },
   { name: 'the provider cuts the stream', plan: { resetAfterChunks: 8 }, dialect: 'chat', hangUpWhen: 'never' },
+  { name: 'gw\'s idle time-out cuts a silent stream', plan: { stallAfterChunks: 6 }, dialect: 'chat', hangUpWhen: 'never' },
   { name: 'mid-stream, translated (Anthropic client, OpenAI provider)', plan: {}, dialect: 'messages', hangUpWhen: (read) => read.deltas >= 5 },
 ];
 
@@ -147,6 +149,7 @@ describe('a stream cut at any moment is charged what it relayed', () => {
       expect((record.tokens as Tokens).output ?? 0, moment.name).toBeGreaterThanOrEqual(relayedTokens);
       expect((record.tokens as Tokens).input ?? 0, moment.name).toBeGreaterThanOrEqual(billed.promptTokens);
       if (moment.hangUpWhen !== 'never') expect(record.outcome, moment.name).toContain('client_disconnected');
+      if (moment.plan.stallAfterChunks !== undefined) expect(record.outcome, moment.name).toContain('GW_ERR_UPSTREAM_TIMEOUT');
       if (moment.hangUpWhen === 'before-first-byte') expect(relayed).toBe('');
       else expect(relayedTokens, moment.name).toBeGreaterThan(0);
     }
