@@ -44,6 +44,8 @@ interface Moment {
   plan: StreamPlan;
   dialect: 'chat' | 'messages';
   includeUsage?: boolean;
+  /** A JSON (non-streaming) call. */
+  buffered?: boolean;
   /** Hang up once this is true of what the client has read (never: read to the end). */
   hangUpWhen: ((read: ReadSoFar) => boolean) | 'before-first-byte' | 'never';
 }
@@ -52,6 +54,7 @@ interface ReadSoFar { deltas: number; finished: boolean }
 
 const MOMENTS: Moment[] = [
   { name: 'before the first byte', plan: { holdHeaders: true }, dialect: 'chat', hangUpWhen: 'before-first-byte' },
+  { name: 'a JSON call, before its answer', plan: { holdHeaders: true }, dialect: 'chat', buffered: true, hangUpWhen: 'before-first-byte' },
   { name: 'mid-stream', plan: {}, dialect: 'chat', hangUpWhen: (read) => read.deltas >= 5 },
   { name: 'after finish_reason (gw asked for the usage chunk)', plan: { holdUsage: true }, dialect: 'chat', hangUpWhen: (read) => read.finished },
   { name: 'before the usage chunk the client asked for', plan: { holdUsage: true }, dialect: 'chat', includeUsage: true, hangUpWhen: (read) => read.finished },
@@ -67,7 +70,7 @@ async function callAndHangUp(gateway: GatewayProcess, key: string, billing: Bill
   const controller = new AbortController();
   const messages = [{ role: 'user', content: `Please count slowly, call ${index}, and say nothing else.` }];
   const body = moment.dialect === 'chat'
-    ? { model: 'gpt-4o', stream: true, max_tokens: 200, messages, ...(moment.includeUsage ? { stream_options: { include_usage: true } } : {}) }
+    ? { model: 'gpt-4o', stream: !moment.buffered, max_tokens: 200, messages, ...(moment.includeUsage ? { stream_options: { include_usage: true } } : {}) }
     : { model: 'openai/gpt-4o', stream: true, max_tokens: 200, messages };
   const pending = fetch(`${gateway.url}/v1/${moment.dialect === 'chat' ? 'chat/completions' : 'messages'}`, {
     method: 'POST', signal: controller.signal,
