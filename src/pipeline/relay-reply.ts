@@ -18,6 +18,7 @@ import { noteHubCost } from './price-call.js';
 import type { InboundCall } from './read-inbound-call.js';
 import { relayResource } from './relay-resource.js';
 import { readJsonBody, relayStream } from './relay-response.js';
+import type { RelayedOutput } from './relayed-output.js';
 import type { RequestTrace } from './request-trace.js';
 import { scanOutputJson, scanOutputStream } from './scan-output.js';
 import type { TargetReply } from './try-target.js';
@@ -51,7 +52,7 @@ export async function relayReply(
   }
   if (upstream.status < 400 && call.stream) {
     if (governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
-    return { status: upstream.status, headers, body: trace.trackStream(countBytes(upstream.body, trace)) };
+    return { status: upstream.status, headers, body: trace.trackStream(countBytes(upstream.body, trace, trace.relayOutput(codec))) };
   }
   const readStarted = process.hrtime.bigint();
   const json = await readJsonBody(upstream.body, codec, upstream.headers);
@@ -94,11 +95,12 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | st
   return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Symbol.asyncIterator in value;
 }
 
-async function* countBytes(body: AsyncIterable<Uint8Array>, trace: RequestTrace): AsyncGenerator<Uint8Array> {
+async function* countBytes(body: AsyncIterable<Uint8Array>, trace: RequestTrace, relayed: RelayedOutput | undefined): AsyncGenerator<Uint8Array> {
   let bytes = 0;
   try {
     for await (const chunk of body) {
       bytes += chunk.length;
+      relayed?.addChunk(chunk);
       yield chunk;
     }
   } catch (error) {

@@ -108,7 +108,7 @@ export class RequestTrace implements TraceView {
   noteRequestFields(fields: Readonly<Record<string, unknown>>): void { this.requestFields = fields; }
 
   /** A keeper of the relayed output when a budget holds this call (else nothing is kept: no work when budgets are off). */
-  relayOutput(codec: Pick<DialectCodec, 'createStreamDecoder'> | null): RelayedOutput | undefined {
+  relayOutput(codec: Pick<DialectCodec, 'createStreamDecoder' | 'streamFraming'> | null): RelayedOutput | undefined {
     if (!this.budget) return undefined;
     this.relayed = new RelayedOutput(codec);
     return this.relayed;

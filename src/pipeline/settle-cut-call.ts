@@ -7,6 +7,7 @@
 // none, nothing is kept on the way and nothing is estimated.
 import type { AuditTokens } from '../audit/record.js';
 import { completeUsage, estimateInputTokens, MEDIA_BLOB_TOKENS, type CountTokens } from '../spend/estimate-cut-usage.js';
+import { toAuditTokens } from './audit-tokens.js';
 import { expectedMediaUnits, mediaUnitOf, type RequestFields } from './media-units.js';
 import type { RequestTrace } from './request-trace.js';
 
@@ -40,12 +41,14 @@ export async function estimateCutCall(trace: RequestTrace, call: CutCall): Promi
   // A multipart call's model is in its form, read on the way up; the answer that would name it never came.
   const model = trace.requestFields?.model;
   if (typeof model === 'string' && model !== '') trace.noteFormModel(model);
-  const completed = completeUsage(trace.tokens, {
+  const relayed = trace.relayed ? await trace.relayed.count(count) : null;
+  // A stream relayed as bytes (Bedrock frames, Gemini's JSON array) is read for usage only here.
+  const completed = completeUsage(trace.tokens ?? toAuditTokens(relayed?.usage), {
     // A multipart upload is media (audio, an image) that passed through unread: the per-blob allowance.
     input: () => body !== null ? estimateInputTokens(body, count) : MEDIA_BLOB_TOKENS + Math.ceil(call.bytesIn / 1024),
-    output: trace.relayed?.tokens(count) ?? 0,
+    output: relayed?.tokens ?? 0,
   });
-  if (!completed.estimated && unit === undefined) return;
+  if (!completed.estimated && unit === undefined) return trace.noteUsage(completed.tokens);
   trace.noteEstimatedUsage(unit === undefined ? completed.tokens : { ...completed.tokens, ...mediaUnits(unit, call, trace.requestFields) });
 }
 

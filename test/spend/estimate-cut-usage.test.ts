@@ -3,7 +3,8 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { completeUsage, estimateInputTokens, estimateOutputTokens, MEDIA_BLOB_TOKENS, TOKENIZED_BYTES } from '../../src/spend/estimate-cut-usage.js';
-import { RelayedOutput } from '../../src/pipeline/relayed-output.js';
+import { jsonArrayElements, RelayedOutput } from '../../src/pipeline/relayed-output.js';
+import { encodeEventFrame } from '../../src/formats/bedrock-converse/event-stream-frames.js';
 import { CODECS } from '../../src/formats/codec-registry.js';
 
 /** OpenAI's documented count for chat input: each message's tokens, 3 per message, 3 to prime the reply. */
@@ -62,7 +63,7 @@ describe('completeUsage', () => {
 });
 
 describe('RelayedOutput', () => {
-  it('decodes kept Chat events with the provider codec only when asked: text, tool names and arguments', () => {
+  it('decodes kept Chat events with the provider codec only when asked: text, tool names and arguments', async () => {
     const relayed = new RelayedOutput(CODECS['openai-chat']);
     const chunk = (delta: unknown) => JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: null }] });
     relayed.addEvent(chunk({ role: 'assistant', content: '' }));
@@ -70,31 +71,61 @@ describe('RelayedOutput', () => {
     relayed.addEvent(chunk({ content: ' is 42.' }));
     relayed.addEvent(chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":' } }] }));
     relayed.addEvent(chunk({ tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }));
-    expect(relayed.tokens(countTokens)).toBe(countTokens('The answer is 42.lookup{"q":"x"}'));
+    expect((await relayed.count(countTokens)).tokens).toBe(countTokens('The answer is 42.lookup{"q":"x"}'));
   });
 
-  it('decodes kept Anthropic Messages events (a stream cut before message_delta carried its output count)', () => {
+  it('decodes kept Anthropic Messages events (a stream cut before message_delta carried its output count)', async () => {
     const relayed = new RelayedOutput(CODECS['anthropic-messages']);
     relayed.addEvent(JSON.stringify({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], stop_reason: null, usage: { input_tokens: 25, output_tokens: 1 } } }));
     relayed.addEvent(JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
     relayed.addEvent(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Counting: one, two,' } }));
     relayed.addEvent(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ' three' } }));
-    expect(relayed.tokens(countTokens)).toBe(countTokens('Counting: one, two, three'));
+    expect((await relayed.count(countTokens)).tokens).toBe(countTokens('Counting: one, two, three'));
   });
 
-  it('keeps a translated stream\'s generated text parts', () => {
+  it('keeps a translated stream\'s generated text parts', async () => {
     const relayed = new RelayedOutput(null);
     relayed.addPart({ type: 'text-start', index: 0 });
     relayed.addPart({ type: 'reasoning-delta', index: 0, delta: 'thinking it over' });
     relayed.addPart({ type: 'text-delta', index: 1, delta: 'Done.' });
     relayed.addPart({ type: 'usage', usage: { inputTokens: 3 } });
-    expect(relayed.tokens(countTokens)).toBe(countTokens('thinking it overDone.'));
+    expect((await relayed.count(countTokens)).tokens).toBe(countTokens('thinking it overDone.'));
   });
 
-  it('a stream cut inside an event the decoder refuses keeps what it decoded before', () => {
+  it('a stream cut inside an event the decoder refuses keeps what it decoded before', async () => {
     const relayed = new RelayedOutput(CODECS['openai-chat']);
     relayed.addEvent(JSON.stringify({ choices: [{ index: 0, delta: { content: 'kept text' } }] }));
     relayed.addEvent('{"choices":[{"delta":');
-    expect(relayed.tokens(countTokens)).toBe(countTokens('kept text'));
+    expect((await relayed.count(countTokens)).tokens).toBe(countTokens('kept text'));
+  });
+
+  it('reads a Gemini JSON-array stream relayed as bytes, cut inside an element, for its text and the usage seen', async () => {
+    const relayed = new RelayedOutput(CODECS['google-genai']);
+    const element = (text: string) => JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }], usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 2, totalTokenCount: 14 } });
+    const whole = `[${element('One {brace} "two"')},\r\n${element(' three')},\r\n${element(' never')}`;
+    relayed.addChunk(Buffer.from(whole.slice(0, whole.length - 20)));
+    const counted = await relayed.count(countTokens);
+    expect(counted.tokens).toBe(countTokens('One {brace} "two" three'));
+    expect(counted.usage).toMatchObject({ inputTokens: 12 });
+  });
+
+  it('reads Bedrock event-stream frames relayed as bytes, split anywhere and cut inside a frame', async () => {
+    const relayed = new RelayedOutput(CODECS['bedrock-converse']);
+    const frames = Buffer.concat([
+      encodeEventFrame('messageStart', { role: 'assistant' }),
+      encodeEventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Bedrock says' } }),
+      encodeEventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: ' hello' } }),
+      encodeEventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: ' and more' } }),
+    ]);
+    const cut = frames.subarray(0, frames.length - 10);
+    relayed.addChunk(cut.subarray(0, 37));
+    relayed.addChunk(cut.subarray(37));
+    expect((await relayed.count(countTokens)).tokens).toBe(countTokens('Bedrock says hello'));
+  });
+});
+
+describe('jsonArrayElements', () => {
+  it('splits complete top-level objects, braces and quotes inside strings included', () => {
+    expect(jsonArrayElements('[{"a":"}{\\"x"},{"b":[{"c":1}]},{"d":')).toEqual(['{"a":"}{\\"x"}', '{"b":[{"c":1}]}']);
   });
 });
