@@ -11,13 +11,17 @@
 // Audio is counted as OpenAI bills it, one token per 100 ms heard and per 50 ms spoken
 // (https://platform.openai.com/docs/guides/realtime-costs), at the session's audio format
 // (24 kHz pcm16 by default; G.711 at 8 kHz when session.update names it). Events are told apart
-// by substring; only deltas of text and the few events that set state are parsed.
+// by substring; only deltas of text and the few events that set state are parsed. Each finished
+// response is charged as it comes, and a session whose budget is spent is ended (chargeResponse).
 // https://platform.openai.com/docs/api-reference/realtime-server-events
 import type { AuditCost, AuditTokens } from '../audit/record.js';
 import { completeUsage, estimateInputTokens, estimateOutputTokens, type CountTokens, type CutUsage } from '../spend/estimate-cut-usage.js';
+import { GatewayError } from '../errors.js';
+import type { BudgetSubject } from '../spend/budget-keeper.js';
+import { estimateWorstCase } from '../spend/estimate-worst-case.js';
 import type { GatewayServices } from './gateway-services.js';
 import { settleBudget } from './hold-budget.js';
-import { priceCall } from './price-call.js';
+import { priceCall, spendOf } from './price-call.js';
 import type { RequestTrace } from './request-trace.js';
 import { loadTokenizer } from './settle-cut-call.js';
 
@@ -39,6 +43,8 @@ export class RealtimeSpend {
   private runningAudioBytes = 0;
   /** The context the last finished response was billed for. */
   private lastContext = 0;
+  /** Nano-USD of finished responses already counted against the budgets (chargeResponse). */
+  private charged = 0;
 
   /** One text event from the client, as forwarded to the provider. */
   clientEvent(text: string): void {
@@ -53,25 +59,57 @@ export class RealtimeSpend {
     } else this.clientOverflowBytes += Buffer.byteLength(text, 'utf8');
   }
 
-  /** One text event from the provider, as relayed to the client. */
-  providerEvent(text: string): void {
+  /** One text event from the provider, as relayed to the client; a response.done gives back that response's usage. */
+  providerEvent(text: string): AuditTokens | null {
     if (text.includes('"response.done"')) return this.finishResponse(text);
     if (text.includes('"response.created"')) {
       this.running = true;
-      return;
+      return null;
     }
-    if (!text.includes('.delta"')) return;
+    if (!text.includes('.delta"')) return null;
     // Audio deltas are most of a session's bytes: sized, never parsed.
     if (text.includes('audio.delta"') && text.includes('"response.')) {
       this.running = true;
       this.runningAudioBytes += base64Bytes(text);
-      return;
+      return null;
     }
     const event = parseObject(text);
     // Deltas of a response (text, transcript, tool arguments); an input transcription's are not output.
-    if (typeof event?.type !== 'string' || !event.type.startsWith('response.') || typeof event.delta !== 'string') return;
+    if (typeof event?.type !== 'string' || !event.type.startsWith('response.') || typeof event.delta !== 'string') return null;
     this.running = true;
     this.runningTexts.push(event.delta);
+    return null;
+  }
+
+  /**
+   * A finished response's cost counted against the caller's budgets at once (a session runs many
+   * responses on the one hold of its handshake), then whether one more response's worst case
+   * still fits every hard budget: when it does not, the refusal to end the session with. So a
+   * session overshoots a hard budget by at most the response that spent it.
+   */
+  async chargeResponse(services: GatewayServices, trace: RequestTrace, subject: BudgetSubject, tokens: AuditTokens): Promise<GatewayError | null> {
+    const budgets = services.state.snapshot().budgets ?? [];
+    if (budgets.length === 0 || !trace.target?.model) return null;
+    const spend = spendOf(services);
+    const nanos = spend.prices.price(trace.target, tokens).nano_usd;
+    if (nanos) {
+      this.charged += nanos;
+      await spend.budgets.charge(budgets, subject, nanos);
+    }
+    const rates = spend.prices.rates(trace.target);
+    try {
+      const next = await spend.budgets.admit(budgets, subject, rates === null ? null : estimateWorstCase(rates, 0, null));
+      await next.settle(0);
+      return null;
+    } catch (error) {
+      return error instanceof GatewayError ? error : null;
+    }
+  }
+
+  /** What the handshake's hold settles to: the session's cost less what its finished responses were already charged. */
+  remainderOf(cost: AuditCost | null): number | null {
+    if (cost === null) return 0;
+    return cost.nano_usd === undefined ? null : Math.max(0, cost.nano_usd - this.charged);
   }
 
   /** Whether a response was still running when the session ended (its usage never came). */
@@ -100,13 +138,15 @@ export class RealtimeSpend {
     return { tokens: { ...tokens, total: (tokens.input ?? 0) + (tokens.output ?? 0) }, estimated: true };
   }
 
-  private finishResponse(text: string): void {
+  private finishResponse(text: string): AuditTokens | null {
     const usage = (parseObject(text)?.response as { usage?: { input_tokens?: unknown; output_tokens?: unknown } } | undefined)?.usage;
     const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-    this.lastContext = count(usage?.input_tokens) + count(usage?.output_tokens);
+    const [input, output] = [count(usage?.input_tokens), count(usage?.output_tokens)];
+    this.lastContext = input + output;
     this.running = false;
     this.runningTexts = [];
     this.runningAudioBytes = 0;
+    return usage ? { input, output, total: input + output } : null;
   }
 
   /** The beta's input_audio_format / output_audio_format, or GA's audio/pcmu and audio/pcma: G.711 carries 8,000 bytes a second. */
@@ -144,8 +184,8 @@ export async function settleRealtimeSession(services: GatewayServices, trace: Re
   if (usage?.estimated) trace.noteEstimatedUsage(usage.tokens);
   else trace.noteUsage(usage?.tokens ?? null);
   const cost = priceCall(services, trace);
-  if (trace.budget) {
-    settleBudget(services, trace).catch((error: unknown) => services.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'realtime budget settle failed'));
-  }
+  // Finished responses were charged as they came (chargeResponse): the hold settles to the rest.
+  const settling = spend ? trace.budget?.settle(spend.remainderOf(cost)) : trace.budget ? settleBudget(services, trace) : undefined;
+  settling?.catch((error: unknown) => services.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'realtime budget settle failed'));
   return cost;
 }

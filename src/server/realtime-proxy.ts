@@ -16,7 +16,7 @@ import type { Identity } from '../auth/authenticate.js';
 import { GatewayError } from '../errors.js';
 import { codecForFamily } from '../formats/codec-registry.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
-import type { AuditFields } from '../audit/record.js';
+import type { AuditFields, AuditTokens } from '../audit/record.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
 import type { Governed } from '../pipeline/govern-request.js';
 import { RequestTrace } from '../pipeline/request-trace.js';
@@ -161,7 +161,8 @@ function bridge(client: WebSocket, upstream: WebSocket, session: Session, govern
     if (isBinary) return sendIfOpen(client, data, true);
     const text = toText(data);
     const verdict = output.inspect(text);
-    spend?.providerEvent(text);
+    const finished = spend?.providerEvent(text);
+    if (spend && finished) void chargeResponse(spend, finished);
     if (verdict.action === 'forward') return sendIfOpen(client, data, false);
     closedBy = 'gateway';
     closeCode = POLICY_VIOLATION;
@@ -170,6 +171,17 @@ function bridge(client: WebSocket, upstream: WebSocket, session: Session, govern
     client.close(POLICY_VIOLATION, 'dlp_blocked');
     upstream.close(POLICY_VIOLATION, 'dlp_blocked');
   });
+  // A finished response is charged at once; a hard budget it spent ends the session (1008) before the next.
+  const chargeResponse = async (watch: RealtimeSpend, tokens: AuditTokens) => {
+    const refusal = await watch.chargeResponse(services, session.trace, session.identity, tokens).catch(() => null);
+    if (refusal === null || closedBy !== null) return;
+    closedBy = 'gateway';
+    closeCode = POLICY_VIOLATION;
+    session.trace.noteOutcome(refusal.code);
+    sendIfOpen(client, JSON.stringify({ type: 'error', event_id: newEventId(), error: { type: 'invalid_request_error', code: 'budget_exceeded', message: refusal.message } }), false);
+    client.close(POLICY_VIOLATION, 'budget_exceeded');
+    upstream.close(POLICY_VIOLATION, 'budget_exceeded');
+  };
   const onClose = (from: WebSocket, to: WebSocket, side: 'client' | 'provider') => {
     from.once('close', (code: number, reason: Buffer) => {
       if (closedBy === null) { closedBy = side; closeCode = code; }

@@ -136,3 +136,38 @@ describe('a hard budget against clients that keep cutting sessions', () => {
     expect(refused?.outcome).toEqual(['GW_ERR_BUDGET_EXCEEDED']);
   }, 180_000);
 });
+
+describe('a hard budget against one long session', () => {
+  it('charges each finished response as it comes and ends the session (1008, budget_exceeded) once one more does not fit', async () => {
+    const { gw: gateway, provider: billing } = await start(BUDGET_USD);
+    const client = new WebSocket(`${gateway.url.replace('http', 'ws')}/v1/realtime?model=openai/gpt-realtime`, { headers: { authorization: `Bearer ${gateway.bootstrapKey}` } });
+    let responses = 0;
+    let error: { code?: string; message?: string } | undefined;
+    const closed = new Promise<number>((resolve) => client.once('close', (code) => resolve(code)));
+    client.once('open', () => {
+      client.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Keep counting, one response after another, for as long as I ask.' }] } }));
+      client.send(JSON.stringify({ type: 'response.create' }));
+    });
+    client.on('message', (data) => {
+      const event = JSON.parse(String(data)) as { type: string; error?: { code?: string; message?: string } };
+      if (event.type === 'error') error = event.error;
+      if (event.type !== 'response.done') return;
+      responses += 1;
+      // A client that never stops asking: 30 responses would cost about six times the budget.
+      if (responses < 30) client.send(JSON.stringify({ type: 'response.create' }));
+      else client.close();
+    });
+    expect(await closed).toBe(1008);
+    expect(error?.code).toBe('budget_exceeded');
+    expect(error?.message).toContain('team:local');
+    const perResponse = billing.sessions[0]!.inputTokens * INPUT_NANOS_PER_TOKEN;
+    expect(responses).toBeGreaterThan(0);
+    expect(responses).toBeLessThan(30);
+    const record = await closeRecord(gateway.home, 1);
+    expect(record.outcome).toContain('GW_ERR_BUDGET_EXCEEDED');
+    const spent = (record.cost as Cost).nano_usd!;
+    // Overshoot: at most the response that spent it (and the one running when the session ended).
+    expect(spent).toBeLessThanOrEqual(BUDGET_USD * 1e9 + 2 * perResponse);
+    expect(spent).toBeGreaterThanOrEqual(responses * perResponse);
+  }, 120_000);
+});
