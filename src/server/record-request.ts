@@ -91,7 +91,10 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
 
   const identity = state.identity;
   // A held call cut before its usage came is charged gw's estimate, never 0 (the first such call loads the tokenizer).
-  if (needsCutEstimate(trace)) await estimateCutCall(trace, { operation: state.operation, rawBody: state.rawBody, bytesIn: call.bytesIn });
+  if (needsCutEstimate(trace)) {
+    await estimateCutCall(trace, { operation: state.operation, rawBody: state.rawBody, bytesIn: call.bytesIn })
+      .catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'cut call not estimated'));
+  }
   const cost = priceCall(services, trace);
   if (cost?.nano_usd !== undefined) {
     services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: cost.priced_as ?? '' }, cost.nano_usd / NANOS_PER_USD);
