@@ -33,8 +33,8 @@ async function start(budgetUsd: number): Promise<{ gw: GatewayProcess; provider:
     const result = await runGw(args, { home });
     expect(result.code, result.stderr).toBe(0);
   }
-  // A provider silent for 1.5 s mid-stream is cut by gw (every other moment keeps it busier than that).
-  gw = await startGatewayProcess({ home, env: { OPENAI_API_KEY: UPSTREAM_KEY, OPENAI_BASE_URL: `${provider.url}/v1`, GW_LOG_LEVEL: 'warn', GW_UPSTREAM_IDLE_TIMEOUT_MS: '1500' } });
+  // A provider silent for 3 s mid-stream is cut by gw (every other moment keeps it busier than that).
+  gw = await startGatewayProcess({ home, env: { OPENAI_API_KEY: UPSTREAM_KEY, OPENAI_BASE_URL: `${provider.url}/v1`, GW_LOG_LEVEL: 'warn', GW_UPSTREAM_IDLE_TIMEOUT_MS: '3000' } });
   return { gw, provider };
 }
 
