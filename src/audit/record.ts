@@ -59,6 +59,12 @@ export interface AuditCost {
   priced_as?: string;
   /** `batch`: a batch's usage, at the providers' batch price (half the interactive one). */
   discount?: 'batch';
+  /**
+   * The tokens priced are gw's estimate, not the provider's report: the call was cut (by the
+   * client, the provider or a time-out) before its usage came, or its stream ended without any
+   * (src/spend/estimate-cut-usage.ts, docs/budgets-cut-calls.md).
+   */
+  estimated?: true;
 }
 
 /**

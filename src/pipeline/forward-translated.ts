@@ -62,7 +62,7 @@ export async function forwardTranslated(
   if (inbound.stream) {
     const stream = relayTranslatedStream(upstream.body, {
       providerCodec: provider.codec, clientCodec, model: inbound.model ?? '', context: clientContext,
-      signal: request.signal,
+      signal: request.signal, relayed: trace.relayOutput(null),
       // Output DLP holds canonical parts back before the client's encoder sees them.
       hold: createOutputPartHold(governed, trace),
       onFinished: () => trace.noteFinished(),

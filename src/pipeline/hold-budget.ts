@@ -54,8 +54,9 @@ export function withBudgetWarnings(response: PipelineResponse, warnings: readonl
 }
 
 /**
- * Record stage: the hold becomes the real cost. No usage reported (an error, a cut stream) settles
- * to 0; usage with no known price keeps the worst case held.
+ * Record stage: the hold becomes the real cost. A call the provider refused or never saw settles
+ * to 0; one cut before its usage came was given gw's estimate first (settle-cut-call.ts), so it
+ * settles to at least what it relayed; usage with no known price keeps the worst case held.
  */
 export async function settleBudget(services: GatewayServices, trace: RequestTrace): Promise<void> {
   if (!trace.budget) return;

@@ -32,7 +32,9 @@ export function priceCall(services: GatewayServices, trace: RequestTrace): Audit
   if (trace.cost) return trace.cost;
   if (!trace.tokens || !trace.target?.model) return null;
   const priced = spendOf(services).prices.price(trace.target, trace.tokens, trace.image ?? undefined);
-  const cost = trace.batch ? atBatchPrice(priced) : priced;
+  const batched = trace.batch ? atBatchPrice(priced) : priced;
+  // gw's estimate of a call whose usage never came in full (settle-cut-call.ts) says so in the record.
+  const cost: AuditCost = trace.usageEstimated ? { ...batched, estimated: true } : batched;
   trace.noteCost(cost);
   return cost;
 }

@@ -12,6 +12,7 @@ import { GatewayError } from '../errors.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
 import { openUpstreamWebSocket, type UpstreamSocketOpening } from '../upstream/upstream-websocket.js';
 import { attemptTargets } from './attempt-targets.js';
+import { holdBudget } from './hold-budget.js';
 import type { GatewayServices } from './gateway-services.js';
 import { governRequest, type Governed } from './govern-request.js';
 import type { PipelineRequest } from './pipeline-types.js';
@@ -55,6 +56,9 @@ export async function openRealtimeSession(handshake: RealtimeHandshake, services
   const inbound: InboundCall = { dialect: 'openai', operation: 'realtime', model, stream: true };
   const governed = await governRequest(request, inbound, services, trace);
   const attempts = realtimeAttempts(planTargets(inbound, request, services, governed), services);
+  // Budgets hold a session like a call (one response's worst case; a spent hard budget refuses the
+  // handshake); the close settles the hold to what the session cost (realtime-spend.ts).
+  await holdBudget(request, attempts, services, trace);
   const connection = await attemptTargets(attempts, request, trace, async (target) => {
     const realtime = buildRealtimeTarget(target, model, handshake.query, handshake.headers);
     // Through the upstream client, so a sidecar's hub wrapper adds its credential as it does to HTTP calls.
@@ -66,6 +70,11 @@ export async function openRealtimeSession(handshake: RealtimeHandshake, services
   // The client may have gone while the provider accepted: nobody would ever read this socket.
   if (handshake.signal.aborted && connection.socket) connection.socket.terminate();
   return { governed, connection };
+}
+
+/** A session that never bridged (refused by gw or the provider, or its client gone first) ran nothing: its hold is released. */
+export function releaseRealtimeHold(trace: RequestTrace): void {
+  void trace.budget?.settle(0).catch(() => { /* the counter's own error path logs; nothing was spent */ });
 }
 
 /** Only targets whose provider has a realtime endpoint; none → the refusal names the providers that do. */

@@ -20,6 +20,7 @@ import { noteHubCost } from './price-call.js';
 import type { InboundCall } from './read-inbound-call.js';
 import { relayResource } from './relay-resource.js';
 import { readJsonBody, relayStream } from './relay-response.js';
+import type { RelayedOutput } from './relayed-output.js';
 import type { RequestTrace } from './request-trace.js';
 import { scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
 import { scanErrorBody, scanReplyHeaders } from './scan-provider-reply.js';
@@ -41,7 +42,7 @@ export async function relayReply(
   const codec = codecForCall(call.dialect, call.operation);
   if (upstream.status < 400 && contentType.includes('text/event-stream')) {
     const relayed = relayStream(upstream.body, {
-      codec, hideUsageChunk: reply.hideUsageChunk, signal,
+      codec, hideUsageChunk: reply.hideUsageChunk, signal, relayed: trace.relayOutput(codec),
       onFinished: () => trace.noteFinished(),
       onFirstByte: () => trace.noteUpstreamFirstByte(),
       onDone: ({ usage, bytes, failure }) => {
@@ -57,10 +58,10 @@ export async function relayReply(
   if (upstream.status < 400 && call.stream) {
     // Bedrock's frames are read and held like SSE events; GenAI's JSON array (no alt=sse) is not.
     if (codec.streamFraming === 'aws-event-stream') {
-      return { status: upstream.status, headers, body: trace.trackStream(countBytes(scanOutputFrames(upstream.body, governed, codec, trace), trace)) };
+      return { status: upstream.status, headers, body: trace.trackStream(countBytes(scanOutputFrames(upstream.body, governed, codec, trace), trace, trace.relayOutput(codec))) };
     }
     if (governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
-    return { status: upstream.status, headers, body: trace.trackStream(countBytes(upstream.body, trace)) };
+    return { status: upstream.status, headers, body: trace.trackStream(countBytes(upstream.body, trace, trace.relayOutput(codec))) };
   }
   const readStarted = process.hrtime.bigint();
   const json = await readJsonBody(upstream.body, codec, upstream.headers);
@@ -101,11 +102,12 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | st
   return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Symbol.asyncIterator in value;
 }
 
-async function* countBytes(body: AsyncIterable<Uint8Array>, trace: RequestTrace): AsyncGenerator<Uint8Array> {
+async function* countBytes(body: AsyncIterable<Uint8Array>, trace: RequestTrace, relayed: RelayedOutput | undefined): AsyncGenerator<Uint8Array> {
   let bytes = 0;
   try {
     for await (const chunk of body) {
       bytes += chunk.length;
+      relayed?.addChunk(chunk);
       yield chunk;
     }
   } catch (error) {

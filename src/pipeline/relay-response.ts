@@ -10,6 +10,7 @@ import type { WireDialect } from '../canonical/dialect.js';
 import { SseDecoder, type SseEvent } from '../streaming/sse-decoder.js';
 import { encodeSseEvent } from '../streaming/sse-encoder.js';
 import { classifyUpstreamError } from '../upstream/upstream-client.js';
+import type { RelayedOutput } from './relayed-output.js';
 import { createUsageTap } from './usage-tap.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
 
@@ -33,6 +34,8 @@ export type RelayOptions = RelayCodecChoice & {
   onFinished?(): void;
   /** Called when the provider's first body byte arrives (the stream first-byte histograms). */
   onFirstByte?(): void;
+  /** Keeps what the client was handed (while budgets apply), for a stream cut before its usage. */
+  relayed?: RelayedOutput;
 };
 
 function codecOf(choice: RelayCodecChoice): DialectCodec {
@@ -52,7 +55,7 @@ function endsOnEventBoundary(chunk: Uint8Array): boolean {
 
 export async function* relayStream(body: AsyncIterable<Uint8Array>, options: RelayOptions): AsyncGenerator<Uint8Array | string> {
   const codec = codecOf(options);
-  const tap = createUsageTap(codec);
+  const tap = createUsageTap(codec, options.relayed);
   const decoder = new SseDecoder();
   // Events handed on so far: a Responses error event continues their sequence_number.
   let eventsSent = 0;

@@ -12,6 +12,7 @@ import { classifyUpstreamError } from '../upstream/upstream-client.js';
 import { decodeBedrockEventStream } from '../providers/bedrock/event-stream.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
 import type { OutputPartHold } from './scan-output.js';
+import type { RelayedOutput } from './relayed-output.js';
 
 export interface TranslatedRelayOptions {
   providerCodec: DialectCodec;
@@ -27,6 +28,8 @@ export interface TranslatedRelayOptions {
   onFirstByte?(): void;
   /** Output DLP's hold, when the call's team scans output; null or absent: parts go straight to the encoder. */
   hold?: OutputPartHold | null;
+  /** Keeps the text relayed (while budgets apply), for a stream cut before its usage. */
+  relayed?: RelayedOutput;
 }
 
 async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {
@@ -46,6 +49,7 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
   let blocked: GatewayError | null = null;
   const encode = (part: StreamPart, out: Buffer[]) => {
     if (part.type === 'usage' || part.type === 'finish') usage = part.usage;
+    options.relayed?.addPart(part);
     out.push(encoder.push(part));
   };
   const emit = (parts: StreamPart[]): Buffer => {

@@ -7,6 +7,8 @@ import type { BudgetAdmission } from '../spend/budget-keeper.js';
 import type { PricedTarget } from '../spend/price-ids.js';
 import type { ImageVariant } from '../spend/unit-prices.js';
 import type { CallSpan } from '../telemetry/call-tracer.js';
+import type { DialectCodec } from '../canonical/codec.js';
+import { RelayedOutput } from './relayed-output.js';
 
 /** What the record stage reads. */
 export interface TraceView {
@@ -61,6 +63,12 @@ export class RequestTrace implements TraceView {
   clientFirstByteAt: bigint | null = null;
   /** This call's OpenTelemetry span (src/telemetry/), when tracing is on. */
   span: CallSpan | null = null;
+  /** What the relayed stream handed the client, kept only while budgets apply (src/pipeline/relayed-output.ts). */
+  relayed: RelayedOutput | null = null;
+  /** The tokens are gw's estimate of a call whose usage never came in full (src/pipeline/settle-cut-call.ts). */
+  usageEstimated = false;
+  /** A held media call's fields (its JSON body, or its form as read on the way up), for the estimate of a cut one. */
+  requestFields: Readonly<Record<string, unknown>> | null = null;
 
   noteModel(model: string | null): void { this.model = model; }
 
@@ -91,6 +99,20 @@ export class RequestTrace implements TraceView {
   }
 
   noteUsage(tokens: AuditTokens | null): void { this.tokens = tokens; }
+
+  noteEstimatedUsage(tokens: AuditTokens): void {
+    this.tokens = tokens;
+    this.usageEstimated = true;
+  }
+
+  noteRequestFields(fields: Readonly<Record<string, unknown>>): void { this.requestFields = fields; }
+
+  /** A keeper of the relayed output when a budget holds this call (else nothing is kept: no work when budgets are off). */
+  relayOutput(codec: Pick<DialectCodec, 'createStreamDecoder' | 'streamFraming'> | null): RelayedOutput | undefined {
+    if (!this.budget) return undefined;
+    this.relayed = new RelayedOutput(codec);
+    return this.relayed;
+  }
 
   noteWarning(code: string, options: { once?: boolean } = {}): void {
     if (options.once && this.warnings.includes(code)) return;

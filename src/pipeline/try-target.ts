@@ -38,6 +38,8 @@ export async function tryTarget(
     return { kind: 'answered', status: response.status, response, discard: () => discard(response.body) };
   }
   const encoded = call.resource ? encodeResourceCall(attemptRequest, call, target) : encodeUpstreamCall(attemptRequest, call, target);
+  // A held call cut before its answer is priced by these (settle-cut-call.ts): a multipart form's model is only here.
+  if (encoded.resource && trace.budget) trace.noteRequestFields(encoded.resource.fields);
   const upstream = await sendToProvider(target, encoded.request, services, signal, trace);
   const retryAfter = upstream.headers['retry-after'];
   return {

@@ -16,11 +16,12 @@ import type { Identity } from '../auth/authenticate.js';
 import { GatewayError } from '../errors.js';
 import { codecForFamily } from '../formats/codec-registry.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
-import type { AuditFields } from '../audit/record.js';
+import type { AuditFields, AuditTokens } from '../audit/record.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
 import type { Governed } from '../pipeline/govern-request.js';
 import { RequestTrace } from '../pipeline/request-trace.js';
-import { openRealtimeSession, type RealtimeSession } from '../pipeline/realtime-session.js';
+import { openRealtimeSession, releaseRealtimeHold, type RealtimeSession } from '../pipeline/realtime-session.js';
+import { RealtimeSpend, settleRealtimeSession } from '../pipeline/realtime-spend.js';
 import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/realtime-target.js';
 import { newRealtimeDlpTally, scanClientEvent } from '../pipeline/scan-realtime-event.js';
 import { createRealtimeOutputWatcher } from '../pipeline/watch-realtime-output.js';
@@ -109,7 +110,7 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
     }
     // ws answers a malformed handshake itself and never calls back: the provider's socket must not outlive it.
     let bridged = false;
-    socket.once('close', () => { if (!bridged) upstream.terminate(); });
+    socket.once('close', () => { if (!bridged) { upstream.terminate(); releaseRealtimeHold(session.trace); } });
     sockets.handleUpgrade(request, socket, head, (client) => {
       bridged = true;
       open.add(client);
@@ -137,6 +138,8 @@ function bridge(client: WebSocket, upstream: WebSocket, session: Session, govern
   const counts = { client_bytes: 0, client_events: 0, provider_bytes: 0, provider_events: 0 };
   const tally = newRealtimeDlpTally();
   const output = createRealtimeOutputWatcher(governed.dlp, tally, newEventId);
+  // While a budget holds the session: what passes, for the share of a response cut before its usage.
+  const spend = session.trace.budget ? new RealtimeSpend() : null;
   let closedBy: 'client' | 'provider' | 'gateway' | null = null;
   let closeCode = 1000;
   let pending = 2;
@@ -145,8 +148,10 @@ function bridge(client: WebSocket, upstream: WebSocket, session: Session, govern
     counts.client_events += 1;
     if (closedBy === 'gateway') return;
     if (isBinary) { tally.unscanned += 1; return sendIfOpen(upstream, data, true); }
-    const verdict = scanClientEvent(toText(data), governed.dlp, tally, newEventId);
+    const text = toText(data);
+    const verdict = scanClientEvent(text, governed.dlp, tally, newEventId);
     if (verdict.action === 'refuse') return sendIfOpen(client, verdict.reply, false);
+    spend?.clientEvent(verdict.data ?? text);
     sendIfOpen(upstream, verdict.data ?? data, false);
   });
   upstream.on('message', (data: RawData, isBinary: boolean) => {
@@ -154,7 +159,10 @@ function bridge(client: WebSocket, upstream: WebSocket, session: Session, govern
     counts.provider_events += 1;
     if (closedBy === 'gateway') return;
     if (isBinary) return sendIfOpen(client, data, true);
-    const verdict = output.inspect(toText(data));
+    const text = toText(data);
+    const verdict = output.inspect(text);
+    const finished = spend?.providerEvent(text);
+    if (spend && finished) void chargeResponse(spend, finished);
     if (verdict.action === 'forward') return sendIfOpen(client, data, false);
     closedBy = 'gateway';
     closeCode = POLICY_VIOLATION;
@@ -163,21 +171,35 @@ function bridge(client: WebSocket, upstream: WebSocket, session: Session, govern
     client.close(POLICY_VIOLATION, 'dlp_blocked');
     upstream.close(POLICY_VIOLATION, 'dlp_blocked');
   });
+  // A finished response is charged at once; a hard budget it spent ends the session (1008) before the next.
+  const chargeResponse = async (watch: RealtimeSpend, tokens: AuditTokens) => {
+    const refusal = await watch.chargeResponse(services, session.trace, session.identity, tokens).catch(() => null);
+    if (refusal === null || closedBy !== null) return;
+    closedBy = 'gateway';
+    closeCode = POLICY_VIOLATION;
+    session.trace.noteOutcome(refusal.code);
+    sendIfOpen(client, JSON.stringify({ type: 'error', event_id: newEventId(), error: { type: 'invalid_request_error', code: 'budget_exceeded', message: refusal.message } }), false);
+    client.close(POLICY_VIOLATION, 'budget_exceeded');
+    upstream.close(POLICY_VIOLATION, 'budget_exceeded');
+  };
   const onClose = (from: WebSocket, to: WebSocket, side: 'client' | 'provider') => {
     from.once('close', (code: number, reason: Buffer) => {
       if (closedBy === null) { closedBy = side; closeCode = code; }
       if (to.readyState === to.OPEN || to.readyState === to.CONNECTING) to.close(sendableCode(code), reason.subarray(0, 123));
       pending -= 1;
-      if (pending === 0) finish();
+      if (pending === 0) void finish();
     });
     from.on('error', () => to.terminate());
   };
-  const finish = () => {
-    const tokens = output.tokens();
-    governed.settle(tokens);
+  const finish = async () => {
+    governed.settle(output.tokens());
     const { trace } = session;
+    const cost = await settleRealtimeSession(services, trace, output.tokens(), spend).catch((error: unknown) => {
+      services.logger.error({ request_id: session.id, err: error instanceof Error ? error.message : String(error) }, 'realtime session not settled');
+      return null;
+    });
     appendAudit(services, session, {
-      kind: 'realtime.close', tokens: tokens ?? undefined, outcome: trace.outcome.length > 0 ? trace.outcome : ['ok'],
+      kind: 'realtime.close', tokens: trace.tokens ?? undefined, cost: cost ?? undefined, outcome: trace.outcome.length > 0 ? trace.outcome : ['ok'],
       dlp: Object.keys(tally.counts).length > 0 ? tally.counts : undefined,
       data: {
         ...counts, closed_by: closedBy ?? 'client', close_code: closeCode, duration_ms: Date.now() - session.started,
@@ -202,6 +224,7 @@ function newEventId(): string {
 /** How the handshake ended: 101 (bridged), a refusal by gw or the provider, or a client gone meanwhile. */
 function recordOpen(services: GatewayServices, session: Session, status: number, outcome: string[]): void {
   const { trace } = session;
+  if (status !== 101) releaseRealtimeHold(trace);
   services.metrics.requests.inc({ family: session.route.family, operation: 'realtime', status_class: statusClass(status) });
   appendAudit(services, session, {
     kind: 'realtime.open', status, outcome, latency_ms: Date.now() - session.started,

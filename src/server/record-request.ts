@@ -10,6 +10,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { chargeWithoutHold, settleBudget } from '../pipeline/hold-budget.js';
 import { priceCall } from '../pipeline/price-call.js';
 import { urlCarriesSecret } from '../dlp/url-carries-secret.js';
+import { estimateCutCall, needsCutEstimate } from '../pipeline/settle-cut-call.js';
 import { NANOS_PER_USD } from '../spend/price-book.js';
 import type { RequestState } from './request-state.js';
 
@@ -90,6 +91,11 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   observeFirstByte(services, labels, state);
 
   const identity = state.identity;
+  // A held call cut before its usage came is charged gw's estimate, never 0 (the first such call loads the tokenizer).
+  if (needsCutEstimate(trace)) {
+    await estimateCutCall(trace, { operation: state.operation, rawBody: state.rawBody, bytesIn: call.bytesIn })
+      .catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'cut call not estimated'));
+  }
   const cost = priceCall(services, trace);
   if (cost?.nano_usd !== undefined) {
     services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost.priced_as ?? '') }, cost.nano_usd / NANOS_PER_USD);
