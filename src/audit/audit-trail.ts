@@ -117,7 +117,7 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
     const logFile = path.join(options.dir, AUDIT_LOG_FILE);
     const tail = await repairTornTail(logFile, path.join(options.dir, 'quarantine'), now());
     const checkpointFile = path.join(options.dir, AUDIT_CHECKPOINT_FILE);
-    const trust = await checkKeyTrustedAtStart(home, key.publicKey, new Date());
+    const trust = await checkKeyTrustedAtStart(home, key.publicKey, new Date(), tail.head !== null);
     if (trust.kind === 'seeded') options.onNote?.(trust.note);
     const gap = await checkStartGap(checkpointFile, logFile, { publicKey: key.publicKey, legacyKey }, tail.head)
       ?? (trust.kind === 'untrusted' ? untrustedKeyGap(trust.reason, tail.head) : null);

@@ -9,12 +9,14 @@ export type StartTrust =
   | { kind: 'seeded'; note: string }
   | { kind: 'untrusted'; reason: string };
 
-export async function checkKeyTrustedAtStart(home: string, publicKey: string, now: Date): Promise<StartTrust> {
+/** `hadRecords`: the home already held a trail (an upgrade from before trust files), which the note is worth telling. */
+export async function checkKeyTrustedAtStart(home: string, publicKey: string, now: Date, hadRecords = false): Promise<StartTrust> {
   const file = defaultTrustFile(home);
   const keys = await readTrustFile(file);
   if (keys === null) {
     await addTrustedKey(file, { public_key: publicKey, name: 'this home', added_at: now.toISOString(), note: 'seeded at start from the key already in this home' });
-    return { kind: 'seeded', note: `audit trust file ${file} seeded with this home's signing key ${fingerprintOf(publicKey)} (a new home, or one from before trust files)` };
+    if (!hadRecords) return { kind: 'trusted' };
+    return { kind: 'seeded', note: `audit trust file ${file} seeded with this home's signing key ${fingerprintOf(publicKey)}: its trail is from before trust files (gw audit trust list shows it)` };
   }
   if (keys.some((key) => key.public_key === publicKey)) return { kind: 'trusted' };
   return {

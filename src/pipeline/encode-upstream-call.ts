@@ -47,7 +47,7 @@ function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Tar
 }
 
 export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, target: Target): EncodedCall {
-  const upstreamCall: UpstreamCall = { operation: call.operation, model: target.upstreamModel, stream: call.stream, query: queryFor(request.query, target) };
+  const upstreamCall: UpstreamCall = { operation: call.operation, model: target.upstreamModel, stream: call.stream, query: queryFor(request, target) };
   // A passthrough forwards the rest of its path; a provider of every dialect (another gw) is sent the client's own path.
   if (call.passthroughPath !== undefined) upstreamCall.clientPath = call.passthroughPath;
   else if (adapterFor(target.provider.kind).dialect === 'any') upstreamCall.clientPath = clientPathOf(request);
@@ -64,11 +64,29 @@ export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, 
   };
 }
 
-/** Azure's api-version means nothing to other providers (the Azure adapter sets its own). */
-function queryFor(query: URLSearchParams, target: Target): URLSearchParams {
-  if (!query.has('api-version') || target.provider.kind === 'azure') return query;
+/**
+ * Azure's api-version means nothing to other providers (the Azure adapter sets its own). A GenAI
+ * client's `?key=` is its own credential: it leaves for no provider (DLP does not scan it for that reason).
+ */
+function queryFor(request: PipelineRequest, target: Target): URLSearchParams {
+  const { query } = request;
+  const dropVersion = query.has('api-version') && target.provider.kind !== 'azure';
+  const dropKey = carriesGenAiKey(request);
+  if (!dropVersion && !dropKey) return query;
   const copy = new URLSearchParams(query);
-  copy.delete('api-version');
+  if (dropVersion) copy.delete('api-version');
+  if (dropKey) copy.delete('key');
+  return copy;
+}
+
+function carriesGenAiKey(request: PipelineRequest): boolean {
+  return request.route.family === 'google' && request.query.has('key');
+}
+
+function withoutGenAiKey(request: PipelineRequest): URLSearchParams {
+  if (!carriesGenAiKey(request)) return request.query;
+  const copy = new URLSearchParams(request.query);
+  copy.delete('key');
   return copy;
 }
 
@@ -78,7 +96,7 @@ function isReadable(value: unknown): value is Readable {
 
 /** The path and query the client called on gw, for a gateway provider (another gw serves the same paths). */
 function clientPathOf(request: PipelineRequest): string {
-  const query = request.query.toString();
+  const query = withoutGenAiKey(request).toString();
   const path = request.route.url.replace(/:(\w+)/g, (_match, name: string) => request.params[name] ?? '').replace('*', request.params['*'] ?? '');
   return `${path}${query ? `?${query}` : ''}`;
 }

@@ -33,13 +33,19 @@ async function refusedStart(home: string, args: string[] = []): Promise<string> 
 
 const trustedKeys = async (home: string) => (JSON.parse(await readFile(path.join(home, 'audit-trust.json'), 'utf8')) as { keys: Array<{ public_key: string }> }).keys.map((key) => key.public_key);
 
-it('the first start seeds the trust file with the home\'s key and says so; gw audit trust list shows it', async () => {
+it('the first start seeds the trust file with the home\'s key; a home from before trust files is seeded at its next start, and the log says so', async () => {
   const gateway = await writtenHome();
   const own = (await readFile(path.join(gateway.home, 'audit.pub'), 'utf8')).trim();
   expect(await trustedKeys(gateway.home)).toEqual([own]);
-  expect(gateway.stdout() + gateway.stderr()).toMatch(/audit trust file .* seeded with this home's signing key [0-9a-f]{16}/);
   const listed = await runGw(['audit', 'trust', 'list'], { home: gateway.home });
   expect(listed.stdout).toContain(own);
+  // As a home written by an older gw: a trail, and no trust file.
+  await rm(path.join(gateway.home, 'audit-trust.json'));
+  const upgraded = await jar.start({ home: gateway.home });
+  expect(await upgraded.stop()).toBe(0);
+  expect(upgraded.stdout() + upgraded.stderr()).toMatch(/audit trust file .* seeded with this home's signing key [0-9a-f]{16}: its trail is from before trust files/);
+  expect(await trustedKeys(gateway.home)).toEqual([own]);
+  expect((await runGw(['audit', 'verify'], { home: gateway.home })).code).toBe(0);
 }, 90_000);
 
 it('a reinstall (trail, audit.pub and signing key deleted) refuses the next start; --accept-audit-gap records it and trusts the new key', async () => {
