@@ -5,8 +5,8 @@
 // (govern-call-models.ts). The bytes forwarded are the client's own; lines are parsed one at a
 // time and dropped. The memory is the resource-id store (a file line, or the shared PostgreSQL
 // table), under `batch-models:<file id>`, so every instance can check a file any one of them saw.
-import { Transform, type Readable } from 'node:stream';
-import busboy from 'busboy';
+import type { Readable } from 'node:stream';
+import { createFormParser, forwardThroughParser } from './tap-form.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 
 export interface BatchFileModels {
@@ -35,12 +35,8 @@ export function tapBatchFile(source: Readable, contentType: string): BatchFileTa
   if (known) return known;
   let found: BatchFileModels | null = null;
   let complete = false;
-  let parser: busboy.Busboy | null = null;
-  try {
-    parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: 64 * 1024 } });
-  } catch {
-    // Not a form busboy can read: the provider will refuse it; the file stays unknown.
-  }
+  // Not a form busboy can read: the provider will refuse it; the file stays unknown.
+  const parser = createFormParser(contentType, { fieldSize: 64 * 1024 });
   parser?.on('file', (name, file) => {
     if (name !== 'file' || found !== null) return void file.resume();
     const reader = createLineReader();
@@ -48,20 +44,8 @@ export function tapBatchFile(source: Readable, contentType: string): BatchFileTa
     // A cut form ends its file part in an error: the file then stays incomplete.
     file.on('data', (data: Buffer) => reader.push(data)).on('end', () => { reader.end(); complete = true; }).on('error', () => {});
   });
-  let waiting: (() => void) | null = null;
-  const release = () => { const next = waiting; waiting = null; next?.(); };
-  parser?.on('error', () => { parser = null; release(); });
-  parser?.on('drain', release);
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      if (!parser || parser.write(chunk)) return done(null, chunk);
-      waiting = () => done(null, chunk);
-    },
-    flush(done) { parser?.end(); done(); },
-  });
-  source.on('error', (error) => tap.destroy(error));
   // A file read only in part vouches for nothing: it is as if gw had not seen it.
-  const result: BatchFileTap = { body: source.pipe(tap), result: () => (complete ? found : null) };
+  const result: BatchFileTap = { body: forwardThroughParser(source, parser), result: () => (complete ? found : null) };
   taps.set(source, result);
   return result;
 }

@@ -6,8 +6,8 @@
 // (openai-node builds the form in the order of its params, `{ file, model }`) is held up to the
 // limit gw reads a non-form body whole to, past which its model cannot be read before
 // forwarding. Without a list, tapFormModel only notes the model as the form passes.
-import { Readable, Transform } from 'node:stream';
-import busboy from 'busboy';
+import { Readable } from 'node:stream';
+import { createFormParser, forwardThroughParser } from './tap-form.js';
 
 /** At most this much of a form is held while looking for its model: what gw reads whole of any other body. */
 export const FORM_PREFIX_BYTES = 8 * 1024 * 1024;
@@ -32,7 +32,7 @@ function readPrefix(source: Readable, contentType: string): Promise<Prefix> {
     const prefix: Prefix = { chunks: [], ended: false, model: null, unreadable: null };
     let size = 0;
     let settled = false;
-    let parser: busboy.Busboy | null = null;
+    const parser = createFormParser(contentType, { fieldSize: 64 * 1024 });
     const finish = (model: string | null, unreadable: string | null) => {
       if (settled) return;
       settled = true;
@@ -50,11 +50,7 @@ function readPrefix(source: Readable, contentType: string): Promise<Prefix> {
     const onError = () => finish(null, 'the upload failed while its model was read');
     // A client that goes away may only close the stream: nothing is left to wait for.
     const onClose = () => { if (!prefix.ended) finish(null, 'the upload was cut while its model was read'); };
-    try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: 64 * 1024 } });
-    } catch {
-      return finish(null, 'the multipart form has no boundary');
-    }
+    if (parser === null) return finish(null, 'the multipart form has no boundary');
     parser.on('field', (name, value) => { if (name === 'model') finish(value, value === '' ? 'the form\'s model field is empty' : null); });
     parser.on('file', (_name, file) => { file.on('error', () => {}).resume(); });
     parser.on('error', () => finish(null, 'the multipart form is malformed'));
@@ -74,26 +70,9 @@ function replay(prefix: Prefix, source: Readable): Readable {
 
 /** Notes the form's `model` field as it passes, forwarding every byte as it comes: for the record only. */
 export function tapFormModel(source: Readable, contentType: string, onModel: (model: string) => void): Readable {
-  let parser: busboy.Busboy | null = null;
-  try {
-    parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: 64 * 1024 } });
-  } catch {
-    return source;
-  }
+  const parser = createFormParser(contentType, { fieldSize: 64 * 1024 });
+  if (parser === null) return source;
   parser.on('field', (name, value) => { if (name === 'model' && value !== '') onModel(value); });
   parser.on('file', (_name, file) => { file.on('error', () => {}).resume(); });
-  // A malformed form is the provider's to refuse; the tap then only forwards (a chunk waiting for drain included).
-  let waiting: (() => void) | null = null;
-  const release = () => { const next = waiting; waiting = null; next?.(); };
-  parser.on('error', () => { parser = null; release(); });
-  parser.on('drain', release);
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      if (!parser || parser.write(chunk)) return done(null, chunk);
-      waiting = () => done(null, chunk);
-    },
-    flush(done) { parser?.end(); done(); },
-  });
-  source.on('error', (error) => tap.destroy(error));
-  return source.pipe(tap);
+  return forwardThroughParser(source, parser);
 }
