@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { patchTopLevelString, scanTopLevel } from '../formats/patch-json-field.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import { adapterFor } from '../providers/registry.js';
+import { carriesGenAiKey, withoutGenAiKey } from './leaving-query.js';
 import type { PipelineRequest } from './pipeline-types.js';
 import type { Target } from './plan-targets.js';
 import type { InboundCall } from './read-inbound-call.js';
@@ -76,17 +77,6 @@ function queryFor(request: PipelineRequest, target: Target): URLSearchParams {
   const copy = new URLSearchParams(query);
   if (dropVersion) copy.delete('api-version');
   if (dropKey) copy.delete('key');
-  return copy;
-}
-
-function carriesGenAiKey(request: PipelineRequest): boolean {
-  return request.route.family === 'google' && request.query.has('key');
-}
-
-function withoutGenAiKey(request: PipelineRequest): URLSearchParams {
-  if (!carriesGenAiKey(request)) return request.query;
-  const copy = new URLSearchParams(request.query);
-  copy.delete('key');
   return copy;
 }
 

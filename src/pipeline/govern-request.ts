@@ -23,6 +23,7 @@ import type { InboundCall } from './read-inbound-call.js';
 import type { RequestTrace } from './request-trace.js';
 import { scanUpload } from './scan-upload.js';
 import { forwardedClientHeaders } from './upstream-headers.js';
+import { withoutGenAiKey } from './leaving-query.js';
 
 export interface Governed {
   policies: PolicyRecord[];
@@ -146,11 +147,7 @@ function placesOf(request: PipelineRequest, inbound: InboundCall): PlaceText[] {
   } else {
     for (const name in request.params) places.push({ place: 'path', text: request.params[name]! });
   }
-  for (const [name, value] of request.query) {
-    // A GenAI client's own `?key=` never leaves: the Gemini adapter drops it (the provider's key travels in a header).
-    if (name === 'key' && request.route.family === 'google') continue;
-    places.push({ place: 'query', text: name }, { place: 'query', text: value });
-  }
+  for (const [name, value] of withoutGenAiKey(request)) places.push({ place: 'query', text: name }, { place: 'query', text: value });
   const headers = forwardedClientHeaders(request.headers);
   for (const name in headers) places.push({ place: `header:${name}`, text: headers[name]! });
   return places;
