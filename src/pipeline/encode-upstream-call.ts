@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { patchTopLevelString, scanTopLevel } from '../formats/patch-json-field.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import { adapterFor } from '../providers/registry.js';
-import { carriesGenAiKey, withoutGenAiKey } from './leaving-query.js';
+import { withoutGenAiKey } from './leaving-query.js';
 import type { PipelineRequest } from './pipeline-types.js';
 import type { Target } from './plan-targets.js';
 import type { InboundCall } from './read-inbound-call.js';
@@ -70,13 +70,10 @@ export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, 
  * client's `?key=` is its own credential: it leaves for no provider (DLP does not scan it for that reason).
  */
 function queryFor(request: PipelineRequest, target: Target): URLSearchParams {
-  const { query } = request;
-  const dropVersion = query.has('api-version') && target.provider.kind !== 'azure';
-  const dropKey = carriesGenAiKey(request);
-  if (!dropVersion && !dropKey) return query;
+  const query = withoutGenAiKey(request);
+  if (!query.has('api-version') || target.provider.kind === 'azure') return query;
   const copy = new URLSearchParams(query);
-  if (dropVersion) copy.delete('api-version');
-  if (dropKey) copy.delete('key');
+  copy.delete('api-version');
   return copy;
 }
 
