@@ -1,7 +1,8 @@
 // Opens $GW_HOME/audit: lock, signing key, torn-tail repair, the check against the last
 // checkpoint, then the group-commit writer, with `gateway.start` first and `gateway.stop` last.
-import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { readOptionalFile } from './read-optional-file.js';
 import type { AuditFsyncPolicy } from '../state/schema.js';
 import { nodeAuditFileSystem, type AuditFileSystem } from './audit-file-system.js';
 import { signCheckpointWithKey, trailIdOf, type ChainHead, type Checkpoint } from './checkpoint.js';
@@ -92,15 +93,6 @@ function untrustedKeyGap(reason: string, head: ChainHead | null): StartGap {
   return { reason, checkpoint_seq: 0, checkpoint_hash: '', log_seq: head?.seq ?? 0, log_hash: head?.hash ?? null };
 }
 
-async function readLegacyKey(keyPath: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(keyPath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditTrail> {
   const now = options.now ?? (() => new Date());
   const fileSystem = options.fileSystem ?? nodeAuditFileSystem;
@@ -113,7 +105,7 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
   try {
     const home = path.dirname(options.keyPath);
     const key = await loadOrCreateSigningKey(home);
-    const legacyKey = await readLegacyKey(options.keyPath);
+    const legacyKey = await readOptionalFile(options.keyPath);
     const logFile = path.join(options.dir, AUDIT_LOG_FILE);
     const tail = await repairTornTail(logFile, path.join(options.dir, 'quarantine'), now());
     const checkpointFile = path.join(options.dir, AUDIT_CHECKPOINT_FILE);

@@ -9,8 +9,8 @@
 // trail, so the start does as well). The one honest way to get there, a crash between the
 // very first log write and its checkpoint, is rare enough to ask for --accept-audit-gap.
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import readline from 'node:readline';
+import { readOptionalFile } from './read-optional-file.js';
 import { isCheckpointAuthentic, isSignatureValid, isSignedCheckpoint, parseCheckpoint, trailIdOf, type ChainHead, type Checkpoint } from './checkpoint.js';
 
 export interface StartGap {
@@ -69,15 +69,10 @@ export async function checkStartGap(checkpointFile: string, logFile: string, key
 }
 
 async function readCheckpoint(file: string): Promise<Checkpoint | null> {
-  let text: string;
+  const bytes = await readOptionalFile(file);
+  if (bytes === undefined) return null;
   try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    return parseCheckpoint(text);
+    return parseCheckpoint(bytes.toString('utf8'));
   } catch {
     // An unreadable checkpoint seals nothing: compare against an impossible one so the start refuses.
     return { seq: Number.MAX_SAFE_INTEGER, hash: '0'.repeat(64), hmac: '0'.repeat(64) };

@@ -5,8 +5,9 @@
 // from before trust files), and refuses to start under a key the file does not hold.
 // The file is only as safe as where it is kept: an operator who fears a writer of the home
 // keeps a copy elsewhere and names it with --trust-file.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readOptionalFile } from './read-optional-file.js';
 import { fingerprintOf } from './key-fingerprint.js';
 
 export { fingerprintOf } from './key-fingerprint.js';
@@ -43,15 +44,10 @@ function readEntry(value: unknown): TrustedKey | null {
 
 /** The trusted keys, or null when the file does not exist. A file that is not a trust file is an error. */
 export async function readTrustFile(file: string): Promise<TrustedKey[] | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const bytes = await readOptionalFile(file);
+  if (bytes === undefined) return null;
   let value: unknown;
-  try { value = JSON.parse(text); } catch { throw new Error(`${file} is not JSON`); }
+  try { value = JSON.parse(bytes.toString('utf8')); } catch { throw new Error(`${file} is not JSON`); }
   const keys = (value as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys)) throw new Error(`${file} is not an audit trust file (no "keys" list)`);
   return keys.map(readEntry).filter((entry): entry is TrustedKey => entry !== null);

@@ -1,9 +1,10 @@
 // Verifies a trail file as a stream, with the checkpoint beside it and the public key
 // at $GW_HOME/audit.pub (the legacy $GW_HOME/audit.key for an HMAC checkpoint) when they
 // exist. File errors are thrown (the CLI's exit 2).
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
+import { readOptionalFile } from './read-optional-file.js';
 import { parseCheckpoint, type Checkpoint } from './checkpoint.js';
 import { PUBLIC_KEY_FILE } from './signing-key.js';
 import { verifyLines, type VerifyOptions, type VerifyResult } from './verify.js';
@@ -24,15 +25,6 @@ export interface VerifyFileOptions {
   allowUntrusted?: boolean;
 }
 
-async function readOptional(file: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 export function defaultKeyPath(logFile: string): string {
   return path.join(path.dirname(path.dirname(path.resolve(logFile))), 'audit.key');
 }
@@ -44,9 +36,9 @@ export function defaultPublicKeyPath(logFile: string): string {
 export async function verifyFile(file: string, options: VerifyFileOptions = {}): Promise<VerifyResult> {
   // The checkpoint is read before the log: a running writer replaces it only
   // after the log write, so the log read afterwards always reaches it.
-  const checkpointText = await readOptional(options.checkpointPath ?? path.join(path.dirname(file), 'checkpoint.json'));
-  const key = await readOptional(options.keyPath ?? defaultKeyPath(file));
-  const publicKey = (await readOptional(options.publicKeyPath ?? defaultPublicKeyPath(file)))?.toString('utf8').trim();
+  const checkpointText = await readOptionalFile(options.checkpointPath ?? path.join(path.dirname(file), 'checkpoint.json'));
+  const key = await readOptionalFile(options.keyPath ?? defaultKeyPath(file));
+  const publicKey = (await readOptionalFile(options.publicKeyPath ?? defaultPublicKeyPath(file)))?.toString('utf8').trim();
   let checkpoint: Checkpoint | undefined;
   if (checkpointText !== undefined) {
     try {
