@@ -26,6 +26,13 @@ export interface SignedCheckpoint extends ChainHead {
   public_key: string;
   /** base64url Ed25519 signature over checkpointMessage(). */
   signature: string;
+  /**
+   * Present on the last checkpoint of a chain `gw audit rotate` closed: its head is the
+   * `audit.chain_closed` record. Signed (the message ends in "closed"), so a witness that
+   * holds it knows the chain ended on purpose and a later chain of the sender is not a
+   * replacement made behind its back.
+   */
+  closed?: true;
 }
 
 export type Checkpoint = HmacCheckpoint | SignedCheckpoint;
@@ -46,8 +53,9 @@ export function trailIdOf(firstRecordHash: string): string {
   return digest('sha256', `gw audit trail\n${firstRecordHash}`, 'hex');
 }
 
-export function checkpointMessage(trail: string, head: ChainHead): string {
-  return `gw audit checkpoint v2\n${trail}\n${head.seq}\n${head.hash}`;
+export function checkpointMessage(trail: string, head: ChainHead, closed = false): string {
+  const message = `gw audit checkpoint v2\n${trail}\n${head.seq}\n${head.hash}`;
+  return closed ? `${message}\nclosed` : message;
 }
 
 export function checkpointHmac(key: Uint8Array, head: ChainHead): string {
@@ -59,9 +67,10 @@ export function signCheckpoint(key: Uint8Array, head: ChainHead): HmacCheckpoint
   return { seq: head.seq, hash: head.hash, hmac: checkpointHmac(key, head) };
 }
 
-export function signCheckpointWithKey(privateKey: KeyObject, publicKey: string, trail: string, head: ChainHead): SignedCheckpoint {
-  const signature = sign(null, Buffer.from(checkpointMessage(trail, head), 'utf8'), privateKey).toString('base64url');
-  return { v: 2, trail, seq: head.seq, hash: head.hash, public_key: publicKey, signature };
+export function signCheckpointWithKey(privateKey: KeyObject, publicKey: string, trail: string, head: ChainHead, closed = false): SignedCheckpoint {
+  const signature = sign(null, Buffer.from(checkpointMessage(trail, head, closed), 'utf8'), privateKey).toString('base64url');
+  const checkpoint: SignedCheckpoint = { v: 2, trail, seq: head.seq, hash: head.hash, public_key: publicKey, signature };
+  return closed ? { ...checkpoint, closed: true } : checkpoint;
 }
 
 export function publicKeyOf(publicKey: string): KeyObject {
@@ -71,7 +80,7 @@ export function publicKeyOf(publicKey: string): KeyObject {
 /** The signature matches the checkpoint's own public key; whether that key is the right one is the caller's question (pinning). */
 export function isSignatureValid(checkpoint: SignedCheckpoint): boolean {
   try {
-    const message = Buffer.from(checkpointMessage(checkpoint.trail, checkpoint), 'utf8');
+    const message = Buffer.from(checkpointMessage(checkpoint.trail, checkpoint, checkpoint.closed === true), 'utf8');
     return verify(null, message, publicKeyOf(checkpoint.public_key), Buffer.from(checkpoint.signature, 'base64url'));
   } catch {
     return false; // a malformed key is not a valid signature
@@ -96,7 +105,9 @@ export function readCheckpoint(value: unknown): Checkpoint {
     if (typeof trail !== 'string' || !HEX64.test(trail)) throw new Error('checkpoint trail is not 64 hex digits');
     if (typeof publicKey !== 'string' || publicKey.length !== 43 || !BASE64URL.test(publicKey)) throw new Error('checkpoint public_key is not a base64url Ed25519 key');
     if (typeof signature !== 'string' || signature.length !== 86 || !BASE64URL.test(signature)) throw new Error('checkpoint signature is not a base64url Ed25519 signature');
-    return { v: 2, trail, seq, hash, public_key: publicKey, signature };
+    if (fields.closed !== undefined && fields.closed !== true) throw new Error('checkpoint closed is not true');
+    const checkpoint: SignedCheckpoint = { v: 2, trail, seq, hash, public_key: publicKey, signature };
+    return fields.closed === true ? { ...checkpoint, closed: true } : checkpoint;
   }
   const { hmac } = fields;
   if (typeof hmac !== 'string' || !HEX64.test(hmac)) throw new Error('checkpoint hmac is not 64 hex digits');

@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuditGapError, openAuditTrail } from '../../src/audit/audit-trail.js';
-import { parseCheckpoint, signCheckpoint, signCheckpointWithKey, trailIdOf } from '../../src/audit/checkpoint.js';
+import { isSignatureValid, parseCheckpoint, signCheckpoint, signCheckpointWithKey, trailIdOf } from '../../src/audit/checkpoint.js';
 import { rawPublicKey } from '../../src/audit/signing-key.js';
 import { verifyFile } from '../../src/audit/verify-file.js';
 import { verifyLines } from '../../src/audit/verify.js';
@@ -46,6 +46,19 @@ describe('verifyLines with a signed checkpoint', () => {
     expect(loose.ok).toBe(true);
     expect(loose.warnings).toEqual(['no pinned public key (audit.pub): the checkpoint was checked against the key it names']);
     expect((await verifyLines(lines, { checkpoint: signed, requireSeal: true })).firstBad?.reason).toMatch(/audit.pub is missing/);
+  });
+});
+
+describe('the closing checkpoint of a rotated chain', () => {
+  it('signs the closed flag: removing it, or adding it to an open checkpoint, breaks the signature', () => {
+    const closed = signCheckpointWithKey(key.privateKey, key.publicKey, trail, head, true);
+    expect(closed.closed).toBe(true);
+    expect(isSignatureValid(parseCheckpoint(JSON.stringify(closed)))).toBe(true);
+    const { closed: _dropped, ...reopened } = closed;
+    expect(isSignatureValid(reopened)).toBe(false);
+    const open = signCheckpointWithKey(key.privateKey, key.publicKey, trail, head);
+    expect(isSignatureValid({ ...open, closed: true })).toBe(false);
+    expect(() => parseCheckpoint(JSON.stringify({ ...open, closed: 'yes' }))).toThrow(/closed is not true/);
   });
 });
 
