@@ -1,6 +1,6 @@
 // The user-facing Markdown of the repository (README.md and docs/**/*.md) read the way the docs
-// tests need it: fenced code blocks with the `doc-test` directive written just before them, the
-// section (## heading) each sits in, and the heading anchors a link may point at.
+// tests need it: fenced code blocks with the `doc-test` directive written just before them, and
+// the heading anchors a link may point at.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -34,8 +34,6 @@ export interface CodeBlock {
   code: string;
   /** The text of `<!-- doc-test: … -->` on the line before the fence, or null. */
   directive: string | null;
-  /** The ## section the block is in (its index among the file's ## headings; -1 before the first). */
-  section: number;
 }
 
 const SHELL_LANGUAGES = new Set(['bash', 'sh', 'shell']);
@@ -48,10 +46,8 @@ export function isShell(block: CodeBlock): boolean {
 export function codeBlocks(file: string, text = readMarkdown(file)): CodeBlock[] {
   const lines = text.split('\n');
   const blocks: CodeBlock[] = [];
-  let section = -1;
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index]!;
-    if (/^## /.test(line)) section += 1;
     const open = /^(\s*)(`{3,})\s*([\w-]*)/.exec(line);
     if (!open) continue;
     const [, indent = '', fence = '```', language = ''] = open;
@@ -63,7 +59,7 @@ export function codeBlocks(file: string, text = readMarkdown(file)): CodeBlock[]
     }
     const before = lines.slice(0, index).reverse().find((candidate) => candidate.trim() !== '') ?? '';
     const directive = /<!--\s*doc-test:\s*([\s\S]*?)\s*-->/.exec(before)?.[1] ?? null;
-    blocks.push({ file, line: index + 1, language, code: body.join('\n'), directive, section });
+    blocks.push({ file, line: index + 1, language, code: body.join('\n'), directive });
     index = end;
   }
   return blocks;
