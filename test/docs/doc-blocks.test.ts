@@ -3,6 +3,7 @@
 // so that the README's first call and its hub-and-sidecar quickstart are what a reader gets.
 // A block that cannot run here says so, visibly, in a `<!-- doc-test: skip: why -->` comment;
 // this test lists those. The blocks use the ports they print (8080, 8081): run this file alone.
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDirective, type DocDirective } from './doc-directive.js';
 import { DocSandbox } from './doc-sandbox.js';
@@ -26,6 +27,19 @@ it('finds the blocks, and lists the ones not run here with their reasons', () =>
   const listing = skipped.map(({ block, directive }) => `  ${block.file}:${block.line}: ${directive.skip}`);
   console.info(`docs: ${runnable.length} shell blocks run, ${skipped.length} not run here:\n${listing.join('\n')}`);
   for (const { block, directive } of skipped) expect(directive.skip!.length, `${block.file}:${block.line} gives no reason`).toBeGreaterThan(10);
+});
+
+async function portIsFree(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+it('the ports the docs print (8080, 8081) are free, else their blocks could not run as printed', async () => {
+  expect(await portIsFree(8080), 'something listens on 127.0.0.1:8080: stop it').toBe(true);
+  expect(await portIsFree(8081), 'something listens on 127.0.0.1:8081: stop it').toBe(true);
 });
 
 it('shows commands only in blocks marked as shell (an unmarked block would not be run)', () => {

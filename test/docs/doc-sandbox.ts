@@ -3,7 +3,7 @@
 // would put it there), no provider keys and no GW_* variables from the developer's environment,
 // and no OS keychain (gw login keeps its token in the home's login.json, as on CI).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './markdown-files.js';
@@ -118,5 +118,6 @@ export class DocSandbox {
         try { process.kill(Number(match[1]), 'SIGTERM'); } catch { /* already gone */ }
       }
     }
+    rmSync(this.root, { recursive: true, force: true });
   }
 }
