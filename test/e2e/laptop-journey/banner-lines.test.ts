@@ -4,9 +4,9 @@
 // folder with a fresh HOME: the coding tools (installed by scripts/ensure-test-deps.sh) each
 // complete a turn with a tool call on the fake providers, and the SDK lines' exports serve
 // an official SDK program. `gw` is on the PATH as `npm link` puts it there (a link to
-// bin/gw.js). The README's bash blocks run the same way against a first start on the mock;
-// the only change is the port (8080 may be taken here). test/cli/readme-commands.test.ts
-// checks the README's other gw commands exist.
+// bin/gw.js). The bash blocks of docs/getting-started.md run the same way against a first start
+// on the mock; the only change is the port (8080 may be taken here). test/docs/doc-blocks.test.ts
+// runs the docs' other blocks, test/cli/readme-commands.test.ts checks their gw commands exist.
 // A tool is run headless: a wrapper of the same name on the PATH adds the tool's
 // non-interactive arguments (a prompt and JSON output) after the line's own.
 import { spawn } from 'node:child_process';
@@ -199,14 +199,14 @@ describe('a hub\'s banner on a later start, and a sidecar\'s after gw login', ()
   });
 });
 
-/** The README's fenced blocks of one language, continuation lines joined, comments kept (bash ignores them). */
+/** docs/getting-started.md's fenced blocks of one language, continuation lines joined, comments kept (bash ignores them). */
 async function readmeBlocks(language: string): Promise<string[][]> {
-  const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
+  const readme = await readFile(path.join(REPO, 'docs', 'getting-started.md'), 'utf8');
   return [...readme.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))]
     .map((block) => block[1]!.replace(/\\\n\s*/g, '').split('\n').filter((line) => line.trim() !== ''));
 }
 
-describe('the README', () => {
+describe('the README\'s getting started (docs/getting-started.md)', () => {
   it('puts gw on the PATH with npm link, which links package.json\'s bin', async () => {
     const [setup] = await readmeBlocks('bash');
     expect(setup![0]).toMatch(/^npm install && npm link && gw serve /);
