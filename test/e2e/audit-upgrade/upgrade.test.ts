@@ -86,6 +86,15 @@ describe('a home made by the old gw', () => {
     oldRecords = await recordsOf(home);
   }, 180_000);
 
+  it('an OCSF export the old gw made verifies offline with the new one', async () => {
+    const file = path.join(await makeHome('gw-upgrade-old-export-'), 'old.ocsf.jsonl');
+    const exported = await runGw(['audit', 'export', '--format', 'ocsf', '--out', file], { home, bin: old.bin });
+    expect(exported.code, exported.stderr).toBe(0);
+    const verified = await runGw(['audit', 'verify', '--ocsf', file, '--key', path.join(home, 'audit.pub')], { env: { GW_HOME: path.join(await makeHome('gw-auditor-'), 'none') } });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(`OCSF export intact: ${oldRecords.length} events`);
+  }, 60_000);
+
   it('is served by the new build, and old and new records verify as one trail under the key already trusted', async () => {
     const trustBefore = await readFile(path.join(home, 'audit-trust.json'), 'utf8');
     const publicKey = (await readFile(path.join(home, 'audit.pub'), 'utf8')).trim();
