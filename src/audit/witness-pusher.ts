@@ -4,8 +4,10 @@
 // retried with backoff while the witness is down, and reported in /health. A witness
 // that refuses a checkpoint (another key already pinned for the trail) is not retried.
 import { isSignedCheckpoint, type Checkpoint, type SignedCheckpoint } from './checkpoint.js';
+import type { Cosignature } from './cosignature.js';
 
-export type WitnessAnswer = { ok: true } | { ok: false; refused: string };
+/** A witness with a key of its own answers an accepted checkpoint with its cosignature. */
+export type WitnessAnswer = { ok: true; cosignature?: Cosignature } | { ok: false; refused: string };
 
 export interface WitnessTarget {
   /** For /health and logs: `hub https://…`, `file /mnt/…`, `http https://…`. Never a credential. */
@@ -23,6 +25,8 @@ export interface WitnessPusherOptions {
   /** Shortest wait between two sends to one witness (default 5 s). */
   intervalMs?: number;
   log?: (message: string) => void;
+  /** A witness's cosignature of a checkpoint it accepted, to keep beside the trail (cosignature-keeper.ts). */
+  onCosignature?: (checkpoint: SignedCheckpoint, cosignature: Cosignature, witness: string) => void;
 }
 
 const RETRY_MIN_MS = 1_000;
@@ -127,6 +131,7 @@ export class WitnessPusher {
       if (answer.ok) {
         state.witnessedSeq = Math.max(state.witnessedSeq ?? 0, checkpoint.seq);
         state.error = null;
+        if (answer.cosignature) this.options.onCosignature?.(checkpoint, answer.cosignature, state.target.name);
       } else {
         state.error = `refused checkpoint ${checkpoint.seq}: ${answer.refused}`;
         this.options.log?.(`audit witness ${state.target.name} ${state.error}`);

@@ -12,6 +12,8 @@ import { createPostgresTrailReader } from '../postgres/postgres-trail-reader.js'
 import { AuditGapError } from '../audit/audit-trail.js';
 import { checkKeyTrustedAtStart, trustKeyAfterGap } from '../audit/trust-at-start.js';
 import { verifyChains, type ChainTrust, type ChainVerdict } from '../postgres/postgres-audit-chains.js';
+import { insertCosignature } from '../postgres/postgres-audit-cosignatures.js';
+import type { StoredCosignature } from '../audit/cosignature.js';
 import type { TrailReader } from '../admin/trail-reader.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateStore } from '../state/state-store.js';
@@ -29,6 +31,8 @@ export interface SharedStores {
   trail: TrailReader;
   /** Verifies every chain (the console's Verify button) under these trusted keys. */
   verifyChains(trust: ChainTrust): Promise<ChainVerdict[]>;
+  /** Keeps a witness's cosignature of one of this chain's checkpoints (gw_audit_cosignatures). */
+  keepCosignature(stored: StoredCosignature): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,7 +58,8 @@ export async function openSharedStores(url: string, home: string, onCheckpoint?:
       await audit.append({ kind: 'audit.gap', data: { reason: trust.reason, accepted_by: 'gw serve --accept-audit-gap' } });
     }
     const resourceIds = await openPostgresResourceIds(database, () => undefined);
-    return { audit, resourceIds, trail: createPostgresTrailReader(database), verifyChains: (trust) => verifyChains(database, trust), close: () => database.end() };
+    return { audit, resourceIds, trail: createPostgresTrailReader(database), verifyChains: (trust) => verifyChains(database, trust),
+      keepCosignature: (stored) => insertCosignature(database, stored), close: () => database.end() };
   } catch (error) {
     await database.end().catch(() => undefined);
     throw databaseAccessError(url, error);

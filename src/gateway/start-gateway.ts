@@ -7,6 +7,7 @@ import path from 'node:path';
 import { openAuditTrail } from '../audit/audit-trail.js';
 import { WitnessPusher } from '../audit/witness-pusher.js';
 import { addWitnessTargets } from './witness-targets.js';
+import { CosignatureKeeper, fileCosignatureSink } from './cosignature-keeper.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { GatewayServices, HealthComponent } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
@@ -88,8 +89,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   try {
     const logger = options.logger ?? createLogger();
     // Checkpoints reach the witnesses off the request path; gateway.stop's gets a short last try after the trail closes.
-    const witnesses = new WitnessPusher({ log: (message) => logger.warn({ component: 'audit_witness' }, message) });
-    cleanups.unshift(() => witnesses.drain(WITNESS_DRAIN_MS));
+    const cosignatures = new CosignatureKeeper((message) => logger.warn({ component: 'audit_witness' }, message));
+    const witnesses = new WitnessPusher({
+      log: (message) => logger.warn({ component: 'audit_witness' }, message),
+      onCosignature: (checkpoint, cosignature, witness) => cosignatures.keep(checkpoint, cosignature, witness),
+    });
+    cleanups.unshift(async () => { await witnesses.drain(WITNESS_DRAIN_MS); await cosignatures.settle(); });
     const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint), {
       acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note),
     }) : null;
@@ -101,6 +106,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       onNote: (note) => logger.info({ component: 'audit' }, note),
     });
     cleanups.unshift(() => audit.close());
+    cosignatures.storeIn(shared ? (stored) => shared.keepCosignature(stored) : fileCosignatureSink(options.home));
     // The mock answers in-process behind the same client every provider call goes through.
     const upstream = withInProcessProviders(createUpstreamClient(options.upstreamTimeouts), answerMockCall);
     cleanups.push(() => upstream.close());

@@ -11,6 +11,8 @@ import type { WitnessedCheckpoint, WitnessSender } from '../audit/compare-witnes
 import { appendWitnessed, readWitnessLog } from '../audit/witness-log.js';
 import { GatewayError } from '../errors.js';
 import type { WitnessedTrailSummary } from '../admin/audit-page.js';
+import type { Cosignature } from '../audit/cosignature.js';
+import { WitnessCosigner } from './witness-cosigner.js';
 
 export const WITNESS_LOG_FILE = 'witness.jsonl';
 /** Refused checkpoints kept per trail in memory (all stay in the file). */
@@ -23,23 +25,26 @@ interface WitnessedTrail {
   evidence: WitnessedCheckpoint[];
 }
 
-export type WitnessVerdict = { accepted: true; duplicate: boolean } | { accepted: false; error: GatewayError };
+/** An accepted checkpoint is answered with the hub's cosignature (witness-cosigner.ts). */
+export type WitnessVerdict = { accepted: true; duplicate: boolean; cosignature?: Cosignature } | { accepted: false; error: GatewayError };
 
 export class HubWitness {
   private trails: Map<string, WitnessedTrail> | null = null;
   private loading: Promise<Map<string, WitnessedTrail>> | null = null;
   private writes: Promise<void> = Promise.resolve();
   private readonly file: string;
+  private readonly cosigner: WitnessCosigner;
 
   constructor(home: string, private readonly now: () => Date) {
     this.file = path.join(home, WITNESS_LOG_FILE);
+    this.cosigner = new WitnessCosigner(home);
   }
 
   /** Judges and keeps one pushed checkpoint; calls run one at a time so pinning is never raced. */
   receive(checkpoint: SignedCheckpoint, from: WitnessSender): Promise<WitnessVerdict> {
     const run = this.writes.then(() => this.judge(checkpoint, from));
     this.writes = run.then(() => undefined, () => undefined);
-    return run;
+    return run.then((verdict) => this.cosigner.answer(verdict, checkpoint));
   }
 
   /** What the hub holds of this reader's trails: same team, and the same person when the reader is one. */

@@ -36,7 +36,7 @@ export function mountWitnessRoutes(app: FastifyInstance, witness: HubWitness): v
       if (!isSignedCheckpoint(checkpoint)) throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'Only signed (v 2) checkpoints can be witnessed.' });
       const verdict = await witness.receive(checkpoint, from);
       if (!verdict.accepted) throw verdict.error;
-      return reply.code(200).send({ accepted: true, duplicate: verdict.duplicate, trail: checkpoint.trail, seq: checkpoint.seq });
+      return reply.code(200).send({ accepted: true, duplicate: verdict.duplicate, trail: checkpoint.trail, seq: checkpoint.seq, ...(verdict.cosignature ? { cosignature: verdict.cosignature } : {}) });
     },
   });
   app.route({

@@ -3,6 +3,7 @@
 // hub names the sender from that credential. The same call serves an operator-configured
 // HTTP witness (setting audit_witness = https://…), which gets the bare checkpoint.
 import type { SignedCheckpoint } from '../audit/checkpoint.js';
+import { cosignatureInAnswer } from '../audit/cosignature.js';
 import type { WitnessAnswer, WitnessTarget } from '../audit/witness-pusher.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 
@@ -37,7 +38,7 @@ export function createHttpWitness(client: UpstreamClient, url: string, name: str
         body: JSON.stringify(checkpoint), signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
       const text = await readAnswer(response.body);
-      if (response.status >= 200 && response.status < 300) return { ok: true };
+      if (response.status >= 200 && response.status < 300) return cosignatureInAnswer(text);
       // 409: the witness holds this trail under another key, or another record at this seq. Resending will not change that.
       if (response.status === 409) return { ok: false, refused: refusalOf(response.status, text) };
       throw new Error(refusalOf(response.status, text));

@@ -32,9 +32,10 @@ afterEach(async () => { await rm(home, { recursive: true, force: true }); });
 
 describe('HubWitness', () => {
   it('accepts a new trail and newer checkpoints; the same checkpoint again is a duplicate', async () => {
-    expect(await witness.receive(at(1), ALICE)).toEqual({ accepted: true, duplicate: false });
-    expect(await witness.receive(at(5, 'c'.repeat(64)), ALICE)).toEqual({ accepted: true, duplicate: false });
-    expect(await witness.receive(at(5, 'c'.repeat(64)), ALICE)).toEqual({ accepted: true, duplicate: true });
+    // Each accepted verdict also carries the hub's cosignature (test/hub/witness-cosigner.test.ts).
+    expect(await witness.receive(at(1), ALICE)).toMatchObject({ accepted: true, duplicate: false });
+    expect(await witness.receive(at(5, 'c'.repeat(64)), ALICE)).toMatchObject({ accepted: true, duplicate: false });
+    expect(await witness.receive(at(5, 'c'.repeat(64)), ALICE)).toMatchObject({ accepted: true, duplicate: true });
     const held = await witness.readFor(ALICE);
     expect(held.map((entry) => entry.seq)).toEqual([1, 5]);
     expect(held[0]).toMatchObject({ from: ALICE, received_at: '2026-02-01T00:00:00.000Z' });

@@ -34,9 +34,10 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-export async function startGatewayProcess(options: { home?: string; env?: NodeJS.ProcessEnv; args?: string[]; timeoutMs?: number } = {}): Promise<GatewayProcess> {
+/** `bin`: another build's bin/gw.js (the upgrade test runs an older gw), else GW_BIN. */
+export async function startGatewayProcess(options: { home?: string; env?: NodeJS.ProcessEnv; args?: string[]; timeoutMs?: number; bin?: string } = {}): Promise<GatewayProcess> {
   const home = options.home ?? await makeHome();
-  const child = spawn(process.execPath, [GW_BIN, 'serve', '--port', '0', '--home', home, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [options.bin ?? GW_BIN, 'serve', '--port', '0', '--home', home, ...(options.args ?? [])], {
     env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -74,9 +75,9 @@ export interface CliResult {
 }
 
 /** Runs one `gw …` command to completion. */
-export function runGw(args: string[], options: { home?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runGw(args: string[], options: { home?: string; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<CliResult> {
   const homeArgs = options.home ? ['--home', options.home] : [];
-  const child = spawn(process.execPath, [GW_BIN, ...args, ...homeArgs], { env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.bin ?? GW_BIN, ...args, ...homeArgs], { env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });

@@ -2,8 +2,9 @@
 // PostgreSQL chain) and the checkpoint, and writes what is yielded. The whole chain is read
 // from record 1 (its hash names the chain); --since/--until only choose what is written.
 import { isSignedCheckpoint, trailIdOf, type Checkpoint, type SignedCheckpoint } from '../checkpoint.js';
+import { checkpointOfStored, type StoredCosignature } from '../cosignature.js';
 import type { AuditRecord } from '../record.js';
-import { recordToOcsf, type EventLink } from './record-to-ocsf.js';
+import { recordToOcsf, type EventCosignature, type EventLink } from './record-to-ocsf.js';
 
 export interface OcsfExportOptions {
   checkpoint?: Checkpoint | null;
@@ -12,6 +13,12 @@ export interface OcsfExportOptions {
    * they are at are signed too, so a window that ends on one verifies offline.
    */
   witnessed?: readonly SignedCheckpoint[];
+  /**
+   * The witnesses' cosignatures kept beside the chain (audit/cosignatures.jsonl or the store's
+   * table): each goes in the attestation of the record its checkpoint is at, after the
+   * instance's signature, which it carries too (so a cosigned record is signed without --witness).
+   */
+  cosignatures?: readonly StoredCosignature[];
   /** Epoch ms, inclusive: records stamped before are left out. */
   since?: number;
   /** Epoch ms, inclusive: records stamped after are left out. */
@@ -23,6 +30,10 @@ export interface OcsfExportSummary {
   events: number;
   /** Events that carry a signature. */
   signed: number;
+  /** Events that carry at least one witness cosignature. */
+  cosigned?: number;
+  /** Whether the last event written carries a witness cosignature. */
+  lastCosigned?: boolean;
   /** The seq of the last event written and whether the instance's signature covers it. */
   lastSeq?: number;
   lastSigned: boolean;
@@ -61,9 +72,28 @@ function checkpointsBySeq(head: SignedCheckpoint | undefined, witnessed: readonl
   return bySeq;
 }
 
+/** The cosignatures of `checkpoint`, one per witness key (a witness answering a repeated push twice is kept once). */
+function cosignaturesOf(checkpoint: SignedCheckpoint, stored: readonly StoredCosignature[] | undefined): EventCosignature[] {
+  const byKey = new Map<string, EventCosignature>();
+  for (const entry of stored ?? []) {
+    if (entry.trail !== checkpoint.trail || entry.hash !== checkpoint.hash || entry.public_key !== checkpoint.public_key || (entry.closed === true) !== (checkpoint.closed === true)) continue;
+    if (!byKey.has(entry.witness_public_key)) {
+      byKey.set(entry.witness_public_key, { witness_public_key: entry.witness_public_key, signature: entry.signature, received_at: entry.received_at, ...(entry.closed ? { closed: true as const } : {}) });
+    }
+  }
+  return [...byKey.values()];
+}
+
+function linkOf(chain: string, covering: SignedCheckpoint | undefined, options: OcsfExportOptions): EventLink {
+  if (!covering) return { chain };
+  const cosignatures = cosignaturesOf(covering, options.cosignatures);
+  const signature = { public_key: covering.public_key, signature: covering.signature, ...(covering.closed ? { closed: true as const } : {}) };
+  return { chain, signature, ...(cosignatures.length > 0 ? { cosignatures } : {}) };
+}
+
 export async function* exportOcsf(lines: Iterable<string> | AsyncIterable<string>, options: OcsfExportOptions, summary: OcsfExportSummary): AsyncGenerator<string> {
   const signed = options.checkpoint && isSignedCheckpoint(options.checkpoint) ? options.checkpoint : undefined;
-  const checkpoints = checkpointsBySeq(signed, options.witnessed ?? []);
+  const checkpoints = checkpointsBySeq(signed, [...options.witnessed ?? [], ...(options.cosignatures ?? []).map(checkpointOfStored)]);
   let index = 0;
   for await (const line of lines) {
     index += 1;
@@ -80,11 +110,13 @@ export async function* exportOcsf(lines: Iterable<string> | AsyncIterable<string
     if (!inWindow(record, options)) continue;
     const chain = summary.chain;
     const covering = checkpoints.get(record.seq)?.find((checkpoint) => checkpoint.trail === chain && checkpoint.hash === record.hash);
-    const link: EventLink = { chain, ...(covering ? { signature: { public_key: covering.public_key, signature: covering.signature } } : {}) };
+    const link = linkOf(chain, covering, options);
     summary.events += 1;
     summary.signed += covering ? 1 : 0;
+    summary.cosigned = (summary.cosigned ?? 0) + (link.cosignatures ? 1 : 0);
     summary.lastSeq = record.seq;
     summary.lastSigned = covering !== undefined;
+    summary.lastCosigned = link.cosignatures !== undefined;
     yield JSON.stringify(recordToOcsf(record, line, link));
   }
 }

@@ -9,6 +9,11 @@ import { adminActionOf, ocsfClassOf } from './ocsf-class.js';
 export const OCSF_VERSION = '1.9.0-dev';
 export const RECORD_SERIALIZATION = 'gw audit record v1: SHA-256 of prev, "\\n" and the JCS (RFC 8785) of raw_data without hash';
 export const CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash';
+export const CLOSED_CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash "\\nclosed"';
+export const COSIGNATURE_SERIALIZATION = 'gw audit cosignature v1: Ed25519 over "gw audit cosignature v1\\n" chain_uid "\\n" seq "\\n" hash';
+export const CLOSED_COSIGNATURE_SERIALIZATION = 'gw audit cosignature v1: Ed25519 over "gw audit cosignature v1\\n" chain_uid "\\n" seq "\\n" hash "\\nclosed"';
+/** What a witness's key is, in digital_signature.certificate (which requires an issuer and a serial number): a bare key, no X.509. */
+export const WITNESS_KEY_ISSUER = 'gw audit witness key (a bare Ed25519 key, no X.509): certificate.uid is the key, serial_number its fingerprint';
 
 export type OcsfValue = AuditValue;
 export type OcsfEvent = { [key: string]: OcsfValue };
@@ -17,12 +22,25 @@ export type OcsfEvent = { [key: string]: OcsfValue };
 export interface EventSignature {
   public_key: string;
   signature: string;
+  /** The checkpoint closed its chain (gw audit rotate): its message ends in "closed". */
+  closed?: true;
+}
+
+/** A witness's Ed25519 cosignature of the same checkpoint (src/audit/cosignature.ts). */
+export interface EventCosignature {
+  witness_public_key: string;
+  signature: string;
+  closed?: true;
+  /** When the instance received it; not signed (an auditor's hint, not proof). */
+  received_at: string;
 }
 
 export interface EventLink {
   /** The trail id: trailIdOf(hash of record 1). */
   chain: string;
   signature?: EventSignature;
+  /** Only with a signature: the witnesses' cosignatures of the checkpoint at this record. */
+  cosignatures?: readonly EventCosignature[];
 }
 
 /** Stable across exports: the chain and the record's seq. */
@@ -45,9 +63,37 @@ function attestationOf(record: AuditRecord, link: EventLink): OcsfEvent {
   if (link.signature) {
     attestation.authority_uid = fingerprintOf(link.signature.public_key);
     // digital_signature has no member for the signature bytes: digest names what was signed, the bytes go in unmapped.
-    attestation.signatures = [{ algorithm_id: 99, algorithm: 'Ed25519', serialization_id: 99, serialization: CHECKPOINT_SERIALIZATION, digest: sha256Fingerprint(record.hash) }];
+    const serialization = link.signature.closed ? CLOSED_CHECKPOINT_SERIALIZATION : CHECKPOINT_SERIALIZATION;
+    attestation.signatures = [{ algorithm_id: 99, algorithm: 'Ed25519', serialization_id: 99, serialization, digest: sha256Fingerprint(record.hash) },
+      ...(link.cosignatures ?? []).map((cosignature) => witnessSignature(record, cosignature))];
   }
   return attestation;
+}
+
+/** A co-signer names itself in its own digital_signature (the attestation's authority_uid is the producer's). */
+function witnessSignature(record: AuditRecord, cosignature: EventCosignature): OcsfEvent {
+  const fingerprint = fingerprintOf(cosignature.witness_public_key);
+  const time = Date.parse(cosignature.received_at);
+  return {
+    algorithm_id: 99, algorithm: 'Ed25519', serialization_id: 99,
+    serialization: cosignature.closed ? CLOSED_COSIGNATURE_SERIALIZATION : COSIGNATURE_SERIALIZATION, digest: sha256Fingerprint(record.hash),
+    certificate: { uid: cosignature.witness_public_key, serial_number: fingerprint, issuer: WITNESS_KEY_ISSUER, subject: `gw audit witness ${fingerprint}`, is_self_signed: true },
+    ...(Number.isFinite(time) ? { created_time: time } : {}),
+  };
+}
+
+/** unmapped.gw_signatures: the instance's signature first, then each witness's (role "witness"), in the order of attestation.signatures. */
+function signatureEntries(record: AuditRecord, link: EventLink): OcsfEvent[] {
+  if (!link.signature) return [];
+  const { closed, ...signature } = link.signature;
+  const entries: OcsfEvent[] = [{ ...signature, key_fingerprint: fingerprintOf(signature.public_key), seq: record.seq, hash: record.hash, ...(closed ? { closed } : {}) }];
+  for (const cosignature of link.cosignatures ?? []) {
+    entries.push({
+      role: 'witness', public_key: cosignature.witness_public_key, signature: cosignature.signature, key_fingerprint: fingerprintOf(cosignature.witness_public_key),
+      seq: record.seq, hash: record.hash, ...(cosignature.closed ? { closed: true } : {}), received_at: cosignature.received_at,
+    });
+  }
+  return entries;
 }
 
 const FAILED_KINDS = new Set(['auth.refused', 'auth.refused_burst', 'guard.refused', 'guard.refused_burst', 'admin.refused', 'login.code_replayed', 'audit.gap']);
@@ -129,7 +175,7 @@ export function recordToOcsf(record: AuditRecord, line: string, link: EventLink)
   const specific = classFields(record, ocsfClass.class_uid);
   const profiles = ['record_integrity', ...(specific.ai_model ? ['ai_operation'] : [])];
   const unmapped: OcsfEvent = { gw: gwFields(record) };
-  if (link.signature) unmapped.gw_signatures = [{ ...link.signature, key_fingerprint: fingerprintOf(link.signature.public_key), seq: record.seq, hash: record.hash }];
+  if (link.signature) unmapped.gw_signatures = signatureEntries(record, link);
   return {
     ...ocsfClass, type_uid: ocsfClass.class_uid * 100 + ocsfClass.activity_id,
     time: Number.isFinite(time) ? time : 0, ...statusOf(record), message: messageOf(record),

@@ -1,14 +1,16 @@
 // Verifies an OCSF export with nothing but its lines and the trusted public keys, pure:
 // each event's record (raw_data) re-hashed with the trail's own sealing code, each link
 // (seq and prev_event), each OCSF field re-derived from raw_data and compared, each
-// signature checked under a trusted key (fail closed), and the last event signed (a cut
-// tail). Stops at the first bad event and names it.
+// signature checked under a trusted key (fail closed), each witness cosignature checked (under
+// a --witness-key when any is given, fail closed too), and the last event signed (a cut tail)
+// and, with witness keys, cosigned. Stops at the first bad event and names it.
 import canonicalizeModule from 'canonicalize';
 import { isSignatureValid, trailIdOf, type ChainHead } from '../checkpoint.js';
+import { isCosignatureValid } from '../cosignature.js';
 import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord } from '../record.js';
 import { checkRecordLine, checkRecordLink } from '../verify.js';
-import { eventUidOf, recordToOcsf, type EventSignature, type OcsfEvent } from './record-to-ocsf.js';
+import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature, type OcsfEvent } from './record-to-ocsf.js';
 
 type Canonicalize = (input: unknown) => string | undefined;
 const loaded: unknown = canonicalizeModule;
@@ -19,6 +21,12 @@ export interface OcsfVerifyOptions {
   trustedKeys: readonly string[];
   /** The file is a window (--since): its first event may follow records that are not in it. */
   window?: boolean;
+  /**
+   * The witness keys given with --witness-key: a cosignature under any other fails, and the last
+   * event must carry a cosignature under one of them. Without any, cosignatures are checked for
+   * integrity only (a note says so).
+   */
+  witnessKeys?: readonly string[];
 }
 
 export interface OcsfBadEvent {
@@ -36,6 +44,8 @@ export interface OcsfVerdict {
   head: ChainHead | null;
   /** Key fingerprints that signed events of the file. */
   signers: string[];
+  /** Witness key fingerprints that cosigned events of the file. */
+  cosigners: string[];
   firstBad?: OcsfBadEvent;
   notes: string[];
 }
@@ -45,7 +55,12 @@ interface State {
   chain?: string;
   first?: number;
   lastSignedSeq?: number;
+  /** The last event cosigned under a --witness-key. */
+  lastCosignedSeq?: number;
   signers: Set<string>;
+  cosigners: Set<string>;
+  /** Witness keys whose cosignatures verified but were not checked against a --witness-key (none given). */
+  untrustedCosigners: Set<string>;
   notes: string[];
 }
 
@@ -61,12 +76,29 @@ function parseEvent(line: string): Record<string, unknown> | undefined {
   }
 }
 
-function signatureOf(event: Record<string, unknown>): EventSignature | undefined | 'malformed' {
+interface EventSignatures {
+  signature: EventSignature;
+  cosignatures: EventCosignature[];
+}
+
+function cosignatureEntry(value: unknown): EventCosignature | undefined {
+  const entry = asObject(value);
+  if (entry?.role !== 'witness' || typeof entry.public_key !== 'string' || typeof entry.signature !== 'string' || typeof entry.received_at !== 'string') return undefined;
+  if (entry.closed !== undefined && entry.closed !== true) return undefined;
+  return { witness_public_key: entry.public_key, signature: entry.signature, received_at: entry.received_at, ...(entry.closed ? { closed: true as const } : {}) };
+}
+
+/** unmapped.gw_signatures: the instance's entry first (no role), then the witnesses' (role "witness"). */
+function signaturesOf(event: Record<string, unknown>): EventSignatures | undefined | 'malformed' {
   const listed = asObject(event.unmapped)?.gw_signatures;
   if (listed === undefined) return undefined;
-  const entry = Array.isArray(listed) && listed.length === 1 ? asObject(listed[0]) : undefined;
-  if (typeof entry?.public_key !== 'string' || typeof entry.signature !== 'string') return 'malformed';
-  return { public_key: entry.public_key, signature: entry.signature };
+  const entry = Array.isArray(listed) && listed.length >= 1 ? asObject(listed[0]) : undefined;
+  if (typeof entry?.public_key !== 'string' || typeof entry.signature !== 'string' || entry.role !== undefined) return 'malformed';
+  if (entry.closed !== undefined && entry.closed !== true) return 'malformed';
+  const cosignatures = (listed as unknown[]).slice(1).map(cosignatureEntry);
+  if (cosignatures.some((cosignature) => cosignature === undefined)) return 'malformed';
+  const signature = { public_key: entry.public_key, signature: entry.signature, ...(entry.closed ? { closed: true as const } : {}) };
+  return { signature, cosignatures: cosignatures as EventCosignature[] };
 }
 
 /** The first path where two JSON values differ, for naming an edited field. */
@@ -100,6 +132,25 @@ function linkProblem(record: AuditRecord, state: State, options: OcsfVerifyOptio
   return checkRecordLink(record, state.head)?.replace(/^record \d+: /, '');
 }
 
+function cosignatureProblem(record: AuditRecord, chain: string, cosignatures: readonly EventCosignature[], options: OcsfVerifyOptions, state: State): string | undefined {
+  const witnessKeys = options.witnessKeys ?? [];
+  let trusted = false;
+  for (const cosignature of cosignatures) {
+    const fingerprint = fingerprintOf(cosignature.witness_public_key);
+    const { received_at: _unsigned, ...signed } = cosignature;
+    if (!isCosignatureValid({ trail: chain, seq: record.seq, hash: record.hash, ...signed })) return `the cosignature by witness key ${fingerprint} does not verify over its chain, seq and hash (forged or edited)`;
+    if (witnessKeys.length === 0) {
+      state.untrustedCosigners.add(fingerprint);
+      continue;
+    }
+    if (!witnessKeys.includes(cosignature.witness_public_key)) return `cosigned by witness key ${fingerprint}, which is not trusted (not given with --witness-key): name every witness whose cosignatures the file carries, or a cosignature was forged`;
+    state.cosigners.add(fingerprint);
+    trusted = true;
+  }
+  if (trusted) state.lastCosignedSeq = record.seq;
+  return undefined;
+}
+
 function signatureProblem(record: AuditRecord, chain: string, signature: EventSignature, options: OcsfVerifyOptions, state: State): string | undefined {
   const checkpoint = { v: 2 as const, trail: chain, seq: record.seq, hash: record.hash, ...signature };
   if (!isSignatureValid(checkpoint)) return 'its signature does not verify over its chain, seq and hash (forged or edited)';
@@ -127,11 +178,14 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
   if (record.seq === 1 && chain !== trailIdOf(record.hash)) return bad('its chain_uid is not the id its first record names (record 1 replaced)');
   const link = linkProblem(record, state, options);
   if (link) return bad(link);
-  const signature = signatureOf(event);
-  if (signature === 'malformed') return bad('unmapped.gw_signatures is malformed');
-  const signed = signature ? signatureProblem(record, chain, signature, options, state) : undefined;
+  const signatures = signaturesOf(event);
+  if (signatures === 'malformed') return bad('unmapped.gw_signatures is malformed');
+  const signed = signatures ? signatureProblem(record, chain, signatures.signature, options, state) : undefined;
   if (signed) return bad(signed);
-  const difference = firstDifference(event, recordToOcsf(record, event.raw_data, { chain, ...(signature ? { signature } : {}) }));
+  const cosigned = signatures ? cosignatureProblem(record, chain, signatures.cosignatures, options, state) : undefined;
+  if (cosigned) return bad(cosigned);
+  const signedBy = signatures ? { signature: signatures.signature, ...(signatures.cosignatures.length > 0 ? { cosignatures: signatures.cosignatures } : {}) } : {};
+  const difference = firstDifference(event, recordToOcsf(record, event.raw_data, { chain, ...signedBy }));
   if (difference !== undefined) return bad(`${difference} differs from what its raw_data gives (an OCSF field was edited)`);
   state.chain = chain;
   state.first ??= record.seq;
@@ -139,21 +193,25 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
   return undefined;
 }
 
-function endProblem(state: State, events: number, lastUid: string | undefined): Omit<OcsfBadEvent, 'line'> | undefined {
+function endProblem(state: State, events: number, lastUid: string | undefined, options: OcsfVerifyOptions): Omit<OcsfBadEvent, 'line'> | undefined {
   if (events === 0) return { reason: 'the file holds no event' };
   if (state.lastSignedSeq === undefined) return { ...(lastUid ? { uid: lastUid } : {}), reason: 'no event carries a signature: nothing ties the file to a trusted key (its signed last event dropped, or an export that ends before its chain\'s checkpoint)' };
   if (state.lastSignedSeq !== state.head!.seq) {
     return { ...(lastUid ? { uid: lastUid } : {}), reason: `the events after seq ${state.lastSignedSeq} are not covered by a signature: the last event(s) were dropped, or added` };
   }
+  if ((options.witnessKeys ?? []).length > 0 && state.lastCosignedSeq !== state.head!.seq) {
+    const since = state.lastCosignedSeq === undefined ? 'no event of the file is' : `the last event cosigned by one is seq ${state.lastCosignedSeq}`;
+    return { ...(lastUid ? { uid: lastUid } : {}), reason: `the last event is not cosigned by a --witness-key (${since}): no witness you trust vouches for the file's end (export again once the witness has cosigned the chain's head)` };
+  }
   return undefined;
 }
 
 export async function verifyOcsfLines(lines: Iterable<string> | AsyncIterable<string>, options: OcsfVerifyOptions): Promise<OcsfVerdict> {
-  const state: State = { head: null, signers: new Set(), notes: [] };
+  const state: State = { head: null, signers: new Set(), cosigners: new Set(), untrustedCosigners: new Set(), notes: [] };
   let lineNumber = 0;
   let events = 0;
   const verdict = (firstBad?: OcsfBadEvent): OcsfVerdict => ({
-    ok: firstBad === undefined, events, head: state.head, signers: [...state.signers], notes: state.notes,
+    ok: firstBad === undefined, events, head: state.head, signers: [...state.signers], cosigners: [...state.cosigners], notes: state.notes,
     ...(state.chain ? { chain: state.chain } : {}), ...(state.first !== undefined ? { first: state.first } : {}), ...(firstBad ? { firstBad } : {}),
   });
   for await (const line of lines) {
@@ -164,6 +222,9 @@ export async function verifyOcsfLines(lines: Iterable<string> | AsyncIterable<st
     events += 1;
   }
   const lastUid = state.chain && state.head ? eventUidOf(state.chain, state.head.seq) : undefined;
-  const end = endProblem(state, events, lastUid);
+  const end = endProblem(state, events, lastUid, options);
+  if (state.untrustedCosigners.size > 0) {
+    state.notes.push(`cosignatures by witness key(s) ${[...state.untrustedCosigners].join(', ')} verify over their events but were not checked against a key you trust: name the witness's key with --witness-key (gw audit witness-key on the witness prints it)`);
+  }
   return verdict(end ? { line: lineNumber + 1, ...end } : undefined);
 }

@@ -12,7 +12,10 @@ import { CliExit, type CliContext, type CliOutput } from '../cli-context.js';
 import { fileTrailSource, type TrailSource } from '../trail-source.js';
 import { withDatabase } from './audit-store.js';
 import { readWitness } from '../read-witness.js';
-import type { SignedCheckpoint } from '../../audit/checkpoint.js';
+import { isSignedCheckpoint, type SignedCheckpoint } from '../../audit/checkpoint.js';
+import { cosignatureFileOf, readCosignatureFile } from '../../audit/cosignature-file.js';
+import type { StoredCosignature } from '../../audit/cosignature.js';
+import { chainCosignatures } from '../../postgres/postgres-audit-cosignatures.js';
 
 interface ExportFlags {
   format?: string;
@@ -75,7 +78,9 @@ function inWindow(line: string, window: Window): boolean {
 }
 
 function describeOcsf(summary: OcsfExportSummary, source: TrailSource, window: Window): string[] {
-  const notes = [`${summary.events} OCSF events of chain ${summary.chain ?? '(empty)'} from ${source.name}, ${summary.signed} of them signed`];
+  const cosigned = summary.cosigned ? `, ${summary.cosigned} cosigned by a witness` : '';
+  const notes = [`${summary.events} OCSF events of chain ${summary.chain ?? '(empty)'} from ${source.name}, ${summary.signed} of them signed${cosigned}`];
+  if (summary.cosigned && summary.lastSigned && !summary.lastCosigned) notes.push('the last event is not cosigned by a witness yet (it cosigns every few seconds): gw audit verify --ocsf --witness-key will refuse this file until an export ends on a cosigned event');
   if (summary.unsignedTail > 0) notes.push(`${summary.unsignedTail} newer record(s) past the checkpoint are not signed yet: the next export includes them`);
   if (summary.events > 0 && !summary.lastSigned) {
     const why = source.checkpoint === null ? 'the trail has no checkpoint' : window.until !== undefined ? '--until ends before the chain\'s checkpoint' : 'the checkpoint is not a signed (v2) one';
@@ -84,7 +89,12 @@ function describeOcsf(summary: OcsfExportSummary, source: TrailSource, window: W
   return notes;
 }
 
-async function writeChain(source: TrailSource, format: string, window: Window, output: Output, context: CliContext, witnessed: readonly SignedCheckpoint[]): Promise<void> {
+interface Signatures {
+  witnessed: readonly SignedCheckpoint[];
+  cosignatures: readonly StoredCosignature[];
+}
+
+async function writeChain(source: TrailSource, format: string, window: Window, output: Output, context: CliContext, { witnessed, cosignatures }: Signatures): Promise<void> {
   if (format === 'jsonl') {
     let count = 0;
     for await (const line of source.lines) {
@@ -96,7 +106,7 @@ async function writeChain(source: TrailSource, format: string, window: Window, o
   }
   const summary: OcsfExportSummary = { events: 0, signed: 0, lastSigned: false, unsignedTail: 0 };
   try {
-    for await (const event of exportOcsf(source.lines, { checkpoint: source.checkpoint, witnessed, ...window }, summary)) {
+    for await (const event of exportOcsf(source.lines, { checkpoint: source.checkpoint, witnessed, cosignatures, ...window }, summary)) {
       output.write(`${event}\n`);
       if (summary.events % 1024 === 0) await output.settle();
     }
@@ -119,12 +129,14 @@ async function runExport(flags: ExportFlags, context: CliContext): Promise<void>
   const source = url === undefined ? await fileTrailSource(context.home(flags.home)) : undefined;
   const output = await openOutput(flags.out, context);
   try {
-    if (source) await writeChain(source, format, window, output, context, witnessed);
+    // The witnesses' cosignatures kept beside the chain go in the attestations too (no flag: they are the instance's own copy).
+    if (source) await writeChain(source, format, window, output, context, { witnessed, cosignatures: (await readCosignatureFile(cosignatureFileOf(context.home(flags.home)))).cosignatures });
     else await withDatabase(url!, async (database) => {
       const chains = await listChains(database);
       const chain = flags.chain === undefined ? chains.at(-1) : chains.find((candidate) => candidate.chainId === flags.chain);
       if (!chain) throw new CliExit(2, flags.chain === undefined ? 'the store holds no audit chain yet' : `no chain ${flags.chain} in the store (gw audit chains lists them)`);
-      await writeChain({ name: `chain ${chain.chainId} of the store`, checkpoint: chain.checkpoint, lines: chainLines(database, chain.chainId) }, format, window, output, context, witnessed);
+      const cosignatures = chain.checkpoint && isSignedCheckpoint(chain.checkpoint) ? await chainCosignatures(database, chain.checkpoint.trail) : [];
+      await writeChain({ name: `chain ${chain.chainId} of the store`, checkpoint: chain.checkpoint, lines: chainLines(database, chain.chainId) }, format, window, output, context, { witnessed, cosignatures });
     });
     await output.close();
   } catch (error) {

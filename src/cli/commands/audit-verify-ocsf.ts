@@ -18,6 +18,7 @@ export interface OcsfVerifyFlags {
   trustFile?: string;
   allowUntrusted?: boolean;
   key?: string[];
+  witnessKey?: string[];
   window?: boolean;
   json?: boolean;
 }
@@ -25,7 +26,8 @@ export interface OcsfVerifyFlags {
 function describe(verdict: OcsfVerdict, file: string): string {
   if (verdict.ok) {
     const range = verdict.head ? `seq ${verdict.first ?? 1} to ${verdict.head.seq}` : 'no events';
-    return `OCSF export intact: ${verdict.events} events of chain ${verdict.chain}, ${range}, signed by ${verdict.signers.join(', ')}`;
+    const cosigned = verdict.cosigners.length > 0 ? `, cosigned by witness ${verdict.cosigners.join(', ')}` : '';
+    return `OCSF export intact: ${verdict.events} events of chain ${verdict.chain}, ${range}, signed by ${verdict.signers.join(', ')}${cosigned}`;
   }
   const bad = verdict.firstBad!;
   const name = bad.uid ? `event ${bad.uid} (line ${bad.line})` : `line ${bad.line}`;
@@ -38,19 +40,21 @@ export async function runOcsfVerify(flags: OcsfVerifyFlags, context: CliContext)
   if (foreign.length > 0) throw new CliExit(2, `--ocsf verifies the file against the --key public keys alone: ${foreign.join(', ')} cannot be used with it`);
   if (!flags.key || flags.key.length === 0) throw new CliExit(2, 'name the public key(s) the export must be signed by with --key (an audit.pub file or the key): an export verifies against the keys you trust, never against the keys it names');
   const keys = await Promise.all(flags.key.map((source) => readKeyArgument(source)));
+  // A witness.pub file (gw audit witness-key prints the key) or the key itself, as --key takes.
+  const witnessKeys = await Promise.all((flags.witnessKey ?? []).map((source) => readKeyArgument(source)));
   try {
     await access(file);
   } catch (error) {
     throw new CliExit(2, `cannot read ${file}: ${(error as Error).message}`);
   }
   const lines = readline.createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  const verdict = await verifyOcsfLines(lines, { trustedKeys: keys, window: flags.window === true });
+  const verdict = await verifyOcsfLines(lines, { trustedKeys: keys, window: flags.window === true, witnessKeys });
   if (flags.json) {
     context.stdout.write(`${JSON.stringify({ file, ...verdict })}\n`);
   } else {
     for (const note of verdict.notes) context.stderr.write(`note: ${note}\n`);
     context.stdout.write(`${describe(verdict, file)}\n`);
-    if (verdict.ok) context.stderr.write(`note: trusted keys: ${keys.map((key) => fingerprintOf(key)).join(', ')}\n`);
+    if (verdict.ok) context.stderr.write(`note: trusted keys: ${keys.map((key) => fingerprintOf(key)).join(', ')}${witnessKeys.length > 0 ? `; trusted witness keys: ${witnessKeys.map((key) => fingerprintOf(key)).join(', ')}` : ''}\n`);
   }
   if (!verdict.ok) throw new CliExit(1, '');
 }

@@ -16,6 +16,7 @@ import { fingerprintOf } from '../../audit/trust-file.js';
 import { registerAuditTrustCommand } from './audit-trust.js';
 import { registerAuditExportCommand } from './audit-export.js';
 import { runOcsfVerify } from './audit-verify-ocsf.js';
+import { registerAuditWitnessKeyCommand } from './audit-witness-key.js';
 
 interface VerifyFlags {
   file?: string;
@@ -28,6 +29,7 @@ interface VerifyFlags {
   allowUntrusted?: boolean;
   ocsf?: string;
   window?: boolean;
+  witnessKey?: string[];
 }
 
 function describeResult(result: VerifyResult): string {
@@ -69,6 +71,7 @@ function verifyReadError(error: unknown, file: string, missing: boolean, flags: 
 export async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
   // An OCSF export is checked on its own: the file and the --key public keys, nothing of a home or store.
   if (flags.ocsf !== undefined) return runOcsfVerify(flags, context);
+  if (flags.witnessKey !== undefined) throw new CliExit(2, '--witness-key checks the witnesses\' cosignatures in an OCSF export: use it with --ocsf FILE');
   // With a store, every instance's chain is checked there (and against the witness, when one is named).
   if (flags.file === undefined && resolveStoreUrl(flags.store, context.env) !== undefined) return runStoreVerify(flags, context);
   const home = context.home(flags.home);
@@ -123,9 +126,11 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
     .option('--allow-untrusted', 'report a chain signed by an untrusted key as UNTRUSTED instead of failing (for looking around)')
     .option('--ocsf <file>', 'verify an OCSF export (gw audit export --format ocsf) offline against the --key public keys only')
     .option('--window', 'with --ocsf: the file may start mid-chain (an export made with --since)')
+    .option('--witness-key <file...>', 'with --ocsf: trust cosignatures by these witness keys (a witness.pub or the key; gw audit witness-key prints it); the last event must carry one')
     .option('--witness <hub-url|file>', 'also compare the trail (with --store: every chain) with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)')
     .action(async (flags: VerifyFlags) => runAuditVerify(flags, context));
   registerAuditExportCommand(audit, context);
   registerAuditStoreCommands(audit, context);
   registerAuditTrustCommand(audit, context);
+  registerAuditWitnessKeyCommand(audit, context);
 }

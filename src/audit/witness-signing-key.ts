@@ -1,0 +1,34 @@
+// $GW_HOME/witness-signing.key: the Ed25519 key a gw acting as a witness (the hub) cosigns
+// the checkpoints it accepts with (PKCS#8 PEM, mode 0600), and $GW_HOME/witness.pub, its
+// public key, which an auditor passes to `gw audit verify --ocsf --witness-key`. Its own key,
+// not the hub's audit-signing.key: the hub's own trail and its witnessing are separate acts,
+// and an auditor trusting one need not trust the other. Created once ('wx', so a hub and a
+// `gw audit witness-key` run at the same moment never overwrite each other's key).
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { rawPublicKey, type AuditSigningKey } from './signing-key.js';
+
+export const WITNESS_SIGNING_KEY_FILE = 'witness-signing.key';
+export const WITNESS_PUBLIC_KEY_FILE = 'witness.pub';
+
+export async function loadOrCreateWitnessKey(home: string): Promise<AuditSigningKey> {
+  const keyPath = path.join(home, WITNESS_SIGNING_KEY_FILE);
+  const { privateKey } = generateKeyPairSync('ed25519');
+  try {
+    await writeFile(keyPath, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  let stored: KeyObject;
+  try {
+    stored = createPrivateKey(await readFile(keyPath));
+  } catch (error) {
+    throw new Error(`${keyPath} is not a PEM private key: ${(error as Error).message}`);
+  }
+  if (stored.asymmetricKeyType !== 'ed25519') throw new Error(`${keyPath} holds a ${stored.asymmetricKeyType ?? 'non-asymmetric'} key, expected Ed25519`);
+  const key = { privateKey: stored, publicKey: rawPublicKey(stored) };
+  // Rewritten from the private key each time, so a deleted or edited witness.pub comes back right.
+  await writeFile(path.join(home, WITNESS_PUBLIC_KEY_FILE), `${key.publicKey}\n`, { mode: 0o644 });
+  return key;
+}
