@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 
 it('src/ keeps the import rules (.dependency-cruiser.cjs)', () => {
   const bin = path.join(root, 'node_modules', '.bin', 'depcruise');

@@ -5,11 +5,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLockedError, lockAuditDirectory } from '../../src/audit/audit-lock.js';
-import { openAuditTrail } from '../../src/audit/audit-trail.js';
-import type { AuditRecord } from '../../src/audit/record.js';
-import { verifyFile } from '../../src/audit/verify-file.js';
-import { makeTempHome, readLines, type TempHome } from './helpers.js';
+import { AuditLockedError, lockAuditDirectory } from '../../../src/audit/audit-lock.js';
+import { openAuditTrail } from '../../../src/audit/audit-trail.js';
+import type { AuditRecord } from '../../../src/audit/record.js';
+import { verifyFile } from '../../../src/audit/verify-file.js';
+import { makeTempHome, readLines, type TempHome } from '../../audit/helpers.js';
 
 /** A live process that is not this one, ending after `ms`. */
 function otherProcess(ms: number): { pid: number; exited: Promise<void> } {

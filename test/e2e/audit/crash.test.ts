@@ -4,13 +4,13 @@ import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openAuditTrail } from '../../src/audit/audit-trail.js';
-import { verifyFile } from '../../src/audit/verify-file.js';
-import { makeTempHome, type TempHome } from './helpers.js';
+import { openAuditTrail } from '../../../src/audit/audit-trail.js';
+import { verifyFile } from '../../../src/audit/verify-file.js';
+import { makeTempHome, type TempHome } from '../../audit/helpers.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const built = path.join(root, 'dist/audit/audit-trail.js');
-const child = path.join(root, 'test/audit/fixtures/append-until-killed.mjs');
+const child = path.join(root, 'test/e2e/audit/fixtures/append-until-killed.mjs');
 
 function newestSource(): number {
   const dir = path.join(root, 'src/audit');

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Argument, Command, Option } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../src/cli/cli-context.js';
-import { registerCompletionCommand } from '../../src/cli/commands/completion.js';
-import { completionFileNames, completionShells, generateCompletion, type CompletionShell } from '../../src/cli/completions.js';
-import { buildProgram } from '../../src/cli/main.js';
+import type { CliContext } from '../../../src/cli/cli-context.js';
+import { registerCompletionCommand } from '../../../src/cli/commands/completion.js';
+import { completionFileNames, completionShells, generateCompletion, type CompletionShell } from '../../../src/cli/completions.js';
+import { buildProgram } from '../../../src/cli/main.js';
 
-const completionsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'completions');
+const completionsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'completions');
 const scratch = mkdtempSync(path.join(tmpdir(), 'gw-completions-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

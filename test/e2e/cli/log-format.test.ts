@@ -2,8 +2,8 @@
 // otherwise; an unknown format is a usage error. The pretty line is made from pino's JSON
 // line, so what pino redacts stays redacted.
 import { expect, it } from 'vitest';
-import { formatLogLine, resolveLogFormat } from '../../src/pretty-log.js';
-import { runGw, startGatewayProcess } from '../support/gateway-process.js';
+import { formatLogLine, resolveLogFormat } from '../../../src/pretty-log.js';
+import { runGw, startGatewayProcess } from '../../support/gateway-process.js';
 
 it('formats a request line: time, status, method, path, model → provider, ms, request id, and what went wrong', () => {
   const line = JSON.stringify({ level: 30, time: Date.UTC(2026, 10, 24, 9, 5, 1, 234), service: 'gw', request_id: 'req_1', method: 'POST', path: '/v1/chat/completions', status: 429, latency_ms: 12, model: 'gpt-4o', provider: 'openai', outcome: ['upstream_429'], msg: 'request' });

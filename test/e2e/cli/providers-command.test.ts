@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliExit, type CliContext } from '../../src/cli/cli-context.js';
-import { registerProvidersCommand } from '../../src/cli/commands/providers.js';
-import { makeCliHome, type CommandResult } from './run-state-command.js';
+import { CliExit, type CliContext } from '../../../src/cli/cli-context.js';
+import { registerProvidersCommand } from '../../../src/cli/commands/providers.js';
+import { makeCliHome, type CommandResult } from '../../cli/run-state-command.js';
 
 async function runProviders(args: string[], home: string, env: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
   const stdout: string[] = [];

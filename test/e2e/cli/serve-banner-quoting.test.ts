@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { describeSidecarStart, describeStart } from '../../src/cli/serve-banner.js';
-import type { RunningGateway } from '../../src/gateway/start-gateway.js';
+import { describeSidecarStart, describeStart } from '../../../src/cli/serve-banner.js';
+import type { RunningGateway } from '../../../src/gateway/start-gateway.js';
 
 const run = promisify(execFile);
 const HOSTILE_MODEL = 'gpt-4o$(>pwned)`>pwned2`';

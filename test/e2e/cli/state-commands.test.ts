@@ -2,10 +2,10 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { CliExit } from '../../src/cli/cli-context.js';
-import { isWellFormedVirtualKey } from '../../src/state/virtual-keys.js';
-import { makeCliHome, runGw } from './run-state-command.js';
-import { makeHome, runGw as runRealGw } from '../support/gateway-process.js';
+import { CliExit } from '../../../src/cli/cli-context.js';
+import { isWellFormedVirtualKey } from '../../../src/state/virtual-keys.js';
+import { makeCliHome, runGw } from '../../cli/run-state-command.js';
+import { makeHome, runGw as runRealGw } from '../../support/gateway-process.js';
 
 function exitCode(error: unknown): number | null {
   if (error instanceof CliExit) return error.exitCode;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
-import { startFakeProvider, type FakeProvider } from './start-fake-provider.js';
+import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/start-fake-provider.js';
 
 let fake: FakeProvider;
 let client: Anthropic;

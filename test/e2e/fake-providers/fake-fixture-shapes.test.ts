@@ -1,8 +1,8 @@
 // The fakes must answer with the keys the providers document (test/fixtures/<provider>/).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMissingJsonPaths, readFixture, readSseJson } from './missing-json-paths.js';
-import { startFakeProvider, type FakeProvider } from './start-fake-provider.js';
+import { findMissingJsonPaths, readFixture, readSseJson } from '../../support/fake-providers/missing-json-paths.js';
+import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/start-fake-provider.js';
 
 const fixture = readFixture;
 const missingPaths = findMissingJsonPaths;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GoogleGenAI } from '@google/genai';
-import { startFakeProvider, type FakeProvider } from './start-fake-provider.js';
+import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/start-fake-provider.js';
 
 let fake: FakeProvider;
 let client: GoogleGenAI;

@@ -1,9 +1,9 @@
 // The composition root hands the server a finished GatewayServices: nothing is filled in after buildServer.
 import { Writable } from 'node:stream';
 import { expect, it } from 'vitest';
-import { startGateway } from '../../src/gateway/start-gateway.js';
-import { createLogger } from '../../src/logger.js';
-import { makeHome } from '../support/gateway-process.js';
+import { startGateway } from '../../../src/gateway/start-gateway.js';
+import { createLogger } from '../../../src/logger.js';
+import { makeHome } from '../../support/gateway-process.js';
 
 it('builds every service before the server: frozen, with the resource-id store and all /health components', async () => {
   const home = await makeHome('gw-root-');

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { shellCommand, shellQuote } from '../../src/shell-quote.js';
+import { shellCommand, shellQuote } from '../../../src/shell-quote.js';
 
 const run = promisify(execFile);
 const WORDS = ['alice@example.com', "o'neil@example.com", '$(id)', '`id`', 'a b', '', "'", "''", 'x;rm -rf ~', '${HOME}', '\\', '*', '-n', 'é✓', '"q"', 'new\nline'];

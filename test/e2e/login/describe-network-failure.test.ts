@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeNetworkFailure } from '../../src/login/describe-network-failure.js';
+import { describeNetworkFailure } from '../../../src/login/describe-network-failure.js';
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { UpstreamServers } from '../../src/mcp/upstream-servers.js';
+import { UpstreamServers } from '../../../src/mcp/upstream-servers.js';
 
 let servers: UpstreamServers | undefined;
 afterEach(async () => { await servers?.close(); });

@@ -1,10 +1,10 @@
 // Claims on the PostgreSQL resource-id table (a real server): two instances polling the same
 // finished batch at once record its usage exactly once between them.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/postgres/database.js';
-import { migrate } from '../../src/postgres/migrations.js';
-import { openPostgresResourceIds } from '../../src/postgres/postgres-resource-ids.js';
-import { startPostgres, type PostgresServer } from '../support/database-servers.js';
+import { openDatabase, type Database } from '../../../src/postgres/database.js';
+import { migrate } from '../../../src/postgres/migrations.js';
+import { openPostgresResourceIds } from '../../../src/postgres/postgres-resource-ids.js';
+import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 
 let postgres: PostgresServer;
 let database: Database;

@@ -4,15 +4,15 @@
 // index (the plan names it), which is what keeps a search under a second at 10 million rows
 // (bench/explorer.mjs measures that).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/postgres/database.js';
-import { migrate, readMigrations } from '../../src/postgres/migrations.js';
-import { facetsAgree } from '../../src/postgres/request-facets.js';
-import { openPostgresAuditTrail } from '../../src/postgres/postgres-audit-trail.js';
-import { createPostgresTrailReader } from '../../src/postgres/postgres-trail-reader.js';
-import { matches, summarizeProviderHealth, summarizeUsage, toSummary, type RequestFilter, type RequestSummary, type TrailReader } from '../../src/admin/trail-reader.js';
-import { loadOrCreateSigningKey } from '../../src/audit/signing-key.js';
-import { makeHome } from '../support/gateway-process.js';
-import { startPostgres, type PostgresServer } from '../support/database-servers.js';
+import { openDatabase, type Database } from '../../../src/postgres/database.js';
+import { migrate, readMigrations } from '../../../src/postgres/migrations.js';
+import { facetsAgree } from '../../../src/postgres/request-facets.js';
+import { openPostgresAuditTrail } from '../../../src/postgres/postgres-audit-trail.js';
+import { createPostgresTrailReader } from '../../../src/postgres/postgres-trail-reader.js';
+import { matches, summarizeProviderHealth, summarizeUsage, toSummary, type RequestFilter, type RequestSummary, type TrailReader } from '../../../src/admin/trail-reader.js';
+import { loadOrCreateSigningKey } from '../../../src/audit/signing-key.js';
+import { makeHome } from '../../support/gateway-process.js';
+import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 
 let postgres: PostgresServer;
 let database: Database;
@@ -129,14 +129,14 @@ describe('indexes', () => {
   // the planner may take either index, but never reads the whole table.
   const common: RequestFilter[] = [{ team: 't3' }, { status: '4xx' }, { provider: 'pr2', status: '200' }, { since: '2026-01-01', person: 'p1@example.com' }];
   it.each(common.map((filter) => [JSON.stringify(filter), filter] as const))('%s reads no whole table', async (_name, filter) => {
-    const { requestWhere } = await import('../../src/postgres/postgres-trail-reader.js');
+    const { requestWhere } = await import('../../../src/postgres/postgres-trail-reader.js');
     const where = requestWhere(filter);
     const plan = JSON.stringify((await database.query(`EXPLAIN (FORMAT JSON) SELECT line FROM gw_audit_records WHERE ${where.sql} ORDER BY ts DESC LIMIT 100`, where.params)).rows[0]);
     expect(plan).toContain('"Index Name":"gw_audit_requests_');
     expect(plan).not.toContain('Seq Scan');
   });
   it.each(plans)('%s is served by its index', async (_name, filter, index) => {
-    const { requestWhere } = await import('../../src/postgres/postgres-trail-reader.js');
+    const { requestWhere } = await import('../../../src/postgres/postgres-trail-reader.js');
     const where = requestWhere(filter);
     const plan = await database.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) SELECT line FROM gw_audit_records WHERE ${where.sql} ORDER BY ts DESC LIMIT 100`, where.params);
     expect(JSON.stringify(plan.rows[0]!['QUERY PLAN'])).toContain(`"Index Name":"${index}"`);

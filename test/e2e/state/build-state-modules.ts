@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-const repo = path.resolve(import.meta.dirname, '..', '..');
+const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 
 export async function buildStateModules(): Promise<{ outDir: string; remove: () => Promise<void> }> {
   const folder = await mkdtemp(path.join(repo, '.gw-test-build-'));

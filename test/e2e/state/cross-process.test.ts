@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStateStore } from '../../src/state/state-store.js';
-import { createTeam } from '../../src/state/teams.js';
-import { createKey, keyStatus } from '../../src/state/virtual-keys.js';
+import { openStateStore } from '../../../src/state/state-store.js';
+import { createTeam } from '../../../src/state/teams.js';
+import { createKey, keyStatus } from '../../../src/state/virtual-keys.js';
 import { buildStateModules } from './build-state-modules.js';
-import { makeTempHome } from './temp-home.js';
+import { makeTempHome } from '../../state/temp-home.js';
 
 const run = promisify(execFile);
 const fixtures = path.join(import.meta.dirname, 'fixtures');

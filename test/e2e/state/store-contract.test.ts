@@ -3,13 +3,13 @@
 // processes (a CLI and a gw serve, or two instances): neither may lose the other's writes,
 // and each sees the other's changes once watching.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStateStore, type StateStore } from '../../src/state/state-store.js';
-import { openPostgresStateStore } from '../../src/postgres/postgres-state-store.js';
-import { migrate } from '../../src/postgres/migrations.js';
-import { openDatabase } from '../../src/postgres/database.js';
-import { makeHome } from '../support/gateway-process.js';
-import { startPostgres, type PostgresServer } from '../support/database-servers.js';
-import { StateRefusedError } from '../../src/state/state-errors.js';
+import { openStateStore, type StateStore } from '../../../src/state/state-store.js';
+import { openPostgresStateStore } from '../../../src/postgres/postgres-state-store.js';
+import { migrate } from '../../../src/postgres/migrations.js';
+import { openDatabase } from '../../../src/postgres/database.js';
+import { makeHome } from '../../support/gateway-process.js';
+import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
+import { StateRefusedError } from '../../../src/state/state-errors.js';
 
 let postgres: PostgresServer;
 

@@ -3,8 +3,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClientCancel, toAbortSignal } from '../../src/upstream/cancel-signal.js';
-import { createUpstreamClient } from '../../src/upstream/upstream-client.js';
+import { ClientCancel, toAbortSignal } from '../../../src/upstream/cancel-signal.js';
+import { createUpstreamClient } from '../../../src/upstream/upstream-client.js';
 
 describe('ClientCancel', () => {
   it('calls each listener once, in order, with the reason set, and not after removal', () => {

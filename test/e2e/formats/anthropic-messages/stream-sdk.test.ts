@@ -1,9 +1,9 @@
 // The Messages stream encoder's output, read by @anthropic-ai/sdk's own MessageStream.
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import type { StreamPart } from '../../../src/canonical/response.js';
-import { anthropicMessagesCodec as codec } from '../../../src/formats/anthropic-messages/index.js';
-import { decodeStream, encodeStream, fixedContext, fixtures, parseSse, withSseServer } from '../codec-support.js';
+import type { StreamPart } from '../../../../src/canonical/response.js';
+import { anthropicMessagesCodec as codec } from '../../../../src/formats/anthropic-messages/index.js';
+import { decodeStream, encodeStream, fixedContext, fixtures, parseSse, withSseServer } from '../../../formats/codec-support.js';
 
 const { text } = fixtures('anthropic-messages');
 const openAiParts = fixtures('openai-chat').json('parallel-tools.parts.json') as StreamPart[];

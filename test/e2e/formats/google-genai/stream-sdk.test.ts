@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StreamPart } from '../../../src/canonical/response.js';
-import { googleGenAiCodec } from '../../../src/formats/google-genai/index.js';
+import type { StreamPart } from '../../../../src/canonical/response.js';
+import { googleGenAiCodec } from '../../../../src/formats/google-genai/index.js';
 
 const PARTS: StreamPart[] = [
   { type: 'response-start', id: 'r1', model: 'upstream-model' },

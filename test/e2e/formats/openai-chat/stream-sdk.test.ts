@@ -1,9 +1,9 @@
 // The chat stream encoder's output, read by openai-node's own ChatCompletionStream.
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import type { StreamPart } from '../../../src/canonical/response.js';
-import { openAiChatCodec as codec } from '../../../src/formats/openai-chat/index.js';
-import { decodeStream, encodeStream, fixedContext, fixtures, parseSse, withSseServer } from '../codec-support.js';
+import type { StreamPart } from '../../../../src/canonical/response.js';
+import { openAiChatCodec as codec } from '../../../../src/formats/openai-chat/index.js';
+import { decodeStream, encodeStream, fixedContext, fixtures, parseSse, withSseServer } from '../../../formats/codec-support.js';
 
 const { text } = fixtures('openai-chat');
 

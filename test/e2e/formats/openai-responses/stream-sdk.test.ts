@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StreamPart } from '../../../src/canonical/response.js';
-import { openAiResponsesCodec } from '../../../src/formats/openai-responses/index.js';
+import type { StreamPart } from '../../../../src/canonical/response.js';
+import { openAiResponsesCodec } from '../../../../src/formats/openai-responses/index.js';
 
 const PARTS: StreamPart[] = [
   { type: 'response-start', id: 'msg_upstream', model: 'claude-x' },

@@ -4,13 +4,13 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StreamPart } from '../../../src/canonical/response.js';
-import { bedrockConverseCodec } from '../../../src/formats/bedrock-converse/index.js';
-import { concatFrames, encodeEventFrame } from '../../../src/formats/bedrock-converse/event-stream-frames.js';
-import { bedrockAdapter } from '../../../src/providers/bedrock/adapter.js';
-import { decodeBedrockEventStream } from '../../../src/providers/bedrock/event-stream.js';
-import { signBedrockRequest } from '../../../src/providers/bedrock/sign-request.js';
-import { deriveAuthorization } from './derive-sigv4.js';
+import type { StreamPart } from '../../../../src/canonical/response.js';
+import { bedrockConverseCodec } from '../../../../src/formats/bedrock-converse/index.js';
+import { concatFrames, encodeEventFrame } from '../../../../src/formats/bedrock-converse/event-stream-frames.js';
+import { bedrockAdapter } from '../../../../src/providers/bedrock/adapter.js';
+import { decodeBedrockEventStream } from '../../../../src/providers/bedrock/event-stream.js';
+import { signBedrockRequest } from '../../../../src/providers/bedrock/sign-request.js';
+import { deriveAuthorization } from '../../../providers/bedrock/derive-sigv4.js';
 
 const CREDENTIALS = { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local-secret' };
 const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';

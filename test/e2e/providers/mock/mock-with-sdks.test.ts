@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
-import { respondAsMock, type MockOperation } from '../../../src/providers/mock/respond-as-mock.js';
+import { respondAsMock, type MockOperation } from '../../../../src/providers/mock/respond-as-mock.js';
 
 const ROUTES: Record<string, MockOperation> = {
   '/v1/chat/completions': 'chat', '/v1/completions': 'completions', '/v1/embeddings': 'embeddings', '/v1/models': 'models',
