@@ -8,7 +8,7 @@ import * as matrix from '../../scripts/compat-matrix.mjs';
 
 export type ProviderDialect = 'openai' | 'anthropic' | 'gemini';
 export type Capability = 'text' | 'stream' | 'tool round trip';
-export type Mark = '✓' | '✗' | '—';
+type Mark = '✓' | '✗' | '—';
 
 export interface Cell {
   client: string;
