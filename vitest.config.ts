@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Two tiers (docs/testing.md). unit: everything outside test/e2e/, in-process only; its
 // setup file makes starting a process or listening on a port throw. e2e: real gw processes,
@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**'],
           setupFiles: ['test/support/unit-tier-setup.ts'],
           // One module graph per worker instead of one per file: halves the tier's CPU time.
           // Unit tests leave no global behind (timers, env, mocks), so nothing leaks between files.
