@@ -1,5 +1,5 @@
 // The import rules of ../shared/CONVENTIONS.md ("Which way imports run"), checked in the test run
-// (test/architecture/import-rules.test.ts). What dependency-cruiser cannot see, property reads
+// (test/e2e/architecture/import-rules.test.ts). What dependency-cruiser cannot see, property reads
 // such as process.env and calls such as Date.now(), test/architecture/source-rules.test.ts greps for.
 const pure = '^src/(formats|policy|dlp|routing|canonical|streaming)/|^src/audit/(chain|verify)\\.ts$|^src/errors\\.ts$';
 module.exports = {

@@ -1,15 +1,37 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-// End-to-end tests start real gw processes and local provider servers; on a
-// 2-core machine they need more than vitest's 5 s default.
+// Two tiers (docs/testing.md). unit: everything outside test/e2e/, in-process only; its
+// setup file makes starting a process or listening on a port throw. e2e: real gw processes,
+// local provider servers, redis, PostgreSQL, Chromium and the coding tools. On a 2-core
+// machine the e2e tests need more than vitest's 5 s default.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Writes the README's compatibility matrix from the cells the client tests record.
-    globalSetup: ['test/support/compat-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+          setupFiles: ['test/support/unit-tier-setup.ts'],
+          // One module graph per worker instead of one per file: halves the tier's CPU time.
+          // Unit tests leave no global behind (timers, env, mocks), so nothing leaks between files.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          // Clears the compatibility cells the client tests record (npm run compat writes docs/compatibility.md from them).
+          globalSetup: ['test/support/compat-global-setup.ts'],
+        },
+      },
+    ],
   },
 });

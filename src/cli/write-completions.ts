@@ -1,5 +1,5 @@
 // Writes completions/gw.bash, completions/_gw and completions/gw.fish from the real program
-// (`npm run completions`); test/cli/completions.test.ts fails when they are stale.
+// (`npm run completions`); test/e2e/cli/completions.test.ts fails when they are stale.
 // Usage: node dist/cli/write-completions.js [output-folder]
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

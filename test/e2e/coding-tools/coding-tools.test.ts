@@ -14,7 +14,7 @@ import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';
 import { packageVersion, recordCells } from '../../support/compat-matrix.js';
 import { CODING_TOOLS_DIR, missingTools, runCodingTool, type CodingTool, type OpencodeSdk, type ToolRun } from './run-coding-tool.js';
 
-/** Each tool's row in the README's compatibility matrix: a turn streams text and makes a tool round trip. */
+/** Each tool's row in the compatibility matrix (docs/compatibility.md, npm run compat): a turn streams text and makes a tool round trip. */
 const MATRIX_ROWS: Record<CodingTool, { client: string; version: string }> = {
   claude: { client: 'Claude Code', version: packageVersion('@anthropic-ai/claude-code', `${CODING_TOOLS_DIR}/node_modules`) },
   codex: { client: 'Codex', version: packageVersion('@openai/codex', `${CODING_TOOLS_DIR}/node_modules`) },

@@ -21,7 +21,7 @@ const PROVIDERS = {
 
 const CLIENTS: ClientDialect[] = ['openai-chat', 'openai-responses', 'anthropic', 'genai'];
 
-/** Each client's row in the README's compatibility matrix. */
+/** Each client's row in the compatibility matrix (docs/compatibility.md, npm run compat). */
 const MATRIX_ROWS: Record<ClientDialect, { client: string; version: string }> = {
   'openai-chat': { client: 'OpenAI SDK (Chat)', version: packageVersion('openai') },
   'openai-responses': { client: 'OpenAI SDK (Responses)', version: packageVersion('openai') },
