@@ -6,7 +6,7 @@
 // same event uids (gw:<chain>:<seq>), which the receiver drops.
 import { isSignedCheckpoint, type SignedCheckpoint } from '../checkpoint.js';
 import { GENESIS_PREV } from '../record.js';
-import { locateRecord, readTrailSlice, TrailMismatchError } from './read-trail-slice.js';
+import { endsAtRecord, locateRecord, readTrailSlice, TrailMismatchError } from './read-trail-slice.js';
 import { readSinkCursor, writeSinkCursor, type SinkPosition } from './sink-cursor.js';
 import { sinkEventsOf } from './sink-events.js';
 import type { FileTrailSource } from './file-trail-source.js';
@@ -214,6 +214,8 @@ export class AuditSink {
     if (this.position?.chain === checkpoint.trail) return this.position;
     const start: SinkPosition = { chain: checkpoint.trail, seq: 0, hash: GENESIS_PREV, offset: 0 };
     let position = (await this.savedPosition(checkpoint.trail)) ?? start;
+    // Checked once at start, not per batch: the receiver holds up to here, so the trail must still hold it too.
+    if (!(await endsAtRecord(this.options.source.logFile, position))) position = await locateRecord(this.options.source.logFile, position.chain, position.seq, position.hash);
     const held = await this.options.target.lastDelivered?.();
     if (held && held.chain === checkpoint.trail && held.seq > position.seq) {
       position = await locateRecord(this.options.source.logFile, held.chain, held.seq, held.hash);

@@ -75,6 +75,21 @@ export async function readTrailSlice(logFile: string, from: SinkPosition, upTo: 
   return { entries, end };
 }
 
+/** Whether the line that ends at the position's offset is its record (seq and hash): a saved cursor still fits the log. */
+export async function endsAtRecord(logFile: string, position: SinkPosition): Promise<boolean> {
+  if (position.seq === 0) return position.offset === 0;
+  const start = Math.max(0, position.offset - 64 * 1024);
+  const chunk = await readChunk(logFile, start, position.offset - start).catch(() => Buffer.alloc(0));
+  if (chunk.length !== position.offset - start || chunk[chunk.length - 1] !== 10) return false;
+  const line = chunk.toString('utf8', chunk.lastIndexOf(10, chunk.length - 2) + 1, chunk.length - 1);
+  try {
+    const record = JSON.parse(line) as Partial<AuditRecord>;
+    return record.seq === position.seq && record.hash === position.hash;
+  } catch {
+    return false;
+  }
+}
+
 /** The position just after record `seq`, found by reading the log from its start; checks the record's hash. */
 export async function locateRecord(logFile: string, chain: string, seq: number, hash: string): Promise<SinkPosition> {
   if (seq === 0) return { chain, seq, hash, offset: 0 };
