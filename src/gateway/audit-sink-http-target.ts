@@ -23,10 +23,10 @@ export function createHttpSinkTarget(client: UpstreamClient, url: string, token:
   const headers: Record<string, string> = { 'content-type': 'application/x-ndjson', ...(token ? { authorization: `Bearer ${token}` } : {}) };
   return {
     name: url,
-    async deliver(lines) {
+    async deliver(lines, stopping) {
       let status: number;
       try {
-        const response = await client.send({ url, method: 'POST', headers, body: lines.map((line) => `${line}\n`).join(''), signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
+        const response = await client.send({ url, method: 'POST', headers, body: lines.map((line) => `${line}\n`).join(''), signal: AbortSignal.any([stopping, AbortSignal.timeout(SEND_TIMEOUT_MS)]) });
         status = response.status;
         for await (const chunk of response.body) void chunk; // read to the end so the connection is reused
       } catch (error) {

@@ -136,6 +136,23 @@ describe('audit sink loop', () => {
     expect(target.batches).toEqual([]);
   });
 
+  it('a stop does not wait on a receiver that never answers: the drain aborts the batch in flight', async () => {
+    const home = await trailOf(5);
+    let aborted = false;
+    const silent: SinkTarget = {
+      name: 'memory://silent',
+      deliver: (_lines, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => { aborted = true; reject(signal.reason as Error); })),
+    };
+    const { sink } = sinkFor(home, silent);
+    sink.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await sink.drain(300);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(aborted).toBe(true);
+    expect(sink.health().delivered_seq).toBe(0);
+  });
+
   it('a file target carries on after the last event it holds, cutting a torn line', async () => {
     const home = await trailOf(15);
     const file = path.join(home.home, 'events.jsonl');

@@ -14,8 +14,11 @@ import type { FileTrailSource } from './file-trail-source.js';
 export interface SinkTarget {
   /** The URL or path, for /health and logs: never a token. */
   readonly name: string;
-  /** Sends one batch of event lines; resolves once the receiver acknowledged it (2xx, or appended and synced), throws otherwise. */
-  deliver(lines: readonly string[]): Promise<void>;
+  /**
+   * Sends one batch of event lines; resolves once the receiver acknowledged it (2xx, or appended
+   * and synced), throws otherwise. `signal` aborts it when a stopping gateway's drain runs out.
+   */
+  deliver(lines: readonly string[], signal: AbortSignal): Promise<void>;
   /** A target that can read what it holds (a file): its last event, so a restart does not repeat it. */
   lastDelivered?(): Promise<SinkPosition | null>;
 }
@@ -73,6 +76,7 @@ export class AuditSink {
   private draining = false;
   private wakeUp: (() => void) | undefined;
   private running: Promise<void> = Promise.resolve();
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: AuditSinkOptions) {}
 
@@ -108,6 +112,8 @@ export class AuditSink {
     clearTimeout(timer);
     this.stopped = true;
     this.wakeUp?.();
+    // A receiver that holds a batch without answering must not hold up the stop (nor undici's close after it).
+    this.stopping.abort(new Error('gw is stopping'));
   }
 
   private async run(): Promise<void> {
@@ -145,7 +151,7 @@ export class AuditSink {
     const slice = await this.readAfter(from, checkpoint.seq);
     const lines = sinkEventsOf(slice.entries, checkpoint);
     try {
-      await this.options.target.deliver(lines);
+      await this.options.target.deliver(lines, this.stopping.signal);
     } catch (error) {
       return this.failDelivery(error);
     }
