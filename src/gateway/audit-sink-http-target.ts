@@ -19,10 +19,16 @@ function reasonOf(error: unknown): string {
   return `the receiver could not be reached${code}`;
 }
 
+/** The URL as /health (which is open) and the logs show it: a query string may hold a collector's key, so it is not shown. */
+function displayName(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+}
+
 export function createHttpSinkTarget(client: UpstreamClient, url: string, token: string | null): SinkTarget {
   const headers: Record<string, string> = { 'content-type': 'application/x-ndjson', ...(token ? { authorization: `Bearer ${token}` } : {}) };
   return {
-    name: url,
+    name: displayName(url),
     async deliver(lines, stopping) {
       let status: number;
       try {
