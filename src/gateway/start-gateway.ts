@@ -8,6 +8,7 @@ import { openAuditTrail } from '../audit/audit-trail.js';
 import { WitnessPusher } from '../audit/witness-pusher.js';
 import { addWitnessTargets } from './witness-targets.js';
 import { CosignatureKeeper, fileCosignatureSink } from './cosignature-keeper.js';
+import { startAuditSink, type RunningAuditSink } from './start-audit-sink.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { GatewayServices, HealthComponent } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
@@ -41,6 +42,8 @@ import { createUpstreamClient, type UpstreamTimeouts } from '../upstream/upstrea
 
 /** How long a stopping gateway waits for its witnesses to take the last checkpoint. */
 const WITNESS_DRAIN_MS = 2_000;
+/** How long a stopping gateway tries to deliver gateway.stop's record to the audit sink. */
+const SINK_DRAIN_MS = 3_000;
 
 export interface GatewayOptions {
   home: string;
@@ -95,6 +98,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       onCosignature: (checkpoint, cosignature, witness) => cosignatures.keep(checkpoint, cosignature, witness),
     });
     cleanups.unshift(async () => { await witnesses.drain(WITNESS_DRAIN_MS); await cosignatures.settle(); });
+    let sink: RunningAuditSink | null = null; // started once the metrics exist; drained after the trail closes
+    cleanups.unshift(async () => sink?.drain(SINK_DRAIN_MS));
     const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint), {
       acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note),
     }) : null;
@@ -145,10 +150,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     };
     const services = buildServices({
       state, audit, upstream: modeUpstream, providers: providers.current, logger, resourceIds, tracer,
-      modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...mcpHealth(), ...(counters ? { redis: counters.health() } : {}) }),
+      modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...(sink ? { audit_sink: sink.health() } : {}), ...mcpHealth(), ...(counters ? { redis: counters.health() } : {}) }),
       ...(counters ? { limiter: counters.limiter } : {}),
       spend: createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date(), ...(counters ? { counter: counters.spendCounter } : {}) }),
     });
+    sink = startAuditSink({ home: options.home, settings: state.snapshot().settings, env: options.env, upstream, registry: services.metrics.registry, logger, ...(options.storeUrl ? { storeUrl: options.storeUrl } : {}) });
     const trail = await openTrailSource(options.home, options.storeUrl);
     cleanups.push(() => trail.close());
     if (services.spend) await keepBudgetCounters(trail, state, services.spend, logger);

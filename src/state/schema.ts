@@ -73,6 +73,12 @@ export interface Settings {
   allow_direct_keys: boolean;
   /** Where signed audit checkpoints are also sent: an http(s) URL, an absolute file path (another volume), or null. */
   audit_witness: string | null;
+  /** Where the trail streams as OCSF events (docs/audit-sink.md): an https:// URL (http:// only to a loopback host), an absolute file path, or null. */
+  audit_sink: string | null;
+  /** `env:NAME`: the variable in gw serve's environment holding the sink's Bearer token, never stored here; or null. */
+  audit_sink_token: string | null;
+  /** Undelivered trail bytes beyond which the sink's /health component turns failing (records are never dropped). */
+  audit_sink_max_backlog_bytes: number;
   /** Hub: emails that may sign in to the console through the OIDC provider (lower case). */
   admin_emails: string[];
   /** Hub: a value of the OIDC `groups` claim whose members may sign in to the console; null = none. */
@@ -142,6 +148,9 @@ export const DEFAULT_SETTINGS: Settings = {
   personal_token_days: 30,
   allow_direct_keys: false,
   audit_witness: null,
+  audit_sink: null,
+  audit_sink_token: null,
+  audit_sink_max_backlog_bytes: 1024 * 1024 * 1024,
   admin_emails: [],
   admin_group: null,
 };

@@ -184,6 +184,27 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is string | null => value === null || (typeof value === 'string' && (isHttpUrl(value) || path.isAbsolute(value))),
     format: (value) => value ?? 'none',
   },
+  audit_sink: {
+    name: 'audit_sink',
+    description: 'Stream the audit trail as OCSF events (JSON lines) to an https:// URL (http:// only to a loopback host), an absolute file path, or none (read at start).',
+    parse: (text) => parseAuditSink(text),
+    check: (value): value is string | null => value === null || (typeof value === 'string' && isAuditSink(value)),
+    format: (value) => value ?? 'none',
+  },
+  audit_sink_token: {
+    name: 'audit_sink_token',
+    description: 'env:NAME, the variable in gw serve\'s environment holding the audit sink\'s Bearer token (never stored here), or none.',
+    parse: (text) => parseEnvReference('audit_sink_token', text),
+    check: (value): value is string | null => value === null || (typeof value === 'string' && ENV_NAME.test(value)),
+    format: (value) => value ?? 'none',
+  },
+  audit_sink_max_backlog_bytes: {
+    name: 'audit_sink_max_backlog_bytes',
+    description: 'Trail bytes not yet delivered to the audit sink beyond which its /health component fails (a size: 1GiB); records are never dropped.',
+    parse: (text) => parseSizeIn('audit_sink_max_backlog_bytes', text, MIN_SINK_BACKLOG, MAX_SINK_BACKLOG),
+    check: (value): value is number => isIntegerIn(value, MIN_SINK_BACKLOG, MAX_SINK_BACKLOG),
+    format: (value) => formatByteSize(value),
+  },
   admin_emails: {
     name: 'admin_emails',
     description: 'Hub: comma-separated emails that may sign in to the console (/ui) through the OIDC provider, or none.',
@@ -217,6 +238,33 @@ function parseWitness(text: string): string | null {
   if (isHttpUrl(trimmed)) return trimmed;
   if (path.isAbsolute(trimmed) && !trimmed.includes('\0')) return path.normalize(trimmed);
   throw new StateInputError(`invalid value "${text}" for audit_witness: use an http(s) URL without credentials, an absolute file path, or none`);
+}
+
+// The sink reads its backlog from the trail itself, so the bound is about alerting, not memory.
+const MIN_SINK_BACKLOG = 1024 * 1024;
+const MAX_SINK_BACKLOG = 1024 ** 4;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https:// anywhere; plain http:// only to this machine (a test receiver, a local forwarder): the events name people and calls. */
+export function isAuditSink(text: string): boolean {
+  if (path.isAbsolute(text)) return !text.includes('\0');
+  if (!isHttpUrl(text)) return false;
+  const url = new URL(text);
+  return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname) || /^127\./.test(url.hostname);
+}
+
+function parseAuditSink(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === 'none') return null;
+  if (isAuditSink(trimmed)) return path.isAbsolute(trimmed) ? path.normalize(trimmed) : trimmed;
+  throw new StateInputError(`invalid value "${text}" for audit_sink: use an https:// URL without credentials (http:// only to a loopback host), an absolute file path, or none`);
+}
+
+function parseSizeIn(name: SettingName, text: string, min: number, max: number): number {
+  const value = parseByteSize(text);
+  if (value !== null && isIntegerIn(value, min, max)) return value;
+  throw new StateInputError(`invalid value "${text}" for ${name}: use bytes or a size like 256MiB or 4GiB, from ${formatByteSize(min)} to ${formatByteSize(max)}`);
 }
 
 const ENV_NAME = /^env:[A-Za-z_][A-Za-z0-9_]*$/;
