@@ -7,6 +7,7 @@ import path from 'node:path';
 import { openAuditTrail } from '../audit/audit-trail.js';
 import { WitnessPusher } from '../audit/witness-pusher.js';
 import { addWitnessTargets } from './witness-targets.js';
+import { holdTrailToWitnesses, prepareWitnessStart } from './witness-at-start.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { GatewayServices, HealthComponent } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
@@ -90,6 +91,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Checkpoints reach the witnesses off the request path; gateway.stop's gets a short last try after the trail closes.
     const witnesses = new WitnessPusher({ log: (message) => logger.warn({ component: 'audit_witness' }, message) });
     cleanups.unshift(() => witnesses.drain(WITNESS_DRAIN_MS));
+    // Read before the trail opens (opening appends); held against the witnesses before any push.
+    const witnessStart = await prepareWitnessStart(options.home, { witnessed: state.snapshot().settings.audit_witness !== null || options.sidecar !== undefined, fileTrail: !options.storeUrl });
     const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint), {
       acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note),
     }) : null;
@@ -115,10 +118,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     });
     cleanups.unshift(async () => mode.stop());
     const modeUpstream = mode.wrapUpstream(upstream);
-    addWitnessTargets(witnesses, { setting: state.snapshot().settings.audit_witness, hub: mode.sidecar?.hub ?? null, upstream: modeUpstream });
+    const witnessInput = { setting: state.snapshot().settings.audit_witness, hub: mode.sidecar?.hub ?? null, upstream: modeUpstream, ...(witnessStart.instance ? { instance: witnessStart.instance } : {}) };
+    const startSkipped = witnessStart.local && witnessStart.instance ? await holdTrailToWitnesses(witnessInput, {
+      home: options.home, instance: witnessStart.instance, local: witnessStart.local, acceptGap: options.acceptAuditGap === true, audit,
+      warn: (message) => logger.warn({ component: 'audit_witness' }, message),
+    }) : [];
+    addWitnessTargets(witnesses, witnessInput);
     const witnessHealth = (): Record<string, HealthComponent> => {
       const health = witnesses.health();
-      return health ? { audit_witness: { ...health } } : {};
+      return health ? { audit_witness: { ...health, ...(startSkipped.length > 0 ? { start_check: startSkipped } : {}) } } : {};
     };
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
     mode.setCatalog?.(() => representativeModels(providers.current()));
