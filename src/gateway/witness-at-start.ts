@@ -100,13 +100,18 @@ export async function holdTrailToWitnesses(input: WitnessTargetInput, check: Wit
   const skipped: string[] = [];
   for (const reader of readersOf(input)) {
     let entries: WitnessedCheckpoint[];
+    let timer: NodeJS.Timeout | undefined;
     try {
-      entries = await reader.read();
+      // Bounded as a whole (a sidecar's first hub exchange included): a witness that hangs delays the start by at most this.
+      const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer in ${READ_TIMEOUT_MS} ms`)), READ_TIMEOUT_MS); });
+      entries = await Promise.race([reader.read(), late]);
     } catch (error) {
       const message = `${reader.name} could not be read at start (${error instanceof Error ? error.message : String(error)}): started without comparing the trail with it`;
       check.warn(message);
       skipped.push(message);
       continue;
+    } finally {
+      clearTimeout(timer);
     }
     const rollback = await checkWitnessAtStart(check.local, entries, check.instance, reader.name);
     if (rollback === null) continue;
