@@ -82,6 +82,17 @@ it('a reinstall without gw audit rotate (trail and keys deleted): the start is r
   expect(verified.stdout).toContain('Run gw audit rotate before reinstalling');
 }, 90_000);
 
+it('the issue\'s scenario word for word: audit/, audit.pub and audit-signing.key deleted, gw restarted (accepting the gap), one call: verify --witness FILE exits 1', async () => {
+  const witness = await witnessFile();
+  const home = await homeWitnessedBy(witness);
+  await serveCalls(home, 3);
+  for (const name of ['audit', 'audit.pub', 'audit-signing.key']) await rm(path.join(home, name), { recursive: true, force: true });
+  await serveCalls(home, 1, ['--accept-audit-gap']);
+  const verified = await runGw(['audit', 'verify', '--witness', witness], { home });
+  expect(verified.code, verified.stdout + verified.stderr).toBe(1);
+  expect(verified.stdout).toMatch(/MISMATCH: replaced without closing: .*Run gw audit rotate before reinstalling/);
+}, 90_000);
+
 it('a trail rolled back to an older copy while gw was stopped: the start is refused; --accept-audit-gap starts and records the witnessed head', async () => {
   const witness = await witnessFile();
   const home = await homeWitnessedBy(witness);
