@@ -94,6 +94,9 @@ describe('compareInventory (a store)', () => {
     expect(compareInventory(inventory(oldKey), [seen(first, 8, oldKey), seen(second, 4, oldKey)]).ok).toBe(true);
     const replaced = compareInventory(inventory(newKey), [seen(first, 8, oldKey), seen(second, 4, newKey)]);
     expect(replaced.findings).toEqual([expect.stringMatching(/^replaced without closing/)]);
+    // Chain b's record 1 names chain a's end (a rotation whose closing checkpoint never reached the witness).
+    const opened = inventory(newKey).map((entry) => (entry.name === 'chain b' ? { ...entry, opening: { previous_trail: first.trail, previous_seq: 8, previous_hash: first.hashes[7]! } } : entry));
+    expect(compareInventory(opened, [seen(first, 8, oldKey), seen(second, 4, newKey)]).ok).toBe(true);
   });
 });
 
