@@ -201,6 +201,10 @@ export const ERROR_CATALOG = {
     status: 403, kind: 'permission', retryable: false,
     message: 'This audit trail was first witnessed for another team or person.',
   },
+  GW_ERR_AUDIT_WITNESS_ROLLBACK: {
+    status: 503, kind: 'overloaded', retryable: false,
+    message: 'gw did not start: the local audit trail is behind what its witness holds (cut, rolled back, deleted or replaced while gw was stopped). Keep it for investigation; to start anyway and record the gap, run gw serve --accept-audit-gap.',
+  },
   GW_ERR_MCP_SERVER_UNAVAILABLE: {
     status: 502, kind: 'api_error', retryable: true,
     message: 'The MCP server behind this tool is not reachable now (gw restarts a stdio server that died; see /health).',

@@ -11,9 +11,23 @@ export async function appendWitnessed(file: string, entry: WitnessedCheckpoint):
 
 function readSender(value: unknown): WitnessSender | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { team, person, key_id: keyId } = value as Record<string, unknown>;
+  const { team, person, key_id: keyId, device, instance } = value as Record<string, unknown>;
   const text = (item: unknown): string | null => (typeof item === 'string' ? item : null);
-  return { team: text(team), person: text(person), key_id: text(keyId) };
+  return {
+    team: text(team), person: text(person), key_id: text(keyId),
+    ...(typeof device === 'string' ? { device } : {}), ...(typeof instance === 'string' ? { instance } : {}),
+  };
+}
+
+const INSTANCE = /^[A-Za-z0-9_.:-]{1,100}$/;
+
+/** The instance id a pusher sent beside its checkpoint (`sender: { instance }`), or undefined when absent or malformed. */
+export function readSentInstance(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const sender = (value as { sender?: unknown }).sender;
+  if (typeof sender !== 'object' || sender === null) return undefined;
+  const instance = (sender as { instance?: unknown }).instance;
+  return typeof instance === 'string' && INSTANCE.test(instance) ? instance : undefined;
 }
 
 /** Parses one witnessed entry (a line of the log, or an item of the hub's answer); null when it is not one. */

@@ -98,8 +98,10 @@ export class WitnessPusher {
   }
 
   private queue(state: TargetState, checkpoint: SignedCheckpoint, now: boolean): void {
-    if (state.pending !== null && state.pending.seq >= checkpoint.seq) return;
-    if (state.witnessedSeq !== null && state.witnessedSeq >= checkpoint.seq) return;
+    // A closing checkpoint (gw audit rotate) goes out even at a seq already sent: the witness must learn the chain ended on purpose.
+    const behind = (seq: number) => seq > checkpoint.seq || (seq === checkpoint.seq && checkpoint.closed !== true);
+    if (state.pending !== null && behind(state.pending.seq)) return;
+    if (state.witnessedSeq !== null && behind(state.witnessedSeq)) return;
     state.pending = checkpoint;
     if (state.sending || state.timer) return;
     const wait = now ? 0 : state.lastSentAt + this.intervalMs - performance.now();

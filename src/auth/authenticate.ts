@@ -12,6 +12,8 @@ export interface Identity {
   person: string | null;
   /** How the identity was established: a presented key or personal token, or the gateway's default identity. */
   via: 'virtual-key' | 'default-team' | 'personal-token' | 'hub-session' | 'sidecar-login';
+  /** On a hub, the personal token (device login) a person's credential resolved through: its public id, never the token. */
+  tokenId?: string;
 }
 
 export type RefusalReason = 'missing' | 'required' | 'malformed' | 'unknown' | 'revoked' | 'expired' | 'ambiguous';

@@ -9,6 +9,7 @@ import { WitnessPusher } from '../audit/witness-pusher.js';
 import { addWitnessTargets } from './witness-targets.js';
 import { CosignatureKeeper, fileCosignatureSink } from './cosignature-keeper.js';
 import { startAuditSink, type RunningAuditSink } from './start-audit-sink.js';
+import { holdTrailToWitnesses, prepareWitnessStart } from './witness-at-start.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { GatewayServices, HealthComponent } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
@@ -100,6 +101,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     cleanups.unshift(async () => { await witnesses.drain(WITNESS_DRAIN_MS); await cosignatures.settle(); });
     let sink: RunningAuditSink | null = null; // started once the metrics exist; drained after the trail closes
     cleanups.unshift(async () => sink?.drain(SINK_DRAIN_MS));
+    // Read before the trail opens (opening appends); held against the witnesses before any push.
+    const witnessStart = await prepareWitnessStart(options.home, { witnessed: state.snapshot().settings.audit_witness !== null || options.sidecar !== undefined, fileTrail: !options.storeUrl });
     const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint), {
       acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note),
     }) : null;
@@ -126,10 +129,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     });
     cleanups.unshift(async () => mode.stop());
     const modeUpstream = mode.wrapUpstream(upstream);
-    addWitnessTargets(witnesses, { setting: state.snapshot().settings.audit_witness, hub: mode.sidecar?.hub ?? null, upstream: modeUpstream });
+    const witnessInput = { setting: state.snapshot().settings.audit_witness, hub: mode.sidecar?.hub ?? null, upstream: modeUpstream, ...(witnessStart.instance ? { instance: witnessStart.instance } : {}) };
+    const startSkipped = witnessStart.local && witnessStart.instance ? await holdTrailToWitnesses(witnessInput, {
+      home: options.home, instance: witnessStart.instance, local: witnessStart.local, acceptGap: options.acceptAuditGap === true, audit,
+      warn: (message) => logger.warn({ component: 'audit_witness' }, message),
+    }) : [];
+    addWitnessTargets(witnesses, witnessInput);
     const witnessHealth = (): Record<string, HealthComponent> => {
       const health = witnesses.health();
-      return health ? { audit_witness: { ...health } } : {};
+      return health ? { audit_witness: { ...health, ...(startSkipped.length > 0 ? { start_check: startSkipped } : {}) } } : {};
     };
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
     mode.setCatalog?.(() => representativeModels(providers.current()));

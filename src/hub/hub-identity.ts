@@ -21,7 +21,7 @@ export function createHubIdentity(hub: HubContext): PersonalIdentity {
     const person = state.people.find((candidate) => candidate.email === record.person);
     if (!person || !state.teams.some((team) => team.name === person.team)) return { ok: false, reason: 'revoked' };
     const { key } = await ensureLiveKey(hub.store, person.team, hub.secret);
-    return { ok: true, identity: { team: person.team, keyId: key.id, person: person.email, via } };
+    return { ok: true, identity: { team: person.team, keyId: key.id, person: person.email, via, tokenId: record.id } };
   }
   return {
     resolveToken: (token) => resolveRecord(findTokenRecord(hub.store.snapshot(), token), 'personal-token'),

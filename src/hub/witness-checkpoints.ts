@@ -118,7 +118,10 @@ export class HubWitness {
 function conflictOf(known: WitnessedTrail, checkpoint: SignedCheckpoint): string | 'duplicate' | null {
   if (checkpoint.public_key !== known.first.public_key) return `pinned to key ${known.first.public_key.slice(0, 12)}…, this checkpoint is signed by ${checkpoint.public_key.slice(0, 12)}… (re-chained under a new key)`;
   const latest = known.latest;
-  if (checkpoint.seq === latest.seq) return checkpoint.hash === latest.hash ? 'duplicate' : `seq ${checkpoint.seq} was witnessed with another hash (the trail was rewritten)`;
+  // A closed chain ends there: nothing may follow; its closing checkpoint at an already witnessed head is news, not a duplicate.
+  if (latest.closed === true && checkpoint.seq > latest.seq) return `the chain was closed at seq ${latest.seq} (gw audit rotate); seq ${checkpoint.seq} cannot follow`;
+  if (checkpoint.seq === latest.seq && checkpoint.hash === latest.hash) return checkpoint.closed === true && latest.closed !== true ? null : 'duplicate';
+  if (checkpoint.seq === latest.seq) return `seq ${checkpoint.seq} was witnessed with another hash (the trail was rewritten)`;
   if (checkpoint.seq < latest.seq) return `seq ${checkpoint.seq} is behind the witnessed seq ${latest.seq} (the trail was cut or rolled back)`;
   return null;
 }

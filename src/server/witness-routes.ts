@@ -7,6 +7,7 @@ import { isSignedCheckpoint, readCheckpoint } from '../audit/checkpoint.js';
 import type { WitnessSender } from '../audit/compare-witness.js';
 import { GatewayError } from '../errors.js';
 import type { HubWitness } from '../hub/witness-checkpoints.js';
+import { readSentInstance } from '../audit/witness-log.js';
 import type { HttpMethod, RouteEntry } from '../pipeline/route-table.js';
 import { HUB_WITNESS_PATH } from '../sidecar/hub-witness.js';
 
@@ -15,7 +16,8 @@ function senderOf(request: FastifyRequest): WitnessSender {
   if (!identity || identity.via === 'default-team') {
     throw new GatewayError('GW_ERR_AUTH_MISSING', { message: 'The audit witness needs your own credential (a gw login token or a key), not the default team.' });
   }
-  return { team: identity.team, person: identity.person, key_id: identity.keyId };
+  // The device is the person's device login (token id), known from the credential; the instance is what the pusher says it is.
+  return { team: identity.team, person: identity.person, key_id: identity.keyId, ...(identity.tokenId ? { device: identity.tokenId } : {}) };
 }
 
 function routeOf(method: HttpMethod, operation: string): RouteEntry {
@@ -26,7 +28,8 @@ export function mountWitnessRoutes(app: FastifyInstance, witness: HubWitness): v
   app.route({
     method: 'POST', url: HUB_WITNESS_PATH, config: { route: routeOf('POST', 'hub.witness.push') },
     handler: async (request, reply) => {
-      const from = senderOf(request);
+      const instance = readSentInstance(request.body);
+      const from = { ...senderOf(request), ...(instance ? { instance } : {}) };
       let checkpoint;
       try {
         checkpoint = readCheckpoint(request.body);

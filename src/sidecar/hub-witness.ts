@@ -29,13 +29,15 @@ function refusalOf(status: number, text: string): string {
   return `status ${status}`;
 }
 
-export function createHttpWitness(client: UpstreamClient, url: string, name: string): WitnessTarget {
+/** `instance`: this home's instance id, sent beside the checkpoint (`sender`) so the witness keeps its chains apart from other senders'. */
+export function createHttpWitness(client: UpstreamClient, url: string, name: string, instance?: string): WitnessTarget {
+  const sender = instance ? { sender: { instance } } : {};
   return {
     name,
     async send(checkpoint: SignedCheckpoint): Promise<WitnessAnswer> {
       const response = await client.send({
         url, method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(checkpoint), signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        body: JSON.stringify({ ...checkpoint, ...sender }), signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
       const text = await readAnswer(response.body);
       if (response.status >= 200 && response.status < 300) return cosignatureInAnswer(text);
@@ -46,7 +48,7 @@ export function createHttpWitness(client: UpstreamClient, url: string, name: str
   };
 }
 
-export function createHubWitness(hubUpstream: UpstreamClient, hub: string): WitnessTarget {
+export function createHubWitness(hubUpstream: UpstreamClient, hub: string, instance?: string): WitnessTarget {
   const base = hub.replace(/\/+$/, '');
-  return createHttpWitness(hubUpstream, `${base}${HUB_WITNESS_PATH}`, `hub ${base}`);
+  return createHttpWitness(hubUpstream, `${base}${HUB_WITNESS_PATH}`, `hub ${base}`, instance);
 }

@@ -57,6 +57,20 @@ describe('WitnessPusher', () => {
     pusher.stop();
   });
 
+  it('a closing checkpoint goes out even at a seq the witness already has', async () => {
+    const pusher = new WitnessPusher({ intervalMs: 10 });
+    const target = recordingTarget(async () => ({ ok: true }));
+    pusher.addTarget(target);
+    pusher.offer(checkpointAt(5));
+    await waitUntil(() => pusher.health()?.witnesses[0]?.witnessed_seq === 5, { timeoutMs: 2_000 });
+    pusher.offer(checkpointAt(5)); // the same head again: nothing to send
+    pusher.offer(signCheckpointWithKey(privateKey, publicKey, 'c'.repeat(64), { seq: 5, hash: 'd'.repeat(64) }, true));
+    await waitUntil(() => target.seen.length === 2, { timeoutMs: 2_000 });
+    await sleep(50);
+    expect(target.seen).toEqual([5, 5]);
+    pusher.stop();
+  });
+
   it('a refusal is reported and not resent', async () => {
     const pusher = new WitnessPusher({ intervalMs: 10 });
     const target = recordingTarget(async () => ({ ok: false, refused: '409: pinned to another key' }));

@@ -58,7 +58,7 @@ describe('the hub door for session credentials', () => {
     const { store, identity, credential, tokenId } = await hub();
     const resolved = await identity.resolveSession!(credential);
     const { key } = await ensureLiveKey(store, 'eng', SECRET);
-    expect(resolved).toEqual({ ok: true, identity: { team: 'eng', keyId: key.id, person: 'alice@example.com', via: 'hub-session' } });
+    expect(resolved).toEqual({ ok: true, identity: { team: 'eng', keyId: key.id, person: 'alice@example.com', via: 'hub-session', tokenId: expect.stringMatching(/^tok_/) } });
     await revokePersonalToken(store, tokenId);
     expect(await identity.resolveSession!(credential)).toEqual({ ok: false, reason: 'revoked' });
   });

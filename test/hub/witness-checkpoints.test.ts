@@ -41,6 +41,18 @@ describe('HubWitness', () => {
     expect(held[0]).toMatchObject({ from: ALICE, received_at: '2026-02-01T00:00:00.000Z' });
   });
 
+  it('a closing checkpoint at the witnessed head is kept (the chain ended on purpose), and nothing may follow it', async () => {
+    await witness.receive(at(6), ALICE);
+    const closed = signCheckpointWithKey(key.privateKey, key.publicKey, TRAIL, { seq: 6, hash: 'b'.repeat(64) }, true);
+    expect(await witness.receive(closed, ALICE)).toEqual({ accepted: true, duplicate: false });
+    expect((await witness.readFor(ALICE)).at(-1)).toMatchObject({ seq: 6, closed: true });
+    const after = await witness.receive(at(7), ALICE);
+    expect(after.accepted).toBe(false);
+    expect(after.accepted ? '' : after.error.message).toMatch(/closed at seq 6 .*cannot follow/);
+    const restarted = new HubWitness(home, () => new Date());
+    expect((await restarted.readFor(ALICE)).at(-1)).toMatchObject({ seq: 6, closed: true });
+  });
+
   it('refuses (409) and keeps as evidence: another key, another hash at the newest seq, a seq behind it', async () => {
     await witness.receive(at(4), ALICE);
     const other = keyPair();

@@ -8,6 +8,8 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { fingerprintOf } from '../../audit/trust-file.js';
 import { compareInventory, type InventoryChain } from '../../audit/compare-witness.js';
 import { readWitness } from '../read-witness.js';
+import { chainOpeningOf } from '../../audit/read-chain-opening.js';
+import type { ChainOpening } from '../../audit/witness-inventory.js';
 import { resolveTrustedKeys, type TrustFlags, type TrustedKeys } from '../trusted-keys.js';
 
 export async function withDatabase<T>(url: string, run: (database: Database) => Promise<T>): Promise<T> {
@@ -34,12 +36,25 @@ function keysWithoutChain(named: TrustedKeys['named'], verdicts: readonly ChainV
   return named.filter((entry) => !signers.has(entry.key)).map((entry) => `--key ${entry.source} (${fingerprintOf(entry.key)}) signs no chain in the store: its chains were deleted, or it never wrote here`);
 }
 
-/** Each chain as the witness comparison reads it. */
-function inventoryOf(verdicts: readonly ChainVerdict[]): InventoryChain[] {
-  return verdicts.map((verdict) => ({
-    name: `chain ${verdict.chainId}`, head: verdict.result.head, hashesAt: verdict.result.hashesAt ?? new Map(),
-    ...(verdict.result.trail ? { trail: verdict.result.trail } : {}), ...(verdict.checkpoint ? { publicKey: verdict.checkpoint.public_key } : {}),
+/** Each chain's record 1 when it names the chain a rotation closed (audit.chain_opened). */
+async function openingsOf(database: Database): Promise<Map<string, ChainOpening>> {
+  const { rows } = await database.query<{ chain_id: string; line: string }>('SELECT chain_id, line FROM gw_audit_records WHERE seq = 1');
+  return new Map(rows.flatMap((row) => {
+    const opening = chainOpeningOf(row.line);
+    return opening ? [[row.chain_id, opening] as const] : [];
   }));
+}
+
+/** Each chain as the witness comparison reads it. */
+function inventoryOf(verdicts: readonly ChainVerdict[], openings: ReadonlyMap<string, ChainOpening>): InventoryChain[] {
+  return verdicts.map((verdict) => {
+    const opening = openings.get(verdict.chainId);
+    return {
+      name: `chain ${verdict.chainId}`, head: verdict.result.head, hashesAt: verdict.result.hashesAt ?? new Map(),
+      ...(verdict.result.trail ? { trail: verdict.result.trail } : {}), ...(verdict.checkpoint ? { publicKey: verdict.checkpoint.public_key } : {}),
+      ...(opening ? { opening } : {}),
+    };
+  });
 }
 
 export async function runStoreVerify(flags: TrustFlags & { store?: string; json?: boolean; home?: string; allowUntrusted?: boolean; witness?: string }, context: CliContext): Promise<void> {
@@ -48,9 +63,12 @@ export async function runStoreVerify(flags: TrustFlags & { store?: string; json?
   const trust = await resolveTrustedKeys(home, flags);
   const witnessed = flags.witness === undefined ? undefined : await readWitness(flags.witness, home, context.env);
   const collectSeqs = witnessed ? new Set(witnessed.map((entry) => entry.seq)) : undefined;
-  const verdicts = await withDatabase(url, (database) => verifyChains(database, { trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true, ...(collectSeqs ? { collectSeqs } : {}) }));
+  const [verdicts, openings] = await withDatabase(url, async (database) => [
+    await verifyChains(database, { trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true, ...(collectSeqs ? { collectSeqs } : {}) }),
+    witnessed ? await openingsOf(database) : new Map<string, ChainOpening>(),
+  ] as const);
   const missing = keysWithoutChain(trust.named, verdicts);
-  const witness = witnessed ? compareInventory(inventoryOf(verdicts), witnessed) : undefined;
+  const witness = witnessed ? compareInventory(inventoryOf(verdicts, openings), witnessed) : undefined;
   const broken = verdicts.filter((verdict) => !verdict.result.ok);
   const ok = broken.length === 0 && missing.length === 0 && witness?.ok !== false;
   if (flags.json) {

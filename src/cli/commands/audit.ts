@@ -4,14 +4,16 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { AUDIT_LOG_FILE } from '../../audit/audit-trail.js';
 import { readFile } from 'node:fs/promises';
-import { compareWithWitness, type WitnessComparison, type WitnessedCheckpoint } from '../../audit/compare-witness.js';
+import { compareWithWitness, type LocalTrail, type WitnessComparison, type WitnessedCheckpoint } from '../../audit/compare-witness.js';
+import { readInstanceId } from '../../audit/instance-id.js';
+import { readChainOpening } from '../../audit/read-chain-opening.js';
 import { defaultPublicKeyPath, verifyFile } from '../../audit/verify-file.js';
 import type { VerifyResult } from '../../audit/verify.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { registerAuditStoreCommands, runStoreVerify } from './audit-store.js';
 import { readWitness } from '../read-witness.js';
-import { resolveTrustedKeys } from '../trusted-keys.js';
+import { resolveTrustedKeys, type TrustedKeys } from '../trusted-keys.js';
 import { fingerprintOf } from '../../audit/trust-file.js';
 import { registerAuditTrustCommand } from './audit-trust.js';
 import { registerAuditExportCommand } from './audit-export.js';
@@ -59,6 +61,19 @@ async function readPublicKey(file: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * The trail as the witness comparison reads it. The home's instance id (when verifying the
+ * home's own trail) makes the witness's other chains of this sender count: missing, or
+ * replaced under a new key without a rotation.
+ */
+async function localTrailOf(file: string, result: VerifyResult, home: string | undefined, namedKeys: TrustedKeys['named']): Promise<LocalTrail> {
+  const [publicKey, instance, opening] = await Promise.all([readPublicKey(file), home ? readInstanceId(home) : undefined, readChainOpening(file)]);
+  return {
+    trail: result.trail, head: result.head, hashesAt: result.hashesAt ?? new Map(), namedKeys,
+    ...(publicKey ? { publicKey } : {}), ...(instance ? { instance } : {}), ...(opening ? { opening } : {}),
+  };
+}
+
 function verifyReadError(error: unknown, file: string, missing: boolean, flags: VerifyFlags, context: CliContext): CliExit {
   const reason = missing
     ? `no audit trail yet in ${path.dirname(file)}: gw serve writes one there (or name a file with --file)`
@@ -94,8 +109,7 @@ export async function runAuditVerify(flags: VerifyFlags, context: CliContext): P
   }
   let comparison: WitnessComparison | undefined;
   if (witnessed) {
-    const publicKey = await readPublicKey(file);
-    comparison = compareWithWitness({ trail: result.trail, head: result.head, hashesAt: result.hashesAt ?? new Map(), ...(publicKey ? { publicKey } : {}) }, witnessed);
+    comparison = compareWithWitness(await localTrailOf(file, result, flags.file === undefined ? home : undefined, trust.named), witnessed);
   }
   const { hashesAt: _collected, ...shown } = result;
   if (flags.json) {

@@ -63,8 +63,10 @@ describe('a sidecar witnessed by its hub', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, witness: { ok: false, source: rig.hub.url } });
   }, 30_000);
 
-  it('the re-chained sidecar serves, but the hub refuses its checkpoints (kept as evidence) and its /health says so', async () => {
-    sidecar = await rig.jar.start({ home: laptop, env: { ...NO_KEYCHAIN, GW_LOG_LEVEL: 'warn' } });
+  it('the re-chained sidecar is refused at start by the hub\'s inventory; with --accept-audit-gap it serves, and the hub refuses its checkpoints (kept as evidence)', async () => {
+    const refused = await rig.jar.start({ home: laptop, env: { ...NO_KEYCHAIN, GW_LOG_LEVEL: 'warn' } }).then(() => null, (error: Error) => error.message);
+    expect(refused).toContain('GW_ERR_AUDIT_WITNESS_ROLLBACK');
+    sidecar = await rig.jar.start({ home: laptop, env: { ...NO_KEYCHAIN, GW_LOG_LEVEL: 'warn' }, args: ['--accept-audit-gap'] });
     expect((await chat(sidecar.url, 'after the forgery')).status).toBe(200);
     let witness: { status?: string; witnesses?: Array<{ error?: string }> } = {};
     await waitUntil(async () => {

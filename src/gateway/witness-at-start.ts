@@ -1,0 +1,129 @@
+// The start check's I/O (src/audit/check-witness-at-start.ts holds the rule): the local
+// trail's state is read before the trail opens (opening appends gateway.start), the
+// witnesses are read once the mode can reach them (a sidecar's hub needs its login), and
+// a rollback refuses the start unless --accept-audit-gap, which records audit.gap naming
+// the witnessed head. A witness that cannot be read does not stop the start: a warning,
+// and /health's audit_witness says the check was skipped (see docs/audit-witness.md).
+import path from 'node:path';
+import { checkWitnessAtStart, type StartTrail, type WitnessRollback } from '../audit/check-witness-at-start.js';
+import { hashAt } from '../audit/check-start-gap.js';
+import { isSignedCheckpoint, parseCheckpoint } from '../audit/checkpoint.js';
+import type { WitnessedCheckpoint } from '../audit/compare-witness.js';
+import { readOptionalFile } from '../audit/read-optional-file.js';
+import { readChainOpening } from '../audit/read-chain-opening.js';
+import { readWitnessed, readWitnessLog } from '../audit/witness-log.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import { ERROR_CATALOG } from '../errors.js';
+import { HUB_WITNESS_PATH } from '../sidecar/hub-witness.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { isHttpWitness, type WitnessTargetInput } from './witness-targets.js';
+import { ensureInstanceId } from '../audit/instance-id.js';
+
+const READ_TIMEOUT_MS = 5_000;
+const ANSWER_LIMIT_BYTES = 8 * 1024 * 1024;
+
+interface WitnessReader {
+  name: string;
+  read(): Promise<WitnessedCheckpoint[]>;
+}
+
+/** The local trail as the last run left it: its checkpoint (trail id and head) and record 1. */
+export async function readLocalTrail(home: string): Promise<StartTrail> {
+  const dir = path.join(home, 'audit');
+  const logFile = path.join(dir, 'audit.jsonl');
+  const text = await readOptionalFile(path.join(dir, 'checkpoint.json'));
+  // An unreadable checkpoint is the trail's own start check to refuse; here it reads as no head.
+  let checkpoint;
+  try { checkpoint = text === undefined ? undefined : parseCheckpoint(text.toString('utf8')); } catch { checkpoint = undefined; }
+  const opening = await readChainOpening(logFile);
+  return {
+    head: checkpoint ? { seq: checkpoint.seq, hash: checkpoint.hash } : null,
+    ...(checkpoint && isSignedCheckpoint(checkpoint) ? { trail: checkpoint.trail } : {}),
+    ...(opening ? { opening } : {}),
+    hashAt: (seq) => hashAt(logFile, seq),
+  };
+}
+
+async function readOverHttp(client: UpstreamClient, url: string): Promise<WitnessedCheckpoint[]> {
+  const response = await client.send({ url, method: 'GET', headers: { accept: 'application/json' }, body: null, signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+  let text = '';
+  for await (const chunk of response.body) {
+    text += String(chunk);
+    if (text.length > ANSWER_LIMIT_BYTES) throw new Error('the answer is too large');
+  }
+  if (response.status !== 200) throw new Error(`answered ${response.status}`);
+  const items = (JSON.parse(text) as { checkpoints?: unknown }).checkpoints;
+  if (!Array.isArray(items)) throw new Error('answered without a checkpoints list');
+  return items.map(readWitnessed).filter((entry): entry is WitnessedCheckpoint => entry !== null);
+}
+
+function readersOf(input: WitnessTargetInput): WitnessReader[] {
+  const readers: WitnessReader[] = [];
+  if (input.hub !== null) {
+    const base = input.hub.replace(/\/+$/, '');
+    readers.push({ name: `hub ${base}`, read: () => readOverHttp(input.upstream, `${base}${HUB_WITNESS_PATH}`) });
+  }
+  const setting = input.setting;
+  if (setting === null) return readers;
+  if (isHttpWitness(setting)) readers.push({ name: `http ${setting}`, read: () => readOverHttp(input.upstream, setting) });
+  else {
+    readers.push({
+      name: `file ${setting}`,
+      // A witness file not made yet holds nothing: the first push makes it.
+      read: () => readWitnessLog(setting).then(({ entries }) => entries, (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [];
+        throw error;
+      }),
+    });
+  }
+  return readers;
+}
+
+export class WitnessRollbackError extends Error {
+  constructor(readonly rollback: WitnessRollback, home: string) {
+    super(`GW_ERR_AUDIT_WITNESS_ROLLBACK: the audit trail in ${path.join(home, 'audit')} is behind its witness (${rollback.witness}): ${rollback.reason}. ${ERROR_CATALOG.GW_ERR_AUDIT_WITNESS_ROLLBACK.message}`);
+    this.name = 'WitnessRollbackError';
+  }
+}
+
+export interface WitnessStartCheck {
+  home: string;
+  instance: string;
+  local: StartTrail;
+  acceptGap: boolean;
+  audit: AuditTrail;
+  warn(message: string): void;
+}
+
+/** Holds the local trail against each witness; resolves with what could not be checked (for /health), throws on a refused rollback. */
+export async function holdTrailToWitnesses(input: WitnessTargetInput, check: WitnessStartCheck): Promise<string[]> {
+  const skipped: string[] = [];
+  for (const reader of readersOf(input)) {
+    let entries: WitnessedCheckpoint[];
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      // Bounded as a whole (a sidecar's first hub exchange included): a witness that hangs delays the start by at most this.
+      const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer in ${READ_TIMEOUT_MS} ms`)), READ_TIMEOUT_MS); });
+      entries = await Promise.race([reader.read(), late]);
+    } catch (error) {
+      const message = `${reader.name} could not be read at start (${error instanceof Error ? error.message : String(error)}): started without comparing the trail with it`;
+      check.warn(message);
+      skipped.push(message);
+      continue;
+    } finally {
+      clearTimeout(timer);
+    }
+    const rollback = await checkWitnessAtStart(check.local, entries, check.instance, reader.name);
+    if (rollback === null) continue;
+    if (!check.acceptGap) throw new WitnessRollbackError(rollback, check.home);
+    await check.audit.append({ kind: 'audit.gap', data: { ...rollback, accepted_by: 'gw serve --accept-audit-gap' } });
+  }
+  return skipped;
+}
+
+/** Before the trail opens: this home's instance id (made once, when a witness is configured) and, for a file trail, its state. */
+export async function prepareWitnessStart(home: string, options: { witnessed: boolean; fileTrail: boolean }): Promise<{ instance?: string; local: StartTrail | null }> {
+  if (!options.witnessed) return { local: null };
+  const instance = await ensureInstanceId(home);
+  return { instance, local: options.fileTrail ? await readLocalTrail(home) : null };
+}
