@@ -1,9 +1,58 @@
-// The import rules of ../shared/CONVENTIONS.md ("Which way imports run"), checked in the test run
+// The import rules of ../shared/CONVENTIONS.md ("Which way imports run") and the "nevers" of the
+// architecture picture (docs/architecture.md), checked in the test run
 // (test/e2e/architecture/import-rules.test.ts). What dependency-cruiser cannot see, property reads
 // such as process.env and calls such as Date.now(), test/architecture/source-rules.test.ts greps for.
 const pure = '^src/(formats|policy|dlp|routing|canonical|streaming)/|^src/audit/(chain|verify)\\.ts$|^src/errors\\.ts$';
+
+// The parts of the architecture picture (../shared/architecture/intended-layers.json, drawn in
+// docs/architecture.md) and the folders each holds. Registry is the two files of src/formats/
+// that are the door into the dialects; Formats is the rest of src/formats/.
+const REGISTRY = '^src/formats/(codec-registry|patch-json-field)\\.ts$';
+const parts = {
+  Cli: { path: '^src/cli/' },
+  Gateway: { path: '^src/(gateway|config)/' },
+  Front: { path: '^src/(server|mcp)/' },
+  Hub: { path: '^src/(hub|admin)/' },
+  Laptop: { path: '^src/(login|sidecar)/' },
+  Stores: { path: '^src/(postgres|redis)/' },
+  Pipeline: { path: '^src/pipeline/' },
+  Auth: { path: '^src/auth/' },
+  Rules: { path: '^src/(policy|dlp|routing)/' },
+  Spend: { path: '^src/spend/' },
+  Registry: { path: REGISTRY },
+  Providers: { path: '^src/(providers|upstream)/' },
+  Audit: { path: '^src/audit/' },
+  State: { path: '^src/state/' },
+  Formats: { path: '^src/formats/', pathNot: REGISTRY },
+  Base: { path: '^src/(canonical|streaming|metrics|telemetry)/|^src/(errors|logger|pretty-log|mask-url-credentials)\\.ts$' },
+};
+
+// Every "never" of the picture: an import (type-only and dynamic ones too) from the first part
+// into the second fails the run.
+const nevers = [
+  ['Formats', 'Providers', 'codecs are pure: no I/O, no adapter'],
+  ['Providers', 'Formats', 'a provider names a dialect, never imports one'],
+  ['Base', 'Formats', 'the canonical model depends on nothing'],
+  ['Pipeline', 'Front', 'the pipeline knows no framework'],
+  ['Formats', 'Front', 'codecs know no framework'],
+  ['Audit', 'Front', 'verify runs standalone'],
+  ['Front', 'Formats', 'the server reaches dialects only via the registry'],
+  ['State', 'Providers', 'state owns its shapes, imports no adapter'],
+  ['Audit', 'State', 'the trail runs standalone: it owns its settings'],
+  ['Base', 'Gateway', 'the logger knows no configuration folder'],
+  ['Base', 'Audit', 'the ground floor knows no trail'],
+  ['Laptop', 'Pipeline', 'the sidecar session knows no corridor'],
+  ['Spend', 'Stores', 'the composition root picks the store'],
+  ['Rules', 'State', 'decisions take their records as arguments'],
+];
+const neverRules = nevers.map(([from, to, why]) => ({
+  name: `never-${from.toLowerCase()}-to-${to.toLowerCase()}`, severity: 'error', comment: `${from} → ${to}: ${why}`,
+  from: parts[from], to: parts[to],
+}));
+
 module.exports = {
   forbidden: [
+    ...neverRules,
     { name: 'leaf-folders-import-nothing', severity: 'error', comment: 'canonical/ and streaming/ import nothing else from src/ (not even each other)',
       from: { path: '^src/(canonical|streaming)/' }, to: { path: '^src/', pathNot: '^src/$1/' } },
     { name: 'errors-imports-nothing', severity: 'error', comment: 'the error catalog imports nothing from src/',

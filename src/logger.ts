@@ -4,7 +4,7 @@
 // `?key=` would otherwise land in the log), and so is the password of any
 // `scheme://user:password@` URL in a message or a logged object.
 import { pino, type Logger, type DestinationStream } from 'pino';
-import { maskUrlCredentials, maskUrlCredentialsDeep } from './config/mask-url-credentials.js';
+import { maskUrlCredentials, maskUrlCredentialsDeep } from './mask-url-credentials.js';
 import { prettyDestination, type LogFormat } from './pretty-log.js';
 
 export type { Logger } from 'pino';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maskUrlCredentials, maskUrlCredentialsDeep } from '../../src/config/mask-url-credentials.js';
-import { createLogger } from '../../src/logger.js';
+import { maskUrlCredentials, maskUrlCredentialsDeep } from '../src/mask-url-credentials.js';
+import { createLogger } from '../src/logger.js';
 
 describe('maskUrlCredentials', () => {
   it('masks the password of every URL in a text, keeping the user and the rest', () => {

@@ -3,12 +3,11 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readOptionalFile } from './read-optional-file.js';
-import type { AuditFsyncPolicy } from '../state/schema.js';
 import { nodeAuditFileSystem, type AuditFileSystem } from './audit-file-system.js';
 import { signCheckpointWithKey, trailIdOf, type ChainHead, type Checkpoint } from './checkpoint.js';
 import { loadOrCreateSigningKey, writePublicKey, type AuditSigningKey } from './signing-key.js';
 import { lockAuditDirectory, type AuditLock, type AuditWriterRole } from './audit-lock.js';
-import { GroupCommitWriter, type AuditStatus } from './group-commit-writer.js';
+import { GroupCommitWriter, type AuditFsyncPolicy, type AuditStatus } from './group-commit-writer.js';
 import type { AuditFields, AuditRecord } from './record.js';
 import { AuditGapError, checkStartGap, hashAt, type StartGap } from './check-start-gap.js';
 import { repairTornTail, type TailState } from './repair-tail.js';

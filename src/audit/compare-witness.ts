@@ -5,23 +5,10 @@
 // even when its own checkpoint and key were rewritten to match (RFC 6962 §2.1.2, the
 // consistency idea of Certificate Transparency, applied to one writer's trail).
 import { isSignatureValid, type ChainHead, type SignedCheckpoint } from './checkpoint.js';
+import type { WitnessedCheckpoint } from './witnessed-checkpoint.js';
 import { chainsOf, openedAfter, replacedChains, replacedMessage, short, type ChainOpening, type WitnessedChain } from './witness-inventory.js';
 
-export interface WitnessSender {
-  team: string | null;
-  person: string | null;
-  key_id: string | null;
-  /** A sidecar's device login (its personal token's id), as the hub's door saw it. */
-  device?: string;
-  /** The sender's stable instance id ($GW_HOME/instance-id), as the pusher sent it. */
-  instance?: string;
-}
-
-export interface WitnessedCheckpoint extends SignedCheckpoint {
-  received_at: string;
-  /** Who sent it: the hub's door identity and the instance id the pusher sent; absent in entries from before senders were kept. */
-  from?: WitnessSender;
-}
+export type { WitnessSender, WitnessedCheckpoint } from './witnessed-checkpoint.js';
 
 export interface LocalTrail {
   /** Absent when the log is empty or record 1 did not verify. */

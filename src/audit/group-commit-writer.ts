@@ -5,7 +5,6 @@
 // A failed batch never stays in the chain: the file is cut back to the last
 // durable byte, queued records are re-sealed from the durable head, and an
 // `audit.gap` record leads the next batch that can be written.
-import type { AuditFsyncPolicy } from '../state/schema.js';
 import { sealAppended, type SealedRecord } from './chain.js';
 import type { ChainHead, Checkpoint } from './checkpoint.js';
 import { GENESIS_PREV, type AuditFields, type AuditRecord } from './record.js';
@@ -27,6 +26,9 @@ export class AuditClosedError extends Error {
     this.name = 'AuditClosedError';
   }
 }
+
+/** When appended lines reach the disk: each group (always), a timer (interval), or the OS's choice (never). */
+export type AuditFsyncPolicy = 'always' | 'interval' | 'never';
 
 export interface GroupCommitWriterOptions {
   file: AuditLogFile;

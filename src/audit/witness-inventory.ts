@@ -4,7 +4,7 @@
 // closing checkpoint and is followed by a chain under another key was replaced behind the
 // witness's back (a reinstall, a deleted trail and key); a new chain under the same key is
 // a restart (PostgreSQL opens one chain per boot) and is fine.
-import type { WitnessedCheckpoint, WitnessSender } from './compare-witness.js';
+import type { WitnessedCheckpoint, WitnessSender } from './witnessed-checkpoint.js';
 
 export interface WitnessedChain {
   trail: string;

@@ -10,7 +10,7 @@
 // the hub refuses anything else before it runs. Secrets an admin sends are values, kept in the
 // state and never shown again (listings say `set`); the audit record hides them too.
 import type { StateStore } from '../state/state-store.js';
-import { maskUrlCredentials } from '../config/mask-url-credentials.js';
+import { maskUrlCredentials } from '../mask-url-credentials.js';
 import { CommanderError, type Command } from 'commander';
 import { AdminInputError, type AdminCommands } from '../admin/admin-api.js';
 import { refuseRemoteSetting } from '../admin/remote-settings.js';

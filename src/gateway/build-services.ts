@@ -4,7 +4,8 @@
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { Logger } from '../logger.js';
 import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
-import type { GatewayServices, HealthComponent, ProviderSet } from '../pipeline/gateway-services.js';
+import type { HealthComponent } from '../metrics/health-component.js';
+import type { GatewayServices, ProviderSet } from '../pipeline/gateway-services.js';
 import { createSpendServices, type SpendServices } from '../spend/spend-services.js';
 import { createLicenseReader, type LicenseReport } from '../state/license.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';

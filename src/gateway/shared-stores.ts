@@ -18,7 +18,7 @@ import type { TrailReader } from '../admin/trail-reader.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Logger } from '../logger.js';
-import type { HealthComponent } from '../pipeline/gateway-services.js';
+import type { HealthComponent } from '../metrics/health-component.js';
 import type { Limiter } from '../policy/rate-limiter.js';
 import type { HubLimits } from '../hub/hub-context.js';
 import type { SpendCounter } from '../spend/spend-counter.js';

@@ -11,11 +11,13 @@ import { CosignatureKeeper, fileCosignatureSink } from './cosignature-keeper.js'
 import { startAuditSink, type RunningAuditSink } from './start-audit-sink.js';
 import { holdTrailToWitnesses, prepareWitnessStart } from './witness-at-start.js';
 import { createLogger, type Logger } from '../logger.js';
-import type { GatewayServices, HealthComponent } from '../pipeline/gateway-services.js';
+import type { HealthComponent } from '../metrics/health-component.js';
+import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { bootstrapLocalTeam } from '../state/bootstrap.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
 import { openState } from '../postgres/open-state.js';
-import { maskUrlCredentials } from '../config/mask-url-credentials.js';
+import { openStoreTrailSource } from '../postgres/store-trail-source.js';
+import { maskUrlCredentials } from '../mask-url-credentials.js';
 import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { createFileTrailReader } from '../admin/trail-reader.js';
 import { createAuditPageSource } from './audit-page-source.js';
@@ -163,7 +165,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       spend: createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date(), ...(counters ? { counter: counters.spendCounter } : {}) }),
     });
     sink = startAuditSink({ home: options.home, settings: state.snapshot().settings, env: options.env, upstream, registry: services.metrics.registry, logger, ...(options.storeUrl ? { storeUrl: options.storeUrl } : {}) });
-    const trail = await openTrailSource(options.home, options.storeUrl);
+    const trail = await openTrailSource(options.home, options.storeUrl, openStoreTrailSource);
     cleanups.push(() => trail.close());
     if (services.spend) await keepBudgetCounters(trail, state, services.spend, logger);
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);

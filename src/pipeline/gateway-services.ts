@@ -3,6 +3,7 @@
 import type { AuditFields } from '../audit/record.js';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { HealthComponent } from '../metrics/health-component.js';
 import type { ProviderConfig } from '../providers/provider-adapter.js';
 import type { SpendServices } from '../spend/spend-services.js';
 import type { ResourceIdStore } from '../state/resource-ids.js';
@@ -25,11 +26,6 @@ export interface StateView {
 export interface AuditAppender {
   append(fields: AuditFields): Promise<unknown>;
   status(): { ok: boolean; reason?: string };
-}
-
-export interface HealthComponent {
-  status: 'ok' | 'degraded' | 'down';
-  [detail: string]: unknown;
 }
 
 /** The providers in force now (environment + state + mock), re-resolved when state.json changes. */

@@ -7,7 +7,7 @@
 // enough for the young generation; what is left, the skeleton of keys, short values and
 // structure, is parsed whole with a numbered placeholder where each long value was, and the
 // values are put back. Keys always stay in the skeleton, so the prototype-poisoning check
-// reads every key. test/server/parse-json-bytes.test.ts compares it with JSON.parse on
+// reads every key. test/pipeline/parse-json-bytes.test.ts compares it with JSON.parse on
 // generated and broken bodies.
 //
 // The same pass measures nesting: V8's JSON.parse copes with deep nesting, but what walks the

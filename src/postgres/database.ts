@@ -1,7 +1,7 @@
 // The connection pool every PostgreSQL part of gw shares, and the one way to
 // describe a database failure to a person without leaking the URL's password.
 import pg from 'pg';
-import { maskUrlCredentials } from '../config/mask-url-credentials.js';
+import { maskUrlCredentials } from '../mask-url-credentials.js';
 import { StateAccessError } from '../state/state-errors.js';
 
 export type Database = pg.Pool;

@@ -11,7 +11,7 @@ import { parseStateText } from '../state/parse-state.js';
 import { emptyState, type StateData } from '../state/schema.js';
 import { StateError } from '../state/state-errors.js';
 import { deepFreeze, tellListeners, type StateStore, type StateStoreOptions, type StoreHealth } from '../state/state-store.js';
-import { maskUrlCredentials } from '../config/mask-url-credentials.js';
+import { maskUrlCredentials } from '../mask-url-credentials.js';
 import { checkSchema } from './migrations.js';
 import { databaseAccessError, inTransaction, openDatabase, type Database } from './database.js';
 

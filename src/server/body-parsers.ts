@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { GatewayError } from '../errors.js';
-import { MAX_JSON_DEPTH, parseJsonBytes, readJsonLayout } from './parse-json-bytes.js';
+import { MAX_JSON_DEPTH, parseJsonBytes, readJsonLayout } from '../pipeline/parse-json-bytes.js';
 
 /** Non-multipart bodies on upload and passthrough routes up to this size are read whole (and scanned whole). */
 export const BUFFERED_BODY_BYTES = 8 * 1024 * 1024;

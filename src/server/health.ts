@@ -1,7 +1,8 @@
 // GET /health: {"status":"ok"|"degraded"|"down","components":{...}}. 200 for ok and
 // degraded, 503 for down. The license never turns the status: the data plane keeps
 // serving whatever the license says (spec: "What the service does", 4).
-import type { GatewayServices, HealthComponent } from '../pipeline/gateway-services.js';
+import type { HealthComponent } from '../metrics/health-component.js';
+import type { GatewayServices } from '../pipeline/gateway-services.js';
 
 export interface HealthReport {
   status: 'ok' | 'degraded' | 'down';

@@ -6,7 +6,7 @@
 // ~2 s, and at once when the hub refuses it, it re-reads where `gw login` keeps the
 // token, and a new login, a logout or a revocation takes effect without a restart.
 import { GatewayError } from '../errors.js';
-import type { HealthComponent } from '../pipeline/gateway-services.js';
+import type { HealthComponent } from '../metrics/health-component.js';
 
 export interface SidecarLogin {
   hub: string;

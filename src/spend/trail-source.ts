@@ -1,6 +1,6 @@
 // Where the request records are read from: the home's audit.jsonl, or with a PostgreSQL store
-// (gw serve --store, GW_DATABASE_URL) its trail of every instance. The database client is
-// loaded only when a store is named.
+// (gw serve --store, GW_DATABASE_URL) its trail of every instance, opened by the store the
+// caller hands in (postgres/store-trail-source.ts): the composition root picks the store.
 import path from 'node:path';
 import { AUDIT_LOG_FILE } from '../audit/audit-trail.js';
 import { readRequestRecords, type RequestRecord } from './read-trail.js';
@@ -12,12 +12,13 @@ export interface TrailSource {
   close(): Promise<void>;
 }
 
-export async function openTrailSource(home: string, storeUrl: string | undefined): Promise<TrailSource> {
+/** Opens a store's trail; called only when a store is named. */
+export type OpenStoreTrail = (storeUrl: string) => Promise<TrailSource>;
+
+export async function openTrailSource(home: string, storeUrl: string | undefined, openStoreTrail: OpenStoreTrail): Promise<TrailSource> {
   if (storeUrl === undefined) {
     const file = path.join(home, 'audit', AUDIT_LOG_FILE);
     return { records: (since) => readRequestRecords(file, since), where: file, close: async () => {} };
   }
-  const [{ openDatabase }, { readStoreRequestRecords }] = await Promise.all([import('../postgres/database.js'), import('../postgres/postgres-request-records.js')]);
-  const database = openDatabase(storeUrl, { maxConnections: 2 });
-  return { records: (since) => readStoreRequestRecords(database, since), where: 'the PostgreSQL store', close: () => database.end() };
+  return openStoreTrail(storeUrl);
 }

@@ -1,16 +1,15 @@
 // Providers and aliases in state.json: validation at the file boundary, and the
 // writes behind `gw providers add|remove`. A key given as `env:NAME` is stored as
 // that reference, never as the value.
-import type { ProviderKind } from '../providers/provider-adapter.js';
-import type { ProviderRecord, StateData } from './schema.js';
+import type { ProviderKindName, ProviderRecord, StateData } from './schema.js';
 import { StateInputError, StateRefusedError } from './state-errors.js';
 import type { StateUpdater } from './state-updater.js';
 import { hostOf } from './bound-host.js';
 
 type Json = Record<string, unknown>;
 
-// A Record, not a list, so adding a ProviderKind without updating this fails to compile.
-const KINDS: Record<ProviderKind, true> = {
+// A Record, not a list, so adding a ProviderKindName without updating this fails to compile.
+const KINDS: Record<ProviderKindName, true> = {
   openai: true, anthropic: true, gemini: true, azure: true, 'openai-compatible': true, gateway: true, mock: true,
   cohere: true, jina: true, voyage: true, mistral: true, bedrock: true,
 };
@@ -19,7 +18,7 @@ const KINDS: Record<ProviderKind, true> = {
 const PROVIDER_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 const ENV_REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 
-export function isProviderKindName(value: unknown): value is ProviderKind {
+export function isProviderKindName(value: unknown): value is ProviderKindName {
   return typeof value === 'string' && Object.hasOwn(KINDS, value);
 }
 

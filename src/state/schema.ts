@@ -3,7 +3,6 @@
 // enough) with a short public id and a display hint. A provider's key may be
 // stored as `env:NAME` (read from gw's environment at start) or, when the user
 // insists, literally: the file is 0600 for that reason.
-import type { ProviderKind } from '../providers/provider-adapter.js';
 import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
 import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 import type { StoredMcpServer } from './mcp-servers.js';
@@ -30,16 +29,28 @@ export interface VirtualKeyRecord {
 }
 
 export type AuditFailurePolicy = 'block' | 'continue';
-export type AuditFsyncPolicy = 'always' | 'interval' | 'never';
+// The stored form of settings other layers own: state keeps its own shapes and imports no
+// layer above it. The audit trail's AuditFsyncPolicy (audit/group-commit-writer.ts) accepts
+// each value; gateway/ and cli/ hand one to the other, so a value added on one side only fails
+// to compile there.
+export type AuditFsyncSetting = 'always' | 'interval' | 'never';
 export type UnscannedUploadPolicy = 'record' | 'refuse';
 export type LimitsUnavailablePolicy = 'open' | 'closed';
+
+/**
+ * The adapter a stored provider names (providers/provider-adapter.ts's ProviderKind, which state
+ * does not import): `gw providers add` turns a ProviderKind into one and config/ turns one back,
+ * so a kind added on one side only fails to compile there.
+ */
+export type ProviderKindName = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'openai-compatible' | 'gateway' | 'mock'
+  | 'cohere' | 'jina' | 'voyage' | 'mistral' | 'bedrock';
 
 export interface Settings {
   enforce_auth: boolean;
   /** Team whose identity serves credential-less requests when enforce_auth is off. */
   default_team: string | null;
   audit_failure: AuditFailurePolicy;
-  audit_fsync: AuditFsyncPolicy;
+  audit_fsync: AuditFsyncSetting;
   /** Largest accepted request body, in bytes. */
   body_limit_bytes: number;
   /** Request-body bytes held in memory at once, all callers together (beyond: 503). */
@@ -88,7 +99,7 @@ export interface Settings {
 /** A provider added with `gw providers add`; wins over the environment's provider of the same name. */
 export interface ProviderRecord {
   name: string;
-  kind: ProviderKind;
+  kind: ProviderKindName;
   base_url: string;
   /** A literal key, `env:NAME` (resolved from gw's environment), or null for keyless servers. */
   api_key: string | null;

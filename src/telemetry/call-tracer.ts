@@ -1,7 +1,6 @@
 // What the corridor asks of tracing, with no OpenTelemetry type in it: a span per gateway
 // call (continuing the client's W3C trace context) and a child span per attempt at a
 // provider. `null` everywhere when tracing is off, so a call costs one property read.
-import type { AuditTokens } from '../audit/record.js';
 
 export interface CallStart {
   requestId: string;
@@ -12,11 +11,17 @@ export interface CallStart {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** The token counts a span carries (the audit record's tokens fit: a span reads only these two). */
+export interface CallTokens {
+  input?: number;
+  output?: number;
+}
+
 export interface CallEnd {
   status: number;
   model: string | null;
   provider: string | null;
-  tokens: AuditTokens | null;
+  tokens: CallTokens | null;
   team: string | null;
   person: string | null;
   keyId: string | null;

@@ -10,6 +10,7 @@ import { isTimeZone, periodOf } from '../../spend/budget-period.js';
 import { estimateWorstCase } from '../../spend/estimate-worst-case.js';
 import { openTrailSource } from '../../spend/trail-source.js';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
+import { openStoreTrailSource } from '../../postgres/store-trail-source.js';
 import { createSpendServices, earliestPeriodStart, rebuildCounters } from '../../spend/spend-services.js';
 import type { StoredBudget } from '../../state/governance-schema.js';
 import { CliExit, type CliContext } from '../cli-context.js';
@@ -82,7 +83,7 @@ function registerTest(budgets: Command, context: CliContext): void {
       const all = state.budgets ?? [];
       const since = earliestPeriodStart(all, now);
       if (since) {
-        const trail = await openTrailSource(home, resolveStoreUrl(undefined, context.env));
+        const trail = await openTrailSource(home, resolveStoreUrl(undefined, context.env), openStoreTrailSource);
         await rebuildCounters(all, trail.records(since), spend.counter, now).catch(() => 0).finally(() => trail.close().catch(() => undefined));
       }
       for (const budget of all.filter((entry) => budgetApplies(entry, subject))) {

@@ -5,7 +5,7 @@
 // Authorization=GITHUB_MCP_AUTH` (or `--header Authorization=env:GITHUB_MCP_AUTH`) stores the
 // reference, and the value is read only when gw connects, never printed or logged.
 import type { Command } from 'commander';
-import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
+import { maskUrlCredentials } from '../../mask-url-credentials.js';
 import { MCP_SERVER_NAME, type StoredMcpServer } from '../../state/mcp-servers.js';
 import { hostOf } from '../../state/bound-host.js';
 import { CliExit, type CliContext } from '../cli-context.js';

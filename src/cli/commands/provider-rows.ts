@@ -1,7 +1,7 @@
 // What `gw providers list` shows: every provider gw would use, where it came
 // from, and how its key is held (`env:VAR`, `set`, `none`), never the key;
 // a password inside a base URL shows as `***`.
-import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
+import { maskUrlCredentials } from '../../mask-url-credentials.js';
 import { readProviderEnvironment, type Environment } from '../../config/providers-from-env.js';
 import { resolveProviders } from '../../config/resolve-providers.js';
 import type { ProviderConfig } from '../../providers/provider-adapter.js';

@@ -1,6 +1,6 @@
 // `gw providers test NAME`: the cheapest authenticated request each provider
 // has (its model list), so a wrong URL or key shows before the first real call.
-import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
+import { maskUrlCredentials } from '../../mask-url-credentials.js';
 import type { ProviderConfig, UpstreamCall } from '../../providers/provider-adapter.js';
 import { adapterFor } from '../../providers/registry.js';
 import { probeProvider } from '../../upstream/probe-provider.js';

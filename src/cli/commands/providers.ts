@@ -4,7 +4,7 @@
 import { Option, type Command } from 'commander';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
-import { maskUrlCredentials } from '../../config/mask-url-credentials.js';
+import { maskUrlCredentials } from '../../mask-url-credentials.js';
 import { isHttpUrl, readProviderEnvironment } from '../../config/providers-from-env.js';
 import { resolveProviders } from '../../config/resolve-providers.js';
 import { DEFAULT_BASE_URLS } from '../../providers/default-base-urls.js';

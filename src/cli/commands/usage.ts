@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
+import { openStoreTrailSource } from '../../postgres/store-trail-source.js';
 import { readRequestRecords } from '../../spend/read-trail.js';
 import { openTrailSource, type TrailSource } from '../../spend/trail-source.js';
 import { summariseUsage, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from '../../spend/usage-report.js';
@@ -36,7 +37,7 @@ export async function runUsage(options: UsageFlags, context: CliContext, now = n
   // --file, else the store's trail when one is named (--store, GW_DATABASE_URL), else the home's.
   const trail: TrailSource = options.file
     ? { records: (from) => readRequestRecords(path.resolve(options.file!), from), where: path.resolve(options.file), close: async () => {} }
-    : await openTrailSource(context.home(options.home), resolveStoreUrl(undefined, context.env));
+    : await openTrailSource(context.home(options.home), resolveStoreUrl(undefined, context.env), openStoreTrailSource);
   let rows: UsageRow[];
   try {
     rows = await summariseUsage(trail.records(since), options.by as UsageGrouping, { since, until, ...(options.person ? { person: options.person } : {}) });
