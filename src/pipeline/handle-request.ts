@@ -2,8 +2,9 @@
 // a provider (inference, Responses and its CRUD, resources and media, passthrough,
 // count_tokens, model lists; realtime sessions take the same stages in
 // src/server/realtime-proxy.ts). The stages, numbered as in the README:
-//   1. identify      the door (src/server/door.ts): credential → team, key, person
-//   2. local guard   Host/Origin checks when gw serves without a credential (door.ts)
+//   1. identify      credential → team, key, person; the body budget (identify-caller.ts, admit-body.ts;
+//                    the fastify side, the door: src/server/door.ts)
+//   2. local guard   Host/Origin checks when gw serves without a credential (local-guard.ts)
 //   3. decode        what the client asked for, in its dialect (read-inbound-call.ts)
 //   4. govern        direct key, policy, limits, DLP over whatever leaves (govern-request.ts)
 //                    (a passthrough's or a batch's models, once planning says whose: govern-call-models.ts)
@@ -12,7 +13,7 @@
 //   6. attempt       each target in turn: encode, then send-to-provider.ts (attempt-targets.ts, try-target.ts)
 //   7. relay         back to the client, output DLP on every dialect and path (relay-reply.ts);
 //                    a buffered answer carries its cost (price-call.ts)
-//   8. record        audit record with the cost, log line, metrics, budgets settled (src/server/record-request.ts)
+//   8. record        audit record with the cost, log line, metrics, budgets settled (record-call.ts)
 import type { GatewayServices } from './gateway-services.js';
 import { attemptTargets } from './attempt-targets.js';
 import { governCallModels, runsModelsToGovern } from './govern-call-models.js';

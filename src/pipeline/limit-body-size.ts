@@ -1,5 +1,5 @@
 // body_limit_bytes is a live setting: a declared content-length is checked at the
-// door; a chunked body is counted here as it is read, against the limit in force now,
+// door (admit-body.ts); a chunked body is counted here as it is read, against the limit in force now,
 // and the part of it gw holds in memory is taken from the body budget (body-budget.ts).
 import { Transform } from 'node:stream';
 import { GatewayError } from '../errors.js';
@@ -17,13 +17,17 @@ export const STREAMED_BODY_LIMIT_BYTES = 8 * 1024 * 1024 * 1024;
  * most this much, the hub's form limit: a stranger's body costs gw no more than that.
  */
 export const UNAUTHENTICATED_BODY_LIMIT_BYTES = 16 * 1024;
+/** Non-multipart bodies on upload and passthrough routes up to this size are read whole (and scanned whole). */
+export const BUFFERED_BODY_BYTES = 8 * 1024 * 1024;
+/** The content types parsed as JSON (and so held whole): application/json and application/*+json. */
+export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i;
 
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
 
 /** The share of a chunked body that gw holds in memory, counted as it arrives. */
 export interface ChunkHold {
   take(bytes: number): GatewayError | null;
-  /** Bytes past this many stream on and are not held (a large non-JSON body: body-parsers.ts). */
+  /** Bytes past this many stream on and are not held (a large non-JSON body: server/body-parsers.ts). */
   heldUpTo: number;
 }
 

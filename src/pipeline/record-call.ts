@@ -1,16 +1,17 @@
 // Stage 8, record: after the response (its close): one log line, the metrics, and one
-// hash-chained audit record for every request that passed the door. Refusals at
-// the door are not recorded here: they are aggregated into auth.refused_burst
+// hash-chained audit record for every request that passed the door. It takes a finished
+// call (what the transport knew: status, bytes, whether the client left), read off fastify
+// (server/finished-call.ts) or a WebSocket turn (server/responses-websocket-turns.ts).
+// Refusals at the door are not recorded here: they are aggregated into auth.refused_burst
 // (credentials) and guard.refused_burst (the local guard).
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditFields } from '../audit/record.js';
 import { pathForLog, type Logger } from '../logger.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
-import type { GatewayServices } from '../pipeline/gateway-services.js';
-import { chargeWithoutHold, settleBudget } from '../pipeline/hold-budget.js';
-import { priceCall } from '../pipeline/price-call.js';
+import type { GatewayServices } from './gateway-services.js';
+import { chargeWithoutHold, settleBudget } from './hold-budget.js';
+import { priceCall } from './price-call.js';
 import { urlCarriesSecret } from '../dlp/url-carries-secret.js';
-import { estimateCutCall, needsCutEstimate } from '../pipeline/settle-cut-call.js';
+import { estimateCutCall, needsCutEstimate } from './settle-cut-call.js';
 import { NANOS_PER_USD } from '../spend/price-book.js';
 import type { RequestState } from './request-state.js';
 
@@ -41,7 +42,7 @@ function requestLogger(logger: Logger): Logger {
   return child;
 }
 
-/** One finished call as the record stage needs it, read off fastify (below) or a WebSocket turn (responses-websocket-turns.ts). */
+/** One finished call as the record stage needs it, read off fastify (server/finished-call.ts) or a WebSocket turn (server/responses-websocket-turns.ts). */
 export interface FinishedCall {
   id: string;
   method: string;
@@ -54,21 +55,6 @@ export interface FinishedCall {
   bytesIn: number;
   /** The response's own length, when the trace has no byte count. */
   contentLength: number;
-}
-
-export async function recordRequest(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const state = request.gw;
-  if (!state) return;
-  // writableEnded: the response was completed by us (a finished write may still be in flight).
-  // A client that hangs up after its stream's final event (Codex after response.completed) got everything.
-  const clientLeft = !reply.raw.writableEnded && !state.trace.finished;
-  const contentLength = Number(request.headers['content-length'] ?? NaN);
-  await recordCall(services, {
-    id: request.id, method: request.method, url: request.url, state, clientLeft, status: reply.statusCode,
-    origin: state.origin ?? request.ip,
-    bytesIn: state.rawBody?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
-    contentLength: Number(reply.getHeader('content-length') ?? 0),
-  });
 }
 
 export async function recordCall(services: GatewayServices, call: FinishedCall): Promise<void> {

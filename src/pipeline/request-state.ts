@@ -1,7 +1,8 @@
-// What gw tracks about one request while fastify carries it through its hooks.
+// What gw tracks about one request from the door to the record, whichever transport carries it
+// (fastify's hooks hang it on the request: server/fastify-request.ts; a WebSocket turn builds its own).
 import type { Identity } from '../auth/authenticate.js';
-import { RequestTrace } from '../pipeline/request-trace.js';
-import type { RouteEntry } from '../pipeline/route-table.js';
+import { RequestTrace } from './request-trace.js';
+import type { RouteEntry } from './route-table.js';
 import type { BodyHold } from './body-budget.js';
 
 export interface RequestState {
@@ -14,7 +15,7 @@ export interface RequestState {
   origin?: string;
   /** Refused at the door: counted into auth.refused_burst or guard.refused_burst instead of a per-request audit record. */
   refusedAtDoor: boolean;
-  /** This request's share of inflight_body_bytes, released when the response closes (door.ts). */
+  /** This request's share of inflight_body_bytes, released when the response closes (admit-body.ts). */
   bodyHold?: BodyHold;
   /** Raw JSON bytes as received, for byte-preserving forwarding. */
   rawBody: Buffer | null;
@@ -22,15 +23,6 @@ export interface RequestState {
   trace: RequestTrace;
   /** gw's own time up to the response headers (set when the pipeline answered). */
   overheadSeconds: number | null;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    gw: RequestState;
-  }
-  interface FastifyContextConfig {
-    route?: RouteEntry;
-  }
 }
 
 export function newRequestState(route: RouteEntry | null, family: RouteEntry['family']): RequestState {

@@ -10,12 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { GatewayError } from '../errors.js';
+import { BUFFERED_BODY_BYTES, JSON_CONTENT_TYPE } from '../pipeline/limit-body-size.js';
 import { MAX_JSON_DEPTH, parseJsonBytes, readJsonLayout } from '../pipeline/parse-json-bytes.js';
-
-/** Non-multipart bodies on upload and passthrough routes up to this size are read whole (and scanned whole). */
-export const BUFFERED_BODY_BYTES = 8 * 1024 * 1024;
-/** The content types parsed as JSON (and so held whole): application/json and application/*+json. */
-export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i;
 
 
 function charsetOf(contentType: string): string | null {

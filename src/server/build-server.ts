@@ -13,12 +13,13 @@ import { registerBodyParsers } from './body-parsers.js';
 import { attachRealtimeProxy } from './realtime-proxy.js';
 import { createDoor, routeNotFound, type Door } from './door.js';
 import { checkHealth } from './health.js';
-import { recordRequest } from './record-request.js';
-import { newRequestState } from './request-state.js';
+import { recordCall } from '../pipeline/record-call.js';
+import { newRequestState } from '../pipeline/request-state.js';
+import { readFinishedCall } from './finished-call.js';
 import { sendError, toGatewayError } from './send-error.js';
 import { sendPipelineResponse } from './send-pipeline-response.js';
 import { startCallSpan } from './start-call-span.js';
-import { MAX_BODY_LIMIT_BYTES, limitBodySize } from './limit-body-size.js';
+import { MAX_BODY_LIMIT_BYTES, limitBodySize } from '../pipeline/limit-body-size.js';
 import type { PersonalIdentity } from '../auth/personal-identity.js';
 import type { HubContext } from '../hub/hub-context.js';
 import { registerHubRoutes } from './hub-routes.js';
@@ -87,7 +88,10 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // `on`, not `once`: the response closes once, and a once-wrapper's removal is a cost on every request.
-    reply.raw.on('close', () => void recordRequest(services, request, reply));
+    reply.raw.on('close', () => {
+      const call = readFinishedCall(request, reply);
+      if (call !== null) void recordCall(services, call);
+    });
     const refused = door.guardRequest(request);
     if (refused !== null) {
       request.gw = newRequestState(null, guessFamily(request.url));

@@ -28,7 +28,7 @@ import { createRealtimeOutputWatcher } from '../pipeline/watch-realtime-output.j
 import { ROUTE_TABLE, type RouteEntry } from '../pipeline/route-table.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
 import type { Door } from './door.js';
-import { CLIENT_CLOSED_REQUEST } from './record-request.js';
+import { CLIENT_CLOSED_REQUEST } from '../pipeline/record-call.js';
 import { serveResponsesTurns } from './responses-websocket-turns.js';
 import { byteLength, toText } from './websocket-data.js';
 import { toGatewayError } from './send-error.js';

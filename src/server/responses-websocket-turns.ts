@@ -18,8 +18,9 @@ import { handleRequest } from '../pipeline/handle-request.js';
 import { ResponsesConversation, readCreateEvent } from '../pipeline/responses-websocket.js';
 import { ROUTE_TABLE, type RouteEntry } from '../pipeline/route-table.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
-import { recordCall } from './record-request.js';
-import { newRequestState, type RequestState } from './request-state.js';
+import { refuseUnrecordable } from '../pipeline/identify-caller.js';
+import { recordCall } from '../pipeline/record-call.js';
+import { newRequestState, type RequestState } from '../pipeline/request-state.js';
 import { toGatewayError } from './send-error.js';
 import { isAsyncIterable } from './send-pipeline-response.js';
 import { toText } from './websocket-data.js';
@@ -93,12 +94,13 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
   }
 }
 
-/** The checks the door makes on an HTTP body, for one message: size, and a trail that can take the record. */
+/** The checks the door makes on an HTTP body, for one message: size, and a trail that can take the record (the same stage, identify-caller.ts). */
 function admitTurn(text: string | null, services: GatewayServices): Record<string, unknown> {
   if (text === null) throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'Binary WebSocket messages are not events: send response.create as JSON text.' });
   const settings = services.state.snapshot().settings;
   if (Buffer.byteLength(text) > settings.body_limit_bytes) throw new GatewayError('GW_ERR_REQUEST_TOO_LARGE');
-  if (!services.audit.status().ok && settings.audit_failure === 'block') throw new GatewayError('GW_ERR_AUDIT_UNAVAILABLE');
+  const unrecordable = refuseUnrecordable(services, settings);
+  if (unrecordable !== null) throw unrecordable;
   const event = readCreateEvent(text);
   if (!event.ok) throw event.error;
   return event.body;
