@@ -38,7 +38,7 @@ export interface AuditTokens {
   /** Image tokens among `input` (gpt-image-1's edits), priced above text. */
   image_input?: number;
   /**
-   * Units that media calls are priced by instead of tokens (src/pipeline/media-units.ts):
+   * Units that media calls are priced by instead of tokens (src/pipeline/routes/media-units.ts):
    * images made (images routes), seconds of audio heard (transcriptions, translations,
    * whole seconds rounded up) and characters spoken (speech). Absent when not known.
    */

@@ -23,7 +23,7 @@ export type UpstreamOperation =
   | 'passthrough';
 
 /**
- * Operations on provider-side resources and the non-chat routes (src/pipeline/resource-routes.ts):
+ * Operations on provider-side resources and the non-chat routes (src/pipeline/routes/resource-routes.ts):
  * the provider path is the client's path under the API root (`call.resourcePath`).
  */
 export type ResourceOperation =

@@ -15,20 +15,20 @@
 //                    a buffered answer carries its cost (price-call.ts)
 //   8. record        audit record with the cost, log line, metrics, budgets settled (record-call.ts)
 import type { GatewayServices } from './gateway-services.js';
-import { attemptTargets } from './attempt-targets.js';
-import { governCallModels, runsModelsToGovern } from './govern-call-models.js';
-import { governRequest } from './govern-request.js';
-import { budgetsMayApply, holdBudget, withBudgetWarnings } from './hold-budget.js';
-import { listModels } from './list-models.js';
+import { attemptTargets } from './attempt/attempt-targets.js';
+import { governCallModels, runsModelsToGovern } from './govern/govern-call-models.js';
+import { governRequest } from './govern/govern-request.js';
+import { budgetsMayApply, holdBudget, withBudgetWarnings } from './plan/hold-budget.js';
+import { listModels } from './routes/list-models.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
-import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan-targets.js';
-import { withCostHeader } from './price-call.js';
-import { readInboundCall } from './read-inbound-call.js';
-import { relayReply } from './relay-reply.js';
+import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan/plan-targets.js';
+import { withCostHeader } from './relay/price-call.js';
+import { readInboundCall } from './decode/read-inbound-call.js';
+import { relayReply } from './relay/relay-reply.js';
 import type { RequestTrace } from './request-trace.js';
-import { refusePlainGet } from './responses-websocket.js';
-import { scanRelayedError } from './scan-provider-reply.js';
-import { tryTarget, type TargetReply } from './try-target.js';
+import { refusePlainGet } from './realtime/responses-websocket.js';
+import { scanRelayedError } from './relay/scan-provider-reply.js';
+import { tryTarget, type TargetReply } from './attempt/try-target.js';
 
 export type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 

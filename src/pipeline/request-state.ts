@@ -3,7 +3,7 @@
 import type { Identity } from '../auth/authenticate.js';
 import { RequestTrace } from './request-trace.js';
 import type { RouteEntry } from './route-table.js';
-import type { BodyHold } from './body-budget.js';
+import type { BodyHold } from './door/body-budget.js';
 
 export interface RequestState {
   route: RouteEntry | null;

@@ -8,7 +8,7 @@ import type { PricedTarget } from '../spend/price-ids.js';
 import type { ImageVariant } from '../spend/unit-prices.js';
 import type { CallSpan } from '../telemetry/call-tracer.js';
 import type { DialectCodec } from '../canonical/codec.js';
-import { RelayedOutput } from './relayed-output.js';
+import { RelayedOutput } from './relay/relayed-output.js';
 
 /** What the record stage reads. */
 export interface TraceView {
@@ -17,11 +17,11 @@ export interface TraceView {
   readonly tokens: AuditTokens | null;
   /** The provider and model last tried (what a cost is priced as). */
   readonly target: PricedTarget | null;
-  /** The call's cost, once priced (src/pipeline/price-call.ts). */
+  /** The call's cost, once priced (src/pipeline/relay/price-call.ts). */
   readonly cost: AuditCost | null;
   /** The size and quality of the images a call made, which image prices may depend on. */
   readonly image: ImageVariant | null;
-  /** What budgets hold for this call, settled by the record stage (src/pipeline/hold-budget.ts). */
+  /** What budgets hold for this call, settled by the record stage (src/pipeline/plan/hold-budget.ts). */
   readonly budget: BudgetAdmission | null;
   readonly outcome: readonly string[];
   /** Translation warnings and other notes (what one side could not express), by code. */
@@ -63,9 +63,9 @@ export class RequestTrace implements TraceView {
   clientFirstByteAt: bigint | null = null;
   /** This call's OpenTelemetry span (src/telemetry/), when tracing is on. */
   span: CallSpan | null = null;
-  /** What the relayed stream handed the client, kept only while budgets apply (src/pipeline/relayed-output.ts). */
+  /** What the relayed stream handed the client, kept only while budgets apply (src/pipeline/relay/relayed-output.ts). */
   relayed: RelayedOutput | null = null;
-  /** The tokens are gw's estimate of a call whose usage never came in full (src/pipeline/settle-cut-call.ts). */
+  /** The tokens are gw's estimate of a call whose usage never came in full (src/pipeline/record/settle-cut-call.ts). */
   usageEstimated = false;
   /** A held media call's fields (its JSON body, or its form as read on the way up), for the estimate of a cut one. */
   requestFields: Readonly<Record<string, unknown>> | null = null;

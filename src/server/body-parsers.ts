@@ -4,14 +4,14 @@
 // into memory up to BUFFERED_BODY_BYTES whatever its declared type: JSON in it is
 // parsed like a JSON body, so DLP reads a JSON body sent as text/plain or
 // octet-stream exactly as it reads application/json; a larger one streams on.
-// DLP reads every one of these (src/pipeline/govern-request.ts). Routes that take
+// DLP reads every one of these (src/pipeline/govern/govern-request.ts). Routes that take
 // only JSON answer another content type with 415.
 import type { FastifyInstance } from 'fastify';
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { GatewayError } from '../errors.js';
-import { BUFFERED_BODY_BYTES, JSON_CONTENT_TYPE } from '../pipeline/limit-body-size.js';
-import { MAX_JSON_DEPTH, parseJsonBytes, readJsonLayout } from '../pipeline/parse-json-bytes.js';
+import { BUFFERED_BODY_BYTES, JSON_CONTENT_TYPE } from '../pipeline/door/limit-body-size.js';
+import { MAX_JSON_DEPTH, parseJsonBytes, readJsonLayout } from '../pipeline/door/parse-json-bytes.js';
 
 
 function charsetOf(contentType: string): string | null {

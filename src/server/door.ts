@@ -8,17 +8,17 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PersonalIdentity } from '../auth/personal-identity.js';
 import type { GatewayError } from '../errors.js';
-import { createBodyStage, hasBody, type BodyRequest } from '../pipeline/admit-body.js';
+import { createBodyStage, hasBody, type BodyRequest } from '../pipeline/door/admit-body.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
-import { createCallerIdentifier, type Admission } from '../pipeline/identify-caller.js';
-import type { BodySizeRule } from '../pipeline/limit-body-size.js';
-import { createLocalGuard, type GuardOptions } from '../pipeline/local-guard.js';
+import { createCallerIdentifier, type Admission } from '../pipeline/door/identify-caller.js';
+import type { BodySizeRule } from '../pipeline/door/limit-body-size.js';
+import { createLocalGuard, type GuardOptions } from '../pipeline/door/local-guard.js';
 import { newRequestState } from '../pipeline/request-state.js';
 import { guessFamily, type Family } from '../pipeline/route-table.js';
 import { sendError } from './send-error.js';
 import './fastify-request.js';
 
-export { routeNotFound } from '../pipeline/admit-body.js';
+export { routeNotFound } from '../pipeline/door/admit-body.js';
 
 export interface Door {
   onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;

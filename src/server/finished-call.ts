@@ -1,7 +1,7 @@
 // A fastify request whose response has closed, read as the record stage's finished call
-// (pipeline/record-call.ts): the only part of stage 8 that knows fastify.
+// (pipeline/record/record-call.ts): the only part of stage 8 that knows fastify.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FinishedCall } from '../pipeline/record-call.js';
+import type { FinishedCall } from '../pipeline/record/record-call.js';
 
 /** Null for a request the door never saw (fastify answered it before onRequest). */
 export function readFinishedCall(request: FastifyRequest, reply: FastifyReply): FinishedCall | null {

@@ -11,7 +11,7 @@ import type { UpstreamServers } from '../mcp/upstream-servers.js';
 import { recordedMethod } from '../mcp/mcp-methods.js';
 import { RelayCall, type RecordDeps } from '../mcp/relay-call.js';
 import { blockedText, scanMcpMessage } from '../mcp/scan-mcp-message.js';
-import { governOperation } from '../pipeline/govern-request.js';
+import { governOperation } from '../pipeline/govern/govern-request.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { RequestTrace } from '../pipeline/request-trace.js';
 import type { RouteEntry } from '../pipeline/route-table.js';

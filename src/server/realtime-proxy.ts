@@ -3,7 +3,7 @@
 // provider; the Responses WebSocket transport Codex tries first is served turn by turn
 // through the HTTPS corridor (responses-websocket-turns.ts); any other upgrade gets a 404. A realtime
 // handshake passes the same corridor as an HTTP call: the door, then decode, govern,
-// plan and attempt (src/pipeline/realtime-session.ts); a refusal answers the handshake
+// plan and attempt (src/pipeline/realtime/realtime-session.ts); a refusal answers the handshake
 // with its HTTP status. Each handshake past the door writes a `realtime.open` record
 // (status 101, or the refusal's status and code), and each session a `realtime.close`
 // with bytes and events each way, DLP counts and the tokens of its responses.
@@ -18,17 +18,17 @@ import { codecForFamily } from '../formats/codec-registry.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { AuditFields, AuditTokens } from '../audit/record.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
-import type { Governed } from '../pipeline/govern-request.js';
+import type { Governed } from '../pipeline/govern/govern-request.js';
 import { RequestTrace } from '../pipeline/request-trace.js';
-import { openRealtimeSession, releaseRealtimeHold, type RealtimeSession } from '../pipeline/realtime-session.js';
-import { RealtimeSpend, settleRealtimeSession } from '../pipeline/realtime-spend.js';
-import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/realtime-target.js';
-import { newRealtimeDlpTally, scanClientEvent } from '../pipeline/scan-realtime-event.js';
-import { createRealtimeOutputWatcher } from '../pipeline/watch-realtime-output.js';
+import { openRealtimeSession, releaseRealtimeHold, type RealtimeSession } from '../pipeline/realtime/realtime-session.js';
+import { RealtimeSpend, settleRealtimeSession } from '../pipeline/realtime/realtime-spend.js';
+import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/realtime/realtime-target.js';
+import { newRealtimeDlpTally, scanClientEvent } from '../pipeline/realtime/scan-realtime-event.js';
+import { createRealtimeOutputWatcher } from '../pipeline/realtime/watch-realtime-output.js';
 import { ROUTE_TABLE, type RouteEntry } from '../pipeline/route-table.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
 import type { Door } from './door.js';
-import { CLIENT_CLOSED_REQUEST } from '../pipeline/record-call.js';
+import { CLIENT_CLOSED_REQUEST } from '../pipeline/record/record-call.js';
 import { serveResponsesTurns } from './responses-websocket-turns.js';
 import { byteLength, toText } from './websocket-data.js';
 import { toGatewayError } from './send-error.js';
@@ -84,7 +84,7 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
       id: `req_${randomUUID().replace(/-/g, '')}`, route, identity: admission.identity,
       origin: request.socket.remoteAddress ?? 'unknown', started: Date.now(), trace: new RequestTrace(),
     };
-    // The corridor (src/pipeline/realtime-session.ts): govern, plan, attempt, before the client's handshake is answered.
+    // The corridor (src/pipeline/realtime/realtime-session.ts): govern, plan, attempt, before the client's handshake is answered.
     const cancel = new ClientCancel();
     const onGone = () => cancel.abort(new Error('client went away'));
     socket.once('close', onGone);

@@ -6,7 +6,7 @@
 // Turns run one at a time per connection, in order. A refusal or a provider error is an
 // `error` event and the connection stays open for the next turn, as OpenAI's does.
 // What is specific to the transport (events, previous_response_id) is in
-// src/pipeline/responses-websocket.ts.
+// src/pipeline/realtime/responses-websocket.ts.
 import type { IncomingHttpHeaders } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
@@ -15,11 +15,11 @@ import { GatewayError } from '../errors.js';
 import { codecForFamily } from '../formats/codec-registry.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { handleRequest } from '../pipeline/handle-request.js';
-import { ResponsesConversation, readCreateEvent } from '../pipeline/responses-websocket.js';
+import { ResponsesConversation, readCreateEvent } from '../pipeline/realtime/responses-websocket.js';
 import { ROUTE_TABLE, type RouteEntry } from '../pipeline/route-table.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
-import { refuseUnrecordable } from '../pipeline/identify-caller.js';
-import { recordCall } from '../pipeline/record-call.js';
+import { refuseUnrecordable } from '../pipeline/door/identify-caller.js';
+import { recordCall } from '../pipeline/record/record-call.js';
 import { newRequestState, type RequestState } from '../pipeline/request-state.js';
 import { toGatewayError } from './send-error.js';
 import { isAsyncIterable } from './send-pipeline-response.js';

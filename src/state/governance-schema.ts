@@ -2,7 +2,7 @@
 // rules. State owns these shapes so it imports none of policy/, dlp/ or routing/;
 // those pure folders declare the shapes they accept, and the compiler checks the
 // two agree where the pipeline hands a snapshot to them and where the CLI writes
-// their records back (pipeline/govern-request.ts, cli/commands/policy|dlp|routes.ts).
+// their records back (pipeline/govern/govern-request.ts, cli/commands/policy|dlp|routes.ts).
 
 /** `*` (every request), `team:NAME` or `key:vk_…`. */
 type StoredScope = string;

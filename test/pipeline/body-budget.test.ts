@@ -1,6 +1,6 @@
 // The in-flight body budget, as pure code.
 import { describe, expect, it } from 'vitest';
-import { BodyBudget } from '../../src/pipeline/body-budget.js';
+import { BodyBudget } from '../../src/pipeline/door/body-budget.js';
 
 describe('BodyBudget', () => {
   const limits = { total: 100, perKey: 60 };

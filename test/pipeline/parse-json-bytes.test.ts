@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import secureJson from 'secure-json-parse';
 import { describe, expect, it } from 'vitest';
-import { decodeLiteral, rememberedLiterals } from '../../src/pipeline/decoded-literals.js';
-import { parseJsonBytes, readJsonLayout } from '../../src/pipeline/parse-json-bytes.js';
+import { decodeLiteral, rememberedLiterals } from '../../src/pipeline/door/decoded-literals.js';
+import { parseJsonBytes, readJsonLayout } from '../../src/pipeline/door/parse-json-bytes.js';
 
 const parse = (bytes: Buffer) => parseJsonBytes(bytes, readJsonLayout(bytes));
 

@@ -3,8 +3,8 @@
 // side's split-delta output scan and usage sums.
 import { describe, expect, it } from 'vitest';
 import { resolveDlpSettings, type DlpScopeRecord } from '../../src/dlp/dlp-config.js';
-import { newRealtimeDlpTally, scanClientEvent } from '../../src/pipeline/scan-realtime-event.js';
-import { createRealtimeOutputWatcher } from '../../src/pipeline/watch-realtime-output.js';
+import { newRealtimeDlpTally, scanClientEvent } from '../../src/pipeline/realtime/scan-realtime-event.js';
+import { createRealtimeOutputWatcher } from '../../src/pipeline/realtime/watch-realtime-output.js';
 import { SAMPLES } from '../dlp/samples.js';
 
 const SECRET = SAMPLES.githubPat;

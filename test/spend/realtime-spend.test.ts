@@ -1,8 +1,8 @@
 // A realtime session's usage when a response was cut before its response.done
-// (src/pipeline/realtime-spend.ts), with the real o200k tokenizer.
+// (src/pipeline/realtime/realtime-spend.ts), with the real o200k tokenizer.
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { RealtimeSpend } from '../../src/pipeline/realtime-spend.js';
+import { RealtimeSpend } from '../../src/pipeline/realtime/realtime-spend.js';
 
 const event = (value: unknown) => JSON.stringify(value);
 const audio = (bytes: number) => Buffer.alloc(bytes, 1).toString('base64');

@@ -2,7 +2,7 @@
 // cost worked out by hand (test/spend/usage-fixtures.ts); translated usage keeps its counts.
 import { describe, expect, it } from 'vitest';
 import { codecFor } from '../../src/formats/codec-registry.js';
-import { toAuditTokens } from '../../src/pipeline/audit-tokens.js';
+import { toAuditTokens } from '../../src/pipeline/relay/audit-tokens.js';
 import { createPriceBook } from '../../src/spend/price-book.js';
 import { USAGE_FIXTURES } from './usage-fixtures.js';
 

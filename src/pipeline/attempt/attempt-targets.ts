@@ -3,13 +3,13 @@
 // the rule's retries with backoff); a 4xx the request caused never does. All of
 // this happens before the first byte reaches the client, so nothing is sent twice.
 // Every attempt is listed in the audit record (`data.attempts`).
-import { GatewayError } from '../errors.js';
-import { backoffMs, isRetryableStatus, parseRetryAfter } from '../routing/plan-attempts.js';
-import type { AuditValue } from '../audit/record.js';
-import type { PipelineRequest } from './pipeline-types.js';
-import type { Target, TargetAttempt } from './plan-targets.js';
-import type { RequestTrace } from './request-trace.js';
-import type { CancelSignal } from '../upstream/cancel-signal.js';
+import { GatewayError } from '../../errors.js';
+import { backoffMs, isRetryableStatus, parseRetryAfter } from '../../routing/plan-attempts.js';
+import type { AuditValue } from '../../audit/record.js';
+import type { PipelineRequest } from '../pipeline-types.js';
+import type { Target, TargetAttempt } from '../plan/plan-targets.js';
+import type { RequestTrace } from '../request-trace.js';
+import type { CancelSignal } from '../../upstream/cancel-signal.js';
 
 /** What one try produced: its status (known before any byte is relayed) and a way to drop it. */
 export interface TryResult {

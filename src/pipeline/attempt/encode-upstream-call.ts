@@ -3,13 +3,13 @@
 // patched safely (duplicate top-level keys) or gw must add a field. The URL and
 // headers are send-to-provider.ts's.
 import type { Readable } from 'node:stream';
-import { patchTopLevelString, scanTopLevel } from '../formats/patch-json-field.js';
-import type { UpstreamCall } from '../providers/provider-adapter.js';
-import { adapterFor } from '../providers/registry.js';
-import { withoutGenAiKey } from './leaving-query.js';
-import type { PipelineRequest } from './pipeline-types.js';
-import type { Target } from './plan-targets.js';
-import type { InboundCall } from './read-inbound-call.js';
+import { patchTopLevelString, scanTopLevel } from '../../formats/patch-json-field.js';
+import type { UpstreamCall } from '../../providers/provider-adapter.js';
+import { adapterFor } from '../../providers/registry.js';
+import { withoutGenAiKey } from '../govern/leaving-query.js';
+import type { PipelineRequest } from '../pipeline-types.js';
+import type { Target } from '../plan/plan-targets.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
 import type { ProviderRequest } from './send-to-provider.js';
 
 export interface EncodedCall {

@@ -3,24 +3,24 @@
 //   provider response/stream/error → provider codec → canonical → client codec → client
 // What a side cannot express is dropped on purpose and noted on the trace
 // (audited, counted in metrics); nothing is dropped silently.
-import type { CodecContext, DialectCodec, TranslationWarning } from '../canonical/codec.js';
-import type { CanonicalRequest } from '../canonical/request.js';
-import type { CanonicalError } from '../canonical/response.js';
-import { GatewayError } from '../errors.js';
-import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
-import { adapterFor } from '../providers/registry.js';
-import { clientCodecFor, providerSideFor } from './codec-choice.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
-import type { Target } from './plan-targets.js';
-import type { InboundCall } from './read-inbound-call.js';
-import { readJsonBody } from './relay-response.js';
-import { relayTranslatedStream } from './relay-translated-stream.js';
-import type { RequestTrace } from './request-trace.js';
-import type { Governed } from './govern-request.js';
-import { createOutputPartHold } from './scan-output.js';
+import type { CodecContext, DialectCodec, TranslationWarning } from '../../canonical/codec.js';
+import type { CanonicalRequest } from '../../canonical/request.js';
+import type { CanonicalError } from '../../canonical/response.js';
+import { GatewayError } from '../../errors.js';
+import type { ProviderAdapter, UpstreamCall } from '../../providers/provider-adapter.js';
+import { adapterFor } from '../../providers/registry.js';
+import { clientCodecFor, providerSideFor } from '../decode/codec-choice.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
+import type { Target } from '../plan/plan-targets.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
+import { readJsonBody } from '../relay/relay-same-dialect.js';
+import { relayTranslatedStream } from '../relay/relay-translated-stream.js';
+import type { RequestTrace } from '../request-trace.js';
+import type { Governed } from '../govern/govern-request.js';
+import { createOutputPartHold } from '../relay/scan-output.js';
 import { sendToProvider } from './send-to-provider.js';
-import { toAuditTokens } from './audit-tokens.js';
+import { toAuditTokens } from '../relay/audit-tokens.js';
 import { randomUUID } from 'node:crypto';
 
 export const CODEC_CONTEXT: CodecContext = {

@@ -5,14 +5,14 @@
 // and the wait is timed. Realtime opens a WebSocket instead of sending, so it takes
 // the URL and headers from `describeProviderCall` and nothing else.
 import type { Readable } from 'node:stream';
-import { GatewayError } from '../errors.js';
-import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
-import { signBedrockRequest } from '../providers/bedrock/sign-request.js';
-import { adapterFor } from '../providers/registry.js';
-import type { CancelSignal } from '../upstream/cancel-signal.js';
-import type { Target } from './plan-targets.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { RequestTrace } from './request-trace.js';
+import { GatewayError } from '../../errors.js';
+import type { ProviderAdapter, UpstreamCall } from '../../providers/provider-adapter.js';
+import { signBedrockRequest } from '../../providers/bedrock/sign-request.js';
+import { adapterFor } from '../../providers/registry.js';
+import type { CancelSignal } from '../../upstream/cancel-signal.js';
+import type { Target } from '../plan/plan-targets.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { RequestTrace } from '../request-trace.js';
 import { buildUpstreamHeaders } from './upstream-headers.js';
 
 type IncomingHeaders = Record<string, string | string[] | undefined>;

@@ -6,18 +6,18 @@
 //     (forward-translated.ts; count_tokens in count-tokens.ts);
 // The reply's status is known before any byte is relayed, so a failed try can still be
 // dropped for the next target.
-import { adapterFor } from '../providers/registry.js';
-import type { CancelSignal } from '../upstream/cancel-signal.js';
-import { COUNT_OPERATIONS, countTokens } from './count-tokens.js';
+import { adapterFor } from '../../providers/registry.js';
+import type { CancelSignal } from '../../upstream/cancel-signal.js';
+import { COUNT_OPERATIONS, countTokens } from '../routes/count-tokens.js';
 import { encodeUpstreamCall } from './encode-upstream-call.js';
-import { encodeResourceCall, type ResourceCall } from './forward-resource.js';
+import { encodeResourceCall, type ResourceCall } from '../routes/forward-resource.js';
 import { forwardTranslated } from './forward-translated.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { Governed } from './govern-request.js';
-import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
-import type { Target } from './plan-targets.js';
-import type { InboundCall } from './read-inbound-call.js';
-import type { RequestTrace } from './request-trace.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { Governed } from '../govern/govern-request.js';
+import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
+import type { Target } from '../plan/plan-targets.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
+import type { RequestTrace } from '../request-trace.js';
 import { sendToProvider, type ProviderReply } from './send-to-provider.js';
 
 export type TargetReply =

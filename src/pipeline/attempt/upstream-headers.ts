@@ -2,7 +2,7 @@
 // client credentials, cookies, Host, hop-by-hop headers (and any header named in
 // Connection) never leave; the provider's own credential is added afterwards.
 // Responses drop hop-by-hop headers and cookies too.
-import { GatewayError } from '../errors.js';
+import { GatewayError } from '../../errors.js';
 
 /** Client headers a provider may need: API versions and betas, idempotency, content negotiation. */
 export const FORWARDED_REQUEST_HEADERS: ReadonlySet<string> = new Set([

@@ -1,8 +1,8 @@
 // Which codec reads the client, and which codec (and provider operation) talks to the provider.
-import type { DialectCodec } from '../canonical/codec.js';
-import { codecFor, codecForOperation } from '../formats/codec-registry.js';
-import type { ProviderAdapter } from '../providers/provider-adapter.js';
-import type { UpstreamOperation } from '../canonical/dialect.js';
+import type { DialectCodec } from '../../canonical/codec.js';
+import { codecFor, codecForOperation } from '../../formats/codec-registry.js';
+import type { ProviderAdapter } from '../../providers/provider-adapter.js';
+import type { UpstreamOperation } from '../../canonical/dialect.js';
 import type { InboundCall } from './read-inbound-call.js';
 
 /** The client's codec, for the generation operations; null for the others (embeddings, files…). */

@@ -2,11 +2,11 @@
 // the operation as a provider names it, the model, whether it streams, and for the
 // resource routes which resource route it is. The body itself stays as parsed; the
 // codecs read it only when a call is translated.
-import { GatewayError } from '../errors.js';
-import type { UpstreamOperation, WireDialect } from '../canonical/dialect.js';
-import { readPassthroughPath } from './passthrough-path.js';
-import type { PipelineRequest } from './pipeline-types.js';
-import { findResourceRoute, type ResourceRoute } from './resource-routes.js';
+import { GatewayError } from '../../errors.js';
+import type { UpstreamOperation, WireDialect } from '../../canonical/dialect.js';
+import { readPassthroughPath } from '../routes/passthrough-path.js';
+import type { PipelineRequest } from '../pipeline-types.js';
+import { findResourceRoute, type ResourceRoute } from '../routes/resource-routes.js';
 
 export interface InboundCall {
   dialect: WireDialect;

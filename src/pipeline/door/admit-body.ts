@@ -4,13 +4,13 @@
 // transport releases the hold when its response closes, and counts a chunked body's bytes as
 // they arrive against the size rule (limit-body-size.ts).
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Identity } from '../auth/authenticate.js';
-import { GatewayError } from '../errors.js';
-import type { StateData } from '../state/schema.js';
+import type { Identity } from '../../auth/authenticate.js';
+import { GatewayError } from '../../errors.js';
+import type { StateData } from '../../state/schema.js';
 import { BodyBudget, type BodyHold } from './body-budget.js';
-import type { GatewayServices } from './gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { BUFFERED_BODY_BYTES, JSON_CONTENT_TYPE, STREAMED_BODY_LIMIT_BYTES, UNAUTHENTICATED_BODY_LIMIT_BYTES, type BodySizeRule } from './limit-body-size.js';
-import type { RouteEntry } from './route-table.js';
+import type { RouteEntry } from '../route-table.js';
 
 /** What the body stage reads of a request. */
 export interface BodyRequest {

@@ -3,7 +3,7 @@
 // is refused (503 or 429, with retry-after) instead of growing the process until the
 // kernel kills it. Bytes are taken at the door from content-length, or chunk by chunk
 // for a chunked body, and given back when the response closes.
-import { GatewayError } from '../errors.js';
+import { GatewayError } from '../../errors.js';
 
 export interface BodyLimits {
   /** inflight_body_bytes: all callers together. */

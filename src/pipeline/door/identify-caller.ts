@@ -3,15 +3,15 @@
 // (server/realtime-proxy.ts): it reads headers, never a framework's request. A refused
 // credential is counted into auth.refused_burst, not a record of its own.
 import type { IncomingHttpHeaders } from 'node:http';
-import { authenticate, refuse, type AuthDecision, type Identity, type RefusalReason } from '../auth/authenticate.js';
-import { buildKeyIndex, type KeyIndex } from '../auth/key-index.js';
-import { removeCredential, type PersonalIdentity } from '../auth/personal-identity.js';
-import { readCredentials } from '../auth/read-credentials.js';
-import { originOf } from '../auth/refused-burst.js';
-import { pathToRecord } from '../dlp/url-carries-secret.js';
-import { GatewayError } from '../errors.js';
-import type { StateData } from '../state/schema.js';
-import type { GatewayServices } from './gateway-services.js';
+import { authenticate, refuse, type AuthDecision, type Identity, type RefusalReason } from '../../auth/authenticate.js';
+import { buildKeyIndex, type KeyIndex } from '../../auth/key-index.js';
+import { removeCredential, type PersonalIdentity } from '../../auth/personal-identity.js';
+import { readCredentials } from '../../auth/read-credentials.js';
+import { originOf } from '../../auth/refused-burst.js';
+import { pathToRecord } from '../../dlp/url-carries-secret.js';
+import { GatewayError } from '../../errors.js';
+import type { StateData } from '../../state/schema.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { newBurstTracker } from './refusal-bursts.js';
 
 /** What identify reads of a request or an upgrade: its headers (a person's credential is removed from them), path and caller's address. */

@@ -2,7 +2,7 @@
 // door (admit-body.ts); a chunked body is counted here as it is read, against the limit in force now,
 // and the part of it gw holds in memory is taken from the body budget (body-budget.ts).
 import { Transform } from 'node:stream';
-import { GatewayError } from '../errors.js';
+import { GatewayError } from '../../errors.js';
 
 /** fastify's own ceiling; the setting cannot go above it (src/state/settings.ts). */
 export const MAX_BODY_LIMIT_BYTES = 1024 * 1024 * 1024;

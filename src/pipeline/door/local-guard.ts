@@ -2,14 +2,14 @@
 // itself: sidecar/loopback-guard.ts). It reads headers and the socket's address, never a
 // framework's request; a refusal is counted into guard.refused_burst, not a record of its own.
 import type { IncomingHttpHeaders } from 'node:http';
-import { originOf } from '../auth/refused-burst.js';
-import type { PersonalIdentity } from '../auth/personal-identity.js';
-import { VIRTUAL_KEY_PREFIX, readCredentials } from '../auth/read-credentials.js';
-import { pathToRecord } from '../dlp/url-carries-secret.js';
-import { GatewayError } from '../errors.js';
-import { checkLocalRequest, isGuarded, isLoopbackAddress, type LocalRefusal } from '../sidecar/loopback-guard.js';
-import type { GatewayServices } from './gateway-services.js';
-import { KEY_PROTOCOL_PREFIX, readSubprotocols } from './realtime-target.js';
+import { originOf } from '../../auth/refused-burst.js';
+import type { PersonalIdentity } from '../../auth/personal-identity.js';
+import { VIRTUAL_KEY_PREFIX, readCredentials } from '../../auth/read-credentials.js';
+import { pathToRecord } from '../../dlp/url-carries-secret.js';
+import { GatewayError } from '../../errors.js';
+import { checkLocalRequest, isGuarded, isLoopbackAddress, type LocalRefusal } from '../../sidecar/loopback-guard.js';
+import type { GatewayServices } from '../gateway-services.js';
+import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../realtime/realtime-target.js';
 import { newBurstTracker } from './refusal-bursts.js';
 
 export interface GuardOptions {

@@ -14,7 +14,7 @@
 // parsed value afterwards (DLP, the codecs) recurses, and a 100,000-deep array would overflow
 // the stack there: a 500. Refused before parsing, it is the client's own 400.
 import secureJson from 'secure-json-parse';
-import { closingQuote } from '../formats/shared/json-string-end.js';
+import { closingQuote } from '../../formats/shared/json-string-end.js';
 import { decodeLiteral } from './decoded-literals.js';
 
 /** Deepest JSON nesting gw accepts; real requests (tool schemas included) stay far below. */

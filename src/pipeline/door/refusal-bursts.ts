@@ -1,8 +1,8 @@
 // Refusals at the door are not recorded one by one (a flood of made-up keys would flood the
 // trail): each origin's first refusal is recorded, then a summary per window. Identify
 // (auth.refused_burst) and the local guard (guard.refused_burst) each keep one tracker.
-import { RefusedBurstTracker, type BurstKinds } from '../auth/refused-burst.js';
-import type { GatewayServices } from './gateway-services.js';
+import { RefusedBurstTracker, type BurstKinds } from '../../auth/refused-burst.js';
+import type { GatewayServices } from '../gateway-services.js';
 
 export function newBurstTracker<Reason extends string>(services: GatewayServices, kinds: BurstKinds): RefusedBurstTracker<Reason> {
   return new RefusedBurstTracker<Reason>({

@@ -8,19 +8,19 @@
 // bare name too, by the same policy function the normal routes use (src/policy). Where a model
 // list applies, a model gw cannot read is refused rather than guessed: GW_ERR_POLICY_MODEL_UNREADABLE.
 import type { Readable } from 'node:stream';
-import { GatewayError } from '../errors.js';
-import { evaluateModelAccess, hasModelList, type PolicyRefusal } from '../policy/evaluate-policy.js';
-import type { PolicyRecord } from '../policy/policy-record.js';
-import type { GatewayServices } from './gateway-services.js';
+import { GatewayError } from '../../errors.js';
+import { evaluateModelAccess, hasModelList, type PolicyRefusal } from '../../policy/evaluate-policy.js';
+import type { PolicyRecord } from '../../policy/policy-record.js';
+import type { GatewayServices } from '../gateway-services.js';
 import type { Governed } from './govern-request.js';
-import type { PipelineRequest } from './pipeline-types.js';
-import type { TargetAttempt } from './plan-targets.js';
-import { batchFileModels } from './read-batch-file.js';
+import type { PipelineRequest } from '../pipeline-types.js';
+import type { TargetAttempt } from '../plan/plan-targets.js';
+import { batchFileModels } from '../routes/read-batch-file.js';
 import { modelAliasesFor } from './qualify-model.js';
-import { readFormModel, tapFormModel } from './read-form-model.js';
-import type { InboundCall } from './read-inbound-call.js';
-import { readBodyModels, readPathModel, runsNoModel, type PassthroughModels } from './read-passthrough-model.js';
-import type { RequestTrace } from './request-trace.js';
+import { readFormModel, tapFormModel } from '../routes/read-form-model.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
+import { readBodyModels, readPathModel, runsNoModel, type PassthroughModels } from '../routes/read-passthrough-model.js';
+import type { RequestTrace } from '../request-trace.js';
 
 /** A passthrough through a gateway provider (another gw) is qualified as its family's provider. */
 const FAMILY_PROVIDER: Readonly<Record<string, string>> = { openai: 'openai', anthropic: 'anthropic', google: 'gemini' };

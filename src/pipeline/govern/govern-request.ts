@@ -6,23 +6,23 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { AuditTokens } from '../audit/record.js';
-import { createDlpResolver, type DlpResolver, type DlpSettings } from '../dlp/dlp-config.js';
-import { countRawKeys } from '../dlp/count-json-keys.js';
-import { decodePath, scanPlaces, type PlaceText } from '../dlp/scan-places.js';
-import { scanPlainText } from '../dlp/scan-plain-text.js';
-import { scanRequestBody } from '../dlp/scan-request.js';
-import { GatewayError } from '../errors.js';
-import { evaluateAccess } from '../policy/evaluate-policy.js';
-import { policiesFor, type PolicyRecord } from '../policy/policy-record.js';
-import { RateLimiter, type Admission, type LimitSpec, type Limiter } from '../policy/rate-limiter.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { PipelineRequest } from './pipeline-types.js';
+import type { AuditTokens } from '../../audit/record.js';
+import { createDlpResolver, type DlpResolver, type DlpSettings } from '../../dlp/dlp-config.js';
+import { countRawKeys } from '../../dlp/count-json-keys.js';
+import { decodePath, scanPlaces, type PlaceText } from '../../dlp/scan-places.js';
+import { scanPlainText } from '../../dlp/scan-plain-text.js';
+import { scanRequestBody } from '../../dlp/scan-request.js';
+import { GatewayError } from '../../errors.js';
+import { evaluateAccess } from '../../policy/evaluate-policy.js';
+import { policiesFor, type PolicyRecord } from '../../policy/policy-record.js';
+import { RateLimiter, type Admission, type LimitSpec, type Limiter } from '../../policy/rate-limiter.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { PipelineRequest } from '../pipeline-types.js';
 import { modelAliasesFor } from './qualify-model.js';
-import type { InboundCall } from './read-inbound-call.js';
-import type { RequestTrace } from './request-trace.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
+import type { RequestTrace } from '../request-trace.js';
 import { scanUpload } from './scan-upload.js';
-import { forwardedClientHeaders } from './upstream-headers.js';
+import { forwardedClientHeaders } from '../attempt/upstream-headers.js';
 import { withoutGenAiKey } from './leaving-query.js';
 
 export interface Governed {

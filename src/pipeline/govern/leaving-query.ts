@@ -1,7 +1,7 @@
 // The client's query as it may leave for a provider. A GenAI client's own `?key=` is its
 // credential (Google's curl examples put the key there): it leaves for no provider, whatever
 // the target's dialect, and so it is not among what DLP scans as leaving (govern-request.ts).
-import type { PipelineRequest } from './pipeline-types.js';
+import type { PipelineRequest } from '../pipeline-types.js';
 
 export function carriesGenAiKey(request: PipelineRequest): boolean {
   return request.route.family === 'google' && request.query.has('key');

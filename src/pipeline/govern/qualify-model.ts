@@ -3,11 +3,11 @@
 // provider knows (`openai/gpt-4o` → `gpt-4o`). An admin who writes `openai/*` means every
 // model OpenAI serves, however the client spelled it; one who writes `gpt-4o` means that
 // model whichever prefix the client put before it. Asked only when a model list applies.
-import type { PolicyRecord } from '../policy/policy-record.js';
-import { evaluateModelAccess, hasModelList, type PolicyRefusal } from '../policy/evaluate-policy.js';
-import { resolveModel } from '../routing/resolve-model.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { ProviderConfig } from '../providers/provider-adapter.js';
+import type { PolicyRecord } from '../../policy/policy-record.js';
+import { evaluateModelAccess, hasModelList, type PolicyRefusal } from '../../policy/evaluate-policy.js';
+import { resolveModel } from '../../routing/resolve-model.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { ProviderConfig } from '../../providers/provider-adapter.js';
 
 /** The names besides `model` the model lists match; undefined when no list applies or it resolves nowhere. */
 export function modelAliasesFor(policies: readonly PolicyRecord[], model: string | null, services: GatewayServices): string[] | undefined {

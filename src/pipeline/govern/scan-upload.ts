@@ -12,10 +12,10 @@
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import busboy from 'busboy';
-import type { ActiveRule } from '../dlp/find-matches.js';
-import { createUploadScanner, type UploadScanResult } from '../dlp/scan-upload.js';
-import { GatewayError } from '../errors.js';
-import type { RequestTrace } from './request-trace.js';
+import type { ActiveRule } from '../../dlp/find-matches.js';
+import { createUploadScanner, type UploadScanResult } from '../../dlp/scan-upload.js';
+import { GatewayError } from '../../errors.js';
+import type { RequestTrace } from '../request-trace.js';
 
 export interface UploadScan {
   /** The body to forward: the client's bytes, released chunk by chunk once scanned. */

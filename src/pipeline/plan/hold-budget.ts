@@ -3,15 +3,15 @@
 // budget that applies to the caller's key, team or person, or the call is refused with the
 // budget's name and reset time; a soft budget already spent adds a warning (header and audit).
 // The record stage settles the hold to the real cost (settleBudget).
-import type { Rates } from '../spend/price-book.js';
-import { estimateWorstCase } from '../spend/estimate-worst-case.js';
-import { expectedMediaUnits } from './media-units.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
+import type { Rates } from '../../spend/price-book.js';
+import { estimateWorstCase } from '../../spend/estimate-worst-case.js';
+import { expectedMediaUnits } from '../routes/media-units.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
 import type { TargetAttempt } from './plan-targets.js';
-import { priceCall, spendOf } from './price-call.js';
-import type { RequestTrace } from './request-trace.js';
-import { findResourceRoute } from './resource-routes.js';
+import { priceCall, spendOf } from '../relay/price-call.js';
+import type { RequestTrace } from '../request-trace.js';
+import { findResourceRoute } from '../routes/resource-routes.js';
 
 export const BUDGET_WARNING_HEADER = 'x-gw-budget-warning';
 

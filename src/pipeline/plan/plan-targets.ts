@@ -10,18 +10,18 @@
 //   5. a resource route with nothing else: the first configured provider of its kinds.
 // Then policy filters the providers (allow/deny_providers, shadow mode only warns),
 // and a caller's own key (x-gw-direct-key) replaces the provider key.
-import { GatewayError } from '../errors.js';
-import { refuseProvider } from '../policy/evaluate-policy.js';
-import type { ProviderConfig, ProviderKind } from '../providers/provider-adapter.js';
-import { resolveModel } from '../routing/resolve-model.js';
-import { planAttempts, type PlannedAttempt } from '../routing/plan-attempts.js';
-import type { RouteRule } from '../routing/route-rule.js';
-import type { GatewayServices, ProviderSet } from './gateway-services.js';
-import type { Governed } from './govern-request.js';
-import type { PipelineRequest } from './pipeline-types.js';
-import { refuseTargetModel } from './qualify-model.js';
-import type { InboundCall } from './read-inbound-call.js';
-import { kindsOffering, offers, resourceIdOf, type ResourceRoute } from './resource-routes.js';
+import { GatewayError } from '../../errors.js';
+import { refuseProvider } from '../../policy/evaluate-policy.js';
+import type { ProviderConfig, ProviderKind } from '../../providers/provider-adapter.js';
+import { resolveModel } from '../../routing/resolve-model.js';
+import { planAttempts, type PlannedAttempt } from '../../routing/plan-attempts.js';
+import type { RouteRule } from '../../routing/route-rule.js';
+import type { GatewayServices, ProviderSet } from '../gateway-services.js';
+import type { Governed } from '../govern/govern-request.js';
+import type { PipelineRequest } from '../pipeline-types.js';
+import { refuseTargetModel } from '../govern/qualify-model.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
+import { kindsOffering, offers, resourceIdOf, type ResourceRoute } from '../routes/resource-routes.js';
 
 export interface Target {
   provider: ProviderConfig;

@@ -7,21 +7,21 @@
 // target). The caller (src/server/realtime-proxy.ts) answers the client's handshake
 // only once this settled, so a refusal keeps its real status.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Identity } from '../auth/authenticate.js';
-import { GatewayError } from '../errors.js';
-import type { CancelSignal } from '../upstream/cancel-signal.js';
-import { openUpstreamWebSocket, type UpstreamSocketOpening } from '../upstream/upstream-websocket.js';
-import { attemptTargets } from './attempt-targets.js';
-import { holdBudget } from './hold-budget.js';
-import type { GatewayServices } from './gateway-services.js';
-import { governRequest, type Governed } from './govern-request.js';
-import type { PipelineRequest } from './pipeline-types.js';
-import { planTargets, type TargetAttempt } from './plan-targets.js';
-import type { InboundCall } from './read-inbound-call.js';
+import type { Identity } from '../../auth/authenticate.js';
+import { GatewayError } from '../../errors.js';
+import type { CancelSignal } from '../../upstream/cancel-signal.js';
+import { openUpstreamWebSocket, type UpstreamSocketOpening } from '../../upstream/upstream-websocket.js';
+import { attemptTargets } from '../attempt/attempt-targets.js';
+import { holdBudget } from '../plan/hold-budget.js';
+import type { GatewayServices } from '../gateway-services.js';
+import { governRequest, type Governed } from '../govern/govern-request.js';
+import type { PipelineRequest } from '../pipeline-types.js';
+import { planTargets, type TargetAttempt } from '../plan/plan-targets.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
 import { buildRealtimeTarget, readRealtimeModel, requireRealtimeProvider, type RealtimeTarget } from './realtime-target.js';
-import type { RequestTrace } from './request-trace.js';
-import { offers } from './resource-routes.js';
-import type { RouteEntry } from './route-table.js';
+import type { RequestTrace } from '../request-trace.js';
+import { offers } from '../routes/resource-routes.js';
+import type { RouteEntry } from '../route-table.js';
 
 export interface RealtimeHandshake {
   id: string;

@@ -1,5 +1,5 @@
 // What a realtime session cost, for its close record and its budget hold (held at the handshake
-// like any call: src/pipeline/realtime-session.ts). The provider reports usage once per response,
+// like any call: src/pipeline/realtime/realtime-session.ts). The provider reports usage once per response,
 // in `response.done`; a session that ends while a response is still running (the client hangs
 // up, the provider drops the socket, gw stops it) never gets that response's usage. Its share is
 // then estimated from what passed, so the session is charged at least what it relayed, never
@@ -14,16 +14,16 @@
 // by substring; only deltas of text and the few events that set state are parsed. Each finished
 // response is charged as it comes, and a session whose budget is spent is ended (chargeResponse).
 // https://platform.openai.com/docs/api-reference/realtime-server-events
-import type { AuditCost, AuditTokens } from '../audit/record.js';
-import { completeUsage, estimateInputTokens, estimateOutputTokens, type CountTokens, type CutUsage } from '../spend/estimate-cut-usage.js';
-import { GatewayError } from '../errors.js';
-import type { BudgetSubject } from '../spend/budget-keeper.js';
-import { estimateWorstCase } from '../spend/estimate-worst-case.js';
-import type { GatewayServices } from './gateway-services.js';
-import { settleBudget } from './hold-budget.js';
-import { priceCall, spendOf } from './price-call.js';
-import type { RequestTrace } from './request-trace.js';
-import { loadTokenizer } from './settle-cut-call.js';
+import type { AuditCost, AuditTokens } from '../../audit/record.js';
+import { completeUsage, estimateInputTokens, estimateOutputTokens, type CountTokens, type CutUsage } from '../../spend/estimate-cut-usage.js';
+import { GatewayError } from '../../errors.js';
+import type { BudgetSubject } from '../../spend/budget-keeper.js';
+import { estimateWorstCase } from '../../spend/estimate-worst-case.js';
+import type { GatewayServices } from '../gateway-services.js';
+import { settleBudget } from '../plan/hold-budget.js';
+import { priceCall, spendOf } from '../relay/price-call.js';
+import type { RequestTrace } from '../request-trace.js';
+import { loadTokenizer } from '../record/settle-cut-call.js';
 
 const PCM16_BYTES_PER_SECOND = 48_000;
 const G711_BYTES_PER_SECOND = 8_000;

@@ -5,11 +5,11 @@
 // policy's provider filter); this file turns one planned target into the provider's
 // wss URL and the allow-listed headers with the provider's credential.
 import type { IncomingHttpHeaders } from 'node:http';
-import { GatewayError } from '../errors.js';
-import type { ProviderConfig } from '../providers/provider-adapter.js';
-import { offers } from './resource-routes.js';
-import type { Target } from './plan-targets.js';
-import { describeProviderCall } from './send-to-provider.js';
+import { GatewayError } from '../../errors.js';
+import type { ProviderConfig } from '../../providers/provider-adapter.js';
+import { offers } from '../routes/resource-routes.js';
+import type { Target } from '../plan/plan-targets.js';
+import { describeProviderCall } from '../attempt/send-to-provider.js';
 
 export interface RealtimeTarget {
   provider: string;

@@ -9,7 +9,7 @@
 //   forwards over HTTPS with store:false, or when it speaks another dialect. gw expands
 //   such a turn to the full input (the remembered input and output, then the new input).
 // https://developers.openai.com/api/docs/guides/websocket-mode
-import { GatewayError } from '../errors.js';
+import { GatewayError } from '../../errors.js';
 
 type JsonRecord = Record<string, unknown>;
 

@@ -7,10 +7,10 @@
 // A block drops the one event and answers it with a realtime `error` event naming
 // the client's event_id; the session stays open, as OpenAI's own server does for an
 // invalid event (https://platform.openai.com/docs/api-reference/realtime-server-events/error).
-import { countRawKeys } from '../dlp/count-json-keys.js';
-import type { DlpSettings } from '../dlp/dlp-config.js';
-import { scanRequestBody } from '../dlp/scan-request.js';
-import { GatewayError, toSnakeCode } from '../errors.js';
+import { countRawKeys } from '../../dlp/count-json-keys.js';
+import type { DlpSettings } from '../../dlp/dlp-config.js';
+import { scanRequestBody } from '../../dlp/scan-request.js';
+import { GatewayError, toSnakeCode } from '../../errors.js';
 
 /** What DLP saw in one session, for its `realtime.close` record (never the matched text). */
 export interface RealtimeDlpTally {

@@ -8,9 +8,9 @@
 // again. A block sends an `error` event and ends the session with 1008 (policy
 // violation, RFC 6455 §7.4.1): what was sent before stays sent, as with HTTP streams.
 // https://platform.openai.com/docs/api-reference/realtime-server-events
-import type { AuditTokens } from '../audit/record.js';
-import { createStreamTextScanner, type StreamTextScanner } from '../dlp/scan-stream-text.js';
-import type { DlpSettings } from '../dlp/dlp-config.js';
+import type { AuditTokens } from '../../audit/record.js';
+import { createStreamTextScanner, type StreamTextScanner } from '../../dlp/scan-stream-text.js';
+import type { DlpSettings } from '../../dlp/dlp-config.js';
 import { blockedReply, type RealtimeDlpTally } from './scan-realtime-event.js';
 
 /** Server events whose `delta` is generated text (GA names and the beta's). Audio deltas are base64 and skipped. */

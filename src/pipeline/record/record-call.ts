@@ -4,16 +4,16 @@
 // (server/finished-call.ts) or a WebSocket turn (server/responses-websocket-turns.ts).
 // Refusals at the door are not recorded here: they are aggregated into auth.refused_burst
 // (credentials) and guard.refused_burst (the local guard).
-import type { AuditFields } from '../audit/record.js';
-import { pathForLog, type Logger } from '../logger.js';
-import { statusClass } from '../metrics/gateway-metrics.js';
-import type { GatewayServices } from './gateway-services.js';
-import { chargeWithoutHold, settleBudget } from './hold-budget.js';
-import { priceCall } from './price-call.js';
-import { urlCarriesSecret } from '../dlp/url-carries-secret.js';
+import type { AuditFields } from '../../audit/record.js';
+import { pathForLog, type Logger } from '../../logger.js';
+import { statusClass } from '../../metrics/gateway-metrics.js';
+import type { GatewayServices } from '../gateway-services.js';
+import { chargeWithoutHold, settleBudget } from '../plan/hold-budget.js';
+import { priceCall } from '../relay/price-call.js';
+import { urlCarriesSecret } from '../../dlp/url-carries-secret.js';
 import { estimateCutCall, needsCutEstimate } from './settle-cut-call.js';
-import { NANOS_PER_USD } from '../spend/price-book.js';
-import type { RequestState } from './request-state.js';
+import { NANOS_PER_USD } from '../../spend/price-book.js';
+import type { RequestState } from '../request-state.js';
 
 /** 499: nginx's code for "client closed the request", used in audit and logs only. */
 export const CLIENT_CLOSED_REQUEST = 499;

@@ -5,11 +5,11 @@
 // byte, mid-stream, after finish_reason but before the usage chunk), the provider cut the stream,
 // a time-out fired, or the stream ended without usage. Only while a budget holds the call: with
 // none, nothing is kept on the way and nothing is estimated.
-import type { AuditTokens } from '../audit/record.js';
-import { completeUsage, estimateInputTokens, MEDIA_BLOB_TOKENS, type CountTokens } from '../spend/estimate-cut-usage.js';
-import { toAuditTokens } from './audit-tokens.js';
-import { expectedMediaUnits, mediaUnitOf, type RequestFields } from './media-units.js';
-import type { RequestTrace } from './request-trace.js';
+import type { AuditTokens } from '../../audit/record.js';
+import { completeUsage, estimateInputTokens, MEDIA_BLOB_TOKENS, type CountTokens } from '../../spend/estimate-cut-usage.js';
+import { toAuditTokens } from '../relay/audit-tokens.js';
+import { expectedMediaUnits, mediaUnitOf, type RequestFields } from '../routes/media-units.js';
+import type { RequestTrace } from '../request-trace.js';
 
 /** What the record stage knows of the request beyond its trace. */
 export interface CutCall {

@@ -1,6 +1,6 @@
 // Canonical usage → the audit record's tokens object (absent when nothing is known).
-import type { AuditTokens } from '../audit/record.js';
-import type { Usage } from '../canonical/usage.js';
+import type { AuditTokens } from '../../audit/record.js';
+import type { Usage } from '../../canonical/usage.js';
 
 export function toAuditTokens(usage: Usage | undefined): AuditTokens | null {
   if (!usage) return null;

@@ -2,12 +2,12 @@
 // answered, the usage it reported) for the record stage, the metrics and the x-gw-cost-usd
 // header. A buffered answer gets the header; a stream's headers leave before its usage is
 // known, so its cost is only in the audit record and the metrics (README: Spend).
-import type { AuditCost } from '../audit/record.js';
-import { createSpendServices, type SpendServices } from '../spend/spend-services.js';
-import { NANOS_PER_USD } from '../spend/price-book.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { PipelineResponse } from './pipeline-types.js';
-import type { RequestTrace } from './request-trace.js';
+import type { AuditCost } from '../../audit/record.js';
+import { createSpendServices, type SpendServices } from '../../spend/spend-services.js';
+import { NANOS_PER_USD } from '../../spend/price-book.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { PipelineResponse } from '../pipeline-types.js';
+import type { RequestTrace } from '../request-trace.js';
 
 export const COST_HEADER = 'x-gw-cost-usd';
 

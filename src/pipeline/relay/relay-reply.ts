@@ -9,23 +9,23 @@
 //   - same format, GenAI's JSON array (no alt=sse): relayed as it is, the record says unscanned;
 //   - resource routes: relay-resource.ts (ids remembered, downloads piped through).
 // Every relayed stream is tracked on the trace, so the record waits for its end.
-import { codecForCall } from '../formats/codec-registry.js';
-import { classifyUpstreamError } from '../upstream/upstream-client.js';
-import type { CancelSignal } from '../upstream/cancel-signal.js';
+import { codecForCall } from '../../formats/codec-registry.js';
+import { classifyUpstreamError } from '../../upstream/upstream-client.js';
+import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import { toAuditTokens } from './audit-tokens.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { Governed } from './govern-request.js';
-import type { PipelineResponse } from './pipeline-types.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { Governed } from '../govern/govern-request.js';
+import type { PipelineResponse } from '../pipeline-types.js';
 import { noteHubCost } from './price-call.js';
-import type { InboundCall } from './read-inbound-call.js';
-import { relayResource } from './relay-resource.js';
-import { readJsonBody, relayStream } from './relay-response.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
+import { relayResource } from '../routes/relay-resource.js';
+import { readJsonBody, relayStream } from './relay-same-dialect.js';
 import type { RelayedOutput } from './relayed-output.js';
-import type { RequestTrace } from './request-trace.js';
+import type { RequestTrace } from '../request-trace.js';
 import { scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
 import { scanErrorBody, scanReplyHeaders } from './scan-provider-reply.js';
-import type { TargetReply } from './try-target.js';
-import { buildClientHeaders } from './upstream-headers.js';
+import type { TargetReply } from '../attempt/try-target.js';
+import { buildClientHeaders } from '../attempt/upstream-headers.js';
 
 export async function relayReply(
   reply: TargetReply, call: InboundCall, governed: Governed, services: GatewayServices, signal: CancelSignal, trace: RequestTrace,

@@ -2,17 +2,17 @@
 // read on the side. An upstream failure after the first byte becomes the client
 // dialect's error event and the stream ends cleanly. A JSON body is read whole
 // (bounded) so its usage can be recorded, then sent unchanged.
-import type { DialectCodec } from '../canonical/codec.js';
-import type { Usage } from '../canonical/usage.js';
-import { GatewayError } from '../errors.js';
-import { codecForFamily } from '../formats/codec-registry.js';
-import type { WireDialect } from '../canonical/dialect.js';
-import { SseDecoder, type SseEvent } from '../streaming/sse-decoder.js';
-import { encodeSseEvent } from '../streaming/sse-encoder.js';
-import { classifyUpstreamError } from '../upstream/upstream-client.js';
+import type { DialectCodec } from '../../canonical/codec.js';
+import type { Usage } from '../../canonical/usage.js';
+import { GatewayError } from '../../errors.js';
+import { codecForFamily } from '../../formats/codec-registry.js';
+import type { WireDialect } from '../../canonical/dialect.js';
+import { SseDecoder, type SseEvent } from '../../streaming/sse-decoder.js';
+import { encodeSseEvent } from '../../streaming/sse-encoder.js';
+import { classifyUpstreamError } from '../../upstream/upstream-client.js';
 import type { RelayedOutput } from './relayed-output.js';
 import { createUsageTap } from './usage-tap.js';
-import type { CancelSignal } from '../upstream/cancel-signal.js';
+import type { CancelSignal } from '../../upstream/cancel-signal.js';
 
 /** Largest non-streaming provider response gw holds in memory (API10: treat upstream as untrusted). */
 export const MAX_JSON_RESPONSE_BYTES = 64 * 1024 * 1024;

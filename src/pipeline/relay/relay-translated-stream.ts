@@ -3,14 +3,14 @@
 // becomes the client dialect's error event and the stream closes. With output DLP on,
 // the parts pass the hold (scan-output.ts) before the client's encoder: a block ends
 // the stream with gw's error event before any character of the secret was encoded.
-import { isBinaryStreamEncoder, type CodecContext, type DialectCodec, type StreamEncoder, type WireEvent } from '../canonical/codec.js';
-import type { CanonicalError, StreamPart } from '../canonical/response.js';
-import type { Usage } from '../canonical/usage.js';
-import { GatewayError } from '../errors.js';
-import { SseDecoder } from '../streaming/sse-decoder.js';
-import { classifyUpstreamError } from '../upstream/upstream-client.js';
-import { decodeBedrockEventStream } from '../providers/bedrock/event-stream.js';
-import type { CancelSignal } from '../upstream/cancel-signal.js';
+import { isBinaryStreamEncoder, type CodecContext, type DialectCodec, type StreamEncoder, type WireEvent } from '../../canonical/codec.js';
+import type { CanonicalError, StreamPart } from '../../canonical/response.js';
+import type { Usage } from '../../canonical/usage.js';
+import { GatewayError } from '../../errors.js';
+import { SseDecoder } from '../../streaming/sse-decoder.js';
+import { classifyUpstreamError } from '../../upstream/upstream-client.js';
+import { decodeBedrockEventStream } from '../../providers/bedrock/event-stream.js';
+import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import type { OutputPartHold } from './scan-output.js';
 import type { RelayedOutput } from './relayed-output.js';
 

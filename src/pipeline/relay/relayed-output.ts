@@ -1,15 +1,15 @@
 // What a stream handed its client, kept while budgets apply so a call cut before the
-// provider's usage came is charged for it (src/pipeline/settle-cut-call.ts). Same-format
+// provider's usage came is charged for it (src/pipeline/record/settle-cut-call.ts). Same-format
 // event streams keep each event's data as it passed (no parse on the way: the strings exist
 // already); streams relayed as bytes (Bedrock's event-stream frames, Gemini's JSON array) keep
 // their chunks; both are decoded with the provider's codec only if the usage never came.
 // Translated streams keep the canonical text they relayed. Bounded: past RETAINED_BYTES only
 // the bytes are counted, each as a token (no token is shorter than a byte).
-import type { DialectCodec, WireEvent } from '../canonical/codec.js';
-import type { StreamPart } from '../canonical/response.js';
-import type { Usage } from '../canonical/usage.js';
-import { decodeBedrockEventStream } from '../providers/bedrock/event-stream.js';
-import { estimateOutputTokens, type CountTokens } from '../spend/estimate-cut-usage.js';
+import type { DialectCodec, WireEvent } from '../../canonical/codec.js';
+import type { StreamPart } from '../../canonical/response.js';
+import type { Usage } from '../../canonical/usage.js';
+import { decodeBedrockEventStream } from '../../providers/bedrock/event-stream.js';
+import { estimateOutputTokens, type CountTokens } from '../../spend/estimate-cut-usage.js';
 
 const RETAINED_BYTES = 1024 * 1024;
 

@@ -6,15 +6,15 @@
 // same-format relay holds raw SSE events; the translated relay holds canonical parts
 // before the client's encoder sees them (createOutputPartHold). A JSON answer is
 // scanned whole and replaced by the 403 on a block. Other actions are recorded.
-import { scanRequestBody } from '../dlp/scan-request.js';
-import { createStreamTextHold, type HoldStep } from '../dlp/scan-stream-text.js';
-import { GatewayError } from '../errors.js';
-import type { DialectCodec } from '../canonical/codec.js';
-import type { StreamPart } from '../canonical/response.js';
-import { readBedrockFrames } from '../providers/bedrock/event-stream.js';
-import { SseDecoder } from '../streaming/sse-decoder.js';
-import type { Governed } from './govern-request.js';
-import type { RequestTrace } from './request-trace.js';
+import { scanRequestBody } from '../../dlp/scan-request.js';
+import { createStreamTextHold, type HoldStep } from '../../dlp/scan-stream-text.js';
+import { GatewayError } from '../../errors.js';
+import type { DialectCodec } from '../../canonical/codec.js';
+import type { StreamPart } from '../../canonical/response.js';
+import { readBedrockFrames } from '../../providers/bedrock/event-stream.js';
+import { SseDecoder } from '../../streaming/sse-decoder.js';
+import type { Governed } from '../govern/govern-request.js';
+import type { RequestTrace } from '../request-trace.js';
 
 /** Where stream events carry generated text, whatever the dialect (reasoning included: `reasoning_content` on OpenAI-compatible servers; `message`: an error event's; `input`: Bedrock's tool arguments). */
 const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal', 'reasoning_content', 'reasoning', 'message', 'input']);

@@ -6,11 +6,11 @@
 // match in a header's name drops the header whatever the action (a name cannot be
 // redacted into something a client still understands). Every match is counted on the
 // trace as `output.<rule>`, never with the matched text.
-import { scanPlainText, type DlpTextScan } from '../dlp/scan-plain-text.js';
-import { scanRequestBody } from '../dlp/scan-request.js';
-import { GatewayError } from '../errors.js';
-import type { Governed } from './govern-request.js';
-import type { RequestTrace } from './request-trace.js';
+import { scanPlainText, type DlpTextScan } from '../../dlp/scan-plain-text.js';
+import { scanRequestBody } from '../../dlp/scan-request.js';
+import { GatewayError } from '../../errors.js';
+import type { Governed } from '../govern/govern-request.js';
+import type { RequestTrace } from '../request-trace.js';
 import { blockedError, countOutputMatch, outputScanOn } from './scan-output.js';
 
 type ProviderHeaders = Record<string, string | string[] | undefined>;

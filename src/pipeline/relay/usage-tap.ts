@@ -4,8 +4,8 @@
 // carry usage (a substring test first), so a long stream costs one JSON.parse per
 // usage event, not per token. While budgets apply, each event's data is also kept
 // (`relayed`) so a stream cut before its usage is charged what it relayed.
-import type { DialectCodec } from '../canonical/codec.js';
-import type { Usage } from '../canonical/usage.js';
+import type { DialectCodec } from '../../canonical/codec.js';
+import type { Usage } from '../../canonical/usage.js';
 import type { RelayedOutput } from './relayed-output.js';
 
 export interface UsageTap {

@@ -3,8 +3,8 @@
 // Anthropic codec and summed per model, one line at a time (never the whole download). A
 // batch's work ran at the provider, not through gw: this download is where its usage shows.
 // https://docs.anthropic.com/en/api/retrieving-message-batch-results
-import type { Usage } from '../canonical/usage.js';
-import { codecForFamily } from '../formats/codec-registry.js';
+import type { Usage } from '../../canonical/usage.js';
+import { codecForFamily } from '../../formats/codec-registry.js';
 
 /** Lines longer than this (a result with a huge answer) are skipped unread rather than buffered. */
 const MAX_LINE_CHARS = 8 * 1024 * 1024;

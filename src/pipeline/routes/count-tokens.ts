@@ -3,19 +3,19 @@
 // another dialect: its own counter where it has one (Anthropic, Gemini), else an
 // estimate with gpt-tokenizer's o200k_base encoding over every text the request
 // carries (documented as an estimate in the README), else 501 not_supported.
-import type { CanonicalRequest } from '../canonical/request.js';
-import { GatewayError } from '../errors.js';
-import { CODECS } from '../formats/codec-registry.js';
-import type { ProviderAdapter } from '../providers/provider-adapter.js';
-import type { UpstreamOperation } from '../canonical/dialect.js';
-import { adapterFor } from '../providers/registry.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
-import type { Target } from './plan-targets.js';
-import type { InboundCall } from './read-inbound-call.js';
-import { readJsonBody } from './relay-response.js';
-import type { RequestTrace } from './request-trace.js';
-import { sendToProvider } from './send-to-provider.js';
+import type { CanonicalRequest } from '../../canonical/request.js';
+import { GatewayError } from '../../errors.js';
+import { CODECS } from '../../formats/codec-registry.js';
+import type { ProviderAdapter } from '../../providers/provider-adapter.js';
+import type { UpstreamOperation } from '../../canonical/dialect.js';
+import { adapterFor } from '../../providers/registry.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
+import type { Target } from '../plan/plan-targets.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
+import { readJsonBody } from '../relay/relay-same-dialect.js';
+import type { RequestTrace } from '../request-trace.js';
+import { sendToProvider } from '../attempt/send-to-provider.js';
 
 export const COUNT_OPERATIONS: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>(['messages.count_tokens', 'genai.countTokens', 'responses.input_tokens']);
 

@@ -1,21 +1,21 @@
-// Stage 6, encode, for the resource and media routes (src/pipeline/resource-routes.ts):
+// Stage 6, encode, for the resource and media routes (src/pipeline/routes/resource-routes.ts):
 // the client's request to its own path under the provider's API root. Uploads are
 // the parser's stream piped into undici, never held in memory (DLP reads text
 // uploads as they pass: govern-request.ts); a JSON body goes as its original bytes
 // with only the model patched, or re-serialised after a redaction.
 import type { Readable } from 'node:stream';
-import { patchTopLevelString } from '../formats/patch-json-field.js';
-import type { RerankMapper, RerankRequest, UpstreamCall } from '../providers/provider-adapter.js';
-import { adapterFor } from '../providers/registry.js';
-import type { PipelineRequest } from './pipeline-types.js';
-import type { Target } from './plan-targets.js';
-import type { InboundCall } from './read-inbound-call.js';
+import { patchTopLevelString } from '../../formats/patch-json-field.js';
+import type { RerankMapper, RerankRequest, UpstreamCall } from '../../providers/provider-adapter.js';
+import { adapterFor } from '../../providers/registry.js';
+import type { PipelineRequest } from '../pipeline-types.js';
+import type { Target } from '../plan/plan-targets.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
 import { readRerankRequest } from './read-rerank-request.js';
 import { tapBatchFile, type BatchFileTap } from './read-batch-file.js';
 import { tapFormFields } from './read-form-fields.js';
 import { mediaUnitOf, type RequestFields } from './media-units.js';
 import { clientPathOf, resourcePathOf, type ResourceRoute } from './resource-routes.js';
-import type { ProviderRequest } from './send-to-provider.js';
+import type { ProviderRequest } from '../attempt/send-to-provider.js';
 
 type JsonObject = Record<string, unknown>;
 

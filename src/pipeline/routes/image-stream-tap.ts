@@ -4,7 +4,7 @@
 // those events become the answer media-units.ts counts, as a JSON answer's `data` would be:
 // the images made, the last one's size and quality, and their usage summed.
 // https://platform.openai.com/docs/api-reference/images-streaming
-import { SseDecoder } from '../streaming/sse-decoder.js';
+import { SseDecoder } from '../../streaming/sse-decoder.js';
 
 export interface StreamedImages {
   /** Completed images so far. */

@@ -2,15 +2,15 @@
 // provider the plan allows (policy's allow/deny_providers), merged, each id prefixed
 // with its provider name so it routes back. Catalogs are cached for a few minutes; a
 // provider that fails to answer is left out (and logged), not allowed to fail the list.
-import { adapterFor } from '../providers/registry.js';
-import type { UpstreamOperation, WireDialect } from '../canonical/dialect.js';
-import type { GatewayServices } from './gateway-services.js';
-import type { PipelineResponse } from './pipeline-types.js';
-import type { Target } from './plan-targets.js';
-import { readJsonBody } from './relay-response.js';
-import type { RequestTrace } from './request-trace.js';
-import { sendToProvider } from './send-to-provider.js';
-import { toAbortSignal, type CancelSignal } from '../upstream/cancel-signal.js';
+import { adapterFor } from '../../providers/registry.js';
+import type { UpstreamOperation, WireDialect } from '../../canonical/dialect.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { PipelineResponse } from '../pipeline-types.js';
+import type { Target } from '../plan/plan-targets.js';
+import { readJsonBody } from '../relay/relay-same-dialect.js';
+import type { RequestTrace } from '../request-trace.js';
+import { sendToProvider } from '../attempt/send-to-provider.js';
+import { toAbortSignal, type CancelSignal } from '../../upstream/cancel-signal.js';
 
 const CATALOG_TTL_MS = 5 * 60_000;
 const CATALOG_TIMEOUT_MS = 10_000;

@@ -12,9 +12,9 @@
 // https://platform.openai.com/docs/api-reference/audio/json-object
 // https://platform.openai.com/docs/api-reference/audio/verbose-json-object
 // https://platform.openai.com/docs/api-reference/audio/createSpeech
-import type { AuditTokens } from '../audit/record.js';
-import { toCount } from '../canonical/usage.js';
-import type { ImageVariant } from '../spend/unit-prices.js';
+import type { AuditTokens } from '../../audit/record.js';
+import { toCount } from '../../canonical/usage.js';
+import type { ImageVariant } from '../../spend/unit-prices.js';
 
 export type MediaUnit = 'images' | 'audio_seconds' | 'characters';
 

@@ -6,7 +6,7 @@
 // separator or delimiter (`%2F`, `%5C`, `%3F`, `%23`, any case), a backslash, and
 // the same hidden under a second layer of encoding (`%252F`), since a proxy or
 // provider that decodes once more would turn it into a separator. RFC 3986 §3.3, §5.2.4.
-import { GatewayError } from '../errors.js';
+import { GatewayError } from '../../errors.js';
 
 /** Per segment, after decoding (up to three layers): what may not appear. */
 const FORBIDDEN_DECODED = /[/\\?#\0]/;

@@ -7,7 +7,7 @@
 // table), under `batch-models:<file id>`, so every instance can check a file any one of them saw.
 import type { Readable } from 'node:stream';
 import { createFormParser, forwardThroughParser } from './tap-form.js';
-import type { ResourceIdStore } from '../state/resource-ids.js';
+import type { ResourceIdStore } from '../../state/resource-ids.js';
 
 export interface BatchFileModels {
   /** Each distinct model, with the first line (1-based) that runs it. */

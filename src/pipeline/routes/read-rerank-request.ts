@@ -1,8 +1,8 @@
 // gw's rerank body, checked at the boundary: Cohere's shape `{model, query, documents,
 // top_n?, return_documents?}`, documents as strings or `{text}` objects (Cohere v1 and
 // Jina take both). Each rerank adapter maps it to its own wire format.
-import { GatewayError } from '../errors.js';
-import type { RerankRequest } from '../providers/provider-adapter.js';
+import { GatewayError } from '../../errors.js';
+import type { RerankRequest } from '../../providers/provider-adapter.js';
 
 function invalid(message: string, param: string): GatewayError {
   return new GatewayError('GW_ERR_REQUEST_INVALID', { message, param });

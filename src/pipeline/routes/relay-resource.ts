@@ -1,35 +1,35 @@
 // Stage 7, relay, for the resource routes. Three ways back:
 //   - an event stream (POST /v1/responses with stream): forwarded as it arrives, the
-//     response id read from its first events and usage on the side (relay-response.ts);
+//     response id read from its first events and usage on the side (relay/relay-same-dialect.ts);
 //   - a JSON answer: read whole (bounded), the ids it names remembered, sent unchanged;
 //   - anything else, and every download (file content, audio, results): piped through
 //     chunk by chunk with its length, never held, its bytes counted for the audit.
 // Output DLP reads the JSON answers, the event streams and text downloads.
-import { codecForCall } from '../formats/codec-registry.js';
-import { mapOpenAiShapedUsage } from '../formats/shared/openai-usage.js';
-import type { RerankMapper, RerankRequest } from '../providers/provider-adapter.js';
-import { createUploadScanner, type UploadScanner } from '../dlp/scan-upload.js';
-import { GatewayError } from '../errors.js';
-import type { ResourceIdStore } from '../state/resource-ids.js';
-import { SseDecoder } from '../streaming/sse-decoder.js';
-import type { CancelSignal } from '../upstream/cancel-signal.js';
-import { toAuditTokens } from './audit-tokens.js';
+import { codecForCall } from '../../formats/codec-registry.js';
+import { mapOpenAiShapedUsage } from '../../formats/shared/openai-usage.js';
+import type { RerankMapper, RerankRequest } from '../../providers/provider-adapter.js';
+import { createUploadScanner, type UploadScanner } from '../../dlp/scan-upload.js';
+import { GatewayError } from '../../errors.js';
+import type { ResourceIdStore } from '../../state/resource-ids.js';
+import { SseDecoder } from '../../streaming/sse-decoder.js';
+import type { CancelSignal } from '../../upstream/cancel-signal.js';
+import { toAuditTokens } from '../relay/audit-tokens.js';
 import { BatchResultsUsage } from './batch-results-usage.js';
 import { rememberBatchFile } from './read-batch-file.js';
-import type { AuditTokens } from '../audit/record.js';
+import type { AuditTokens } from '../../audit/record.js';
 import type { ResourceCall } from './forward-resource.js';
 import { answerOf, tapStreamedImages, type StreamedImages } from './image-stream-tap.js';
 import { mediaUnitOf, type MediaUnit } from './media-units.js';
 import { noteMediaUsage } from './note-media-usage.js';
-import type { Governed } from './govern-request.js';
-import type { PipelineResponse } from './pipeline-types.js';
-import type { InboundCall } from './read-inbound-call.js';
-import { readJsonBody, relayStream, type JsonAnswer } from './relay-response.js';
-import type { RequestTrace } from './request-trace.js';
-import { scanOutputJson, scanOutputStream } from './scan-output.js';
-import { scanErrorBody } from './scan-provider-reply.js';
-import type { ProviderReply } from './send-to-provider.js';
-import { buildClientHeaders } from './upstream-headers.js';
+import type { Governed } from '../govern/govern-request.js';
+import type { PipelineResponse } from '../pipeline-types.js';
+import type { InboundCall } from '../decode/read-inbound-call.js';
+import { readJsonBody, relayStream, type JsonAnswer } from '../relay/relay-same-dialect.js';
+import type { RequestTrace } from '../request-trace.js';
+import { scanOutputJson, scanOutputStream } from '../relay/scan-output.js';
+import { scanErrorBody } from '../relay/scan-provider-reply.js';
+import type { ProviderReply } from '../attempt/send-to-provider.js';
+import { buildClientHeaders } from '../attempt/upstream-headers.js';
 
 export interface ResourceRelayContext extends ResourceCall {
   ids: ResourceIdStore | undefined;

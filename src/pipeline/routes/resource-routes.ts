@@ -1,12 +1,12 @@
-// The routes forwarded by src/pipeline/forward-resource.ts: provider-side resources
+// The routes forwarded by src/pipeline/routes/forward-resource.ts: provider-side resources
 // (responses, files, batches, containers, videos, message batches) and the media and
 // retrieval routes (images, audio, rerank, OCR). Each entry says where the id of a
 // follow-up call is, which providers serve it when nothing else decides, and how its
 // answer comes back.
-import type { ProviderConfig, ProviderKind, UpstreamCall } from '../providers/provider-adapter.js';
-import type { ResourceOperation } from '../canonical/dialect.js';
-import { PROVIDER_KINDS, adapterFor } from '../providers/registry.js';
-import type { PipelineRequest } from './pipeline-types.js';
+import type { ProviderConfig, ProviderKind, UpstreamCall } from '../../providers/provider-adapter.js';
+import type { ResourceOperation } from '../../canonical/dialect.js';
+import { PROVIDER_KINDS, adapterFor } from '../../providers/registry.js';
+import type { PipelineRequest } from '../pipeline-types.js';
 
 export type ResourceRouteOperation = ResourceOperation | 'responses.create';
 

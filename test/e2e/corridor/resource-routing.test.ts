@@ -1,4 +1,4 @@
-// Resource routes are planned like every other call (src/pipeline/plan-targets.ts):
+// Resource routes are planned like every other call (src/pipeline/plan/plan-targets.ts):
 // Codex's Responses call through a routing-rule name, a header that cannot override the
 // model's provider, and allow_models on a call that names no model. Each failed on the
 // code before the corridor (404, the call went to the header's provider, served).
