@@ -5,7 +5,8 @@ import type { DialectCodec } from '../../src/canonical/codec.js';
 import type { Usage } from '../../src/canonical/usage.js';
 import { GatewayError } from '../../src/errors.js';
 import { codecFor } from '../../src/formats/codec-registry.js';
-import { readJsonBody, relayStream, type RelayCodecChoice } from '../../src/pipeline/relay/relay-same-dialect.js';
+import { readJsonBody } from '../../src/pipeline/relay/read-json-reply.js';
+import { relayStream, type RelayCodecChoice } from '../../src/pipeline/relay/relay-same-dialect.js';
 import { ClientCancel } from '../../src/upstream/cancel-signal.js';
 
 const RESPONSES_EVENTS = [

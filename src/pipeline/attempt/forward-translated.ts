@@ -14,7 +14,7 @@ import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
-import { readJsonBody } from '../relay/relay-same-dialect.js';
+import { readJsonBody } from '../relay/read-json-reply.js';
 import { relayTranslatedStream } from '../relay/relay-translated-stream.js';
 import type { RequestTrace } from '../request-trace.js';
 import type { Governed } from '../govern/govern-request.js';

@@ -1,7 +1,7 @@
-// Provider → client. Streams are forwarded chunk by chunk as they arrive; usage is
-// read on the side. An upstream failure after the first byte becomes the client
-// dialect's error event and the stream ends cleanly. A JSON body is read whole
-// (bounded) so its usage can be recorded, then sent unchanged.
+// Provider → client when both speak the same dialect: the provider's stream forwarded chunk by
+// chunk as it arrives, usage read on the side. An upstream failure after the first byte becomes
+// the client dialect's error event and the stream ends cleanly. (A JSON answer is read whole
+// by read-json-reply.ts; a translated stream is relay-translated-stream.ts.)
 import type { DialectCodec } from '../../canonical/codec.js';
 import type { Usage } from '../../canonical/usage.js';
 import { GatewayError } from '../../errors.js';
@@ -13,9 +13,6 @@ import { classifyUpstreamError } from '../../upstream/upstream-client.js';
 import type { RelayedOutput } from './relayed-output.js';
 import { createUsageTap } from './usage-tap.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
-
-/** Largest non-streaming provider response gw holds in memory (API10: treat upstream as untrusted). */
-export const MAX_JSON_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /**
  * The client's codec: its in-stream error event (Responses' response.failed, not Chat's data line),
@@ -127,53 +124,3 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
 }
 
 /** undici's body can be read whole in one call; the mock's cannot. */
-type ResponseBody = AsyncIterable<Uint8Array> & { arrayBuffer?: () => Promise<ArrayBuffer> };
-
-/** The declared length when it alone bounds the body: HTTP/1.1 framing reads exactly that many bytes. */
-function declaredLength(headers: Record<string, string | string[] | undefined>): number | null {
-  const length = headers['content-length'];
-  if (typeof length !== 'string' || headers['transfer-encoding'] !== undefined) return null;
-  const value = Number(length);
-  return Number.isSafeInteger(value) && value >= 0 ? value : null;
-}
-
-/** `codec` reads the usage; a WireDialect (the older form) means that family's codec. */
-/** A provider's JSON answer: its bytes as sent, the usage read from it, and the parsed value (undefined when it is not JSON), so no caller parses it again. */
-export interface JsonAnswer {
-  bytes: Buffer;
-  usage: Usage | undefined;
-  answer: unknown;
-}
-
-export async function readJsonBody(body: ResponseBody, codec: DialectCodec | WireDialect, headers: Record<string, string | string[] | undefined> = {}): Promise<JsonAnswer> {
-  const declared = declaredLength(headers);
-  if (declared !== null && declared > MAX_JSON_RESPONSE_BYTES) throw tooLarge();
-  // A length within the cap: one await for the whole body instead of an async iterator,
-  // a copy per chunk and a concat (together ~4% of a non-streaming request's CPU).
-  const bytes = declared !== null && typeof body.arrayBuffer === 'function'
-    ? Buffer.from(await body.arrayBuffer())
-    : await readBounded(body);
-  const tap = createUsageTap(typeof codec === 'string' ? codecForFamily(codec) : codec);
-  let answer: unknown;
-  try {
-    answer = JSON.parse(bytes.toString('utf8'));
-    tap.readJson(answer);
-  } catch { /* not JSON: forwarded as it is */ }
-  return { bytes, usage: tap.usage(), answer };
-}
-
-function tooLarge(): GatewayError {
-  return new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `The provider's response is larger than ${MAX_JSON_RESPONSE_BYTES} bytes.` });
-}
-
-/** No usable length (chunked, or the in-process mock): read chunk by chunk, stopping at the cap. */
-async function readBounded(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_JSON_RESPONSE_BYTES) throw tooLarge();
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
-}

@@ -13,7 +13,7 @@ import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
-import { readJsonBody } from '../relay/relay-same-dialect.js';
+import { readJsonBody } from '../relay/read-json-reply.js';
 import type { RequestTrace } from '../request-trace.js';
 import { sendToProvider } from '../attempt/send-to-provider.js';
 

@@ -7,7 +7,7 @@ import type { UpstreamOperation, WireDialect } from '../../canonical/dialect.js'
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineResponse } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
-import { readJsonBody } from '../relay/relay-same-dialect.js';
+import { readJsonBody } from '../relay/read-json-reply.js';
 import type { RequestTrace } from '../request-trace.js';
 import { sendToProvider } from '../attempt/send-to-provider.js';
 import { toAbortSignal, type CancelSignal } from '../../upstream/cancel-signal.js';
