@@ -2,9 +2,11 @@
 // and the operations as each provider's API names them. Types only; imports nothing.
 
 /**
- * The wire formats gw speaks on either side: one word for one idea. A route's family is its
- * dialect (or `operational` for /health and /metrics); a codec (`openai-chat`,
- * `openai-responses`…) is one dialect's encoding of one kind of call.
+ * The wire formats gw speaks on either side: one word for one idea, everywhere in the code
+ * (`route.dialect`, `call.dialect`, `codecForDialect`). A route's dialect may also be
+ * `operational` (/health, /metrics); a codec (`openai-chat`, `openai-responses`…) is one
+ * dialect's encoding of one kind of call. Audit records and metric labels keep their field's
+ * published name, `family`.
  */
 export type WireDialect = 'openai' | 'anthropic' | 'google' | 'bedrock';
 

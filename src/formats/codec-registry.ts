@@ -1,5 +1,5 @@
 // The only file that imports every dialect codec, and the one place code outside src/formats/
-// picks a codec: by its name, by the operation a client called, or by the route's family.
+// picks a codec: by its name, by the operation a client called, or by the route's dialect.
 import type { RouteDialect } from '../canonical/dialect.js';
 import type { DialectCodec } from '../canonical/codec.js';
 import { anthropicMessagesCodec } from './anthropic-messages/index.js';
@@ -42,10 +42,7 @@ export function codecForOperation(operation: string): DialectCodec | undefined {
   return name === undefined ? undefined : CODECS[name];
 }
 
-/** A route family (src/pipeline/route-table.ts Family) or a provider's wire dialect. */
-export type CodecFamily = RouteDialect;
-
-const FAMILY_CODECS: Record<CodecFamily, CodecName> = {
+const DIALECT_CODECS: Record<RouteDialect, CodecName> = {
   openai: 'openai-chat',
   anthropic: 'anthropic-messages',
   google: 'google-genai',
@@ -55,14 +52,14 @@ const FAMILY_CODECS: Record<CodecFamily, CodecName> = {
 };
 
 /**
- * The family's codec when no operation says more: errors before the body is read, a provider's
+ * The dialect's codec when no operation says more: errors before the body is read, a provider's
  * default dialect, the OpenAI-family resource routes (embeddings, files: OpenAI's error and usage shapes).
  */
-export function codecForFamily(family: CodecFamily): DialectCodec {
-  return CODECS[FAMILY_CODECS[family]];
+export function codecForDialect(dialect: RouteDialect): DialectCodec {
+  return CODECS[DIALECT_CODECS[dialect]];
 }
 
-/** The most precise codec known: the operation's, else the family's. */
-export function codecForCall(family: CodecFamily, operation: string): DialectCodec {
-  return codecForOperation(operation) ?? codecForFamily(family);
+/** The most precise codec known: the operation's, else the dialect's. */
+export function codecForCall(dialect: RouteDialect, operation: string): DialectCodec {
+  return codecForOperation(operation) ?? codecForDialect(dialect);
 }

@@ -8,7 +8,7 @@ export interface PipelineRequest {
   id: string;
   method: string;
   route: RouteEntry;
-  family: RouteEntry['family'];
+  dialect: RouteEntry['dialect'];
   /** Path parameters, `*` holding the rest of a wildcard path. */
   params: Record<string, string>;
   query: URLSearchParams;

@@ -7,7 +7,7 @@ import type { BodyHold } from './door/body-budget.js';
 
 export interface RequestState {
   route: RouteEntry | null;
-  family: RouteEntry['family'];
+  dialect: RouteEntry['dialect'];
   operation: string;
   startedAt: bigint;
   identity: Identity | null;
@@ -25,9 +25,9 @@ export interface RequestState {
   overheadSeconds: number | null;
 }
 
-export function newRequestState(route: RouteEntry | null, family: RouteEntry['family']): RequestState {
+export function newRequestState(route: RouteEntry | null, dialect: RouteEntry['dialect']): RequestState {
   return {
-    route, family, operation: route?.operation ?? 'unknown', startedAt: process.hrtime.bigint(), identity: null,
+    route, dialect, operation: route?.operation ?? 'unknown', startedAt: process.hrtime.bigint(), identity: null,
     refusedAtDoor: false, rawBody: null, trace: new RequestTrace(), overheadSeconds: null,
   };
 }

@@ -1,18 +1,17 @@
 // Every route of the data-plane contract (../shared/spec/data-plane-api.md), tagged
-// with its family (which error shape and credential rules apply) and operation
+// with its dialect (which error shape and credential rules apply) and operation
 // (what the pipeline does). Auth, audit and metrics hook on these tags, so a route
 // is governed from the day it is listed, even before its operation is delivered.
 import type { RouteDialect } from '../canonical/dialect.js';
 
-/** A route's family is the dialect its errors and credentials follow (src/canonical/dialect.ts). */
-export type Family = RouteDialect;
 export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'HEAD';
 
 export interface RouteEntry {
   method: HttpMethod;
   /** fastify/find-my-way pattern; `*` captures the rest of the path. */
   url: string;
-  family: Family;
+  /** The dialect its errors and credentials follow (src/canonical/dialect.ts); records and metrics call it `family`. */
+  dialect: RouteDialect;
   operation: string;
   /** Needs a credential at the door (everything but the operational routes). */
   authenticated: boolean;
@@ -91,23 +90,23 @@ const BEDROCK_ROUTES: RouteSpec[] = [
   [['POST'], '/bedrock/model/:model_id/invoke-with-response-stream', 'bedrock.invoke_stream'],
 ];
 
-const PASSTHROUGH_PREFIXES: Array<[prefix: string, family: Family]> = [
+const PASSTHROUGH_PREFIXES: Array<[prefix: string, dialect: RouteDialect]> = [
   ['/openai_passthrough', 'openai'],
   ['/anthropic_passthrough', 'anthropic'],
   ['/genai_passthrough', 'google'],
 ];
 
-function mount(prefix: string, family: Family, specs: RouteSpec[]): RouteEntry[] {
+function mount(prefix: string, dialect: RouteDialect, specs: RouteSpec[]): RouteEntry[] {
   return specs.flatMap(([methods, path, operation, jsonBody = true]) =>
-    methods.map((method) => ({ method, url: prefix + path, family, operation, authenticated: true, jsonBody })));
+    methods.map((method) => ({ method, url: prefix + path, dialect, operation, authenticated: true, jsonBody })));
 }
 
 function buildRouteTable(): RouteEntry[] {
   const routes: RouteEntry[] = [
-    { method: 'GET', url: '/health', family: 'operational', operation: 'health', authenticated: false, jsonBody: false },
-    { method: 'GET', url: '/metrics', family: 'operational', operation: 'metrics', authenticated: false, jsonBody: false },
+    { method: 'GET', url: '/health', dialect: 'operational', operation: 'health', authenticated: false, jsonBody: false },
+    { method: 'GET', url: '/metrics', dialect: 'operational', operation: 'metrics', authenticated: false, jsonBody: false },
     // Claude Code probes its base URL with an unauthenticated HEAD before the first call.
-    { method: 'HEAD', url: '/', family: 'operational', operation: 'probe', authenticated: false, jsonBody: false },
+    { method: 'HEAD', url: '/', dialect: 'operational', operation: 'probe', authenticated: false, jsonBody: false },
     ...mount('/v1', 'anthropic', ANTHROPIC_ROUTES),
     ...mount('/v1', 'openai', OPENAI_ROUTES),
     ...mount('/openai/v1', 'openai', OPENAI_ROUTES),
@@ -127,9 +126,9 @@ function buildRouteTable(): RouteEntry[] {
     ...mount('/litellm', 'google', GOOGLE_ROUTES.filter(([, path]) => path.startsWith('/v1beta'))),
     ...mount('/litellm', 'bedrock', BEDROCK_ROUTES),
   ];
-  for (const [prefix, family] of PASSTHROUGH_PREFIXES) {
+  for (const [prefix, dialect] of PASSTHROUGH_PREFIXES) {
     for (const method of ['GET', 'POST', 'DELETE'] as const) {
-      routes.push({ method, url: `${prefix}/*`, family, operation: 'passthrough', authenticated: true, jsonBody: false });
+      routes.push({ method, url: `${prefix}/*`, dialect, operation: 'passthrough', authenticated: true, jsonBody: false });
     }
   }
   return routes;
@@ -137,8 +136,8 @@ function buildRouteTable(): RouteEntry[] {
 
 export const ROUTE_TABLE: readonly RouteEntry[] = buildRouteTable();
 
-/** For a path no route matched: which family's error shape the caller most likely reads. */
-export function guessFamily(path: string): Family {
+/** For a path no route matched: which dialect's error shape the caller most likely reads. */
+export function guessDialect(path: string): RouteDialect {
   if (/^\/(litellm\/)?v1\/messages/.test(path) || path.startsWith('/anthropic')) return 'anthropic';
   if (/^\/(genai|litellm\/v1beta|v1beta)\b/.test(path) || path.startsWith('/genai_passthrough')) return 'google';
   if (path.startsWith('/litellm/bedrock')) return 'bedrock';

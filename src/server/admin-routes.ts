@@ -72,7 +72,7 @@ function crossSite(request: FastifyRequest): boolean {
 }
 
 function route(method: RouteEntry['method'], url: string, operation: string, jsonBody: boolean): { config: { route: RouteEntry } } {
-  return { config: { route: { method, url, family: 'operational', operation, authenticated: false, jsonBody } } };
+  return { config: { route: { method, url, dialect: 'operational', operation, authenticated: false, jsonBody } } };
 }
 
 /** The admin an OIDC session stands for: named by email, audited as `oidc:<email>`. */

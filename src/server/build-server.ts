@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { GatewayError } from '../errors.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { handleRequest } from '../pipeline/handle-request.js';
-import { ROUTE_TABLE, guessFamily, type RouteEntry } from '../pipeline/route-table.js';
+import { ROUTE_TABLE, guessDialect, type RouteEntry } from '../pipeline/route-table.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { attachRealtimeProxy } from './realtime-proxy.js';
 import { createDoor, routeNotFound, type Door } from './door.js';
@@ -94,25 +94,25 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
     });
     const refused = door.guardRequest(request);
     if (refused !== null) {
-      request.gw = newRequestState(null, guessFamily(request.url));
+      request.gw = newRequestState(null, guessDialect(request.url));
       // Counted into guard.refused_burst instead of a per-request record.
       request.gw.refusedAtDoor = true;
-      return sendError(reply, request.gw.family, refused, { closeConnection: true });
+      return sendError(reply, request.gw.dialect, refused, { closeConnection: true });
     }
     return door.onRequest(request, reply);
   });
   app.addHook('preParsing', async (request, _reply, payload) => limitBodySize(payload, door.bodySizeRule(request)));
   app.setErrorHandler((error, request, reply) => {
-    const family = request.gw?.family ?? guessFamily(request.url);
+    const dialect = request.gw?.dialect ?? guessDialect(request.url);
     const gatewayError = toGatewayError(error);
     if (gatewayError.code === 'GW_ERR_SERVER_INTERNAL') services.logger.error({ request_id: request.id, err: error }, 'unexpected error');
     // Refused while the body was still arriving: the rest is not read, so the connection cannot be reused.
     const midBody = gatewayError.status === 413 || gatewayError.code === 'GW_ERR_KEY_MEMORY_BUSY' || gatewayError.code === 'GW_ERR_SERVER_MEMORY_BUSY';
-    return sendError(reply, family, gatewayError, { closeConnection: midBody });
+    return sendError(reply, dialect, gatewayError, { closeConnection: midBody });
   });
   app.setNotFoundHandler((request, reply) => {
-    request.gw ??= newRequestState(null, guessFamily(request.url));
-    return sendError(reply, request.gw.family, routeNotFound(request.method, request.url));
+    request.gw ??= newRequestState(null, guessDialect(request.url));
+    return sendError(reply, request.gw.dialect, routeNotFound(request.method, request.url));
   });
 
   app.get('/health', { config: { route: operational('GET', '/health', 'health') } }, async (_request, reply) => {
@@ -134,7 +134,7 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
 
 function operational(method: RouteEntry['method'], url: string, operation: string): RouteEntry {
   return ROUTE_TABLE.find((entry) => entry.url === url && entry.method === method)
-    ?? { method, url, family: 'operational', operation, authenticated: false, jsonBody: false };
+    ?? { method, url, dialect: 'operational', operation, authenticated: false, jsonBody: false };
 }
 
 async function serve(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -150,7 +150,7 @@ async function serve(services: GatewayServices, request: FastifyRequest, reply: 
     id: request.id,
     method: request.method,
     route: state.route!,
-    family: state.family,
+    dialect: state.dialect,
     params: request.params as Record<string, string>,
     query: new URLSearchParams(queryStart >= 0 ? request.url.slice(queryStart + 1) : ''),
     rawPath: request.raw.url ?? request.url,

@@ -14,7 +14,8 @@ import { createCallerIdentifier, type Admission } from '../pipeline/door/identif
 import type { BodySizeRule } from '../pipeline/door/limit-body-size.js';
 import { createLocalGuard, type GuardOptions } from '../pipeline/door/local-guard.js';
 import { newRequestState } from '../pipeline/request-state.js';
-import { guessFamily, type Family } from '../pipeline/route-table.js';
+import type { RouteDialect } from '../canonical/dialect.js';
+import { guessDialect } from '../pipeline/route-table.js';
 import { sendError } from './send-error.js';
 import './fastify-request.js';
 
@@ -42,9 +43,9 @@ export type DoorOptions = GuardOptions;
 export type UpgradeAdmission = Admission;
 
 /** `/v1/models` serves Anthropic clients too: they announce themselves with anthropic-version. */
-function familyFor(request: FastifyRequest, family: Family): Family {
-  if (family === 'openai' && request.headers['anthropic-version'] && /\/models(\/|$|\?)/.test(request.url)) return 'anthropic';
-  return family;
+function dialectFor(request: FastifyRequest, dialect: RouteDialect): RouteDialect {
+  if (dialect === 'openai' && request.headers['anthropic-version'] && /\/models(\/|$|\?)/.test(request.url)) return 'anthropic';
+  return dialect;
 }
 
 function bodyRequest(request: FastifyRequest): BodyRequest {
@@ -59,18 +60,18 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
 
   async function onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const route = request.routeOptions.config.route ?? null;
-    const family = familyFor(request, route?.family ?? guessFamily(request.url));
-    request.gw = newRequestState(route, family);
+    const dialect = dialectFor(request, route?.dialect ?? guessDialect(request.url));
+    request.gw = newRequestState(route, dialect);
     request.gw.origin = request.ip;
     if (!route?.authenticated) {
       const refusal = body.refuseUnauthenticated(bodyRequest(request), request.method, request.url);
-      return refusal === null ? undefined : sendError(reply, family, refusal, { closeConnection: true });
+      return refusal === null ? undefined : sendError(reply, dialect, refusal, { closeConnection: true });
     }
     const settings = services.state.snapshot().settings;
     const admission = await identifier.admit({ headers: request.headers, rawHeaders: request.raw.rawHeaders, url: request.url, origin: request.ip }, settings);
     if (!admission.ok) {
       if (admission.refused === 'credential') request.gw.refusedAtDoor = true;
-      return sendError(reply, family, admission.error, { closeConnection: hasBody(request.headers) });
+      return sendError(reply, dialect, admission.error, { closeConnection: hasBody(request.headers) });
     }
     request.gw.identity = admission.identity;
     const held = body.admit(bodyRequest(request), admission.identity, settings);
@@ -79,7 +80,7 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
       request.gw.bodyHold = hold;
       reply.raw.on('close', () => hold.release());
     }
-    return held.ok ? undefined : sendError(reply, family, held.error, { closeConnection: true });
+    return held.ok ? undefined : sendError(reply, dialect, held.error, { closeConnection: true });
   }
 
   return {

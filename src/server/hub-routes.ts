@@ -74,7 +74,7 @@ const HUB_ROUTES: Array<[HttpMethod, string, string, Handler]> = [
 
 export function registerHubRoutes(app: FastifyInstance, hub: HubContext): void {
   for (const [method, url, operation, handler] of HUB_ROUTES) {
-    const route: RouteEntry = { method, url, family: 'operational', operation, authenticated: false, jsonBody: false };
+    const route: RouteEntry = { method, url, dialect: 'operational', operation, authenticated: false, jsonBody: false };
     app.route({ method, url, config: { route }, handler: (request, reply) => serveHub(hub, handler, request, reply) });
   }
   // Unlike the login routes these take a credential: the door names the sender.

@@ -18,7 +18,7 @@ import type { RouteEntry } from '../pipeline/route-table.js';
 import { GatewayError } from '../errors.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
 
-export const MCP_ROUTE: RouteEntry = { method: 'POST', url: '/mcp', family: 'operational', operation: 'mcp', authenticated: true, jsonBody: true };
+export const MCP_ROUTE: RouteEntry = { method: 'POST', url: '/mcp', dialect: 'operational', operation: 'mcp', authenticated: true, jsonBody: true };
 
 export function registerMcpRoute(app: FastifyInstance, services: GatewayServices, upstream: UpstreamServers): void {
   app.route({
@@ -41,7 +41,7 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
   let governed;
   try {
     governed = await governOperation({
-      id: request.id, method: request.method, route: MCP_ROUTE, family: 'operational', params: {}, query: new URLSearchParams(),
+      id: request.id, method: request.method, route: MCP_ROUTE, dialect: 'operational', params: {}, query: new URLSearchParams(),
       rawPath: request.raw.url ?? request.url, headers: request.headers, body: request.body, rawBody: state.rawBody,
       identity: state.identity!, signal: new ClientCancel(),
     }, 'mcp', services, state.trace);

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Identity } from '../auth/authenticate.js';
 import { GatewayError } from '../errors.js';
-import { codecForFamily } from '../formats/codec-registry.js';
+import { codecForDialect } from '../formats/codec-registry.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { AuditFields, AuditTokens } from '../audit/record.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
@@ -68,10 +68,10 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
     const route = ROUTE_TABLE.find((entry) => entry.method === 'GET' && entry.url === path && (entry.operation === 'realtime' || entry.operation === 'responses.websocket'));
     if (!route) return refuse(socket, 'openai', new GatewayError('GW_ERR_ROUTE_NOT_FOUND', { message: `No WebSocket route ${path} on this gateway.` }));
     const guarded = door.guardUpgrade(request);
-    if (guarded !== null) return refuse(socket, route.family, guarded);
+    if (guarded !== null) return refuse(socket, route.dialect, guarded);
     promoteKeyProtocol(request);
     const admission = await door.admitUpgrade(request);
-    if (!admission.ok) return refuse(socket, route.family, admission.error);
+    if (!admission.ok) return refuse(socket, route.dialect, admission.error);
     if (route.operation === 'responses.websocket') {
       const origin = request.socket.remoteAddress ?? 'unknown';
       return sockets.handleUpgrade(request, socket, head, (client) => {
@@ -94,7 +94,7 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
     } catch (error) {
       const refusal = toGatewayError(error);
       recordOpen(services, session, refusal.status, [refusal.code]);
-      return refuse(socket, route.family, refusal);
+      return refuse(socket, route.dialect, refusal);
     } finally {
       socket.off('close', onGone);
     }
@@ -206,7 +206,7 @@ function bridge(client: WebSocket, upstream: WebSocket, session: Session, govern
         dlp_blocked_events: tally.blockedEvents, dlp_redacted_events: tally.redactedEvents, dlp_unscanned: tally.unscanned,
       },
     });
-    services.metrics.requests.inc({ family: session.route.family, operation: 'realtime', status_class: '1xx' });
+    services.metrics.requests.inc({ family: session.route.dialect, operation: 'realtime', status_class: '1xx' });
   };
   onClose(client, upstream, 'client');
   onClose(upstream, client, 'provider');
@@ -225,7 +225,7 @@ function newEventId(): string {
 function recordOpen(services: GatewayServices, session: Session, status: number, outcome: string[]): void {
   const { trace } = session;
   if (status !== 101) releaseRealtimeHold(trace);
-  services.metrics.requests.inc({ family: session.route.family, operation: 'realtime', status_class: statusClass(status) });
+  services.metrics.requests.inc({ family: session.route.dialect, operation: 'realtime', status_class: statusClass(status) });
   appendAudit(services, session, {
     kind: 'realtime.open', status, outcome, latency_ms: Date.now() - session.started,
     warnings: trace.warnings.length > 0 ? trace.warnings : undefined,
@@ -237,7 +237,7 @@ function appendAudit(services: GatewayServices, session: Session, fields: Pick<A
   const { identity, trace } = session;
   services.audit.append({
     request_id: session.id, origin: session.origin, team: identity.team, key_id: identity.keyId ?? undefined,
-    person: identity.person ?? undefined, route: session.route.url, family: session.route.family, operation: 'realtime',
+    person: identity.person ?? undefined, route: session.route.url, family: session.route.dialect, operation: 'realtime',
     model: trace.model ?? undefined, provider: trace.provider ?? undefined, ...fields,
   }).then(
     () => services.metrics.auditRecords.inc({ kind: fields.kind }),
@@ -252,8 +252,8 @@ function sendableCode(code: number): number {
   return code;
 }
 
-function refuse(socket: Duplex, family: RouteEntry['family'], error: GatewayError): void {
-  const wire = codecForFamily(family).encodeError(error);
+function refuse(socket: Duplex, dialect: RouteEntry['dialect'], error: GatewayError): void {
+  const wire = codecForDialect(dialect).encodeError(error);
   writeHttpResponse(socket, wire.status, { 'content-type': 'application/json', ...wire.headers }, Buffer.from(JSON.stringify(wire.body)));
 }
 

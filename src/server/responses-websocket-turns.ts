@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import type { Identity } from '../auth/authenticate.js';
 import { GatewayError } from '../errors.js';
-import { codecForFamily } from '../formats/codec-registry.js';
+import { codecForDialect } from '../formats/codec-registry.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { handleRequest } from '../pipeline/handle-request.js';
 import { ResponsesConversation, readCreateEvent } from '../pipeline/realtime/responses-websocket.js';
@@ -54,7 +54,7 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
 
   async function runTurn(text: string | null): Promise<void> {
     if (cancel.aborted) return;
-    const state: RequestState = { ...newRequestState(createRoute!, createRoute!.family), identity: socket.identity, origin: socket.origin };
+    const state: RequestState = { ...newRequestState(createRoute!, createRoute!.dialect), identity: socket.identity, origin: socket.origin };
     state.trace.noteData('transport', 'websocket');
     const id = `req_${randomUUID().replace(/-/g, '')}`;
     startCallSpan(services, state.trace, { requestId: id, method: 'POST', route: createRoute!.url, operation: createRoute!.operation, headers });
@@ -67,7 +67,7 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
       const rawBody = Buffer.from(JSON.stringify(expanded));
       state.rawBody = rawBody;
       const response = await handleRequest({
-        id, method: 'POST', route: createRoute!, family: createRoute!.family, params: {}, query: new URLSearchParams(),
+        id, method: 'POST', route: createRoute!, dialect: createRoute!.dialect, params: {}, query: new URLSearchParams(),
         rawPath: createRoute!.url, headers, body: JSON.parse(rawBody.toString('utf8')) as unknown, rawBody, identity: socket.identity, signal: cancel,
       }, services, state.trace);
       status = response.status;
@@ -82,7 +82,7 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
     } catch (error) {
       const refusal = toGatewayError(error);
       if (!state.trace.outcome.includes(refusal.code)) state.trace.noteOutcome(refusal.code);
-      const wire = codecForFamily(createRoute!.family).encodeError(refusal);
+      const wire = codecForDialect(createRoute!.dialect).encodeError(refusal);
       status = wire.status;
       sendEvent(client, errorEvent(status, wire.body));
     } finally {

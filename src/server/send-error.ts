@@ -1,10 +1,10 @@
 // Every error reply goes through here: fastify's own errors are mapped onto the
-// catalog, then encoded in the caller's family shape by that family's codec.
+// catalog, then encoded in the caller's dialect by that dialect's codec.
 import { lingerOnClose } from './linger-close.js';
 import type { FastifyReply } from 'fastify';
 import { GatewayError, type ErrorCode } from '../errors.js';
-import { codecForFamily } from '../formats/codec-registry.js';
-import type { Family } from '../pipeline/route-table.js';
+import { codecForDialect } from '../formats/codec-registry.js';
+import type { RouteDialect } from '../canonical/dialect.js';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'GW_ERR_REQUEST_TOO_LARGE',
@@ -36,8 +36,8 @@ export function toGatewayError(error: unknown): GatewayError {
   return new GatewayError('GW_ERR_SERVER_INTERNAL', { cause: error });
 }
 
-export function sendError(reply: FastifyReply, family: Family, error: GatewayError, options: { closeConnection?: boolean } = {}): FastifyReply {
-  const wire = codecForFamily(family).encodeError(error);
+export function sendError(reply: FastifyReply, dialect: RouteDialect, error: GatewayError, options: { closeConnection?: boolean } = {}): FastifyReply {
+  const wire = codecForDialect(dialect).encodeError(error);
   const trace = reply.request.gw?.trace;
   if (trace && !trace.outcome.includes(error.code)) trace.noteOutcome(error.code);
   // Closing tells the client we will not read a body we refused before parsing it.

@@ -21,7 +21,7 @@ function senderOf(request: FastifyRequest): WitnessSender {
 }
 
 function routeOf(method: HttpMethod, operation: string): RouteEntry {
-  return { method, url: HUB_WITNESS_PATH, family: 'openai', operation, authenticated: true, jsonBody: true };
+  return { method, url: HUB_WITNESS_PATH, dialect: 'openai', operation, authenticated: true, jsonBody: true };
 }
 
 export function mountWitnessRoutes(app: FastifyInstance, witness: HubWitness): void {

@@ -66,7 +66,7 @@ export function readInboundCall(request: PipelineRequest): InboundCall {
     const query = request.query.toString();
     // The raw target, not params['*']: the router has already decoded %2F into "/" there.
     const rest = request.rawPath === undefined ? `/${request.params['*'] ?? ''}` : readPassthroughPath(request.rawPath);
-    return { dialect: route.family as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `${rest}${query ? `?${query}` : ''}` };
+    return { dialect: route.dialect as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `${rest}${query ? `?${query}` : ''}` };
   }
   if (route.operation === 'genai.models') return readGenAiCall(request) ?? unknownGenAiPath(request);
   if (route.operation === 'bedrock.converse' || route.operation === 'bedrock.converse_stream') return readBedrockCall(request);
@@ -74,8 +74,8 @@ export function readInboundCall(request: PipelineRequest): InboundCall {
   if (resource) return readResourceCall(request, resource);
   const operation = ROUTE_OPERATIONS[route.operation];
   if (!operation) return notImplemented(request);
-  // request.family, not route.family: GET /v1/models answers Anthropic clients (anthropic-version) in their shape.
-  const dialect: WireDialect = request.family === 'anthropic' ? 'anthropic' : request.family === 'google' ? 'google' : 'openai';
+  // request.dialect, not route.dialect: GET /v1/models answers Anthropic clients (anthropic-version) in their shape.
+  const dialect: WireDialect = request.dialect === 'anthropic' ? 'anthropic' : request.dialect === 'google' ? 'google' : 'openai';
   if (operation === 'models.list' || operation === 'genai.models.list') return { dialect, operation, model: null, stream: false };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: 'The request body must be a JSON object.' });
@@ -91,7 +91,7 @@ export function readInboundCall(request: PipelineRequest): InboundCall {
 function readResourceCall(request: PipelineRequest, resource: ResourceRoute): InboundCall {
   const model = bodyField(request.body, 'model');
   const stream = bodyField(request.body, 'stream') === true;
-  const dialect: WireDialect = request.family === 'anthropic' ? 'anthropic' : 'openai';
+  const dialect: WireDialect = request.dialect === 'anthropic' ? 'anthropic' : 'openai';
   return {
     dialect, operation: resource.operation, model: typeof model === 'string' && model !== '' ? model : null, stream, resource,
     ...(TRANSLATABLE.has(resource.operation) ? { translatable: true } : {}),

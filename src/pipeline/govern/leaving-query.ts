@@ -4,7 +4,7 @@
 import type { PipelineRequest } from '../pipeline-types.js';
 
 export function carriesGenAiKey(request: PipelineRequest): boolean {
-  return request.route.family === 'google' && request.query.has('key');
+  return request.route.dialect === 'google' && request.query.has('key');
 }
 
 export function withoutGenAiKey(request: PipelineRequest): URLSearchParams {

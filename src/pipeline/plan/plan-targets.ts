@@ -69,7 +69,7 @@ function candidates(call: InboundCall, request: PipelineRequest, services: Gatew
       ?? byName(bodyString(request.body, 'input_file_id', (fileId) => services.resourceIds?.providerOf(fileId)));
     if (creator) return [once({ provider: creator, upstreamModel: null })];
   }
-  if (call.operation === 'passthrough') return [once(passthroughTarget(request.family, set.providers))];
+  if (call.operation === 'passthrough') return [once(passthroughTarget(request.dialect, set.providers))];
   const named = headerValue(request.headers[PROVIDER_HEADER]);
   const namedProvider = named === undefined ? undefined : byName(named);
   if (named !== undefined && namedProvider === undefined) {
@@ -135,14 +135,14 @@ function requireAgreement(named: ProviderConfig, planned: readonly TargetAttempt
   });
 }
 
-function passthroughTarget(family: string, providers: readonly ProviderConfig[]): Target {
-  const kind = PASSTHROUGH_KINDS[family] ?? 'openai';
+function passthroughTarget(dialect: string, providers: readonly ProviderConfig[]): Target {
+  const kind = PASSTHROUGH_KINDS[dialect] ?? 'openai';
   const provider = providers.find((candidate) => candidate.name === kind)
     ?? providers.find((candidate) => candidate.kind === kind)
     ?? providers.find((candidate) => candidate.kind === 'gateway');
   if (!provider) {
     throw new GatewayError('GW_ERR_PROVIDER_NOT_CONFIGURED', {
-      message: `The ${family} passthrough needs a configured ${kind} provider (set its API key in the environment or run gw providers add ${kind} --kind ${kind}).`,
+      message: `The ${dialect} passthrough needs a configured ${kind} provider (set its API key in the environment or run gw providers add ${kind} --kind ${kind}).`,
     });
   }
   return { provider, upstreamModel: null };

@@ -50,7 +50,7 @@ export async function openRealtimeSession(handshake: RealtimeHandshake, services
   const model = readRealtimeModel(handshake.query);
   trace.noteModel(model);
   const request: PipelineRequest = {
-    id: handshake.id, method: 'GET', route: handshake.route, family: handshake.route.family, params: {}, query: handshake.query,
+    id: handshake.id, method: 'GET', route: handshake.route, dialect: handshake.route.dialect, params: {}, query: handshake.query,
     headers: handshake.headers, body: null, rawBody: null, identity: handshake.identity, signal: handshake.signal,
   };
   const inbound: InboundCall = { dialect: 'openai', operation: 'realtime', model, stream: true };

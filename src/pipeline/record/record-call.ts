@@ -70,8 +70,8 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   if (clientLeft && !trace.outcome.includes('client_disconnected')) trace.noteOutcome('client_disconnected');
   if (trace.outcome.length === 0) trace.noteOutcome(status < 400 ? 'ok' : `http_${status}`);
 
-  const labels = { family: state.family, operation: state.operation };
-  services.metrics.requests.inc({ family: state.family, operation: state.operation, status_class: statusClass(status, trace.outcome) });
+  const labels = { family: state.dialect, operation: state.operation };
+  services.metrics.requests.inc({ family: state.dialect, operation: state.operation, status_class: statusClass(status, trace.outcome) });
   services.metrics.requestDuration.observe(labels, latencyMs / 1000);
   if (state.overheadSeconds !== null) services.metrics.overhead.observe(labels, state.overheadSeconds);
   observeFirstByte(services, labels, state);
@@ -95,7 +95,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
   }));
   requestLogger(services.logger).info(trace.scrub({
-    request_id: call.id, method: call.method, path: pathToLog(call.url, state), family: state.family,
+    request_id: call.id, method: call.method, path: pathToLog(call.url, state), family: state.dialect,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
     model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
   }), 'request');
@@ -109,7 +109,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     key_id: identity?.keyId ?? undefined,
     person: identity?.person ?? undefined,
     route: state.route.url,
-    family: state.family,
+    family: state.dialect,
     operation: state.operation,
     model: trace.model ?? undefined,
     provider: trace.provider ?? undefined,

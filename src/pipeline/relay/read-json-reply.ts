@@ -5,7 +5,7 @@ import type { DialectCodec } from '../../canonical/codec.js';
 import type { WireDialect } from '../../canonical/dialect.js';
 import type { Usage } from '../../canonical/usage.js';
 import { GatewayError } from '../../errors.js';
-import { codecForFamily } from '../../formats/codec-registry.js';
+import { codecForDialect } from '../../formats/codec-registry.js';
 import { createUsageTap } from './usage-tap.js';
 
 /** Largest non-streaming provider response gw holds in memory. */
@@ -28,7 +28,7 @@ export interface JsonAnswer {
   answer: unknown;
 }
 
-/** `codec` reads the usage; a WireDialect (the older form) means that family's codec. */
+/** `codec` reads the usage; a WireDialect (the older form) means that dialect's codec. */
 export async function readJsonBody(body: ResponseBody, codec: DialectCodec | WireDialect, headers: Record<string, string | string[] | undefined> = {}): Promise<JsonAnswer> {
   const declared = declaredLength(headers);
   if (declared !== null && declared > MAX_JSON_RESPONSE_BYTES) throw tooLarge();
@@ -37,7 +37,7 @@ export async function readJsonBody(body: ResponseBody, codec: DialectCodec | Wir
   const bytes = declared !== null && typeof body.arrayBuffer === 'function'
     ? Buffer.from(await body.arrayBuffer())
     : await readBounded(body);
-  const tap = createUsageTap(typeof codec === 'string' ? codecForFamily(codec) : codec);
+  const tap = createUsageTap(typeof codec === 'string' ? codecForDialect(codec) : codec);
   let answer: unknown;
   try {
     answer = JSON.parse(bytes.toString('utf8'));

@@ -5,7 +5,7 @@
 import type { DialectCodec } from '../../canonical/codec.js';
 import type { Usage } from '../../canonical/usage.js';
 import { GatewayError } from '../../errors.js';
-import { codecForFamily } from '../../formats/codec-registry.js';
+import { codecForDialect } from '../../formats/codec-registry.js';
 import type { WireDialect } from '../../canonical/dialect.js';
 import { SseDecoder, type SseEvent } from '../../streaming/sse-decoder.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
@@ -17,7 +17,7 @@ import type { CancelSignal } from '../../upstream/cancel-signal.js';
 /**
  * The client's codec: its in-stream error event (Responses' response.failed, not Chat's data line),
  * its terminal event and where its events carry usage. `dialect` is the older form, read as that
- * family's codec (Chat for 'openai'); it goes once every caller passes the codec.
+ * dialect's codec (Chat for 'openai'); it goes once every caller passes the codec.
  */
 export type RelayCodecChoice = { codec: DialectCodec; dialect?: undefined } | { /** @deprecated pass `codec` */ dialect: WireDialect; codec?: undefined };
 
@@ -36,7 +36,7 @@ export type RelayOptions = RelayCodecChoice & {
 };
 
 function codecOf(choice: RelayCodecChoice): DialectCodec {
-  return choice.codec ?? codecForFamily(choice.dialect);
+  return choice.codec ?? codecForDialect(choice.dialect);
 }
 
 /** OpenAI's usage-only chunk: `choices: []` with a usage object. */

@@ -4,7 +4,7 @@
 // batch's work ran at the provider, not through gw: this download is where its usage shows.
 // https://docs.anthropic.com/en/api/retrieving-message-batch-results
 import type { Usage } from '../../canonical/usage.js';
-import { codecForFamily } from '../../formats/codec-registry.js';
+import { codecForDialect } from '../../formats/codec-registry.js';
 
 /** Lines longer than this (a result with a huge answer) are skipped unread rather than buffered. */
 const MAX_LINE_CHARS = 8 * 1024 * 1024;
@@ -13,7 +13,7 @@ export class BatchResultsUsage {
   private partial = '';
   private skipping = false;
   private readonly decoder = new TextDecoder();
-  private readonly codec = codecForFamily('anthropic');
+  private readonly codec = codecForDialect('anthropic');
   /** Summed usage per model of the succeeded results. */
   readonly byModel = new Map<string, Usage>();
 

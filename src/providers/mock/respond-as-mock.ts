@@ -38,20 +38,20 @@ export interface MockOptions {
 /** `mock/slow` streams one event every this many milliseconds. */
 export const MOCK_SLOW_EVENT_INTERVAL_MS = 200;
 
-type Family = 'openai' | 'anthropic' | 'google';
+type MockDialect = 'openai' | 'anthropic' | 'google';
 
-const OPERATIONS: Record<MockOperation, { family: Family; respond: (context: MockContext) => MockResponse }> = {
-  chat: { family: 'openai', respond: respondToOpenAiChat },
-  completions: { family: 'openai', respond: respondToOpenAiCompletions },
-  embeddings: { family: 'openai', respond: respondToOpenAiEmbeddings },
-  models: { family: 'openai', respond: respondToOpenAiModels },
-  messages: { family: 'anthropic', respond: respondToAnthropicMessages },
-  count_tokens: { family: 'anthropic', respond: respondToAnthropicCountTokens },
-  generateContent: { family: 'google', respond: respondToGoogleGenerateContent },
-  streamGenerateContent: { family: 'google', respond: respondToGoogleGenerateContent },
-  countTokens: { family: 'google', respond: respondToGoogleCountTokens },
-  embedContent: { family: 'google', respond: respondToGoogleEmbedContent },
-  batchEmbedContents: { family: 'google', respond: respondToGoogleBatchEmbedContents },
+const OPERATIONS: Record<MockOperation, { dialect: MockDialect; respond: (context: MockContext) => MockResponse }> = {
+  chat: { dialect: 'openai', respond: respondToOpenAiChat },
+  completions: { dialect: 'openai', respond: respondToOpenAiCompletions },
+  embeddings: { dialect: 'openai', respond: respondToOpenAiEmbeddings },
+  models: { dialect: 'openai', respond: respondToOpenAiModels },
+  messages: { dialect: 'anthropic', respond: respondToAnthropicMessages },
+  count_tokens: { dialect: 'anthropic', respond: respondToAnthropicCountTokens },
+  generateContent: { dialect: 'google', respond: respondToGoogleGenerateContent },
+  streamGenerateContent: { dialect: 'google', respond: respondToGoogleGenerateContent },
+  countTokens: { dialect: 'google', respond: respondToGoogleCountTokens },
+  embedContent: { dialect: 'google', respond: respondToGoogleEmbedContent },
+  batchEmbedContents: { dialect: 'google', respond: respondToGoogleBatchEmbedContents },
 };
 
 function sleepWithTimer(ms: number): Promise<void> {
@@ -62,9 +62,9 @@ function createDefaultId(): string {
   return randomUUID().replaceAll('-', '').slice(0, 24);
 }
 
-function respondWithError(family: Family, status: number, message: string, createId: () => string): MockResponse {
-  if (family === 'anthropic') return respondWithAnthropicError(status, message, `req_${createId()}`);
-  if (family === 'google') return respondWithGoogleError(status, message);
+function respondWithError(dialect: MockDialect, status: number, message: string, createId: () => string): MockResponse {
+  if (dialect === 'anthropic') return respondWithAnthropicError(status, message, `req_${createId()}`);
+  if (dialect === 'google') return respondWithGoogleError(status, message);
   return respondWithOpenAiError(status, message);
 }
 
@@ -80,11 +80,11 @@ export function respondAsMock(request: MockRequest, options: MockOptions = {}): 
   const sleep = options.sleep ?? sleepWithTimer;
   const wanted = readMockModel(request.model);
   if (wanted.errorStatus !== undefined) {
-    return respondWithError(entry.family, wanted.errorStatus, `mock error: the model ${request.model} always answers HTTP ${wanted.errorStatus}.`, createId);
+    return respondWithError(entry.dialect, wanted.errorStatus, `mock error: the model ${request.model} always answers HTTP ${wanted.errorStatus}.`, createId);
   }
   const needsBody = request.operation !== 'models';
   if (needsBody && !isRecord(request.body)) {
-    return respondWithError(entry.family, 400, 'mock error: the request body must be a JSON object.', createId);
+    return respondWithError(entry.dialect, 400, 'mock error: the request body must be a JSON object.', createId);
   }
   const stream = request.stream || request.operation === 'streamGenerateContent';
   const response = entry.respond({

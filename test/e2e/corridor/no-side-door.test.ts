@@ -41,7 +41,7 @@ const note = (text: string) => ({ metadata: { note: text } });
 const GPT = 'openai/gpt-4o';
 const CLAUDE = 'anthropic/claude-sonnet-4-5';
 
-/** Keyed by `family method operation`. */
+/** Keyed by `dialect method operation`. */
 const ROWS: Record<string, Row> = {
   'openai POST chat.completions': { body: 'json', json: chat(GPT), reaches: 'openai', named: true, answers: true },
   'openai POST completions': { body: 'json', json: (text) => ({ model: GPT, prompt: text }), reaches: 'openai', named: true, answers: true },
@@ -127,7 +127,7 @@ const ROWS: Record<string, Row> = {
 };
 
 const ROUTES = ROUTE_TABLE.filter((route) => route.authenticated);
-const rowKey = (route: RouteEntry) => `${route.family} ${route.method} ${route.operation}`;
+const rowKey = (route: RouteEntry) => `${route.dialect} ${route.method} ${route.operation}`;
 const rowOf = (route: RouteEntry) => ROWS[rowKey(route)]!;
 const named = (route: RouteEntry) => `${route.method} ${route.url}`;
 
