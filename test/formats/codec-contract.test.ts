@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { DialectCodec, WireErrorInput, WireEvent } from '../../src/canonical/codec.js';
 import type { Usage } from '../../src/canonical/usage.js';
 import { GatewayError } from '../../src/errors.js';
-import { CODECS, codecFor, codecForCall, codecForFamily, codecForOperation } from '../../src/formats/codec-registry.js';
+import { CODECS, codecFor, codecForCall, codecForDialect, codecForOperation } from '../../src/formats/codec-registry.js';
 import { decodeBedrockEventStream } from '../../src/providers/bedrock/event-stream.js';
 import { parseSse } from './codec-support.js';
 
@@ -164,8 +164,8 @@ describe('codec registry', () => {
     expect(codecForOperation('bedrock.converse_stream')?.name).toBe('bedrock-converse');
     expect(codecForOperation('embeddings')).toBeUndefined();
     expect(codecForOperation('toString')).toBeUndefined();
-    expect(codecForFamily('operational').name).toBe('openai-chat');
-    expect(codecForFamily('anthropic').name).toBe('anthropic-messages');
+    expect(codecForDialect('operational').name).toBe('openai-chat');
+    expect(codecForDialect('anthropic').name).toBe('anthropic-messages');
     expect(codecForCall('openai', 'responses.create').name).toBe('openai-responses');
     expect(codecForCall('openai', 'files.create').name).toBe('openai-chat');
   });
