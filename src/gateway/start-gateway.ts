@@ -17,6 +17,7 @@ import { bootstrapLocalTeam } from '../state/bootstrap.js';
 import { openResourceIdStore } from '../state/resource-ids.js';
 import { openState } from '../postgres/open-state.js';
 import { openStoreTrailSource } from '../postgres/store-trail-source.js';
+import { ShutdownSteps } from './shutdown-steps.js';
 import { maskUrlCredentials } from '../mask-url-credentials.js';
 import { openSharedCounters, openSharedStores } from './shared-stores.js';
 import { createFileTrailReader } from '../admin/trail-reader.js';
@@ -91,7 +92,8 @@ export interface RunningGateway {
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const state = await openState(options.home, options.storeUrl);
-  const cleanups: Array<() => Promise<unknown>> = [() => state.close()];
+  const shutdown = new ShutdownSteps();
+  shutdown.add('state', () => state.close());
   try {
     const logger = options.logger ?? createLogger();
     // Checkpoints reach the witnesses off the request path; gateway.stop's gets a short last try after the trail closes.
@@ -100,28 +102,28 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       log: (message) => logger.warn({ component: 'audit_witness' }, message),
       onCosignature: (checkpoint, cosignature, witness) => cosignatures.keep(checkpoint, cosignature, witness),
     });
-    cleanups.unshift(async () => { await witnesses.drain(WITNESS_DRAIN_MS); await cosignatures.settle(); });
+    shutdown.add('witness drain', async () => { await witnesses.drain(WITNESS_DRAIN_MS); await cosignatures.settle(); });
     let sink: RunningAuditSink | null = null; // started once the metrics exist; drained after the trail closes
-    cleanups.unshift(async () => sink?.drain(SINK_DRAIN_MS));
+    shutdown.add('audit sink drain', async () => sink?.drain(SINK_DRAIN_MS));
     // Read before the trail opens (opening appends); held against the witnesses before any push.
     const witnessStart = await prepareWitnessStart(options.home, { witnessed: state.snapshot().settings.audit_witness !== null || options.sidecar !== undefined, fileTrail: !options.storeUrl });
     const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint), {
       acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note),
     }) : null;
-    if (shared) cleanups.push(() => shared.close());
+    if (shared) shutdown.add('shared stores', () => shared.close());
     const audit = shared?.audit ?? await openAuditTrail({
       dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
       fsync: state.snapshot().settings.audit_fsync, acceptGap: options.acceptAuditGap === true,
       onCheckpoint: (checkpoint) => witnesses.offer(checkpoint),
       onNote: (note) => logger.info({ component: 'audit' }, note),
     });
-    cleanups.unshift(() => audit.close());
+    shutdown.add('audit trail', () => audit.close());
     cosignatures.storeIn(shared ? (stored) => shared.keepCosignature(stored) : fileCosignatureSink(options.home));
     // The mock answers in-process behind the same client every provider call goes through.
     const upstream = withInProcessProviders(createUpstreamClient(options.upstreamTimeouts), answerMockCall);
-    cleanups.push(() => upstream.close());
+    shutdown.add('upstream client', () => upstream.close());
     const counters = options.redisUrl ? await openSharedCounters(options.redisUrl, state, logger) : null;
-    if (counters) cleanups.push(() => counters.close());
+    if (counters) shutdown.add('shared counters', () => counters.close());
     const mode = await prepareMode({
       home: options.home, env: options.env, state, audit, logger,
       ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
@@ -129,7 +131,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ...(options.adminCommands ? { adminCommands: options.adminCommands(state) } : {}),
       auditPage: createAuditPageSource({ audit, home: options.home, shared, witnessHealth: () => witnesses.health() }),
     });
-    cleanups.unshift(async () => mode.stop());
+    shutdown.add('mode', async () => mode.stop());
     const modeUpstream = mode.wrapUpstream(upstream);
     const witnessInput = { setting: state.snapshot().settings.audit_witness, hub: mode.sidecar?.hub ?? null, upstream: modeUpstream, ...(witnessStart.instance ? { instance: witnessStart.instance } : {}) };
     const startSkipped = witnessStart.local && witnessStart.instance ? await holdTrailToWitnesses(witnessInput, {
@@ -144,12 +146,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const providers = createProviderSource(state, options.env, { host: options.host, port: options.port }, mode.providerOptions);
     mode.setCatalog?.(() => representativeModels(providers.current()));
     const resourceIds = shared?.resourceIds ?? await openResourceIdStore(options.home);
-    cleanups.push(() => resourceIds.close());
+    shutdown.add('resource ids', () => resourceIds.close());
     const tracer = await startTracing(options.env, GATEWAY_VERSION);
-    if (tracer) cleanups.push(() => tracer.shutdown());
+    if (tracer) shutdown.add('tracing', () => tracer.shutdown());
     // The MCP servers /mcp fronts: connected on first use, re-made when they die.
     const mcp = new UpstreamServers(() => state.snapshot().mcp_servers ?? [], options.env);
-    cleanups.push(() => mcp.close());
+    shutdown.add('mcp servers', () => mcp.close());
     const mcpHealth = (): Record<string, HealthComponent> => {
       // /health is open: a server's last error says what went wrong in a line, never a password in a URL.
       const servers = Object.fromEntries(Object.entries(mcp.health()).map(([name, server]) => [name, server.last_error === undefined ? server
@@ -166,10 +168,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     });
     sink = startAuditSink({ home: options.home, settings: state.snapshot().settings, env: options.env, upstream, registry: services.metrics.registry, logger, ...(options.storeUrl ? { storeUrl: options.storeUrl } : {}) });
     const trail = await openTrailSource(options.home, options.storeUrl, openStoreTrailSource);
-    cleanups.push(() => trail.close());
+    shutdown.add('trail source', () => trail.close());
     if (services.spend) await keepBudgetCounters(trail, state, services.spend, logger);
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
-    cleanups.push(async () => stopSampler());
+    shutdown.add('event-loop sampler', async () => stopSampler());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
     const server = await buildServer(services, { tls, ...mode.serverOptions, mcp, ...(options.remotePeer ? { remotePeer: options.remotePeer } : {}) });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
@@ -182,7 +184,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     mode.start();
     state.watch();
     const stopDrain = startOutboxDrain(state, audit, services.logger, `${hostname()}:${process.pid}`);
-    cleanups.unshift(async () => stopDrain());
+    shutdown.add('admin outbox drain', async () => stopDrain());
     const ticker = setInterval(() => server.door.flushRefusals(), 1000);
     ticker.unref();
     const scheme = tls ? 'https' : 'http';
@@ -193,7 +195,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     providers.listenOn({ host: options.host, port });
     for (const warning of providers.current().warnings) services.logger.warn({ warning }, 'provider skipped');
     let stopping: Promise<void> | null = null;
-    const stop = () => (stopping ??= stopGateway(server, services, cleanups, ticker, options.drainTimeoutMs ?? 10_000));
+    const stop = () => (stopping ??= stopGateway(server, services, shutdown, ticker, options.drainTimeoutMs ?? 10_000));
     const { providers: inForce, warnings } = providers.current();
     const storage = options.storeUrl
       ? `state and audit in PostgreSQL ${state.file} (this instance's audit chain ${shared?.audit.chainId})${options.redisUrl ? ` · rate limits in Redis ${maskUrlCredentials(options.redisUrl)}` : ''}`
@@ -205,12 +207,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     };
     return { url, mode: mode.kind, storage, suggestedModels, bootstrapKey: bootstrap?.key ?? null, providerNames: inForce.map((provider) => provider.name), providerWarnings: [...warnings], services, stop };
   } catch (error) {
-    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    await shutdown.run(() => undefined);
     throw error;
   }
 }
 
-async function stopGateway(server: GatewayServer, services: GatewayServices, cleanups: Array<() => Promise<unknown>>, ticker: NodeJS.Timeout, drainTimeoutMs: number): Promise<void> {
+async function stopGateway(server: GatewayServer, services: GatewayServices, shutdown: ShutdownSteps, ticker: NodeJS.Timeout, drainTimeoutMs: number): Promise<void> {
   clearInterval(ticker);
   // fastify's close stops accepting, answers 503 on kept-alive sockets and waits for
   // in-flight requests; a connection whose request just finished is closed at once rather
@@ -222,6 +224,6 @@ async function stopGateway(server: GatewayServer, services: GatewayServices, cle
   clearInterval(closeIdle);
   server.door.flushRefusals(true);
   server.door.close();
-  for (const cleanup of cleanups) await cleanup().catch((error: unknown) => services.logger.error({ err: String(error) }, 'shutdown step failed'));
+  await shutdown.run((step, error) => services.logger.error({ step, err: String(error) }, 'shutdown step failed'));
   services.logger.flush();
 }
