@@ -120,6 +120,11 @@ export class GroupCommitWriter {
     return reason === undefined ? { ok: true, seq: this.durable.seq } : { ok: false, reason };
   }
 
+  /** The hash of record 1 (null while empty) and the durable head: what a rotation closes. */
+  chainHead(): { firstHash: string | null; head: ChainHead } {
+    return { firstHash: this.firstHash, head: this.durable };
+  }
+
   /** Resolves once every record appended so far is written and, whatever the policy, fdatasync'd. */
   async flush(): Promise<void> {
     if (this.writing) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));

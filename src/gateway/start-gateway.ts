@@ -111,6 +111,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
       trail: shared?.trail ?? createFileTrailReader(path.join(options.home, 'audit', 'audit.jsonl')),
       ...(options.adminCommands ? { adminCommands: options.adminCommands(state) } : {}),
+      ...(audit.rotate ? { rotateAudit: () => audit.rotate!() } : {}),
       auditPage: createAuditPageSource({ audit, home: options.home, shared, witnessHealth: () => witnesses.health() }),
     });
     cleanups.unshift(async () => mode.stop());
