@@ -14,7 +14,7 @@ export interface RotateBackend {
   name: string;
   setUp(): Promise<void>;
   tearDown(): Promise<void>;
-  start(jar: GatewayJar, home?: string): Promise<GatewayProcess>;
+  start(jar: GatewayJar, home?: string, env?: NodeJS.ProcessEnv): Promise<GatewayProcess>;
   /** A virtual key for calls to `gateway`. */
   callKey(gateway: GatewayProcess): string;
   /** Extra arguments (and environment) for a CLI command on this store. */
@@ -43,8 +43,8 @@ export function fileBackend(): RotateBackend {
     name: 'file store',
     setUp: async () => undefined,
     tearDown: async () => undefined,
-    async start(jar, home) {
-      const gateway = await jar.start({ ...(home ? { home } : {}), args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn' } });
+    async start(jar, home, env = {}) {
+      const gateway = await jar.start({ ...(home ? { home } : {}), args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn', ...env } });
       if (gateway.bootstrapKey) keys.set(gateway.home, gateway.bootstrapKey);
       return gateway;
     },
@@ -90,7 +90,7 @@ export function postgresBackend(): RotateBackend {
       key = /sk-gw-\w+/.exec(made.stdout + made.stderr)![0];
     },
     tearDown: async () => { await postgres?.destroy(); },
-    start: (jar, home) => jar.start({ ...(home ? { home } : {}), args: ['--store', store, '--standalone'], env: { GW_LOG_LEVEL: 'warn' } }),
+    start: (jar, home, env = {}) => jar.start({ ...(home ? { home } : {}), args: ['--store', store, '--standalone'], env: { GW_LOG_LEVEL: 'warn', ...env } }),
     callKey: () => key,
     cliArgs: () => ['--store', store],
     verify: (home, ...args) => runGw(['audit', 'verify', '--store', store, ...args], { home }),
