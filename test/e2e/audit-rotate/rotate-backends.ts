@@ -13,6 +13,8 @@ import type { AuditLine, GatewayJar } from '../helpers.js';
 export interface RotateBackend {
   name: string;
   setUp(): Promise<void>;
+  /** A fresh store for the next test (PostgreSQL: a new database, so no other home's chains are in it). */
+  reset(): Promise<void>;
   tearDown(): Promise<void>;
   start(jar: GatewayJar, home?: string, env?: NodeJS.ProcessEnv): Promise<GatewayProcess>;
   /** A virtual key for calls to `gateway`. */
@@ -42,6 +44,7 @@ export function fileBackend(): RotateBackend {
   return {
     name: 'file store',
     setUp: async () => undefined,
+    reset: async () => undefined,
     tearDown: async () => undefined,
     async start(jar, home, env = {}) {
       const gateway = await jar.start({ ...(home ? { home } : {}), args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn', ...env } });
@@ -81,7 +84,10 @@ export function postgresBackend(): RotateBackend {
     name: 'PostgreSQL',
     async setUp() {
       postgres = await startPostgres();
-      store = await postgres.createDatabase();
+      await this.reset();
+    },
+    async reset() {
+      store = await postgres!.createDatabase();
       const admin = { env: { GW_HOME: await makeHome('gw-admin-') } };
       const migrated = await runGw(['db', 'migrate', '--store', store], admin);
       if (migrated.code !== 0) throw new Error(migrated.stderr);

@@ -61,6 +61,7 @@ describe.each([['file store', fileBackend(), FILE_STEPS], ['PostgreSQL', postgre
   afterAll(() => backend.tearDown());
 
   it.each(steps.map((step) => [step]))('kill -9 at step %s: the next start finishes (or undoes) the rotation and the trail verifies', async (step) => {
+    await backend.reset();
     const { home, oldKey, key } = await killedAt(backend, step);
     const restarted = await backend.start(jar, home);
     await call(restarted, key);
