@@ -128,6 +128,9 @@ export class FileTrailHandle {
   /** Seals the closing record; every append from here on waits for the new chain. */
   async #appendClosing(next: AuditSigningKey): Promise<AuditRecord> {
     this.#held = [];
+    // Everything before the closing record gets its plain checkpoint; the closing record gets only the closed one.
+    await this.parts.writer.flush();
+    this.parts.writer.holdCheckpoints();
     const closing = this.parts.writer.append({ kind: 'audit.chain_closed', data: { reason: 'rotate', next_public_key: next.publicKey, next_key_fingerprint: fingerprintOf(next.publicKey) } });
     try {
       const record = await closing;
@@ -135,6 +138,7 @@ export class FileTrailHandle {
       return record;
     } catch (error) {
       // The closing record is not in the chain: the rotation is undone, the waiting calls go to the old chain.
+      this.parts.writer.holdCheckpoints(false);
       await endRotation(this.parts.home);
       this.#release(this.parts.writer);
       throw error;

@@ -18,17 +18,17 @@ export interface HomeChain extends ChainToTrust {
 export interface HomeTrustOptions {
   trustedKeys: readonly string[];
   allowUntrusted?: boolean;
-  /** Seqs whose hashes the live chain's result returns (a witness's checkpoints). */
+  /** Seqs whose hashes each chain's result returns (a witness's checkpoints). */
   collectSeqs?: ReadonlySet<number>;
 }
 
-async function verifyClosed(home: string, auditDir: string): Promise<HomeChain[]> {
+async function verifyClosed(home: string, auditDir: string, collectSeqs: ReadonlySet<number> | undefined): Promise<HomeChain[]> {
   const chains: HomeChain[] = [];
   for (const files of await listClosedChains(auditDir)) {
     const checkpoint = await readSignedCheckpoint(files.checkpoint);
     const result = await verifyFile(files.log, {
       requireSeal: true, checkpointPath: files.checkpoint, keyPath: path.join(home, 'audit.key'),
-      ...(checkpoint ? { publicKey: checkpoint.public_key } : {}),
+      ...(checkpoint ? { publicKey: checkpoint.public_key } : {}), ...(collectSeqs ? { collectSeqs } : {}),
     }).catch((error: NodeJS.ErrnoException): VerifyResult => ({
       ok: false, records: 0, head: null, warnings: [],
       firstBad: { line: 0, reason: error.code === 'ENOENT' ? `${files.log} is missing: the closed chain's records were deleted` : error.message },
@@ -61,7 +61,7 @@ function inOrder(chains: HomeChain[]): HomeChain[] {
  */
 export async function verifyHomeChains(home: string, options: HomeTrustOptions): Promise<HomeChain[]> {
   const auditDir = path.join(home, 'audit');
-  const chains = await verifyClosed(home, auditDir);
+  const chains = await verifyClosed(home, auditDir, options.collectSeqs);
   const liveFile = path.join(auditDir, 'audit.jsonl');
   try {
     const result = await verifyFile(liveFile, { requireSeal: true, ...(options.collectSeqs ? { collectSeqs: options.collectSeqs } : {}) });

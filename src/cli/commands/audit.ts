@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { AUDIT_LOG_FILE } from '../../audit/audit-trail.js';
 import { readFile } from 'node:fs/promises';
-import { compareWithWitness, type WitnessComparison, type WitnessedCheckpoint } from '../../audit/compare-witness.js';
+import { compareInventory, compareWithWitness, type WitnessComparison, type WitnessedCheckpoint } from '../../audit/compare-witness.js';
 import { defaultPublicKeyPath, verifyFile } from '../../audit/verify-file.js';
 import type { VerifyResult } from '../../audit/verify.js';
 import { CliExit, type CliContext } from '../cli-context.js';
@@ -109,12 +109,18 @@ export async function runAuditVerify(flags: VerifyFlags, context: CliContext): P
     else throw verifyReadError(error, file, missing, flags, context);
   }
   let comparison: WitnessComparison | undefined;
-  if (witnessed) {
+  const rotated = chains.length > 1 || chains.some((chain) => !chain.live);
+  if (witnessed && rotated) {
+    // After a rotation the witness holds several chains of this home: each must be here, whole.
+    comparison = compareInventory(chains.map((chain) => ({
+      name: chain.name, head: chain.result.head, hashesAt: chain.result.hashesAt ?? new Map(),
+      ...(chain.result.trail ? { trail: chain.result.trail } : {}), ...(chain.result.signedBy ? { publicKey: chain.result.signedBy } : {}),
+    })), witnessed);
+  } else if (witnessed) {
     const publicKey = await readPublicKey(file);
     comparison = compareWithWitness({ trail: result.trail, head: result.head, hashesAt: result.hashesAt ?? new Map(), ...(publicKey ? { publicKey } : {}) }, witnessed);
   }
   const { hashesAt: _collected, ...shown } = result;
-  const rotated = chains.length > 1 || chains.some((chain) => !chain.live);
   if (flags.json) {
     const perChain = rotated ? { chains: chains.map(({ result: { hashesAt: _hashes, ...chainResult }, ...chain }) => ({ ...chain, result: chainResult })) } : {};
     context.stdout.write(`${JSON.stringify({ file, ...shown, ...perChain, ...(comparison ? { witness: { source: flags.witness, ...comparison } } : {}) })}\n`);
