@@ -7,7 +7,7 @@ import type { AuditFsyncPolicy } from '../state/schema.js';
 import { nodeAuditFileSystem, type AuditFileSystem } from './audit-file-system.js';
 import { signCheckpointWithKey, trailIdOf, type ChainHead, type Checkpoint } from './checkpoint.js';
 import { loadOrCreateSigningKey, writePublicKey, type AuditSigningKey } from './signing-key.js';
-import { lockAuditDirectory, type AuditLock, type AuditWriterRole } from './audit-lock.js';
+import { lockAuditDirectory, type AuditWriterRole } from './audit-lock.js';
 import { GroupCommitWriter, type AuditStatus } from './group-commit-writer.js';
 import type { AuditFields, AuditRecord } from './record.js';
 import { AuditGapError, checkStartGap, hashAt, type StartGap } from './check-start-gap.js';
@@ -50,6 +50,8 @@ export interface AuditTrailOptions {
   role?: AuditWriterRole;
   /** Told what the start did that an operator should know (the trust file seeded). */
   onNote?: (note: string) => void;
+  /** TEST ONLY (GW_TEST_ROTATE_PAUSE): the rotation step to stop at for ever, so a test can kill -9 there. */
+  testRotatePause?: string;
 }
 
 export interface AuditTrail {
@@ -152,7 +154,7 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
     };
     const opened = await openWriter(key, tail.head, tail.size, await firstHashOf(logFile, tail.head));
     handle = new FileTrailHandle({
-      home, dir: options.dir, key, role, lock, ...opened, openWriter: (signingKey) => openWriter(signingKey),
+      home, dir: options.dir, key, role, lock, ...opened, ...(options.testRotatePause ? { pauseAt: options.testRotatePause } : {}), openWriter: (signingKey) => openWriter(signingKey),
       writeCheckpoint: async (checkpoint) => {
         await fileSystem.replaceFile(checkpointFile, `${JSON.stringify(checkpoint)}\n`, true);
         if (isSignedCheckpoint(checkpoint)) options.onCheckpoint?.(checkpoint);

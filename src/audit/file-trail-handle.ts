@@ -44,6 +44,8 @@ export interface FileTrailParts {
   closeFile: () => Promise<void>;
   /** Opens a writer on a new, empty audit.jsonl signing with `key`. */
   openWriter(key: AuditSigningKey): Promise<{ writer: GroupCommitWriter; closeFile: () => Promise<void> }>;
+  /** TEST ONLY: the rotation step to stop at (GW_TEST_ROTATE_PAUSE). */
+  pauseAt?: string;
   /** Writes the checkpoint file (durably) and tells the witnesses. */
   writeCheckpoint(checkpoint: SignedCheckpoint): Promise<void>;
 }
@@ -107,16 +109,16 @@ export class FileTrailHandle {
   }
 
   async #rotate(): Promise<RotationSummary> {
-    const { home, dir } = this.parts;
+    const { home } = this.parts;
     await this.parts.writer.flush();
     const { firstHash } = this.parts.writer.chainHead();
     if (firstHash === null) throw new AuditRotationError('the audit trail has no records yet: there is no chain to close');
     const trail = trailIdOf(firstHash);
     const next = await writeNextKey(home);
     await writeRotationJournal(home, { v: 1, chain: trail, next_public_key: next.publicKey, started_at: new Date().toISOString() });
-    await pauseForTest('journal');
+    await pauseForTest('journal', this.parts.pauseAt);
     const closingRecord = await this.#appendClosing(next);
-    await pauseForTest('closing-record');
+    await pauseForTest('closing-record', this.parts.pauseAt);
     return this.#switchChains(trail, closingRecord, next).catch((error: unknown) => {
       // Past the closing record there is no going back: the next start completes the rotation from the journal.
       this.#broken = `the audit rotation stopped half-way (${error instanceof Error ? error.message : String(error)}): restart gw to complete it`;
@@ -151,20 +153,20 @@ export class FileTrailHandle {
     await this.parts.writer.close();
     const closed = signCheckpointWithKey(old.privateKey, old.publicKey, trail, { seq: closing.seq, hash: closing.hash }, true);
     await this.parts.writeCheckpoint(closed);
-    await pauseForTest('closed-checkpoint');
+    await pauseForTest('closed-checkpoint', this.parts.pauseAt);
     await this.parts.closeFile();
     await moveClosedChain(dir, trail, closed);
-    await pauseForTest('moved');
+    await pauseForTest('moved', this.parts.pauseAt);
     await installNextKey(home);
     const key = await loadOrCreateSigningKey(home);
     await writePublicKey(home, key);
-    await pauseForTest('new-key');
+    await pauseForTest('new-key', this.parts.pauseAt);
     const opened = await this.parts.openWriter(key);
     Object.assign(this.parts, { key, writer: opened.writer, closeFile: opened.closeFile });
     const first = await opened.writer.append({ kind: 'audit.chain_opened', data: openingData(closed) });
-    await pauseForTest('opening-record');
+    await pauseForTest('opening-record', this.parts.pauseAt);
     await opened.writer.flush();
-    await pauseForTest('opened');
+    await pauseForTest('opened', this.parts.pauseAt);
     await endRotation(home);
     this.#release(opened.writer);
     return {

@@ -80,11 +80,12 @@ export async function installNextKey(home: string): Promise<void> {
 export type RotateStep = 'journal' | 'closing-record' | 'closed-checkpoint' | 'moved' | 'new-key' | 'opening-record' | 'opened';
 
 /**
- * TEST ONLY: GW_TEST_ROTATE_PAUSE=<step> stops a rotation at that step for ever (after saying so
- * on stderr), so a test can kill -9 the process there. Never set it in production.
+ * TEST ONLY: GW_TEST_ROTATE_PAUSE=<step> (read by gw serve's config, handed in as `pauseAt`) stops
+ * a rotation at that step for ever (after saying so on stderr), so a test can kill -9 the process
+ * there. Never set it in production.
  */
-export async function pauseForTest(step: RotateStep): Promise<void> {
-  if (process.env.GW_TEST_ROTATE_PAUSE !== step) return;
+export async function pauseForTest(step: RotateStep, pauseAt: string | undefined): Promise<void> {
+  if (pauseAt !== step) return;
   process.stderr.write(`gw: GW_TEST_ROTATE_PAUSE: rotation paused at step ${step}\n`);
   await new Promise(() => undefined);
 }

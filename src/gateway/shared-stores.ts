@@ -37,6 +37,8 @@ export interface SharedStoreStart {
   /** gw serve --accept-audit-gap: start under a signing key the trust file does not hold, recording it. */
   acceptAuditGap?: boolean;
   onNote?: (note: string) => void;
+  /** TEST ONLY (GW_TEST_ROTATE_PAUSE): the rotation step to stop at. */
+  testRotatePause?: string;
 }
 
 export async function openSharedStores(url: string, home: string, onCheckpoint?: (checkpoint: SignedCheckpoint) => void, start: SharedStoreStart = {}): Promise<SharedStores> {
@@ -52,7 +54,9 @@ export async function openSharedStores(url: string, home: string, onCheckpoint?:
     if (trust.kind === 'seeded') start.onNote?.(trust.note);
     if (trust.kind === 'untrusted' && !start.acceptAuditGap) throw new AuditGapError({ reason: trust.reason, checkpoint_seq: 0, checkpoint_hash: '', log_seq: 0, log_hash: null }, home);
     await writePublicKey(home, signingKey);
-    const audit = await openPostgresAuditTrail({ database, signingKey, home, ...(onCheckpoint ? { onCheckpoint } : {}) });
+    const audit = await openPostgresAuditTrail({
+      database, signingKey, home, ...(onCheckpoint ? { onCheckpoint } : {}), ...(start.testRotatePause ? { testRotatePause: start.testRotatePause } : {}),
+    });
     if (trust.kind === 'untrusted') {
       await trustKeyAfterGap(home, signingKey.publicKey, new Date());
       await audit.append({ kind: 'audit.gap', data: { reason: trust.reason, accepted_by: 'gw serve --accept-audit-gap' } });

@@ -88,17 +88,19 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   try {
     const logger = options.logger ?? createLogger();
     // Checkpoints reach the witnesses off the request path; gateway.stop's gets a short last try after the trail closes.
+    // TEST ONLY: stops gw audit rotate at a step so a test can kill -9 there (docs/audit-rotate.md).
+    const testRotatePause = options.env.GW_TEST_ROTATE_PAUSE ? { testRotatePause: options.env.GW_TEST_ROTATE_PAUSE } : {};
     const witnesses = new WitnessPusher({ log: (message) => logger.warn({ component: 'audit_witness' }, message) });
     cleanups.unshift(() => witnesses.drain(WITNESS_DRAIN_MS));
     const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint), {
-      acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note),
+      acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note), ...testRotatePause,
     }) : null;
     if (shared) cleanups.push(() => shared.close());
     const audit = shared?.audit ?? await openAuditTrail({
       dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
       fsync: state.snapshot().settings.audit_fsync, acceptGap: options.acceptAuditGap === true,
       onCheckpoint: (checkpoint) => witnesses.offer(checkpoint),
-      onNote: (note) => logger.info({ component: 'audit' }, note),
+      onNote: (note) => logger.info({ component: 'audit' }, note), ...testRotatePause,
     });
     cleanups.unshift(() => audit.close());
     // The mock answers in-process behind the same client every provider call goes through.

@@ -40,6 +40,8 @@ export interface PostgresAuditOptions {
   instance?: string;
   /** The instance's home, where a rotation keeps its next key and journal (gw audit rotate); without it the trail cannot rotate. */
   home?: string;
+  /** TEST ONLY (GW_TEST_ROTATE_PAUSE): the rotation step to stop at. */
+  testRotatePause?: string;
 }
 
 export async function openPostgresAuditTrail(options: PostgresAuditOptions): Promise<AuditTrail & { chainId: string }> {
@@ -48,7 +50,7 @@ export async function openPostgresAuditTrail(options: PostgresAuditOptions): Pro
   const instance = options.instance ?? `${os.hostname()}:${process.pid}`;
   await options.database.query('INSERT INTO gw_audit_chains (chain_id, instance, started_at, head_seq, head_hash) VALUES ($1, $2, $3, 0, $4)', [chainId, instance, now(), GENESIS_PREV]);
   const trail = new PostgresAuditTrail(options.database, options.signingKey, chainId, now, options.onCheckpoint);
-  if (options.home !== undefined) trail.rotation = { home: options.home, instance };
+  if (options.home !== undefined) trail.rotation = { home: options.home, instance, ...(options.testRotatePause ? { pauseAt: options.testRotatePause } : {}) };
   await trail.append({ kind: 'gateway.start', data: { pid: process.pid, chain: chainId, instance } }).catch(() => undefined);
   return trail;
 }
@@ -70,7 +72,7 @@ class PostgresAuditTrail implements AuditTrail {
   #held: Array<{ fields: AuditFields; resolve(record: AuditRecord): void; reject(error: unknown): void }> | null = null;
   #rotating = false;
   /** Where a rotation keeps its key and journal; unset: rotate() refuses. */
-  rotation: { home: string; instance: string } | undefined;
+  rotation: { home: string; instance: string; pauseAt?: string } | undefined;
 
   constructor(
     private readonly database: Database, private signingKey: AuditSigningKey, public chainId: string,
@@ -118,7 +120,7 @@ class PostgresAuditTrail implements AuditTrail {
     }
   }
 
-  #rotationHost(where: { home: string; instance: string }): RotationHost {
+  #rotationHost(where: { home: string; instance: string; pauseAt?: string }): RotationHost {
     return {
       ...where, database: this.database, now: this.now, chainId: this.chainId, key: this.signingKey,
       hold: async () => {

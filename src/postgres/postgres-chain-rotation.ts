@@ -1,7 +1,7 @@
 // The steps of a rotation of a running PostgreSQL trail, in order: next key and journal in the
 // home (durable), appends held and the queue drained, the one transaction (postgres-audit-rotation.ts),
 // the next key installed, the journal removed, the held appends released into the new chain.
-// GW_TEST_ROTATE_PAUSE (test only) stops it at 'journal', 'closed-checkpoint' (the transaction
+// GW_TEST_ROTATE_PAUSE (test only, handed in as pauseAt) stops it at 'journal', 'closed-checkpoint' (the transaction
 // committed) or 'new-key'.
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -30,6 +30,8 @@ export interface RotationHost {
   now: () => Date;
   chainId: string;
   key: AuditSigningKey;
+  /** TEST ONLY: the step to stop at (GW_TEST_ROTATE_PAUSE). */
+  pauseAt?: string;
   /** Holds new appends and drains the queue: the durable tip and trail id of the chain to close. */
   hold(): Promise<{ tip: ChainHead; trail: string }>;
   /** Switches to the next chain (or, with none, stays) and lets the held appends through. */
@@ -46,7 +48,7 @@ async function writeNextKey(home: string): Promise<AuditSigningKey> {
 export async function rotateChain(host: RotationHost): Promise<RotationSummary> {
   const next = await writeNextKey(host.home);
   await writeRotationJournal(host.home, { v: 1, chain: host.chainId, next_public_key: next.publicKey, started_at: host.now().toISOString() });
-  await pauseForTest('journal');
+  await pauseForTest('journal', host.pauseAt);
   let sealed;
   try {
     const { tip, trail } = await host.hold();
@@ -58,11 +60,11 @@ export async function rotateChain(host: RotationHost): Promise<RotationSummary> 
     host.release();
     throw error;
   }
-  await pauseForTest('closed-checkpoint');
+  await pauseForTest('closed-checkpoint', host.pauseAt);
   await installNextKey(host.home);
   const key = await loadOrCreateSigningKey(host.home);
   await writePublicKey(host.home, key);
-  await pauseForTest('new-key');
+  await pauseForTest('new-key', host.pauseAt);
   await endRotation(host.home);
   const head = { seq: 1, hash: sealed.opening.record.hash };
   const previous = host.key;
