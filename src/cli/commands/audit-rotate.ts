@@ -8,7 +8,6 @@ import { AuditLockedError, AuditRotationError, openAuditTrail, type RotationSumm
 import { callHub, remoteHub } from '../admin-client.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
-import { rotateStoreOffline } from '../../postgres/rotate-store-offline.js';
 
 interface RotateFlags {
   home?: string;
@@ -51,7 +50,9 @@ export async function runAuditRotate(flags: RotateFlags, context: CliContext): P
   if (hub) return print(await callHub<RotationSummary>(hub, 'POST', '/admin/api/audit/rotate', {}), flags, context);
   const home = context.home(flags.home);
   const store = resolveStoreUrl(flags.store, context.env);
-  const summary = store === undefined ? await rotateHome(home) : await rotateStoreOffline(store, home).catch((error: unknown) => {
+  // PostgreSQL (and pg) are loaded only when a store is named.
+  const rotateStore = async (url: string) => (await import('../../postgres/rotate-store-offline.js')).rotateStoreOffline(url, home);
+  const summary = store === undefined ? await rotateHome(home) : await rotateStore(store).catch((error: unknown) => {
     if (error instanceof AuditRotationError) throw new CliExit(1, `gw audit rotate: ${error.message}`);
     throw error;
   });
