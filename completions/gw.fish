@@ -341,12 +341,13 @@ complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_f
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from help' -f -a 'list set add remove output test'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key help' -f -a 'export' -d 'Write one chain of the trail (the home\'s, or the PostgreSQL store\'s with --store) as JSON Lines or as OCSF events'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key help' -f -a 'chains' -d 'List the chains of the PostgreSQL trail: one per instance boot'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key help' -f -a 'trust' -d 'The audit keys gw audit verify trusts (anything else fails verification)'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key help' -f -a 'witness-key' -d 'Print the public key this home cosigns the checkpoints it witnesses with (a hub), making it on first use'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'export' -d 'Write one chain of the trail (the home\'s, or the PostgreSQL store\'s with --store) as JSON Lines or as OCSF events'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'chains' -d 'List the chains of the PostgreSQL trail: one per instance boot'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'trust' -d 'The audit keys gw audit verify trusts (anything else fails verification)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'witness-key' -d 'Print the public key this home cosigns the checkpoints it witnesses with (a hub), making it on first use'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'rotate' -d 'Close the audit chain and open the next under a new signing key (trusted by rotation)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from audit' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l file -r -d 'the trail to verify (default: <home>/audit/audit.jsonl)'
@@ -400,7 +401,13 @@ complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from witness-key' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from witness-key' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify export chains trust witness-key'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l hub -r -d 'the running gw to rotate, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l home -r -d 'gw home folder, when no gw runs on it (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l store -r -d 'PostgreSQL store (GW_DATABASE_URL): rotate this home\'s instance key there while no gw runs'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l json -d 'print one JSON object'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify export chains trust witness-key rotate'
 
 complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'set' -d 'Set a local price for provider/model (USD per million tokens, or per image, audio minute or million characters); it wins over the dataset'
 complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'list' -d 'List local prices'

@@ -17,6 +17,8 @@ import type { StateStore } from '../state/state-store.js';
 import type { AdminTokenRecord } from '../state/schema.js';
 import type { TrailReader } from './trail-reader.js';
 import type { AuditPage } from './audit-page.js';
+import { AuditRotationError, type RotationSummary } from '../audit/file-trail-handle.js';
+import { StateError } from '../state/state-errors.js';
 
 export interface AdminContext {
   store: StateStore;
@@ -26,6 +28,22 @@ export interface AdminContext {
   auditPage: AuditPage;
   /** Absent where gw serve did not hand them in (a sidecar, a test harness): the route answers 404. */
   commands?: AdminCommands;
+  /** gw audit rotate on this running gw: closes its chain, opens the next under a new key (docs/audit-rotate.md). */
+  rotateAudit?: () => Promise<RotationSummary>;
+}
+
+async function rotateAudit(context: AdminContext): Promise<AdminAnswer> {
+  if (!context.rotateAudit) return { status: 404, body: { error: { message: 'this gw cannot rotate its audit trail' } } };
+  let summary: RotationSummary;
+  try {
+    summary = await context.rotateAudit();
+  } catch (error) {
+    if (error instanceof AuditRotationError) throw new StateError('refused', error.message);
+    throw error;
+  }
+  // Recorded (admin.change) once the handler returns: the first act of the new chain names who rotated.
+  const detail = { closed_trail: summary.closed_trail, closed_seq: summary.closed_seq, previous_key: summary.previous_key_fingerprint };
+  return { status: 200, body: summary, change: { action: 'audit.rotate', target: summary.next_key_fingerprint, detail } };
 }
 
 /**
@@ -256,5 +274,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   { method: 'GET', path: '/admin/api/audit', operation: 'audit.state', handler: (context) => ok(context.auditPage.state()) },
   // A POST, not a GET: it reads the whole trail, so a cross-site page must not be able to start one.
   { method: 'POST', path: '/admin/api/audit/verify', operation: 'audit.verify', handler: async (context) => ok(await context.auditPage.verify()) },
+  // A POST: it changes the trail's key; the server checks the admin credential and records the act.
+  { method: 'POST', path: '/admin/api/audit/rotate', operation: 'audit.rotate', handler: rotateAudit },
   { method: 'GET', path: '/admin/api/audit/witnessed', operation: 'audit.witnessed', handler: async (context) => ok(await context.auditPage.witnessed()) },
 ];

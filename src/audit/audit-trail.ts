@@ -6,17 +6,23 @@ import { readOptionalFile } from './read-optional-file.js';
 import { nodeAuditFileSystem, type AuditFileSystem } from './audit-file-system.js';
 import { signCheckpointWithKey, trailIdOf, type ChainHead, type Checkpoint } from './checkpoint.js';
 import { loadOrCreateSigningKey, writePublicKey, type AuditSigningKey } from './signing-key.js';
-import { lockAuditDirectory, type AuditLock, type AuditWriterRole } from './audit-lock.js';
+import { lockAuditDirectory, type AuditWriterRole } from './audit-lock.js';
 import { GroupCommitWriter, type AuditFsyncPolicy, type AuditStatus } from './group-commit-writer.js';
 import type { AuditFields, AuditRecord } from './record.js';
 import { AuditGapError, checkStartGap, hashAt, type StartGap } from './check-start-gap.js';
 import { repairTornTail, type TailState } from './repair-tail.js';
 import { checkKeyTrustedAtStart, trustKeyAfterGap } from './trust-at-start.js';
+import { FileTrailHandle, type RotationSummary } from './file-trail-handle.js';
+import { recoverRotation, type RecoveredRotation } from './recover-rotation.js';
+import { closedChainsEvidence } from './closed-chains.js';
+import { endRotation } from './rotation-journal.js';
+import { isSignedCheckpoint } from './checkpoint.js';
 
 export { AuditLockedError } from './audit-lock.js';
 export { AuditClosedError, AuditWriteError, type AuditStatus } from './group-commit-writer.js';
 export { AuditTailDamagedError } from './repair-tail.js';
 export { AuditGapError } from './check-start-gap.js';
+export { AuditRotationError, type RotationSummary } from './file-trail-handle.js';
 export type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
 
 export interface AuditTrailOptions {
@@ -43,6 +49,8 @@ export interface AuditTrailOptions {
   role?: AuditWriterRole;
   /** Told what the start did that an operator should know (the trust file seeded). */
   onNote?: (note: string) => void;
+  /** TEST ONLY (GW_TEST_ROTATE_PAUSE): the rotation step to stop at for ever, so a test can kill -9 there. */
+  testRotatePause?: string;
 }
 
 export interface AuditTrail {
@@ -52,6 +60,11 @@ export interface AuditTrail {
   flush(): Promise<void>;
   /** Appends gateway.stop, flushes, fsyncs and releases the lock; a second call returns the first's promise. */
   close(): Promise<void>;
+  /**
+   * gw audit rotate: closes the current chain with an `audit.chain_closed` record and a closed
+   * checkpoint under the old key, and opens the next chain under a new key (docs/audit-rotate.md).
+   */
+  rotate?(): Promise<RotationSummary>;
 }
 
 export const AUDIT_LOG_FILE = 'audit.jsonl';
@@ -92,6 +105,21 @@ function untrustedKeyGap(reason: string, head: ChainHead | null): StartGap {
   return { reason, checkpoint_seq: 0, checkpoint_hash: '', log_seq: head?.seq ?? 0, log_hash: head?.hash ?? null };
 }
 
+/** The start's view of a rotation the last run left unfinished. */
+type Recovery = RecoveredRotation | { rolledBack: string } | null;
+
+function isRecovered(recovery: Recovery): recovery is RecoveredRotation {
+  return recovery !== null && 'journal' in recovery;
+}
+
+/** A missing checkpoint is the rotation's own doing when the new chain opened by naming the journal's chain and no checkpoint came yet. */
+async function isOpeningWithoutCheckpoint(recovery: Recovery, gap: StartGap | null, logFile: string): Promise<boolean> {
+  if (!isRecovered(recovery) || gap === null || gap.checkpoint_hash !== '' || gap.log_seq === 0) return false;
+  const first = await hashAt(logFile, 1);
+  const line = first === undefined ? undefined : (await readOptionalFile(logFile))?.toString('utf8').split('\n', 1)[0];
+  return line !== undefined && line.includes('"kind":"audit.chain_opened"') && line.includes(`"previous_trail":"${recovery.journal.chain}"`);
+}
+
 export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditTrail> {
   const now = options.now ?? (() => new Date());
   const fileSystem = options.fileSystem ?? nodeAuditFileSystem;
@@ -99,55 +127,48 @@ export async function openAuditTrail(options: AuditTrailOptions): Promise<AuditT
   await chmod(options.dir, 0o700);
   const role = options.role ?? 'gateway';
   const lock = await lockAuditDirectory(path.join(options.dir, AUDIT_LOCK_FILE), role);
-  let writer: GroupCommitWriter;
-  let closeFile: () => Promise<void>;
+  let handle: FileTrailHandle;
   try {
     const home = path.dirname(options.keyPath);
+    const recovery = await recoverRotation(home, options.dir);
+    if (recovery !== null) options.onNote?.(isRecovered(recovery) ? recovery.note : recovery.rolledBack);
     const key = await loadOrCreateSigningKey(home);
     const legacyKey = await readOptionalFile(options.keyPath);
     const logFile = path.join(options.dir, AUDIT_LOG_FILE);
     const tail = await repairTornTail(logFile, path.join(options.dir, 'quarantine'), now());
     const checkpointFile = path.join(options.dir, AUDIT_CHECKPOINT_FILE);
-    const trust = await checkKeyTrustedAtStart(home, key.publicKey, new Date(), tail.head !== null);
+    const trust = await checkKeyTrustedAtStart(home, key.publicKey, new Date(), tail.head !== null, await closedChainsEvidence(options.dir));
     if (trust.kind === 'seeded') options.onNote?.(trust.note);
-    const gap = await checkStartGap(checkpointFile, logFile, { publicKey: key.publicKey, legacyKey }, tail.head)
+    let gap = await checkStartGap(checkpointFile, logFile, { publicKey: key.publicKey, legacyKey }, tail.head)
       ?? (trust.kind === 'untrusted' ? untrustedKeyGap(trust.reason, tail.head) : null);
+    if (await isOpeningWithoutCheckpoint(recovery, gap, logFile)) gap = null;
     if (gap !== null && !options.acceptGap) throw new AuditGapError(gap, options.dir);
     if (trust.kind === 'untrusted') await trustKeyAfterGap(home, key.publicKey, new Date());
     await writePublicKey(home, key);
-    const file = await fileSystem.openLog(logFile);
-    closeFile = () => file.close();
-    writer = new GroupCommitWriter({
-      file, fileSystem, now, fsync: options.fsync, head: tail.head, size: tail.size,
-      checkpointFile, signHead: signerOf(key), firstHash: await firstHashOf(logFile, tail.head),
-      ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
+    const signer = { fileSystem, now, fsync: options.fsync, checkpointFile, ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}) };
+    const openWriter = async (signingKey: AuditSigningKey, head: ChainHead | null = null, size = 0, firstHash: string | null = null) => {
+      const file = await fileSystem.openLog(logFile);
+      const writer = new GroupCommitWriter({ ...signer, file, head, size, signHead: signerOf(signingKey), firstHash });
+      return { writer, closeFile: () => file.close() };
+    };
+    const opened = await openWriter(key, tail.head, tail.size, await firstHashOf(logFile, tail.head));
+    handle = new FileTrailHandle({
+      home, dir: options.dir, key, role, lock, ...opened, ...(options.testRotatePause ? { pauseAt: options.testRotatePause } : {}), openWriter: (signingKey) => openWriter(signingKey),
+      writeCheckpoint: async (checkpoint) => {
+        await fileSystem.replaceFile(checkpointFile, `${JSON.stringify(checkpoint)}\n`, true);
+        if (isSignedCheckpoint(checkpoint)) options.onCheckpoint?.(checkpoint);
+      },
     });
-    await recordStart(writer, tail, gap, role);
+    // The new chain of an interrupted rotation opens by naming the closed one, before anything else.
+    if (isRecovered(recovery) && tail.head === null) await opened.writer.append(recovery.opening);
+    await recordStart(opened.writer, tail, gap, role);
     // A new trail (and each start) gets its checkpoint at once, not a second later: deleting the
     // whole log is then visible, and a witness hears of the trail before it serves anything.
-    await writer.flush();
+    await opened.writer.flush();
+    if (isRecovered(recovery)) await endRotation(home);
   } catch (error) {
     await lock.release();
     throw error;
   }
-  return createHandle(writer, closeFile, lock, role);
-}
-
-function createHandle(writer: GroupCommitWriter, closeFile: () => Promise<void>, lock: AuditLock, role: AuditWriterRole): AuditTrail {
-  let closing: Promise<void> | undefined;
-  const close = async (): Promise<void> => {
-    try {
-      if (role === 'gateway') await writer.append({ kind: 'gateway.stop', data: { pid: process.pid } });
-    } finally {
-      await writer.close();
-      await closeFile().catch(() => undefined);
-      await lock.release();
-    }
-  };
-  return {
-    append: (fields) => writer.append(fields),
-    status: () => writer.status(),
-    flush: () => writer.flush(),
-    close: () => (closing ??= close()),
-  };
+  return handle;
 }

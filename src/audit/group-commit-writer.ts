@@ -93,6 +93,8 @@ export class GroupCommitWriter {
   private checkpointTimer: NodeJS.Timeout | undefined;
   private checkpointing: Promise<void> = Promise.resolve();
   private firstHash: string | null;
+  /** Set by a rotation before its closing record: that record's checkpoint is the closed one, written by the rotation. */
+  private checkpointsHeld = false;
 
   constructor(private readonly options: GroupCommitWriterOptions) {
     this.tip = options.head ?? { seq: 0, hash: GENESIS_PREV };
@@ -120,6 +122,20 @@ export class GroupCommitWriter {
   status(): AuditStatus {
     const [reason] = this.problems.values();
     return reason === undefined ? { ok: true, seq: this.durable.seq } : { ok: false, reason };
+  }
+
+  /** The hash of record 1 (null while empty) and the durable head: what a rotation closes. */
+  chainHead(): { firstHash: string | null; head: ChainHead } {
+    return { firstHash: this.firstHash, head: this.durable };
+  }
+
+  /**
+   * No more checkpoints from this writer: the next one of its chain is the closed checkpoint the
+   * rotation signs. (A plain one at the closing record first would reach the witnesses with the
+   * same seq, and the closed one would look like a repeat.)
+   */
+  holdCheckpoints(hold = true): void {
+    this.checkpointsHeld = hold;
   }
 
   /** Resolves once every record appended so far is written and, whatever the policy, fdatasync'd. */
@@ -258,6 +274,7 @@ export class GroupCommitWriter {
 
   private async writeCheckpoint(head: ChainHead): Promise<void> {
     this.lastCheckpointAt = performance.now();
+    if (this.checkpointsHeld) return;
     if (this.checkpointed !== undefined && this.checkpointed.seq >= head.seq) return;
     if (this.firstHash === null || head.seq === 0) return; // nothing written yet: nothing to seal
     // Ed25519 signing is ~50 µs, once per checkpoint (at most one a second), not per record.

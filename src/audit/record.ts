@@ -11,6 +11,8 @@ export type AuditKind =
   | 'guard.refused_burst' // the summary of an origin's local-guard refusals over one window
   | 'audit.recovered'     // a torn tail was repaired at start-up
   | 'audit.gap'           // records that could not be written (ENOSPC, EIO…), counted once writing works again
+  | 'audit.chain_closed'  // gw audit rotate: the last record of a chain, naming the key of the next one (docs/audit-rotate.md)
+  | 'audit.chain_opened'  // gw audit rotate: record 1 of the next chain, naming the closed chain's trail and head
   | 'gateway.start'
   | 'gateway.stop'
   | 'realtime.open'       // a realtime WebSocket session was proxied to its provider

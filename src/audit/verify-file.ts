@@ -16,6 +16,8 @@ export interface VerifyFileOptions {
   keyPath?: string;
   /** Default: audit.pub in the folder above the log's. */
   publicKeyPath?: string;
+  /** The key to pin instead of reading publicKeyPath (a closed chain: its closed checkpoint's own key, trust decided by rotation). */
+  publicKey?: string;
   /** The trail in its home: a missing checkpoint or key is a finding (verify.ts). */
   requireSeal?: boolean;
   /** Seqs whose hashes to return (a witness's checkpoints). */
@@ -38,7 +40,7 @@ export async function verifyFile(file: string, options: VerifyFileOptions = {}):
   // after the log write, so the log read afterwards always reaches it.
   const checkpointText = await readOptionalFile(options.checkpointPath ?? path.join(path.dirname(file), 'checkpoint.json'));
   const key = await readOptionalFile(options.keyPath ?? defaultKeyPath(file));
-  const publicKey = (await readOptionalFile(options.publicKeyPath ?? defaultPublicKeyPath(file)))?.toString('utf8').trim();
+  const publicKey = options.publicKey ?? (await readOptionalFile(options.publicKeyPath ?? defaultPublicKeyPath(file)))?.toString('utf8').trim();
   let checkpoint: Checkpoint | undefined;
   if (checkpointText !== undefined) {
     try {

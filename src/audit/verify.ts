@@ -51,6 +51,26 @@ export interface VerifyResult {
   signedBy?: string;
   /** The signer is not among `trustedKeys` and `allowUntrusted` let the trail through. */
   untrusted?: boolean;
+  /** The chain's last record is `audit.chain_closed` (gw audit rotate): the key it introduces. */
+  closing?: ChainClosing;
+  /** The checkpoint is a closed one, at the closing record (the chain ended on purpose). */
+  closed?: boolean;
+  /** Record 1 is `audit.chain_opened`: the closed chain it names. */
+  opening?: ChainOpening;
+  /** The signer is trusted because a rotation from this trusted key's chain introduced it (its fingerprint). */
+  trustedByRotationFrom?: string;
+}
+
+export interface ChainClosing {
+  seq: number;
+  next_public_key: string;
+}
+
+export interface ChainOpening {
+  previous_trail: string;
+  previous_seq: number;
+  previous_hash: string;
+  previous_public_key: string;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -98,6 +118,48 @@ export function checkRecordLine(line: string, lineNumber: number): LineVerdict {
   if (sealed.record.hash !== record.hash) return { bad: { seq, reason: `${name}: hash mismatch (edited)` } };
   if (sealed.line !== line) return { bad: { seq, reason: `${name}: line is not in canonical form (edited)` } };
   return { record };
+}
+
+const BASE64URL_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+/** The closing record's key, or a reason it is malformed. */
+function readClosing(record: UnsealedRecord): ChainClosing | string {
+  const next = record.data?.next_public_key;
+  if (typeof next !== 'string' || !BASE64URL_KEY.test(next)) return `record ${record.seq}: audit.chain_closed names no next_public_key`;
+  if (record.data?.next_key_fingerprint !== fingerprintOf(next)) return `record ${record.seq}: audit.chain_closed's next_key_fingerprint is not its key's`;
+  return { seq: record.seq, next_public_key: next };
+}
+
+/** The closed chain an opening record names, or a reason it is malformed. */
+function readOpening(record: UnsealedRecord): ChainOpening | string {
+  if (record.seq !== 1) return `record ${record.seq}: audit.chain_opened is not record 1 (inserted)`;
+  const data = record.data ?? {};
+  const { previous_trail: trail, previous_seq: seq, previous_hash: hash, previous_public_key: key } = data;
+  if (typeof trail !== 'string' || !HEX64.test(trail) || typeof hash !== 'string' || !HEX64.test(hash)
+    || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1 || typeof key !== 'string' || !BASE64URL_KEY.test(key)) {
+    return 'record 1: audit.chain_opened does not name a closed chain (previous_trail, previous_seq, previous_hash, previous_public_key)';
+  }
+  return { previous_trail: trail, previous_seq: seq, previous_hash: hash, previous_public_key: key };
+}
+
+interface RotationMarks {
+  closing?: ChainClosing;
+  opening?: ChainOpening;
+}
+
+/** Reads a chain_closed / chain_opened record into `marks`; a record after the closing one is a finding. */
+export function checkRotationRecord(record: UnsealedRecord, marks: RotationMarks): string | undefined {
+  if (marks.closing) return `record ${record.seq}: written after the chain was closed at record ${marks.closing.seq} (gw audit rotate)`;
+  if (record.kind === 'audit.chain_closed') {
+    const closing = readClosing(record);
+    if (typeof closing === 'string') return closing;
+    marks.closing = closing;
+  } else if (record.kind === 'audit.chain_opened') {
+    const opening = readOpening(record);
+    if (typeof opening === 'string') return opening;
+    marks.opening = opening;
+  }
+  return undefined;
 }
 
 /** Checks that a record follows the previous one (null: it is the first): seq + 1 and prev = previous hash. */
@@ -169,6 +231,19 @@ function checkpointProblem(head: ChainHead | null, hashAtCheckpoint: string | un
   return undefined;
 }
 
+/**
+ * A closed checkpoint seals the closing record and nothing after it; a closing record without
+ * one is a rotation that stopped before its checkpoint (gw serve completes it): a warning.
+ */
+function closedProblem(head: ChainHead | null, marks: RotationMarks, checkpoint: Checkpoint | undefined, warnings: string[]): Omit<BadRecord, 'line'> | undefined {
+  const closed = checkpoint !== undefined && isSignedCheckpoint(checkpoint) && checkpoint.closed === true;
+  if (closed && (marks.closing === undefined || marks.closing.seq !== checkpoint.seq || head?.seq !== checkpoint.seq)) {
+    return { seq: checkpoint.seq, reason: `the closed checkpoint (seq ${checkpoint.seq}) is not at the chain's closing record and end (records added or the close forged)` };
+  }
+  if (!closed && marks.closing !== undefined) warnings.push(`record ${marks.closing.seq} closes the chain but no closed checkpoint seals it yet (a rotation interrupted: gw serve completes it)`);
+  return undefined;
+}
+
 /** Verifies the lines of a trail (without their "\n"), stopping at the first bad one. */
 export async function verifyLines(lines: Iterable<string> | AsyncIterable<string>, options: VerifyOptions = {}): Promise<VerifyResult> {
   const warnings: string[] = [];
@@ -178,13 +253,14 @@ export async function verifyLines(lines: Iterable<string> | AsyncIterable<string
   let hashAtCheckpoint: string | undefined;
   let trail: string | undefined;
   const hashesAt = new Map<number, string>();
+  const marks: RotationMarks = {};
   // Held back one step so the last line can be told apart when it is incomplete.
   let pending: string | undefined;
   const checkPending = (line: string): BadRecord | undefined => {
     lineNumber += 1;
     const verdict = checkRecordLine(line, lineNumber);
     if ('bad' in verdict) return { line: lineNumber, ...verdict.bad };
-    const problem = checkRecordLink(verdict.record, head);
+    const problem = checkRecordLink(verdict.record, head) ?? checkRotationRecord(verdict.record, marks);
     if (problem) return { line: lineNumber, seq: verdict.record.seq, reason: problem };
     head = { seq: verdict.record.seq, hash: verdict.record.hash };
     if (head.seq === options.checkpoint?.seq) hashAtCheckpoint = head.hash;
@@ -196,7 +272,7 @@ export async function verifyLines(lines: Iterable<string> | AsyncIterable<string
   for await (const line of lines) {
     if (pending !== undefined) {
       const bad = checkPending(pending);
-      if (bad) return { ok: false, records, head, firstBad: bad, warnings, trail, hashesAt };
+      if (bad) return { ok: false, records, head, firstBad: bad, warnings, trail, hashesAt, ...marks };
     }
     pending = line;
   }
@@ -205,13 +281,14 @@ export async function verifyLines(lines: Iterable<string> | AsyncIterable<string
       warnings.push(`line ${lineNumber + 1}: the last line has no trailing newline (a write in progress or a torn tail); not checked`);
     } else {
       const bad = checkPending(pending);
-      if (bad) return { ok: false, records, head, firstBad: bad, warnings, trail, hashesAt };
+      if (bad) return { ok: false, records, head, firstBad: bad, warnings, trail, hashesAt, ...marks };
     }
   }
-  const problem = checkpointProblem(head, hashAtCheckpoint, trail, options, warnings);
+  const problem = checkpointProblem(head, hashAtCheckpoint, trail, options, warnings) ?? closedProblem(head, marks, options.checkpoint, warnings);
   const signedBy = options.checkpoint && isSignedCheckpoint(options.checkpoint) ? options.checkpoint.public_key : undefined;
   const signer = signedBy === undefined ? {} : { signedBy };
-  if (problem) return { ok: false, records, head, firstBad: { line: lineNumber + 1, ...problem }, warnings, trail, hashesAt, ...signer };
+  if (problem) return { ok: false, records, head, firstBad: { line: lineNumber + 1, ...problem }, warnings, trail, hashesAt, ...signer, ...marks };
   const untrusted = signedBy !== undefined && options.trustedKeys !== undefined && !options.trustedKeys.includes(signedBy);
-  return { ok: true, records, head, warnings, trail, hashesAt, ...signer, ...(untrusted ? { untrusted: true } : {}) };
+  const closed = options.checkpoint !== undefined && isSignedCheckpoint(options.checkpoint) && options.checkpoint.closed === true;
+  return { ok: true, records, head, warnings, trail, hashesAt, ...signer, ...(untrusted ? { untrusted: true } : {}), ...marks, ...(closed ? { closed } : {}) };
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { defaultTrustFile, readTrustFile } from '../audit/trust-file.js';
 import { AUDIT_LOG_FILE, type AuditTrail } from '../audit/audit-trail.js';
 import { PUBLIC_KEY_FILE } from '../audit/signing-key.js';
-import { verifyFile } from '../audit/verify-file.js';
+import { verifyHomeChains } from '../audit/verify-home.js';
 import type { VerifyResult } from '../audit/verify.js';
 import type { WitnessHealth } from '../audit/witness-pusher.js';
 import type { AuditPage, TrailVerdict } from '../admin/audit-page.js';
@@ -55,9 +55,12 @@ async function verifyNow(input: AuditPageInput, file: string): Promise<TrailVerd
     const verdicts = await input.shared.verifyChains({ trustedKeys: await trustedKeysOf(input.home) });
     chains = verdicts.map((verdict) => chainOf(`chain ${verdict.chainId} (${verdict.instance}, from ${verdict.startedAt})`, verdict.result));
   } else {
-    chains = [chainOf(file, await verifyFile(file, { requireSeal: true, trustedKeys: await trustedKeysOf(input.home) }).catch((error: NodeJS.ErrnoException): VerifyResult => ({
-      ok: false, records: 0, head: null, warnings: [], firstBad: { line: 0, reason: error.code === 'ENOENT' ? 'no trail yet' : `unreadable: ${error.message}` },
-    })))];
+    // Every chain of the home: the closed ones gw audit rotate left in audit/chains/, and the live one.
+    chains = await verifyHomeChains(input.home, { trustedKeys: await trustedKeysOf(input.home) })
+      .then((verdicts) => verdicts.map((verdict) => chainOf(verdict.live ? file : verdict.file, verdict.result)))
+      .catch((error: NodeJS.ErrnoException) => [chainOf(file, {
+        ok: false, records: 0, head: null, warnings: [], firstBad: { line: 0, reason: error.code === 'ENOENT' ? 'no trail yet' : `unreadable: ${error.message}` },
+      })]);
   }
   return { ok: chains.every((chain) => chain.ok), checked_at: new Date().toISOString(), took_ms: Date.now() - started, chains };
 }

@@ -8,6 +8,7 @@ import { readSecretReference } from '../config/login-env.js';
 import { createHubContext, type HubContext, type HubLimits } from '../hub/hub-context.js';
 import type { TrailReader } from '../admin/trail-reader.js';
 import type { AuditPage } from '../admin/audit-page.js';
+import type { AdminContext } from '../admin/admin-api.js';
 import type { AdminCommands } from '../admin/admin-api.js';
 import { oidcConfig } from '../hub/verification-page.js';
 import { createHubIdentity } from '../hub/hub-identity.js';
@@ -61,6 +62,8 @@ export interface ModeInput {
   auditPage: Omit<AuditPage, 'witnessed'>;
   /** A hub: admins' remote governance commands (gw policy set … --hub). */
   adminCommands?: AdminCommands;
+  /** gw audit rotate over the admin API (POST /admin/api/audit/rotate). */
+  rotateAudit?: AdminContext['rotateAudit'];
 }
 
 export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
@@ -116,6 +119,7 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
     serverOptions: {
       hub, people: createHubIdentity(hub),
       admin: { store: input.state, hubSecret: secret, trail: input.trail, auditPage: { ...input.auditPage, witnessed: () => witness.overview() }, audit: hub.audit,
+        ...(input.rotateAudit ? { rotateAudit: input.rotateAudit } : {}),
         ...(input.adminCommands ? { commands: input.adminCommands } : {}),
         oidc: { config: (baseUrl) => oidcConfig(hub, baseUrl), fetch } },
     },

@@ -7,6 +7,7 @@ import type { SignedCheckpoint } from '../audit/checkpoint.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { databaseAccessError, openDatabase } from '../postgres/database.js';
 import { openPostgresAuditTrail } from '../postgres/postgres-audit-trail.js';
+import { recoverStoreRotation, storeRotationEvidence } from '../postgres/postgres-audit-rotation.js';
 import { openPostgresResourceIds } from '../postgres/postgres-resource-ids.js';
 import { createPostgresTrailReader } from '../postgres/postgres-trail-reader.js';
 import { AuditGapError } from '../audit/audit-trail.js';
@@ -40,19 +41,26 @@ export interface SharedStoreStart {
   /** gw serve --accept-audit-gap: start under a signing key the trust file does not hold, recording it. */
   acceptAuditGap?: boolean;
   onNote?: (note: string) => void;
+  /** TEST ONLY (GW_TEST_ROTATE_PAUSE): the rotation step to stop at. */
+  testRotatePause?: string;
 }
 
 export async function openSharedStores(url: string, home: string, onCheckpoint?: (checkpoint: SignedCheckpoint) => void, start: SharedStoreStart = {}): Promise<SharedStores> {
   // The key stays in the instance's home: whoever can write the database cannot forge a checkpoint
   // that verifies against this instance's trusted audit.pub (gw audit verify --store).
-  const signingKey = await loadOrCreateSigningKey(home);
-  const trust = await checkKeyTrustedAtStart(home, signingKey.publicKey, new Date());
-  if (trust.kind === 'seeded') start.onNote?.(trust.note);
-  if (trust.kind === 'untrusted' && !start.acceptAuditGap) throw new AuditGapError({ reason: trust.reason, checkpoint_seq: 0, checkpoint_hash: '', log_seq: 0, log_hash: null }, home);
   const database = openDatabase(url);
   try {
+    // A rotation a crash interrupted is finished (or undone) first: the key to load depends on it.
+    const recovered = await recoverStoreRotation(database, home);
+    if (recovered !== null) start.onNote?.(recovered);
+    const signingKey = await loadOrCreateSigningKey(home);
+    const trust = await checkKeyTrustedAtStart(home, signingKey.publicKey, new Date(), false, await storeRotationEvidence(database));
+    if (trust.kind === 'seeded') start.onNote?.(trust.note);
+    if (trust.kind === 'untrusted' && !start.acceptAuditGap) throw new AuditGapError({ reason: trust.reason, checkpoint_seq: 0, checkpoint_hash: '', log_seq: 0, log_hash: null }, home);
     await writePublicKey(home, signingKey);
-    const audit = await openPostgresAuditTrail({ database, signingKey, ...(onCheckpoint ? { onCheckpoint } : {}) });
+    const audit = await openPostgresAuditTrail({
+      database, signingKey, home, ...(onCheckpoint ? { onCheckpoint } : {}), ...(start.testRotatePause ? { testRotatePause: start.testRotatePause } : {}),
+    });
     if (trust.kind === 'untrusted') {
       await trustKeyAfterGap(home, signingKey.publicKey, new Date());
       await audit.append({ kind: 'audit.gap', data: { reason: trust.reason, accepted_by: 'gw serve --accept-audit-gap' } });
@@ -62,6 +70,7 @@ export async function openSharedStores(url: string, home: string, onCheckpoint?:
       keepCosignature: (stored) => insertCosignature(database, stored), close: () => database.end() };
   } catch (error) {
     await database.end().catch(() => undefined);
+    if (error instanceof AuditGapError) throw error;
     throw databaseAccessError(url, error);
   }
 }

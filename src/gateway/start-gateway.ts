@@ -97,6 +97,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   try {
     const logger = options.logger ?? createLogger();
     // Checkpoints reach the witnesses off the request path; gateway.stop's gets a short last try after the trail closes.
+    // TEST ONLY: stops gw audit rotate at a step so a test can kill -9 there (docs/audit-rotate.md).
+    const testRotatePause = options.env.GW_TEST_ROTATE_PAUSE ? { testRotatePause: options.env.GW_TEST_ROTATE_PAUSE } : {};
     const cosignatures = new CosignatureKeeper((message) => logger.warn({ component: 'audit_witness' }, message));
     const witnesses = new WitnessPusher({
       log: (message) => logger.warn({ component: 'audit_witness' }, message),
@@ -108,14 +110,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Read before the trail opens (opening appends); held against the witnesses before any push.
     const witnessStart = await prepareWitnessStart(options.home, { witnessed: state.snapshot().settings.audit_witness !== null || options.sidecar !== undefined, fileTrail: !options.storeUrl });
     const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint), {
-      acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note),
+      acceptAuditGap: options.acceptAuditGap === true, onNote: (note) => logger.info({ component: 'audit' }, note), ...testRotatePause,
     }) : null;
     if (shared) shutdown.add('shared stores', () => shared.close());
     const audit = shared?.audit ?? await openAuditTrail({
       dir: path.join(options.home, 'audit'), keyPath: path.join(options.home, 'audit.key'),
       fsync: state.snapshot().settings.audit_fsync, acceptGap: options.acceptAuditGap === true,
       onCheckpoint: (checkpoint) => witnesses.offer(checkpoint),
-      onNote: (note) => logger.info({ component: 'audit' }, note),
+      onNote: (note) => logger.info({ component: 'audit' }, note), ...testRotatePause,
     });
     shutdown.add('audit trail', () => audit.close());
     cosignatures.storeIn(shared ? (stored) => shared.keepCosignature(stored) : fileCosignatureSink(options.home));
@@ -129,6 +131,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
       trail: shared?.trail ?? createFileTrailReader(path.join(options.home, 'audit', 'audit.jsonl')),
       ...(options.adminCommands ? { adminCommands: options.adminCommands(state) } : {}),
+      ...(audit.rotate ? { rotateAudit: () => audit.rotate!() } : {}),
       auditPage: createAuditPageSource({ audit, home: options.home, shared, witnessHealth: () => witnesses.health() }),
     });
     shutdown.add('mode', async () => mode.stop());

@@ -5,6 +5,7 @@ import { verifyLines, type VerifyResult } from '../audit/verify.js';
 import type { SignedCheckpoint } from '../audit/checkpoint.js';
 import type { Database } from './database.js';
 import { facetsAgree } from './request-facets.js';
+import { applyRotationTrust, checkClosedChainsFollowed } from '../audit/rotation-trust.js';
 
 // Records fetched per round trip; keyset pagination keeps memory flat on long chains.
 const PAGE = 5_000;
@@ -66,7 +67,8 @@ export async function verifyChains(database: Database, trust: ChainTrust): Promi
     const checkFacets = (seq: number, line: string, facets: unknown) => { if (edited === null && !facetsAgree(line, facets)) edited = seq; };
     const result = await verifyLines(chainLines(database, chain.chainId, checkFacets), {
       ...(chain.checkpoint ? { checkpoint: chain.checkpoint } : {}),
-      requireSeal: true, trustedKeys: trust.trustedKeys, allowUntrusted: trust.allowUntrusted === true,
+      // Trust is decided over all chains at once below: a key may be trusted by a rotation another chain records.
+      requireSeal: true,
       ...(trust.collectSeqs ? { collectSeqs: trust.collectSeqs } : {}),
       // The key is the trust list's question here; requireSeal's own pin would name the chain's key.
       ...(chain.checkpoint ? { publicKey: chain.checkpoint.public_key } : {}),
@@ -77,5 +79,8 @@ export async function verifyChains(database: Database, trust: ChainTrust): Promi
     }
     verdicts.push({ ...chain, result });
   }
+  const chains = verdicts.map((verdict) => ({ name: `chain ${verdict.chainId}`, result: verdict.result }));
+  checkClosedChainsFollowed(chains);
+  applyRotationTrust(chains, { trustedKeys: trust.trustedKeys, allowUntrusted: trust.allowUntrusted === true });
   return verdicts;
 }

@@ -9,7 +9,8 @@ import os from 'node:os';
 import { sealAppended, GENESIS_PREV, type SealedRecord } from '../audit/chain.js';
 import { signCheckpointWithKey, trailIdOf, type ChainHead, type SignedCheckpoint } from '../audit/checkpoint.js';
 import type { AuditSigningKey } from '../audit/signing-key.js';
-import { AuditClosedError, type AuditStatus, type AuditTrail } from '../audit/audit-trail.js';
+import { AuditClosedError, AuditRotationError, type AuditStatus, type AuditTrail, type RotationSummary } from '../audit/audit-trail.js';
+import { rotateChain, type RotationHost } from './postgres-chain-rotation.js';
 import type { AuditFields, AuditRecord } from '../audit/record.js';
 import type { Database } from './database.js';
 import { requestFacets } from './request-facets.js';
@@ -37,6 +38,10 @@ export interface PostgresAuditOptions {
   now?: () => Date;
   /** A name for this instance in `gw audit verify --store` (hostname:pid by default). */
   instance?: string;
+  /** The instance's home, where a rotation keeps its next key and journal (gw audit rotate); without it the trail cannot rotate. */
+  home?: string;
+  /** TEST ONLY (GW_TEST_ROTATE_PAUSE): the rotation step to stop at. */
+  testRotatePause?: string;
 }
 
 export async function openPostgresAuditTrail(options: PostgresAuditOptions): Promise<AuditTrail & { chainId: string }> {
@@ -45,6 +50,7 @@ export async function openPostgresAuditTrail(options: PostgresAuditOptions): Pro
   const instance = options.instance ?? `${os.hostname()}:${process.pid}`;
   await options.database.query('INSERT INTO gw_audit_chains (chain_id, instance, started_at, head_seq, head_hash) VALUES ($1, $2, $3, 0, $4)', [chainId, instance, now(), GENESIS_PREV]);
   const trail = new PostgresAuditTrail(options.database, options.signingKey, chainId, now, options.onCheckpoint);
+  if (options.home !== undefined) trail.rotation = { home: options.home, instance, ...(options.testRotatePause ? { pauseAt: options.testRotatePause } : {}) };
   await trail.append({ kind: 'gateway.start', data: { pid: process.pid, chain: chainId, instance } }).catch(() => undefined);
   return trail;
 }
@@ -62,14 +68,20 @@ class PostgresAuditTrail implements AuditTrail {
   #abandoned = false;
   /** The trail id: trailIdOf(hash of record 1), as for audit.jsonl. */
   #trail: string | null = null;
+  /** Appends made while a rotation seals the switch: sealed into the next chain, after its opening record. */
+  #held: Array<{ fields: AuditFields; resolve(record: AuditRecord): void; reject(error: unknown): void }> | null = null;
+  #rotating = false;
+  /** Where a rotation keeps its key and journal; unset: rotate() refuses. */
+  rotation: { home: string; instance: string; pauseAt?: string } | undefined;
 
   constructor(
-    private readonly database: Database, private readonly signingKey: AuditSigningKey, readonly chainId: string,
+    private readonly database: Database, private signingKey: AuditSigningKey, public chainId: string,
     private readonly now: () => Date, private readonly onCheckpoint?: (checkpoint: SignedCheckpoint) => void,
   ) {}
 
   append(fields: AuditFields): Promise<AuditRecord> {
     if (this.#closed) return Promise.reject(new AuditClosedError());
+    if (this.#held !== null) return new Promise((resolve, reject) => this.#held!.push({ fields, resolve, reject }));
     let sealed: SealedRecord;
     try {
       sealed = sealAppended(fields, { v: 1, seq: this.#tip.seq + 1, ts: this.now().toISOString(), prev: this.#tip.hash });
@@ -96,6 +108,43 @@ class PostgresAuditTrail implements AuditTrail {
     }
   }
 
+  /** gw audit rotate: the chain closed and the next opened in one transaction (postgres-chain-rotation.ts). */
+  async rotate(): Promise<RotationSummary> {
+    if (this.rotation === undefined) throw new AuditRotationError('this trail was opened without a home for its keys');
+    if (this.#rotating || this.#closed) throw new AuditRotationError(this.#closed ? 'the audit trail is closing' : 'a rotation is already under way');
+    this.#rotating = true;
+    try {
+      return await rotateChain(this.#rotationHost(this.rotation));
+    } finally {
+      this.#rotating = false;
+    }
+  }
+
+  #rotationHost(where: { home: string; instance: string; pauseAt?: string }): RotationHost {
+    return {
+      ...where, database: this.database, now: this.now, chainId: this.chainId, key: this.signingKey,
+      hold: async () => {
+        this.#held = [];
+        await this.flush();
+        if (this.#trail === null) throw new AuditRotationError('the chain has no records yet');
+        return { tip: this.#durable, trail: this.#trail };
+      },
+      release: (next) => {
+        if (next) {
+          this.chainId = next.chainId;
+          this.signingKey = next.key;
+          this.#tip = next.head;
+          this.#durable = next.head;
+          this.#trail = next.trail;
+          for (const checkpoint of next.checkpoints) this.onCheckpoint?.(checkpoint);
+        }
+        const held = this.#held ?? [];
+        this.#held = null;
+        for (const entry of held) this.append(entry.fields).then(entry.resolve, entry.reject);
+      },
+    };
+  }
+
   /**
    * Appends gateway.stop and waits for the queue, at most CLOSE_WAIT_MS: with PostgreSQL gone a
    * stop must still end. What could not be committed is counted in the error, so the operator
@@ -103,6 +152,7 @@ class PostgresAuditTrail implements AuditTrail {
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      while (this.#rotating) await new Promise((resolve) => setTimeout(resolve, 20));
       const stopped = this.append({ kind: 'gateway.stop', data: { pid: process.pid } }).catch(() => undefined);
       this.#closed = true;
       let timer: NodeJS.Timeout | undefined;

@@ -36,6 +36,8 @@ const FAMILY: Record<AuditKind, 'api' | 'auth' | 'entity' | 'lifecycle' | 'error
   'admin.change': 'entity',
   'gateway.start': 'lifecycle',
   'gateway.stop': 'lifecycle',
+  'audit.chain_closed': 'lifecycle',
+  'audit.chain_opened': 'lifecycle',
   'audit.gap': 'error',
   'audit.recovered': 'error',
 };

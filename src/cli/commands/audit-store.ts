@@ -82,7 +82,7 @@ export async function runStoreVerify(flags: TrustFlags & { store?: string; json?
       for (const warning of result.warnings) context.stderr.write(`warning: ${name}: ${warning}\n`);
       const bad = result.firstBad;
       context.stdout.write(result.ok
-        ? `${name}: intact${result.untrusted ? ' but UNTRUSTED' : ''}, ${result.records} records${result.signedBy ? `, signed by ${fingerprintOf(result.signedBy)}` : ''}\n`
+        ? `${name}: intact${result.untrusted ? ' but UNTRUSTED' : ''}, ${result.records} records${result.signedBy ? `, signed by ${fingerprintOf(result.signedBy)}` : ''}${result.trustedByRotationFrom ? ` (trusted by rotation from ${result.trustedByRotationFrom})` : ''}${result.closed ? ', closed' : ''}\n`
         : `${name}: BROKEN${bad?.seq !== undefined ? ` at seq ${bad.seq}` : ''}: ${bad?.reason ?? 'unknown'}\n`);
     }
     for (const line of missing) context.stdout.write(`MISSING: ${line}\n`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { AUDIT_LOG_FILE } from '../../audit/audit-trail.js';
 import { readFile } from 'node:fs/promises';
-import { compareWithWitness, type LocalTrail, type WitnessComparison, type WitnessedCheckpoint } from '../../audit/compare-witness.js';
+import { compareInventory, compareWithWitness, type LocalTrail, type WitnessComparison, type WitnessedCheckpoint } from '../../audit/compare-witness.js';
 import { readInstanceId } from '../../audit/instance-id.js';
 import { readChainOpening } from '../../audit/read-chain-opening.js';
 import { defaultPublicKeyPath, verifyFile } from '../../audit/verify-file.js';
@@ -19,6 +19,8 @@ import { registerAuditTrustCommand } from './audit-trust.js';
 import { registerAuditExportCommand } from './audit-export.js';
 import { runOcsfVerify } from './audit-verify-ocsf.js';
 import { registerAuditWitnessKeyCommand } from './audit-witness-key.js';
+import { verifyHomeChains, type HomeChain } from '../../audit/verify-home.js';
+import { registerAuditRotateCommand } from './audit-rotate.js';
 
 interface VerifyFlags {
   file?: string;
@@ -45,6 +47,23 @@ function describeResult(result: VerifyResult): string {
   // Line 0 is the checkpoint itself, not a line of the log.
   const where = bad && bad.line > 0 ? ` at line ${bad.line}${seq}` : '';
   return `audit trail BROKEN${where}: ${bad?.reason ?? 'unknown'}`;
+}
+
+function describeChain(chain: HomeChain): string {
+  const { result } = chain;
+  if (!result.ok) return `${chain.name}: ${describeResult(result).replace('audit trail ', '')}`;
+  const signer = result.signedBy === undefined ? '' : `, signed by ${fingerprintOf(result.signedBy)}`;
+  const rotation = result.trustedByRotationFrom === undefined ? '' : ` (trusted by rotation from ${result.trustedByRotationFrom})`;
+  return `${chain.name}: intact${result.untrusted ? ' but UNTRUSTED' : ''}, ${result.records} records${signer}${rotation}${result.closed ? ', closed' : ''}`;
+}
+
+/** The home's trail: every closed chain and the live one; one chain alone reads as before rotations existed. */
+async function verifyHome(home: string, file: string, trust: { keys: string[] }, flags: VerifyFlags, collectSeqs: ReadonlySet<number> | undefined): Promise<{ result: VerifyResult; chains: HomeChain[] }> {
+  const chains = await verifyHomeChains(home, { trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true, ...(collectSeqs ? { collectSeqs } : {}) });
+  const live = chains.find((chain) => chain.live)?.result ?? { ok: true, records: 0, head: null, warnings: [`${file} does not exist yet (a rotation under way)`] };
+  const broken = chains.find((chain) => !chain.result.ok);
+  const result: VerifyResult = broken === undefined ? live : { ...live, ok: false, ...(broken.result.firstBad ? { firstBad: broken.result.firstBad } : {}) };
+  return { result, chains };
 }
 
 function describeWitness(source: string, comparison: WitnessComparison): string[] {
@@ -95,12 +114,12 @@ export async function runAuditVerify(flags: VerifyFlags, context: CliContext): P
   // Read first: the local records at the witnessed seqs are collected while verifying.
   const witnessed: WitnessedCheckpoint[] | undefined = flags.witness === undefined ? undefined : await readWitness(flags.witness, home, context.env);
   let result: VerifyResult;
+  let chains: HomeChain[] = [];
+  const collectSeqs = witnessed ? new Set(witnessed.map((entry) => entry.seq)) : undefined;
   try {
-    // The home's own trail must have its checkpoint and key; a file named with --file may be an export.
-    result = await verifyFile(file, {
-      requireSeal: flags.file === undefined, trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true,
-      ...(witnessed ? { collectSeqs: new Set(witnessed.map((entry) => entry.seq)) } : {}),
-    });
+    // The home's own trail must have its checkpoint and key (and its closed chains, after gw audit rotate); a file named with --file may be an export.
+    if (flags.file === undefined) ({ result, chains } = await verifyHome(home, file, trust, flags, collectSeqs));
+    else result = await verifyFile(file, { requireSeal: false, trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true, ...(collectSeqs ? { collectSeqs } : {}) });
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && flags.file === undefined;
     // A trail the witness has seen is not "not yet written": it was deleted, and that is a finding (exit 1).
@@ -108,20 +127,34 @@ export async function runAuditVerify(flags: VerifyFlags, context: CliContext): P
     else throw verifyReadError(error, file, missing, flags, context);
   }
   let comparison: WitnessComparison | undefined;
-  if (witnessed) {
+  const rotated = chains.length > 1 || chains.some((chain) => !chain.live);
+  if (witnessed && rotated) {
+    // After a rotation the witness holds several chains of this home: each must be here, whole.
+    comparison = compareInventory(chains.map((chain) => ({
+      name: chain.name, head: chain.result.head, hashesAt: chain.result.hashesAt ?? new Map(),
+      ...(chain.result.trail ? { trail: chain.result.trail } : {}), ...(chain.result.signedBy ? { publicKey: chain.result.signedBy } : {}),
+    })), witnessed);
+  } else if (witnessed) {
     comparison = compareWithWitness(await localTrailOf(file, result, flags.file === undefined ? home : undefined, trust.named), witnessed);
   }
   const { hashesAt: _collected, ...shown } = result;
   if (flags.json) {
-    context.stdout.write(`${JSON.stringify({ file, ...shown, ...(comparison ? { witness: { source: flags.witness, ...comparison } } : {}) })}\n`);
+    const perChain = rotated ? { chains: chains.map(({ result: { hashesAt: _hashes, ...chainResult }, ...chain }) => ({ ...chain, result: chainResult })) } : {};
+    context.stdout.write(`${JSON.stringify({ file, ...shown, ...perChain, ...(comparison ? { witness: { source: flags.witness, ...comparison } } : {}) })}\n`);
+  } else if (rotated) {
+    for (const note of trust.notes) context.stderr.write(`note: ${note}\n`);
+    for (const chain of chains) for (const warning of chain.result.warnings) context.stderr.write(`warning: ${chain.name}: ${warning}\n`);
+    for (const chain of chains) context.stdout.write(`${describeChain(chain)}\n`);
+    const broken = chains.filter((chain) => !chain.result.ok).length;
+    context.stdout.write(`${chains.length} chains, ${broken === 0 ? 'all intact' : `${broken} BROKEN`}\n`);
   } else {
     for (const note of trust.notes) context.stderr.write(`note: ${note}\n`);
     for (const warning of result.warnings) context.stderr.write(`warning: ${warning}\n`);
     context.stdout.write(`${describeResult(result)}\n`);
-    if (comparison) {
-      for (const note of comparison.notes) context.stderr.write(`note: ${note}\n`);
-      for (const line of describeWitness(flags.witness!, comparison)) context.stdout.write(`${line}\n`);
-    }
+  }
+  if (comparison && !flags.json) {
+    for (const note of comparison.notes) context.stderr.write(`note: ${note}\n`);
+    for (const line of describeWitness(flags.witness!, comparison)) context.stdout.write(`${line}\n`);
   }
   if (!result.ok || (comparison && !comparison.ok)) throw new CliExit(1, '');
 }
@@ -147,4 +180,5 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
   registerAuditStoreCommands(audit, context);
   registerAuditTrustCommand(audit, context);
   registerAuditWitnessKeyCommand(audit, context);
+  registerAuditRotateCommand(audit, context);
 }

@@ -1,0 +1,71 @@
+// gw audit rotate: closes the trail's current chain (an `audit.chain_closed` record naming the
+// next key, sealed by a closed checkpoint under the old key) and opens the next under a new key
+// (docs/audit-rotate.md). A running gw does it itself, over its admin API (--hub URL: admin
+// credential checked, the act recorded); with no gw running it is done here, under the audit lock.
+import path from 'node:path';
+import type { Command } from 'commander';
+import { AuditLockedError, AuditRotationError, openAuditTrail, type RotationSummary } from '../../audit/audit-trail.js';
+import { callHub, remoteHub } from '../admin-client.js';
+import { CliExit, type CliContext } from '../cli-context.js';
+import { resolveStoreUrl } from '../../postgres/open-state.js';
+
+interface RotateFlags {
+  home?: string;
+  hub?: string;
+  store?: string;
+  json?: boolean;
+}
+
+async function rotateHome(home: string): Promise<RotationSummary> {
+  let trail;
+  try {
+    // fsync 'always': a rotation is rare and every step of it must be on disk before the next.
+    trail = await openAuditTrail({ dir: path.join(home, 'audit'), keyPath: path.join(home, 'audit.key'), fsync: 'always', role: 'cli' });
+  } catch (error) {
+    if (error instanceof AuditLockedError) {
+      throw new CliExit(1, `${error.message}: a running gw rotates its own trail; run gw audit rotate --hub http://HOST:PORT against it (admin token from gw login --admin or GW_ADMIN_TOKEN)`);
+    }
+    throw new CliExit(1, `cannot open the audit trail: ${(error as Error).message}`);
+  }
+  try {
+    return await trail.rotate!();
+  } catch (error) {
+    throw new CliExit(1, `gw audit rotate: ${(error as Error).message}`);
+  } finally {
+    await trail.close();
+  }
+}
+
+function print(summary: RotationSummary, flags: RotateFlags, context: CliContext): void {
+  if (flags.json) {
+    context.stdout.write(`${JSON.stringify(summary)}\n`);
+    return;
+  }
+  context.stdout.write(`audit chain ${summary.closed_trail.slice(0, 12)}… closed at seq ${summary.closed_seq} (key ${summary.previous_key_fingerprint}); `
+    + `new chain ${summary.trail.slice(0, 12)}… signed by key ${summary.next_key_fingerprint}, trusted by rotation\n`);
+}
+
+export async function runAuditRotate(flags: RotateFlags, context: CliContext): Promise<void> {
+  const hub = await remoteHub(flags.hub, context, flags.home);
+  if (hub) return print(await callHub<RotationSummary>(hub, 'POST', '/admin/api/audit/rotate', {}), flags, context);
+  const home = context.home(flags.home);
+  const store = resolveStoreUrl(flags.store, context.env);
+  // PostgreSQL (and pg) are loaded only when a store is named.
+  const rotateStore = async (url: string) => (await import('../../postgres/rotate-store-offline.js')).rotateStoreOffline(url, home);
+  const summary = store === undefined ? await rotateHome(home) : await rotateStore(store).catch((error: unknown) => {
+    if (error instanceof AuditRotationError) throw new CliExit(1, `gw audit rotate: ${error.message}`);
+    throw error;
+  });
+  print(summary, flags, context);
+}
+
+export function registerAuditRotateCommand(audit: Command, context: CliContext): void {
+  audit
+    .command('rotate')
+    .description('Close the audit chain and open the next under a new signing key (trusted by rotation)')
+    .option('--hub <url>', 'the running gw to rotate, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)')
+    .option('--home <dir>', 'gw home folder, when no gw runs on it (default: $GW_HOME or the platform config folder)')
+    .option('--store <url>', 'PostgreSQL store (GW_DATABASE_URL): rotate this home\'s instance key there while no gw runs')
+    .option('--json', 'print one JSON object')
+    .action(async (flags: RotateFlags) => runAuditRotate(flags, context));
+}
