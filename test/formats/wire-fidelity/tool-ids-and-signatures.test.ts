@@ -148,6 +148,20 @@ describe('thinking signatures are never forged', () => {
     expect(encode(reasoning({ encrypted: 'E' }))).toContain('"signature":"gwsig.v1.openai.E"');
   });
 
+  it('a Gemini client streaming from Claude never gets an Anthropic signature as a thoughtSignature', () => {
+    const encoder = codecFor('google-genai').createStreamEncoder({ model: 'm', context });
+    const parts: StreamPart[] = [
+      { type: 'response-start', id: 'msg_1', model: 'm' }, { type: 'reasoning-start', index: 0 }, { type: 'reasoning-delta', index: 0, delta: 'hm' },
+      { type: 'reasoning-opaque', index: 0, signature: 'EqAnthropicSig' }, { type: 'reasoning-end', index: 0 },
+      { type: 'text-start', index: 1 }, { type: 'text-delta', index: 1, delta: 'hi' }, { type: 'text-end', index: 1 },
+      { type: 'reasoning-opaque', index: 2, signature: 'R2VtaW5p', origin: 'google' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'STOP' }, usage: {} },
+    ];
+    const text = parts.map((part) => encoder.push(part)).join('') + encoder.end();
+    expect(text).not.toContain('EqAnthropicSig');
+    expect(text).toContain('"thoughtSignature":"R2VtaW5p"');
+  });
+
   it('same format: carried thinking is stripped before Anthropic, a body without it is left alone', () => {
     const body = { model: 'm', messages: [
       { role: 'assistant', content: [{ type: 'thinking', thinking: 'a', signature: 'gwsig.v1.google.X' }, { type: 'thinking', thinking: 'b', signature: 'EqReal' }, { type: 'text', text: 'hi' }] },
