@@ -18,15 +18,17 @@ const TOOLS: Anthropic.Tool[] = [
 let gw: GatewayProcess;
 let openai: ScriptedProvider;
 let anthropic: ScriptedProvider;
+let gemini: ScriptedProvider;
 
 beforeAll(async () => {
-  [openai, anthropic] = await Promise.all([startScriptedProvider(), startScriptedProvider()]);
+  [openai, anthropic, gemini] = await Promise.all([startScriptedProvider(), startScriptedProvider(), startScriptedProvider()]);
   gw = await startGatewayProcess({ env: {
+    GEMINI_API_KEY: 'AIzaUpstreamGeminiKey', GOOGLE_GEMINI_BASE_URL: gemini.url,
     OPENAI_API_KEY: 'sk-proj-upstream-kimi', OPENAI_BASE_URL: `${openai.url}/v1`,
     ANTHROPIC_API_KEY: 'sk-ant-api03-upstream-claude', ANTHROPIC_BASE_URL: anthropic.url, GW_LOG_LEVEL: 'warn',
   } });
 }, 60_000);
-afterAll(async () => { await gw?.stop(); await openai?.close(); await anthropic?.close(); });
+afterAll(async () => { await gw?.stop(); await openai?.close(); await anthropic?.close(); await gemini?.close(); });
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ data: { id: 'chatcmpl-k', object: 'chat.completion.chunk', created: 1, model: 'kimi-k2', choices: [{ index: 0, delta, finish_reason: finish }] } });
 const toolCall = (index: number, id: string, name: string, args: string) => ({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: args } }] });
@@ -96,4 +98,36 @@ it('crosses to OpenAI-shaped ids and back to Anthropic without forged signatures
 
   const metrics = await (await fetch(`${gw.url}/metrics`)).text();
   expect(metrics).toMatch(/gw_translation_warnings_total\{code="dropped:reasoning"\} [1-9]/);
+}, 60_000);
+
+it('Gemini thought signatures ride back to Gemini in a carrier and never reach Anthropic', async () => {
+  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'list the folder' }];
+  const base = { max_tokens: 4096, thinking: { type: 'enabled' as const, budget_tokens: 1024 }, tools: TOOLS };
+  const usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
+  gemini.script(() => ({ json: { modelVersion: 'gemini-3.8-flash', usageMetadata: usage, candidates: [{ index: 0, finishReason: 'STOP', content: { role: 'model', parts: [
+    { text: 'I should list it.', thought: true },
+    { functionCall: { name: 'Bash', args: { command: 'ls' } }, thoughtSignature: 'R0VNLVNJRy0x' },
+  ] } }] } }));
+  const first = await client().messages.create({ ...base, model: 'gemini-3.8-flash', messages });
+  expect(first.content.filter((block) => block.type === 'thinking').length).toBeGreaterThan(0);
+  for (const block of first.content) if (block.type === 'thinking') expect(block.signature).toMatch(/^gwsig\.v1\./);
+  for (const id of toolUseIds(first)) expect(id).toMatch(ANTHROPIC_ID);
+  messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: toolResults(first) });
+
+  gemini.script(() => ({ json: { modelVersion: 'gemini-3.8-flash', usageMetadata: usage, candidates: [{ index: 0, finishReason: 'STOP', content: { role: 'model', parts: [{ text: 'One file.' }] } }] } }));
+  const second = await client().messages.create({ ...base, model: 'gemini-3.8-flash', messages });
+  expect(second.content.find((block) => block.type === 'text')).toMatchObject({ text: 'One file.' });
+  const atGemini = gemini.requests.at(-1)!;
+  const contents = (atGemini.json() as { contents: Array<{ role: string; parts: Array<Record<string, unknown>> }> }).contents;
+  const modelParts = contents.filter((entry) => entry.role === 'model').flatMap((entry) => entry.parts);
+  expect(modelParts.find((part) => part.functionCall)?.thoughtSignature).toBe('R0VNLVNJRy0x');
+  expect(atGemini.bytes.toString('utf8')).not.toContain('gwsig');
+  messages.push({ role: 'assistant', content: second.content }, { role: 'user', content: 'thanks' });
+
+  anthropic.script(() => ({ json: { id: 'msg_g', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'bye' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 9, output_tokens: 1 } } }));
+  const third = await client().messages.create({ ...base, model: 'claude-sonnet-4-5', messages });
+  expect(third.content).toEqual([{ type: 'text', text: 'bye' }]);
+  const atAnthropic = anthropic.requests.at(-1)!.bytes.toString('utf8');
+  expect(atAnthropic).not.toContain('gwsig');
+  expect(atAnthropic).not.toContain('R0VNLVNJRy0x');
 }, 60_000);
