@@ -117,6 +117,10 @@ export const ERROR_CATALOG = {
     status: 501, kind: 'not_implemented', retryable: false,
     message: 'Translating between these two wire formats is not available yet.',
   },
+  GW_ERR_TRANSLATION_COMPACTION: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: "Compaction items (compaction_trigger, compaction) only work with an OpenAI Responses provider; this model's provider speaks another format.",
+  },
   GW_ERR_POLICY_DENIED: {
     status: 403, kind: 'permission', retryable: false,
     message: 'A gateway policy refuses this request.',

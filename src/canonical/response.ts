@@ -1,6 +1,6 @@
 // The canonical response and stream parts. Finish reasons are kept as
 // { unified, raw } (the vercel/ai way): unified for translation, raw for the audit.
-import type { AssistantPart } from './request.js';
+import type { AssistantPart, ReasoningPart } from './request.js';
 import type { Usage } from './usage.js';
 
 export type UnifiedFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
@@ -39,7 +39,7 @@ export type StreamPart =
   | { type: 'reasoning-start'; index: number }
   | { type: 'reasoning-delta'; index: number; delta: string }
   /** The opaque continuation of a reasoning block (signature, encrypted content, redacted data). */
-  | { type: 'reasoning-opaque'; index: number; signature?: string; encrypted?: string; redacted?: string }
+  | { type: 'reasoning-opaque'; index: number; signature?: string; encrypted?: string; redacted?: string; origin?: ReasoningPart['origin'] }
   | { type: 'reasoning-end'; index: number }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }

@@ -63,3 +63,7 @@ export function codecForDialect(dialect: RouteDialect): DialectCodec {
 export function codecForCall(dialect: RouteDialect, operation: string): DialectCodec {
   return codecForOperation(operation) ?? codecForDialect(dialect);
 }
+
+// The one same-dialect body edit the pipeline asks of a codec folder: an Anthropic-bound body
+// loses thinking blocks gw wrapped because another provider signed them (docs/wire-fidelity.md).
+export { stripForeignThinking } from './anthropic-messages/strip-foreign-thinking.js';

@@ -2,8 +2,10 @@
 // https://docs.anthropic.com/en/api/messages#body-messages-content
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type {
-  AssistantPart, CacheControl, DocumentPart, ImagePart, MediaSource, TextPart, ToolResultPart,
+  AssistantPart, CacheControl, DocumentPart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolResultPart,
 } from '../../canonical/request.js';
+import { unwrapForeignSignature } from '../shared/foreign-thinking-signature.js';
+import { fromSafeToolId } from '../shared/safe-tool-id.js';
 import { invalid, isRecord, optionalString, requireArray, requireRecord, type JsonObject } from '../shared/read-json.js';
 
 export function decodeCacheControl(value: unknown, param: string): CacheControl | undefined {
@@ -66,7 +68,8 @@ function joinTexts(content: unknown): string {
 }
 
 export function decodeToolResultBlock(block: JsonObject, param: string, warnings: TranslationWarning[]): ToolResultPart {
-  const toolCallId = optionalString(block, 'tool_use_id', `${param}.tool_use_id`) ?? invalid(`${param}.tool_use_id`, 'is required');
+  // The provider's own id again when gw mapped it for Anthropic's id pattern (safe-tool-id.ts).
+  const toolCallId = fromSafeToolId(optionalString(block, 'tool_use_id', `${param}.tool_use_id`) ?? invalid(`${param}.tool_use_id`, 'is required'));
   const content: Array<TextPart | ImagePart> = [];
   if (typeof block.content === 'string') content.push({ type: 'text', text: block.content });
   else if (block.content !== undefined && block.content !== null) {
@@ -83,6 +86,17 @@ export function decodeToolResultBlock(block: JsonObject, param: string, warnings
   return withCache(part, block, param);
 }
 
+/** A gw carrier (foreign-thinking-signature.ts) gives back the provider's own opaque value and origin. */
+function decodeThinkingBlock(block: JsonObject, param: string): ReasoningPart {
+  const text = optionalString(block, 'thinking', `${param}.thinking`) ?? '';
+  const signature = optionalString(block, 'signature', `${param}.signature`);
+  const carried = signature === undefined ? null : unwrapForeignSignature(signature);
+  if (carried === null) return { type: 'reasoning', text, ...(signature === undefined ? {} : { signature }), origin: 'anthropic' };
+  if (carried.origin === 'none') return { type: 'reasoning', text };
+  if (carried.origin === 'openai') return { type: 'reasoning', text, encrypted: carried.opaque, origin: 'openai' };
+  return { type: 'reasoning', text, ...(carried.opaque === '' ? {} : { signature: carried.opaque }), origin: 'google' };
+}
+
 export function decodeAssistantBlock(block: JsonObject, param: string, warnings: TranslationWarning[]): AssistantPart | undefined {
   switch (block.type) {
     case 'text':
@@ -91,13 +105,10 @@ export function decodeAssistantBlock(block: JsonObject, param: string, warnings:
       const id = optionalString(block, 'id', `${param}.id`) ?? invalid(`${param}.id`, 'is required');
       const name = optionalString(block, 'name', `${param}.name`) ?? invalid(`${param}.name`, 'is required');
       if (block.cache_control !== undefined && block.cache_control !== null) warnings.push({ code: 'dropped:cache_control', detail: `${param}: a tool call has no cache breakpoint` });
-      return { type: 'tool-call', id, name, arguments: JSON.stringify(block.input ?? {}) };
+      return { type: 'tool-call', id: fromSafeToolId(id), name, arguments: JSON.stringify(block.input ?? {}) };
     }
-    case 'thinking': {
-      const text = optionalString(block, 'thinking', `${param}.thinking`) ?? '';
-      const signature = optionalString(block, 'signature', `${param}.signature`);
-      return { type: 'reasoning', text, ...(signature === undefined ? {} : { signature }), origin: 'anthropic' };
-    }
+    case 'thinking':
+      return decodeThinkingBlock(block, param);
     case 'redacted_thinking':
       return { type: 'reasoning', text: '', redacted: optionalString(block, 'data', `${param}.data`) ?? invalid(`${param}.data`, 'is required'), origin: 'anthropic' };
     default:

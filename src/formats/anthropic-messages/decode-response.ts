@@ -7,6 +7,7 @@ import { GatewayError } from '../../errors.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 import { mapAnthropicUsage } from './map-usage.js';
 import { isRecord, type JsonObject } from '../shared/read-json.js';
+import { fromSafeToolId } from '../shared/safe-tool-id.js';
 
 export function decodeAnthropicResponse(body: unknown): Decoded<CanonicalResponse> {
   if (!isRecord(body) || !Array.isArray(body.content)) {
@@ -37,7 +38,7 @@ export function decodeResponseBlock(block: JsonObject, warnings: TranslationWarn
       if (Array.isArray(block.citations) && block.citations.length > 0) warnings.push({ code: 'dropped:citations' });
       return { type: 'text', text: String(block.text ?? '') };
     case 'tool_use':
-      return { type: 'tool-call', id: String(block.id ?? ''), name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) };
+      return { type: 'tool-call', id: fromSafeToolId(String(block.id ?? '')), name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) };
     case 'thinking':
       return { type: 'reasoning', text: String(block.thinking ?? ''), signature: String(block.signature ?? ''), origin: 'anthropic' };
     case 'redacted_thinking':

@@ -9,6 +9,7 @@ import { decodeAnthropicError } from './decode-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 import { mapAnthropicUsage, mergeUsage } from './map-usage.js';
 import { isRecord, type JsonObject } from '../shared/read-json.js';
+import { fromSafeToolId } from '../shared/safe-tool-id.js';
 
 type BlockKind = 'text' | 'tool-call' | 'reasoning';
 
@@ -70,7 +71,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
     if (!kind) return [];
     const index = this.nextIndex++;
     this.blocks.set(wireIndex, { kind, index });
-    if (kind === 'tool-call') return [{ type: 'tool-call-start', index, id: String(block.id ?? ''), name: String(block.name ?? '') }];
+    if (kind === 'tool-call') return [{ type: 'tool-call-start', index, id: fromSafeToolId(String(block.id ?? '')), name: String(block.name ?? '') }];
     if (kind === 'text') {
       const text = typeof block.text === 'string' ? block.text : '';
       return [{ type: 'text-start', index }, ...(text === '' ? [] : [{ type: 'text-delta' as const, index, delta: text }])];

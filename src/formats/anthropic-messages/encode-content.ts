@@ -1,6 +1,7 @@
 // Canonical parts → Anthropic content blocks, shared by requests and responses.
 // https://docs.anthropic.com/en/api/messages#body-messages-content
 import type { TranslationWarning } from '../../canonical/codec.js';
+import { toSafeToolId } from '../shared/safe-tool-id.js';
 import type { CacheControl, DocumentPart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical/request.js';
 
 type Block = Record<string, unknown>;
@@ -34,7 +35,7 @@ export function encodeDocumentBlock(part: DocumentPart): Block {
 
 export function encodeToolResultBlock(part: ToolResultPart): Block {
   const content = part.content.map((inner) => (inner.type === 'text' ? encodeTextBlock(inner) : encodeImageBlock(inner)));
-  const block: Block = { type: 'tool_result', tool_use_id: part.toolCallId, content };
+  const block: Block = { type: 'tool_result', tool_use_id: toSafeToolId(part.toolCallId), content };
   if (part.isError === true) block.is_error = true;
   return withCache(block, part.cacheControl);
 }
@@ -53,7 +54,7 @@ export function encodeToolUseBlock(part: ToolCallPart, warnings: TranslationWarn
       input = {};
     }
   }
-  return { type: 'tool_use', id: part.id, name: part.name, input };
+  return { type: 'tool_use', id: toSafeToolId(part.id), name: part.name, input };
 }
 
 /**

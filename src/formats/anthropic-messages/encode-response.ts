@@ -2,6 +2,9 @@
 // https://docs.anthropic.com/en/api/messages#response
 import type { CodecContext } from '../../canonical/codec.js';
 import type { CanonicalResponse } from '../../canonical/response.js';
+import type { ReasoningPart } from '../../canonical/request.js';
+import { wrapForeignSignature } from '../shared/foreign-thinking-signature.js';
+import { toSafeToolId } from '../shared/safe-tool-id.js';
 import { encodeAnthropicStopReason } from './map-finish-reason.js';
 import { encodeAnthropicUsage } from './map-usage.js';
 
@@ -9,10 +12,9 @@ export function encodeAnthropicResponse(response: CanonicalResponse, context: Co
   const content: Array<Record<string, unknown>> = [];
   for (const part of response.content) {
     if (part.type === 'text') content.push({ type: 'text', text: part.text });
-    else if (part.type === 'tool-call') content.push({ type: 'tool_use', id: part.id, name: part.name, input: parseInput(part.arguments) });
+    else if (part.type === 'tool-call') content.push({ type: 'tool_use', id: toSafeToolId(part.id), name: part.name, input: parseInput(part.arguments) });
     else if (part.redacted !== undefined) content.push({ type: 'redacted_thinking', data: part.redacted });
-    // Thinking from another provider has no signature; sent as '' it still shows, and is not sent back (encode-content).
-    else content.push({ type: 'thinking', thinking: part.text, signature: part.signature ?? '' });
+    else content.push({ type: 'thinking', thinking: part.text, signature: signatureFor(part) });
   }
   const stopSequence = response.extensions.anthropic?.stop_sequence;
   return {
@@ -25,6 +27,13 @@ export function encodeAnthropicResponse(response: CanonicalResponse, context: Co
     stop_sequence: typeof stopSequence === 'string' ? stopSequence : null,
     usage: encodeAnthropicUsage(response.usage),
   };
+}
+
+/** Anthropic's own signature as it came; anything else in a gw carrier that is never sent to Anthropic (foreign-thinking-signature.ts). */
+function signatureFor(part: ReasoningPart): string {
+  if (part.origin === 'openai' || part.encrypted !== undefined) return wrapForeignSignature('openai', part.encrypted ?? '');
+  if (part.origin === 'google') return wrapForeignSignature('google', part.signature ?? '');
+  return part.signature !== undefined && part.signature !== '' ? part.signature : wrapForeignSignature('none', '');
 }
 
 /** Anthropic clients expect `input` as an object; broken JSON from another model is kept as {}. */

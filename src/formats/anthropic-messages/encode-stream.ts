@@ -7,6 +7,8 @@ import type { CodecContext, StreamEncoder } from '../../canonical/codec.js';
 import type { CanonicalError, FinishReason, StreamPart } from '../../canonical/response.js';
 import type { Usage } from '../../canonical/usage.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
+import { wrapForeignSignature } from '../shared/foreign-thinking-signature.js';
+import { toSafeToolId } from '../shared/safe-tool-id.js';
 import { encodeAnthropicStreamError } from './encode-stream-error.js';
 import { encodeAnthropicStopReason } from './map-finish-reason.js';
 import { encodeAnthropicUsage } from './map-usage.js';
@@ -21,6 +23,8 @@ interface Block {
   buffered: ContentPart[];
   ended: boolean;
   tool?: { id: string; name: string };
+  /** A signature (or redacted data) went out: an unsigned thinking block gets a gw carrier at its stop. */
+  signed?: boolean;
 }
 
 export function createAnthropicStreamEncoder(options: { model: string; context: CodecContext }): StreamEncoder {
@@ -130,6 +134,7 @@ class AnthropicStreamEncoder implements StreamEncoder {
     if (this.current === undefined) return '';
     const block = this.blocks.get(this.current) as Block;
     let text = block.headerSent ? '' : this.header(block, {});
+    if (block.kind === 'reasoning' && !block.signed) text += event('content_block_delta', { type: 'content_block_delta', index: block.wireIndex, delta: signatureDelta(wrapForeignSignature('none', '')) });
     text += event('content_block_stop', { type: 'content_block_stop', index: block.wireIndex });
     this.blocks.delete(this.current);
     this.current = undefined;
@@ -151,8 +156,11 @@ class AnthropicStreamEncoder implements StreamEncoder {
     block.headerSent = true;
     let contentBlock: Record<string, unknown>;
     if (block.kind === 'text') contentBlock = { type: 'text', text: '' };
-    else if (block.kind === 'tool-call') contentBlock = { type: 'tool_use', id: block.tool?.id ?? '', name: block.tool?.name ?? '', input: {} };
-    else if (reasoning.redacted !== undefined) contentBlock = { type: 'redacted_thinking', data: reasoning.redacted };
+    else if (block.kind === 'tool-call') contentBlock = { type: 'tool_use', id: toSafeToolId(block.tool?.id ?? ''), name: block.tool?.name ?? '', input: {} };
+    else if (reasoning.redacted !== undefined) {
+      contentBlock = { type: 'redacted_thinking', data: reasoning.redacted };
+      block.signed = true;
+    }
     else contentBlock = { type: 'thinking', thinking: '', signature: '' };
     return event('content_block_start', { type: 'content_block_start', index: block.wireIndex, content_block: contentBlock });
   }
@@ -161,6 +169,7 @@ class AnthropicStreamEncoder implements StreamEncoder {
     if (part.type === 'reasoning-opaque' && part.redacted !== undefined && !block.headerSent) return this.header(block, { redacted: part.redacted });
     let text = block.headerSent ? '' : this.header(block, {});
     const delta = deltaOf(part);
+    if (delta?.type === 'signature_delta') block.signed = true;
     if (delta) text += event('content_block_delta', { type: 'content_block_delta', index: block.wireIndex, delta });
     return text;
   }
@@ -182,10 +191,17 @@ function deltaOf(part: ContentPart): Record<string, unknown> | undefined {
     case 'text-delta': return { type: 'text_delta', text: part.delta };
     case 'tool-call-delta': return { type: 'input_json_delta', partial_json: part.argumentsDelta };
     case 'reasoning-delta': return { type: 'thinking_delta', thinking: part.delta };
-    default:
-      // Only an Anthropic signature has an Anthropic form; OpenAI encrypted reasoning does not.
-      return part.signature !== undefined ? { type: 'signature_delta', signature: part.signature } : undefined;
+    default: {
+      // Only Anthropic's own signature goes out as one; another provider's opaque value rides in a gw carrier.
+      if (part.encrypted !== undefined) return signatureDelta(wrapForeignSignature('openai', part.encrypted));
+      if (part.signature === undefined) return undefined;
+      return signatureDelta(part.origin === 'google' ? wrapForeignSignature('google', part.signature) : part.signature);
+    }
   }
+}
+
+function signatureDelta(signature: string): Record<string, unknown> {
+  return { type: 'signature_delta', signature };
 }
 
 function event(name: string, data: Record<string, unknown>): string {

@@ -6,6 +6,7 @@ import type { TranslationWarning } from '../../canonical/codec.js';
 import type {
   AssistantPart, ImagePart, Message, MediaSource, TextPart, ToolResultPart, UserPart,
 } from '../../canonical/request.js';
+import { fromSafeToolId } from '../shared/safe-tool-id.js';
 import { documentMediaType, imageMediaType } from './media-types.js';
 import { arrayAt, invalid, isObject, objectAt, stringAt, type JsonObject } from './read-fields.js';
 
@@ -83,7 +84,7 @@ function decodeSource(source: JsonObject, param: string, mediaType: string): Med
 }
 
 function decodeToolResult(result: JsonObject, param: string, scope: DecodeScope): ToolResultPart {
-  const toolCallId = stringAt(result.toolUseId, `${param}.toolUseId`);
+  const toolCallId = fromSafeToolId(stringAt(result.toolUseId, `${param}.toolUseId`));
   const content: Array<TextPart | ImagePart> = [];
   arrayAt(result.content ?? [], `${param}.content`).forEach((value, index) => {
     const block = objectAt(value, `${param}.content[${index}]`);
@@ -114,7 +115,7 @@ export function decodeAssistantBlock(block: JsonObject, param: string, scope: De
   if (typeof block.text === 'string') return { type: 'text', text: block.text };
   if (block.toolUse !== undefined) {
     const toolUse = objectAt(block.toolUse, `${param}.toolUse`);
-    const id = stringAt(toolUse.toolUseId, `${param}.toolUse.toolUseId`);
+    const id = fromSafeToolId(stringAt(toolUse.toolUseId, `${param}.toolUse.toolUseId`));
     const name = stringAt(toolUse.name, `${param}.toolUse.name`);
     scope.toolNames.set(id, name);
     return { type: 'tool-call', id, name, arguments: JSON.stringify(toolUse.input ?? {}) };

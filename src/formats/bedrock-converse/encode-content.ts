@@ -6,6 +6,7 @@ import type { TranslationWarning } from '../../canonical/codec.js';
 import type {
   AssistantPart, CacheControl, DocumentPart, ImagePart, MediaSource, Message, ToolResultPart, UserPart,
 } from '../../canonical/request.js';
+import { toSafeToolId } from '../shared/safe-tool-id.js';
 import { documentFormat, imageFormat } from './media-types.js';
 
 type Block = Record<string, unknown>;
@@ -32,7 +33,7 @@ function encodePart(part: UserPart | AssistantPart | ToolResultPart, warnings: T
     case 'text': return withCachePoint({ text: part.text }, part.cacheControl, warnings);
     case 'image': return withCachePoint(encodeImage(part, warnings), part.cacheControl, warnings);
     case 'document': return withCachePoint(encodeDocument(part, warnings, documents), part.cacheControl, warnings);
-    case 'tool-call': return [{ toolUse: { toolUseId: part.id, name: part.name, input: parseArguments(part.arguments, warnings) } }];
+    case 'tool-call': return [{ toolUse: { toolUseId: toSafeToolId(part.id), name: part.name, input: parseArguments(part.arguments, warnings) } }];
     case 'tool-result': return withCachePoint(encodeToolResult(part, warnings), part.cacheControl, warnings);
     case 'reasoning': return encodeReasoning(part, warnings);
   }
@@ -87,7 +88,7 @@ function encodeToolResult(part: ToolResultPart, warnings: TranslationWarning[]):
     const block = item.type === 'text' ? { text: item.text } : encodeImage(item, warnings);
     if (block !== undefined) content.push(block);
   }
-  const result: Block = { toolUseId: part.toolCallId, content };
+  const result: Block = { toolUseId: toSafeToolId(part.toolCallId), content };
   if (part.isError === true) result.status = 'error';
   return { toolResult: result };
 }

@@ -3,6 +3,7 @@
 import type { CodecContext } from '../../canonical/codec.js';
 import type { AssistantPart } from '../../canonical/request.js';
 import type { CanonicalResponse } from '../../canonical/response.js';
+import { toSafeToolId } from '../shared/safe-tool-id.js';
 import { toBedrockStopReason } from './map-finish-reason.js';
 import { toBedrockUsage } from './map-usage.js';
 
@@ -22,10 +23,11 @@ export function encodeBedrockResponse(response: CanonicalResponse, _context: Cod
 export function encodeAssistantPart(part: AssistantPart): Record<string, unknown> {
   switch (part.type) {
     case 'text': return { text: part.text };
-    case 'tool-call': return { toolUse: { toolUseId: part.id, name: part.name, input: parseObject(part.arguments) } };
+    case 'tool-call': return { toolUse: { toolUseId: toSafeToolId(part.id), name: part.name, input: parseObject(part.arguments) } };
     case 'reasoning':
       if (part.redacted !== undefined) return { reasoningContent: { redactedContent: part.redacted } };
-      return { reasoningContent: { reasoningText: part.signature === undefined ? { text: part.text } : { text: part.text, signature: part.signature } } };
+      // Only a Claude signature is a Bedrock one: another provider's is not passed off as it (never forged).
+      return { reasoningContent: { reasoningText: part.signature === undefined || (part.origin !== undefined && part.origin !== 'anthropic') ? { text: part.text } : { text: part.text, signature: part.signature } } };
   }
 }
 

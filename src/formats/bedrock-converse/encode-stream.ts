@@ -15,6 +15,7 @@ import { encodeBedrockStreamError } from './encode-stream-error.js';
 import { bytesToBinaryString, concatFrames, encodeEventFrame } from './event-stream-frames.js';
 import { toBedrockStopReason } from './map-finish-reason.js';
 import { toBedrockUsage } from './map-usage.js';
+import { toSafeToolId } from '../shared/safe-tool-id.js';
 
 export { isBinaryStreamEncoder, type BinaryStreamEncoder } from '../../canonical/codec.js';
 
@@ -45,7 +46,7 @@ export function createBedrockStreamEncoder(_options: { model: string; context: C
       case 'reasoning-opaque': return [...start(), ...opaqueDeltas(part, delta)];
       case 'tool-call-start':
         return [...start(), encodeEventFrame('contentBlockStart', {
-          contentBlockIndex: blockIndex(part.index), start: { toolUse: { toolUseId: part.id, name: part.name } },
+          contentBlockIndex: blockIndex(part.index), start: { toolUse: { toolUseId: toSafeToolId(part.id), name: part.name } },
         })];
       case 'tool-call-delta': return delta(part.index, { toolUse: { input: part.argumentsDelta } });
       case 'text-end': case 'reasoning-end': case 'tool-call-end':
@@ -75,7 +76,8 @@ export function createBedrockStreamEncoder(_options: { model: string; context: C
 
 function opaqueDeltas(part: Extract<StreamPart, { type: 'reasoning-opaque' }>, delta: (index: number, value: Record<string, unknown>) => Uint8Array[]): Uint8Array[] {
   const frames: Uint8Array[] = [];
-  if (part.signature !== undefined) frames.push(...delta(part.index, { reasoningContent: { signature: part.signature } }));
+  // A Gemini thoughtSignature is not a Bedrock signature: it is not passed off as one.
+  if (part.signature !== undefined && part.origin !== 'google') frames.push(...delta(part.index, { reasoningContent: { signature: part.signature } }));
   if (part.redacted !== undefined) frames.push(...delta(part.index, { reasoningContent: { redactedContent: part.redacted } }));
   return frames;
 }

@@ -92,11 +92,11 @@ export class GoogleStreamDecoder implements StreamDecoder {
     if (part.text === '' && part.signature !== undefined) {
       // A signature after thoughts belongs to them; alone, it is an empty reasoning block.
       const parts = this.open?.kind === 'reasoning' ? [] : [...this.openBlock('reasoning')];
-      parts.push({ type: 'reasoning-opaque', index: this.open!.index, signature: part.signature });
+      parts.push({ type: 'reasoning-opaque', index: this.open!.index, signature: part.signature, origin: 'google' });
       return [...parts, ...this.close()];
     }
     const parts: StreamPart[] = [...this.openBlock('reasoning'), { type: 'reasoning-delta', index: this.open!.index, delta: part.text }];
-    if (part.signature !== undefined) parts.push({ type: 'reasoning-opaque', index: this.open!.index, signature: part.signature }, ...this.close());
+    if (part.signature !== undefined) parts.push({ type: 'reasoning-opaque', index: this.open!.index, signature: part.signature, origin: 'google' }, ...this.close());
     return parts;
   }
 

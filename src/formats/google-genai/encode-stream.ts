@@ -36,7 +36,8 @@ export class GoogleStreamEncoder implements StreamEncoder {
         if (part.delta === '') return '';
         this.reasoningWithText.add(part.index);
         return this.chunk([{ text: part.delta, thought: true }]);
-      case 'reasoning-opaque': return this.encodeSignature(part.index, part.signature);
+      // Only Gemini's own signature goes out as a thoughtSignature; another provider's is never passed off as one.
+      case 'reasoning-opaque': return part.origin === 'google' ? this.encodeSignature(part.index, part.signature) : '';
       case 'tool-call-start': this.calls.set(part.index, { id: part.id, name: part.name, args: '' }); return '';
       case 'tool-call-delta': {
         const call = this.calls.get(part.index);

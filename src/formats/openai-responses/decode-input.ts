@@ -6,6 +6,7 @@ import type { AssistantPart, Message, TextPart, ToolResultPart } from '../../can
 import { decodeMessageContent, textOnly } from './decode-content.js';
 import { customArguments } from './custom-tools.js';
 import { invalid, optionalArray, optionalString, requireRecord, type JsonRecord } from '../shared/json-guards.js';
+import { GatewayError } from '../../errors.js';
 
 /** Codex's namespace tools are flattened to `<namespace>__<name>` (see decode-tools.ts). */
 export const NAMESPACE_SEPARATOR = '__';
@@ -31,6 +32,7 @@ function decodeItem(item: JsonRecord, param: string, state: InputState): void {
   if (type === 'function_call_output' || type === 'custom_tool_call_output') return decodeFunctionOutput(item, param, state);
   if (type === 'custom_tool_call') return decodeCustomCall(item, param, state);
   if (type === 'reasoning') return appendAssistant(state, decodeReasoningItem(item, param, state.warnings));
+  if (type === 'compaction_trigger' || type === 'compaction') throw compactionRefused(type, param);
   // item_reference, web_search_call…: nothing canonical can hold them.
   state.warnings.push({ code: `dropped:item.${type}` });
 }
@@ -99,4 +101,16 @@ function appendAssistant(state: InputState, part: AssistantPart): void {
   const last = state.messages.at(-1);
   if (last?.role === 'assistant') last.content.push(part);
   else state.messages.push({ role: 'assistant', content: [part] });
+}
+
+/**
+ * Codex's compaction (a `compaction_trigger` asking for it, a `compaction` item replaying its
+ * encrypted state) is OpenAI's own: dropping it would silently lose the conversation's history,
+ * so the call is refused in the Responses error shape instead. Same format never decodes it.
+ */
+function compactionRefused(type: string, param: string): GatewayError {
+  return new GatewayError('GW_ERR_TRANSLATION_COMPACTION', {
+    message: `${param} is a ${type} item: compaction only works with an OpenAI Responses provider, and this model's provider speaks another format. Route the session to a Responses model.`,
+    param,
+  });
 }

@@ -3,6 +3,8 @@
 // patched safely (duplicate top-level keys) or gw must add a field. The URL and
 // headers are send-to-provider.ts's.
 import type { Readable } from 'node:stream';
+import type { TranslationWarning } from '../../canonical/codec.js';
+import { stripForeignThinking } from '../../formats/codec-registry.js';
 import { patchTopLevelString, scanTopLevel } from '../../formats/patch-json-field.js';
 import type { UpstreamCall } from '../../providers/provider-adapter.js';
 import { adapterFor } from '../../providers/registry.js';
@@ -17,6 +19,8 @@ export interface EncodedCall {
   /** gw asked for stream usage the client did not (stream_options.include_usage): hide that chunk. */
   hideUsageChunk: boolean;
   resource: null;
+  /** Thinking dropped because it carried another provider's signature (counted by the caller). */
+  warnings?: TranslationWarning[];
 }
 
 type JsonObject = Record<string, unknown>;
@@ -32,13 +36,17 @@ function needsUsageRequested(call: InboundCall, target: Target, body: JsonObject
   return !(isObject(options) && options.include_usage === true);
 }
 
-function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Target): { bytes: Buffer; hideUsageChunk: boolean } {
-  const original = request.body as JsonObject;
+function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Target): { bytes: Buffer; hideUsageChunk: boolean; warnings?: TranslationWarning[] } {
+  let original = request.body as JsonObject;
+  // A session that crossed dialects may hold thinking with a gw carrier, never an Anthropic signature.
+  const stripped = call.operation === 'messages' && request.rawBody && adapterFor(target.provider.kind).dialect === 'anthropic' ? stripForeignThinking(request.rawBody, original) : null;
+  if (stripped) original = stripped.body;
   let json = original;
   const setModel = adapterFor(target.provider.kind).modelInBody(target.provider) && target.upstreamModel !== null && original.model !== target.upstreamModel;
   if (setModel) json = { ...json, model: target.upstreamModel };
   const hideUsageChunk = needsUsageRequested(call, target, original);
   if (hideUsageChunk) json = { ...json, stream_options: { ...(isObject(original.stream_options) ? original.stream_options : {}), include_usage: true } };
+  if (stripped) return { bytes: Buffer.from(JSON.stringify(json)), hideUsageChunk, warnings: stripped.warnings };
   const raw = request.rawBody;
   // DLP's key count already proved the bytes free of duplicates; scan only when it did not run.
   if (!raw || hideUsageChunk || (request.rawKeysUnique !== true && scanTopLevel(raw, 'model').duplicateKeys)) return { bytes: Buffer.from(JSON.stringify(json)), hideUsageChunk };
@@ -61,7 +69,7 @@ export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, 
   const encoded = encodeJsonBody(request, call, target);
   return {
     request: { call: upstreamCall, method: 'POST', clientHeaders: request.headers, body: encoded.bytes, contentType: 'application/json' },
-    hideUsageChunk: encoded.hideUsageChunk, resource: null,
+    hideUsageChunk: encoded.hideUsageChunk, resource: null, ...(encoded.warnings ? { warnings: encoded.warnings } : {}),
   };
 }
 

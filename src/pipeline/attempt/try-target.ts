@@ -40,6 +40,10 @@ export async function tryTarget(
   const encoded = call.resource ? encodeResourceCall(attemptRequest, call, target) : encodeUpstreamCall(attemptRequest, call, target);
   // A held call cut before its answer is priced by these (settle-cut-call.ts): a multipart form's model is only here.
   if (encoded.resource && trace.budget) trace.noteRequestFields(encoded.resource.fields);
+  for (const warning of 'warnings' in encoded ? encoded.warnings ?? [] : []) {
+    trace.noteWarning(warning.code, { once: true });
+    services.metrics.translationDrops.inc({ code: warning.code });
+  }
   const upstream = await sendToProvider(target, encoded.request, services, signal, trace);
   const retryAfter = upstream.headers['retry-after'];
   return {
