@@ -16,9 +16,8 @@ import { checkKeyTrustedAtStart, trustKeyAfterGap } from './trust-at-start.js';
 
 export { AuditLockedError } from './audit-lock.js';
 export { AuditClosedError, AuditWriteError, type AuditStatus } from './group-commit-writer.js';
-export { AuditTailDamagedError } from './repair-tail.js';
 export { AuditGapError } from './check-start-gap.js';
-export type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
+export type { AuditFileSystem } from './audit-file-system.js';
 
 export interface AuditTrailOptions {
   /** $GW_HOME/audit */
@@ -57,7 +56,7 @@ export interface AuditTrail {
 
 export const AUDIT_LOG_FILE = 'audit.jsonl';
 export const AUDIT_CHECKPOINT_FILE = 'checkpoint.json';
-export const AUDIT_LOCK_FILE = 'audit.lock';
+const AUDIT_LOCK_FILE = 'audit.lock';
 
 function recoveredFields(tail: TailState): AuditFields | undefined {
   if (!tail.repaired) return undefined;

@@ -46,11 +46,11 @@ export function trailIdOf(firstRecordHash: string): string {
   return digest('sha256', `gw audit trail\n${firstRecordHash}`, 'hex');
 }
 
-export function checkpointMessage(trail: string, head: ChainHead): string {
+function checkpointMessage(trail: string, head: ChainHead): string {
   return `gw audit checkpoint v2\n${trail}\n${head.seq}\n${head.hash}`;
 }
 
-export function checkpointHmac(key: Uint8Array, head: ChainHead): string {
+function checkpointHmac(key: Uint8Array, head: ChainHead): string {
   return createHmac('sha256', key).update(`${head.seq}\n${head.hash}`, 'utf8').digest('hex');
 }
 
@@ -64,7 +64,7 @@ export function signCheckpointWithKey(privateKey: KeyObject, publicKey: string, 
   return { v: 2, trail, seq: head.seq, hash: head.hash, public_key: publicKey, signature };
 }
 
-export function publicKeyOf(publicKey: string): KeyObject {
+function publicKeyOf(publicKey: string): KeyObject {
   return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey }, format: 'jwk' });
 }
 

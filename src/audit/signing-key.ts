@@ -6,7 +6,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export const SIGNING_KEY_FILE = 'audit-signing.key';
+const SIGNING_KEY_FILE = 'audit-signing.key';
 export const PUBLIC_KEY_FILE = 'audit.pub';
 
 export interface AuditSigningKey {

@@ -46,10 +46,6 @@ const REASONS: Readonly<Record<string, string>> = {
 /** Options that name a file, a folder or a database on the hub's machine, whatever the command. */
 const HUB_PLACES = /^--(home|file|store|hub|tls-[a-z-]+|[a-z-]+-file|[a-z-]+-dir|[a-z-]+-path)$/;
 
-export function remoteVerbs(noun: string): readonly string[] | null {
-  return Object.hasOwn(ALLOWED, noun) ? Object.keys(ALLOWED[noun]!) : null;
-}
-
 /** Why this remote command cannot run as given, or null: its options and every value are checked. */
 export function refuseRemoteArguments(argv: readonly string[]): string | null {
   const [noun = '', verb = ''] = argv;

@@ -12,7 +12,7 @@ import { appendWitnessed, readWitnessLog } from '../audit/witness-log.js';
 import { GatewayError } from '../errors.js';
 import type { WitnessedTrailSummary } from '../admin/audit-page.js';
 
-export const WITNESS_LOG_FILE = 'witness.jsonl';
+const WITNESS_LOG_FILE = 'witness.jsonl';
 /** Refused checkpoints kept per trail in memory (all stay in the file). */
 const EVIDENCE_LIMIT = 16;
 

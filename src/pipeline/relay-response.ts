@@ -15,7 +15,7 @@ import { createUsageTap } from './usage-tap.js';
 import type { CancelSignal } from '../upstream/cancel-signal.js';
 
 /** Largest non-streaming provider response gw holds in memory (API10: treat upstream as untrusted). */
-export const MAX_JSON_RESPONSE_BYTES = 64 * 1024 * 1024;
+const MAX_JSON_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /**
  * The client's codec: its in-stream error event (Responses' response.failed, not Chat's data line),

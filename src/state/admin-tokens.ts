@@ -9,15 +9,15 @@ import type { AdminTokenRecord, StateData } from './schema.js';
 export type { AdminTokenRecord };
 import { StateInputError, StateRefusedError } from './state-errors.js';
 
-export const ADMIN_TOKEN_PREFIX = 'gwa-';
+const ADMIN_TOKEN_PREFIX = 'gwa-';
 const WELL_FORMED = /^gwa-[0-9A-Za-z]{43}$/;
 
 
-export function hashAdminToken(token: string): string {
+function hashAdminToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-export function isWellFormedAdminToken(value: string): boolean {
+function isWellFormedAdminToken(value: string): boolean {
   return WELL_FORMED.test(value);
 }
 

@@ -19,7 +19,7 @@ const KINDS: Record<ProviderKind, true> = {
 const PROVIDER_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 const ENV_REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 
-export function isProviderKindName(value: unknown): value is ProviderKind {
+function isProviderKindName(value: unknown): value is ProviderKind {
   return typeof value === 'string' && Object.hasOwn(KINDS, value);
 }
 
@@ -56,10 +56,6 @@ export function readAliases(value: unknown): Record<string, string> | string {
     if (typeof target !== 'string' || !/^[^/]+\/.+$/.test(target)) return `aliases.${alias} is not "provider/model"`;
   }
   return { ...(value as Record<string, string>) };
-}
-
-export function listProviderRecords(state: StateData): ProviderRecord[] {
-  return [...state.providers].sort((left, right) => left.name.localeCompare(right.name));
 }
 
 export interface AddedProvider {

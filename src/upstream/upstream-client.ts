@@ -15,7 +15,7 @@ export interface UpstreamTimeouts {
   bodyIdleMs: number;
 }
 
-export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, headersMs: 600_000, bodyIdleMs: 120_000 };
+const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, headersMs: 600_000, bodyIdleMs: 120_000 };
 
 export interface UpstreamRequest {
   url: string;

@@ -6,9 +6,9 @@ import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord, AuditValue } from '../record.js';
 import { adminActionOf, ocsfClassOf } from './ocsf-class.js';
 
-export const OCSF_VERSION = '1.9.0-dev';
-export const RECORD_SERIALIZATION = 'gw audit record v1: SHA-256 of prev, "\\n" and the JCS (RFC 8785) of raw_data without hash';
-export const CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash';
+const OCSF_VERSION = '1.9.0-dev';
+const RECORD_SERIALIZATION = 'gw audit record v1: SHA-256 of prev, "\\n" and the JCS (RFC 8785) of raw_data without hash';
+const CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash';
 
 export type OcsfValue = AuditValue;
 export type OcsfEvent = { [key: string]: OcsfValue };

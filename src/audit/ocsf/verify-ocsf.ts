@@ -8,7 +8,7 @@ import { isSignatureValid, trailIdOf, type ChainHead } from '../checkpoint.js';
 import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord } from '../record.js';
 import { checkRecordLine, checkRecordLink } from '../verify.js';
-import { eventUidOf, recordToOcsf, type EventSignature, type OcsfEvent } from './record-to-ocsf.js';
+import { eventUidOf, recordToOcsf, type EventSignature } from './record-to-ocsf.js';
 
 type Canonicalize = (input: unknown) => string | undefined;
 const loaded: unknown = canonicalizeModule;
@@ -70,7 +70,7 @@ function signatureOf(event: Record<string, unknown>): EventSignature | undefined
 }
 
 /** The first path where two JSON values differ, for naming an edited field. */
-export function firstDifference(actual: unknown, expected: unknown, at = ''): string | undefined {
+function firstDifference(actual: unknown, expected: unknown, at = ''): string | undefined {
   const left = asObject(actual);
   const right = asObject(expected);
   if (left && right) {

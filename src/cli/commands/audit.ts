@@ -66,7 +66,7 @@ function verifyReadError(error: unknown, file: string, missing: boolean, flags: 
   return new CliExit(2, '');
 }
 
-export async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
+async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
   // An OCSF export is checked on its own: the file and the --key public keys, nothing of a home or store.
   if (flags.ocsf !== undefined) return runOcsfVerify(flags, context);
   // With a store, every instance's chain is checked there (and against the witness, when one is named).

@@ -9,7 +9,7 @@ import { encodeAnthropicMessages } from './encode-messages.js';
 type Wire = Record<string, unknown>;
 
 /** max_tokens is required by Anthropic; used when the client set none (and above a thinking budget). */
-export const DEFAULT_MAX_TOKENS = 4096;
+const DEFAULT_MAX_TOKENS = 4096;
 
 export function encodeAnthropicRequest(request: CanonicalRequest): Decoded<Wire> {
   const warnings: TranslationWarning[] = [];

@@ -28,7 +28,7 @@ export function encodeAnthropicResponse(response: CanonicalResponse, context: Co
 }
 
 /** Anthropic clients expect `input` as an object; broken JSON from another model is kept as {}. */
-export function parseInput(text: string): Record<string, unknown> {
+function parseInput(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -19,7 +19,7 @@ export function encodeBedrockResponse(response: CanonicalResponse, _context: Cod
   return body;
 }
 
-export function encodeAssistantPart(part: AssistantPart): Record<string, unknown> {
+function encodeAssistantPart(part: AssistantPart): Record<string, unknown> {
   switch (part.type) {
     case 'text': return { text: part.text };
     case 'tool-call': return { toolUse: { toolUseId: part.id, name: part.name, input: parseObject(part.arguments) } };

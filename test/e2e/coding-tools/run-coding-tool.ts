@@ -46,7 +46,7 @@ export interface ToolRunOptions {
   inspectWorkDir?: (dir: string) => Promise<void>;
 }
 
-export function toolBinary(tool: CodingTool): string {
+function toolBinary(tool: CodingTool): string {
   return path.join(CODING_TOOLS_DIR, 'node_modules', '.bin', tool);
 }
 

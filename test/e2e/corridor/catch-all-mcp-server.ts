@@ -26,7 +26,7 @@ export interface CatchAllMcpServer {
 }
 
 export const LISTED_URI = 'file:///notes/readme.txt';
-export const TEMPLATE = 'file:///notes/{name}';
+const TEMPLATE = 'file:///notes/{name}';
 
 /** What the server's `chatter` tool tries to send the client, besides its answer (the server → client methods gw must not relay). */
 const CHATTER_NOTIFICATIONS = [

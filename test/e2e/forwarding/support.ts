@@ -129,7 +129,7 @@ export async function auditRecordWhere(home: string, match: (line: AuditLine) =>
   }
 }
 
-export async function auditCount(home: string): Promise<number> {
+async function auditCount(home: string): Promise<number> {
   return (await readAudit(home).catch(() => [])).length;
 }
 

@@ -7,7 +7,7 @@ export interface Seen { method: string; path: string; headers: http.IncomingHttp
 export interface JsonFake { url: string; seen: Seen[]; close(): Promise<void> }
 type Reply = (body: Record<string, unknown>, path: string, method: string) => [number, unknown];
 
-export async function startJsonFake(routes: Record<string, Reply>): Promise<JsonFake> {
+async function startJsonFake(routes: Record<string, Reply>): Promise<JsonFake> {
   const seen: Seen[] = [];
   const server = http.createServer(async (request, response) => {
     const chunks: Buffer[] = [];
