@@ -42,7 +42,7 @@ const discoveries = new Map<string, Discovery>();
 
 async function readJson(response: Response, what: string): Promise<Record<string, unknown>> {
   if (!response.ok) throw new Error(`${what} answered HTTP ${response.status}`);
-  const body = (await response.json()) as unknown;
+  const body = await response.json();
   if (typeof body !== 'object' || body === null) throw new Error(`${what} did not answer a JSON object`);
   return body as Record<string, unknown>;
 }

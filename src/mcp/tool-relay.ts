@@ -30,7 +30,7 @@ export function callTool(context: McpCallContext): RelayHandler<typeof CallToolR
     try {
       return await client.callTool({ name: split.name, arguments: request.params.arguments ?? {} }, undefined, {
         timeout: CALL_TIMEOUT_MS, signal: extra.signal, ...progressOptions(context, request.params._meta?.progressToken, extra),
-      }) as CallToolResult;
+      });
     } catch (error) {
       call.settle('upstream_error');
       throw upstreamError(context, split.server, error);

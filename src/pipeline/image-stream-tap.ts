@@ -53,7 +53,7 @@ function noteCompleted(data: string, seen: StreamedImages): void {
 function sum(into: Record<string, unknown>, add: Record<string, unknown>): Record<string, unknown> {
   const total: Record<string, unknown> = { ...into };
   for (const [key, value] of Object.entries(add)) {
-    if (typeof value === 'number') total[key] = (typeof total[key] === 'number' ? total[key] as number : 0) + value;
+    if (typeof value === 'number') total[key] = (typeof total[key] === 'number' ? total[key] : 0) + value;
     else if (isObject(value)) total[key] = sum(isObject(total[key]) ? total[key] : {}, value);
   }
   return total;

@@ -185,7 +185,7 @@ function createRecovery(connection: RedisConnection, flush: () => Promise<boolea
     const readies = connection.readies();
     if (readies > readiesSeen) {
       readiesSeen = readies;
-      const bounded = Promise.race([running!, new Promise((resolve) => setTimeout(resolve, RECONCILE_WAIT_MS).unref())]).finally(() => { if (waiting === bounded) waiting = null; });
+      const bounded = Promise.race([running, new Promise((resolve) => setTimeout(resolve, RECONCILE_WAIT_MS).unref())]).finally(() => { if (waiting === bounded) waiting = null; });
       waiting = bounded;
     }
   };

@@ -66,5 +66,5 @@ export function readAdminToken(item: Record<string, unknown>): AdminTokenRecord 
   for (const field of ['id', 'name', 'hash', 'hint', 'created_at', 'created_by']) if (typeof item[field] !== 'string') return `${field} is not a string`;
   if (!/^[0-9a-f]{64}$/.test(item.hash as string)) return 'hash is not a hex SHA-256';
   if (item.revoked_at !== null && item.revoked_at !== undefined && typeof item.revoked_at !== 'string') return 'revoked_at is not a date';
-  return { ...item, revoked_at: (item.revoked_at as string | null | undefined) ?? null } as AdminTokenRecord;
+  return { ...item, revoked_at: item.revoked_at ?? null } as AdminTokenRecord;
 }

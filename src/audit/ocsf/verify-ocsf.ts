@@ -119,7 +119,7 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
   if (typeof event.raw_data !== 'string') return bad('raw_data (the original record, which the check needs) is missing');
   const verdict = checkRecordLine(event.raw_data, lineNumber);
   if ('bad' in verdict) return bad(`raw_data: ${verdict.bad.reason}`);
-  const record = verdict.record as AuditRecord;
+  const record = verdict.record;
   const attestations = event.attestation_list;
   const chain = Array.isArray(attestations) ? asObject(attestations[0])?.chain_uid : undefined;
   if (typeof chain !== 'string') return bad('attestation_list[0].chain_uid is missing');

@@ -36,5 +36,5 @@ export function optionalNumberAt(value: unknown, param: string): number | undefi
 export function optionalStringArrayAt(value: unknown, param: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw invalid(param, 'an array of strings');
-  return value as string[];
+  return value;
 }

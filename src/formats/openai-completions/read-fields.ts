@@ -44,6 +44,6 @@ export function optionalStop(body: JsonObject): string[] | undefined {
   const value = body.stop;
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return [value];
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
   throw invalid('stop', 'a string or an array of strings');
 }

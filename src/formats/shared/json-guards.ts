@@ -55,7 +55,7 @@ export function optionalStringArray(value: unknown, param: string): string[] | u
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return [value];
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw invalid(param, 'an array of strings');
-  return value as string[];
+  return value;
 }
 
 /** JSON.parse that never throws: arguments produced by another model may be broken JSON. */
