@@ -1,12 +1,11 @@
 // Boundary checks for untrusted completions bodies: each throws GW_ERR_REQUEST_INVALID
 // naming the field, so the client learns exactly what to fix.
 import { GatewayError } from '../../errors.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export type JsonObject = Record<string, unknown>;
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isObject: (value: unknown) => value is JsonObject = isPlainObject;
 
 export function invalid(param: string, expected: string): GatewayError {
   return new GatewayError('GW_ERR_REQUEST_INVALID', { message: `Invalid '${param}': expected ${expected}.`, param });
