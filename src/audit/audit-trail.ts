@@ -75,7 +75,7 @@ async function recordStart(writer: GroupCommitWriter, tail: TailState, gap: Star
     recovered ? writer.append(recovered) : undefined,
     role === 'gateway' ? writer.append({ kind: 'gateway.start', data: { pid: process.pid } }) : undefined,
   ];
-  await Promise.allSettled(writes);
+  await Promise.allSettled(writes.filter((write) => write !== undefined));
 }
 
 function signerOf(key: AuditSigningKey): (head: ChainHead, firstHash: string) => Checkpoint {

@@ -26,7 +26,7 @@ export interface CleanTextCache {
   lookup(text: string, minLength?: number): MatchableText | true | undefined;
   add(text: string, minLength?: number, prepared?: MatchableText): void;
   /** An object key these rules found clean. */
-  hasKey(name: string): boolean;
+  hasKey: (name: string) => boolean;
   addKey(name: string): void;
 }
 

@@ -110,6 +110,7 @@ export class HubWitness {
 }
 
 /** null: the checkpoint extends the trail; 'duplicate': already held; otherwise why it conflicts. */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- 'duplicate' names the answer callers test for
 function conflictOf(known: WitnessedTrail, checkpoint: SignedCheckpoint): string | 'duplicate' | null {
   if (checkpoint.public_key !== known.first.public_key) return `pinned to key ${known.first.public_key.slice(0, 12)}…, this checkpoint is signed by ${checkpoint.public_key.slice(0, 12)}… (re-chained under a new key)`;
   const latest = known.latest;

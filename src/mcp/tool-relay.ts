@@ -3,7 +3,7 @@
 // when the server listed it (a made-up name never reaches a server, nor a metrics label).
 // Progress from the tool server reaches the agent under the agent's own token, through DLP.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type CallToolRequestSchema, type CallToolResult, type ListToolsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolRequestSchema, type ListToolsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { gather, reach, refusal, refusedError, upstreamError, type McpCallContext } from './mcp-context.js';
 import { SEPARATOR, splitName, type RelayCall } from './relay-call.js';
 import type { RelayExtra, RelayHandler } from './relay.js';

@@ -118,7 +118,7 @@ function defineCommands(connection: RedisConnection): Commands {
 }
 
 /** Every SWEEP_EVERY_MS, the counters this instance used since lose their expired holds. */
-function sweepExpiredHolds(connection: RedisConnection, commands: Commands): { touch(key: string): void; stop(): void } {
+function sweepExpiredHolds(connection: RedisConnection, commands: Commands): { touch: (key: string) => void; stop: () => void } {
   const touched = new Set<string>();
   const timer = setInterval(() => {
     for (const key of touched) void connection.run(() => commands.gwSpendSweep(...keysOf(key))).catch(() => undefined);
@@ -157,7 +157,7 @@ async function flushPending(connection: RedisConnection, commands: Commands, pen
 }
 
 interface Recovery {
-  onRecovered(listener: () => Promise<void>): void;
+  onRecovered: (listener: () => Promise<void>) => void;
   /** After a reconnection (Redis may have come back empty), reservations wait (bounded) for the reconciliation: this, or null. */
   reconciling(): Promise<unknown> | null;
 }

@@ -40,6 +40,7 @@ export function findAdminToken(state: StateData, token: string): AdminTokenRecor
 /** In-update: makes a token; the plaintext is returned once. */
 export function addAdminToken(draft: StateData, input: { name: string; createdBy: string; now: Date }): { record: AdminTokenRecord; token: string } {
   const name = input.name.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a name must not hold
   if (name === '' || name.length > 100 || /[\u0000-\u001f]/.test(name)) throw new StateInputError('an admin token needs a name of 1 to 100 printable characters (who holds it)');
   const token = `${ADMIN_TOKEN_PREFIX}${randomBase62(43)}`;
   const tokens = (draft.admin_tokens ??= []);

@@ -40,7 +40,7 @@ type RunFlags = ServeFlags & { logFormat?: string; standalone?: boolean; allowRe
 async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?: AdminCommandsFor): Promise<void> {
   let config;
   let gateway: RunningGateway;
-  let sidecar: SidecarLogin | null = null;
+  let sidecar: SidecarLogin | null;
   try {
     config = resolveServeConfig(flags, context.env);
     const logLevel = checkLogLevel(config.logLevel, flags.logLevel !== undefined);

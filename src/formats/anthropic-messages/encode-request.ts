@@ -42,7 +42,7 @@ function maxTokens(request: CanonicalRequest, warnings: TranslationWarning[]): n
 /** Tool cache breakpoints and server tools kept by decodeRequest go back in place. */
 function encodeTools(request: CanonicalRequest, extension: Wire, body: Wire): void {
   const cacheControls = (extension.tool_cache_control ?? {}) as Record<string, unknown>;
-  const serverTools = Array.isArray(extension.server_tools) ? extension.server_tools : [];
+  const serverTools: unknown[] = Array.isArray(extension.server_tools) ? extension.server_tools : [];
   delete extension.tool_cache_control;
   delete extension.server_tools;
   if (request.tools !== undefined || serverTools.length > 0) {
