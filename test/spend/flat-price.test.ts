@@ -74,7 +74,7 @@ describe('flat-price fast path', () => {
         const bookFindsIt = calcPrice({ input_tokens: 0, output_tokens: 0 }, model.id, { providerId })?.model.id === model.id;
         for (const tokens of mixes) {
           const fast = priceTextTokens(flat, tokens);
-          let reference: number | null = null;
+          let reference: number | null;
           try {
             reference = calcPrice(libraryUsage(tokens), model.id, { provider: alone })?.total_price ?? null;
           } catch {

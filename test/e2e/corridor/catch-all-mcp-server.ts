@@ -87,7 +87,7 @@ export async function startCatchAllMcpServer(leak: string, options: { planted?: 
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
+    request.on('end', () => void (async () => {
       const text = Buffer.concat(chunks).toString('utf8');
       seen.push(`${JSON.stringify(request.headers)}\n${text}`);
       const body = text ? JSON.parse(text) as { method?: string } | Array<{ method?: string }> : undefined;
@@ -97,7 +97,7 @@ export async function startCatchAllMcpServer(leak: string, options: { planted?: 
       response.on('close', () => { void transport.close(); void mcp.close(); });
       await mcp.connect(transport);
       await transport.handleRequest(request, response, body);
-    });
+    })());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
