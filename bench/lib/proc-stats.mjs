@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 
 let ticksPerSecond;
 /** sysconf(_SC_CLK_TCK): 100 on practically every Linux, asked once to be sure. */
-export function clockTicksPerSecond() {
+function clockTicksPerSecond() {
   if (ticksPerSecond === undefined) {
     try { ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100; } catch { ticksPerSecond = 100; }
   }

@@ -48,7 +48,7 @@ export function summarize(measurements, settings) {
  * The coding-agent issue's targets: gw's CPU per request at most this many times the bare proxy's,
  * in the same run. Scenarios without one print "-".
  */
-export const CPU_RATIO_TARGETS = { chat: 1.5, 'chat-stream': 1.5, 'messages-large-stream': 2 };
+const CPU_RATIO_TARGETS = { chat: 1.5, 'chat-stream': 1.5, 'messages-large-stream': 2 };
 
 /** gw ÷ bare-proxy (and ÷ the fastify floor, when it ran) for CPU per request and p50, per scenario and load: the numbers to gate on. */
 export function compareGwWithBare(rows) {

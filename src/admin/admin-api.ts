@@ -89,8 +89,6 @@ const text = (body: Record<string, unknown>, name: string): string => {
 
 export class AdminInputError extends Error {}
 
-export { FILE_WITNESS_REFUSED, isRemoteWitness } from './remote-settings.js';
-
 const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
 
 export const ADMIN_ROUTES: AdminRoute[] = [

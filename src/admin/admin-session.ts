@@ -28,7 +28,7 @@ export function issueSession(secret: Buffer, tokenId: string, now: number): stri
 export function readSession(secret: Buffer, cookie: string | undefined, now: number): string | null {
   const match = /^(adm_[0-9A-Za-z]{12}|oidc_[\w-]{1,600})\.(\d{1,12})\.([\w-]{43})$/.exec(cookie ?? '');
   if (!match) return null;
-  const [, tokenId, expires, given] = match as unknown as [string, string, string, string];
+  const [, tokenId = '', expires = '', given = ''] = match;
   if (Number(expires) * 1000 <= now) return null;
   return same(given, mac(secret, `gw admin session\n${tokenId}\n${expires}`)) ? tokenId : null;
 }

@@ -56,7 +56,7 @@ export interface TrailReader {
 }
 
 /** Summaries kept in memory (about 300 bytes each): the explorer's window on a busy hub. */
-export const MAX_SUMMARIES = 200_000;
+const MAX_SUMMARIES = 200_000;
 
 export function toSummary(line: string): RequestSummary | null {
   // Cheap pre-check: most lines of a busy trail are requests, but skipping the rest unparsed is free.

@@ -20,7 +20,6 @@ import { isSignedCheckpoint } from './checkpoint.js';
 
 export { AuditLockedError } from './audit-lock.js';
 export { AuditClosedError, AuditWriteError, type AuditStatus } from './group-commit-writer.js';
-export { AuditTailDamagedError } from './repair-tail.js';
 export { AuditGapError } from './check-start-gap.js';
 export { AuditRotationError, type RotationSummary } from './file-trail-handle.js';
 export type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
@@ -69,7 +68,7 @@ export interface AuditTrail {
 
 export const AUDIT_LOG_FILE = 'audit.jsonl';
 export const AUDIT_CHECKPOINT_FILE = 'checkpoint.json';
-export const AUDIT_LOCK_FILE = 'audit.lock';
+const AUDIT_LOCK_FILE = 'audit.lock';
 
 function recoveredFields(tail: TailState): AuditFields | undefined {
   if (!tail.repaired) return undefined;
@@ -88,7 +87,7 @@ async function recordStart(writer: GroupCommitWriter, tail: TailState, gap: Star
     recovered ? writer.append(recovered) : undefined,
     role === 'gateway' ? writer.append({ kind: 'gateway.start', data: { pid: process.pid } }) : undefined,
   ];
-  await Promise.allSettled(writes);
+  await Promise.allSettled(writes.filter((write) => write !== undefined));
 }
 
 function signerOf(key: AuditSigningKey): (head: ChainHead, firstHash: string) => Checkpoint {

@@ -58,7 +58,7 @@ export function checkpointMessage(trail: string, head: ChainHead, closed = false
   return closed ? `${message}\nclosed` : message;
 }
 
-export function checkpointHmac(key: Uint8Array, head: ChainHead): string {
+function checkpointHmac(key: Uint8Array, head: ChainHead): string {
   return createHmac('sha256', key).update(`${head.seq}\n${head.hash}`, 'utf8').digest('hex');
 }
 

@@ -16,7 +16,7 @@ export interface TailState {
 }
 
 /** Thrown when the tail is torn and the line before it is damaged too, so no head can be found. */
-export class AuditTailDamagedError extends Error {
+class AuditTailDamagedError extends Error {
   constructor(file: string) {
     super(`${file}: the last line is torn and the line before it is damaged; run \`gw audit verify\``);
     this.name = 'AuditTailDamagedError';

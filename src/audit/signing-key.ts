@@ -6,7 +6,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export const SIGNING_KEY_FILE = 'audit-signing.key';
+const SIGNING_KEY_FILE = 'audit-signing.key';
 export const PUBLIC_KEY_FILE = 'audit.pub';
 
 export interface AuditSigningKey {
@@ -33,7 +33,7 @@ export async function loadOrCreateSigningKey(home: string): Promise<AuditSigning
   try {
     stored = createPrivateKey(await readFile(keyPath));
   } catch (error) {
-    throw new Error(`${keyPath} is not a PEM private key: ${(error as Error).message}`);
+    throw new Error(`${keyPath} is not a PEM private key: ${(error as Error).message}`, { cause: error });
   }
   if (stored.asymmetricKeyType !== 'ed25519') throw new Error(`${keyPath} holds a ${stored.asymmetricKeyType ?? 'non-asymmetric'} key, expected Ed25519`);
   return { privateKey: stored, publicKey: rawPublicKey(stored) };

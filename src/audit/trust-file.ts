@@ -12,7 +12,7 @@ import { fingerprintOf } from './key-fingerprint.js';
 
 export { fingerprintOf } from './key-fingerprint.js';
 
-export const TRUST_FILE = 'audit-trust.json';
+const TRUST_FILE = 'audit-trust.json';
 
 export interface TrustedKey {
   /** base64url of the raw Ed25519 public key (audit.pub's content). */
@@ -53,7 +53,7 @@ export async function readTrustFile(file: string): Promise<TrustedKey[] | null> 
   return keys.map(readEntry).filter((entry): entry is TrustedKey => entry !== null);
 }
 
-export async function writeTrustFile(file: string, keys: readonly TrustedKey[]): Promise<void> {
+async function writeTrustFile(file: string, keys: readonly TrustedKey[]): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, `${JSON.stringify({ v: 1, keys }, null, 2)}\n`, { mode: 0o600 });
   await rename(temporary, file);

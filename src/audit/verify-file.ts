@@ -27,7 +27,7 @@ export interface VerifyFileOptions {
   allowUntrusted?: boolean;
 }
 
-export function defaultKeyPath(logFile: string): string {
+function defaultKeyPath(logFile: string): string {
   return path.join(path.dirname(path.dirname(path.resolve(logFile))), 'audit.key');
 }
 

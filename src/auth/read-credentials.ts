@@ -8,7 +8,7 @@ export type CredentialPlace = 'x-gw-vk' | 'authorization' | 'x-api-key' | 'x-goo
 export const CREDENTIAL_PLACES: readonly CredentialPlace[] = ['x-gw-vk', 'authorization', 'x-api-key', 'x-goog-api-key', 'api-key'];
 
 export const VIRTUAL_KEY_PREFIX = 'sk-gw-';
-export const PERSONAL_TOKEN_PREFIX = 'atu-';
+const PERSONAL_TOKEN_PREFIX = 'atu-';
 /** A hub session credential (src/hub/session-credential.ts): what a sidecar sends its hub. */
 export const SESSION_CREDENTIAL_PREFIX = 'gws-';
 

@@ -18,7 +18,7 @@ function originOf(url: string): string | null {
   }
 }
 
-export function isWitnessUrl(witness: string): boolean {
+function isWitnessUrl(witness: string): boolean {
   return /^https?:\/\//i.test(witness);
 }
 

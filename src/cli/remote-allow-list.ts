@@ -46,10 +46,6 @@ const REASONS: Readonly<Record<string, string>> = {
 /** Options that name a file, a folder or a database on the hub's machine, whatever the command. */
 const HUB_PLACES = /^--(home|file|store|hub|tls-[a-z-]+|[a-z-]+-file|[a-z-]+-dir|[a-z-]+-path)$/;
 
-export function remoteVerbs(noun: string): readonly string[] | null {
-  return Object.hasOwn(ALLOWED, noun) ? Object.keys(ALLOWED[noun]!) : null;
-}
-
 /** Why this remote command cannot run as given, or null: its options and every value are checked. */
 export function refuseRemoteArguments(argv: readonly string[]): string | null {
   const [noun = '', verb = ''] = argv;
@@ -71,7 +67,7 @@ function refuseOption(argument: string, noun: string, verb: string, allowed: Rea
   if (argument === '--') return '"--" (the end of options) is not taken remotely: give every value as an option or an argument';
   const option = argument.split('=')[0]!;
   if (allowed.some((entry) => (typeof entry === 'string' ? entry === option : entry.test(option)))) return null;
-  if (REASONS[option] !== undefined) return REASONS[option]!;
+  if (REASONS[option] !== undefined) return REASONS[option];
   if (HUB_PLACES.test(option)) return `${option} names something on the hub's machine: run that command in the hub's shell`;
   const listed = allowed.map((entry) => (typeof entry === 'string' ? entry : '--allow-…/--deny-…')).join(' ');
   return `${option} is not an option "${noun} ${verb}" takes remotely (remote options: ${listed || 'none'}; a value that starts with "-" goes as --option=VALUE)`;

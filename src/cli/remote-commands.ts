@@ -61,10 +61,8 @@ export function readRemoteCommand(value: unknown): RemoteCommand {
   return { argv, action: `${noun}.${verb}`, changes: known.changes.includes(verb) && !help };
 }
 
-export class RemoteCommandError extends Error {}
-
 /** The command as the audit record keeps it: secret option values hidden, URL passwords masked. */
-export function describeRemoteCommand(argv: readonly string[]): string {
+function describeRemoteCommand(argv: readonly string[]): string {
   const shown: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index]!;
@@ -98,7 +96,7 @@ export function hubCommands(input: Omit<HubCommandInput, 'store' | 'buildProgram
 }
 
 /** Runs one checked command on the hub, its output captured; the CLI's own exit codes. */
-export async function runCommandOnHub(command: RemoteCommand, input: HubCommandInput): Promise<CommandRun> {
+async function runCommandOnHub(command: RemoteCommand, input: HubCommandInput): Promise<CommandRun> {
   let stdout = '';
   let stderr = '';
   const context: CliContext = {

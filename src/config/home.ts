@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 
-export function defaultHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+function defaultHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'gw');
   if (platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'gw');
   return path.join(env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'gw');

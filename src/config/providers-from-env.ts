@@ -147,6 +147,7 @@ function pickKey(
   return 'refused';
 }
 
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- 'invalid' names the answer callers test for
 function readBaseUrl(reading: ProviderReading, env: Environment, name: string, variable: string): string | null | 'invalid' {
   const value = readVariable(env, variable);
   if (value === undefined) return null;

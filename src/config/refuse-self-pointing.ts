@@ -29,7 +29,7 @@ export function refuseSelfPointing(
   return { providers: kept, warnings };
 }
 
-export function readMachineNames(): MachineNames {
+function readMachineNames(): MachineNames {
   const addresses = Object.values(os.networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
   return { hostname: os.hostname(), addresses };
 }

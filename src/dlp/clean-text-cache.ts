@@ -26,7 +26,7 @@ export interface CleanTextCache {
   lookup(text: string, minLength?: number): MatchableText | true | undefined;
   add(text: string, minLength?: number, prepared?: MatchableText): void;
   /** An object key these rules found clean. */
-  hasKey(name: string): boolean;
+  hasKey: (name: string) => boolean;
   addKey(name: string): void;
 }
 
@@ -35,7 +35,7 @@ const CACHED_KEY_MAX_LENGTH = 256;
 const CACHED_KEYS_MAX = 8192;
 
 /** Texts shorter than this are cheaper to scan than to look up. */
-export const CACHED_MIN_LENGTH = 2048;
+const CACHED_MIN_LENGTH = 2048;
 
 interface Entry {
   text: string;

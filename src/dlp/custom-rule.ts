@@ -19,7 +19,7 @@ export function compileCustomRule(rule: CustomRuleRecord): Detector {
   try {
     compiled = RE2JS.compile(rule.pattern, rule.case_insensitive ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
-    throw new Error(`DLP rule ${rule.id}: the pattern is not valid RE2 (${error instanceof Error ? error.message : String(error)})`);
+    throw new Error(`DLP rule ${rule.id}: the pattern is not valid RE2 (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
   return {
     id: rule.id,

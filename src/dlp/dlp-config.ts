@@ -26,7 +26,7 @@ export interface DlpSettings {
   cache: CleanTextCache;
 }
 
-export const DEFAULT_ACTIONS: Record<DlpCategory, DlpAction> = { secret: 'block', pii: 'log', custom: 'block' };
+const DEFAULT_ACTIONS: Record<DlpCategory, DlpAction> = { secret: 'block', pii: 'log', custom: 'block' };
 
 export function scopesFor(team: string, keyId: string | null): string[] {
   return ['*', `team:${team}`, ...(keyId ? [`key:${keyId}`] : [])];

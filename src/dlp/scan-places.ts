@@ -64,7 +64,7 @@ export function scanPlaces(places: readonly PlaceText[], rules: readonly ActiveR
 }
 
 /** The text with every match, whatever its rule's action, replaced by its placeholder. */
-export function maskMatches(text: string, matches: readonly RuleMatch[]): string {
+function maskMatches(text: string, matches: readonly RuleMatch[]): string {
   let output = '';
   let cursor = 0;
   for (const match of matches) {

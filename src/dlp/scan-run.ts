@@ -16,7 +16,7 @@ import { prepareText, type MatchableText } from './normalize-text.js';
 import type { StringLeaf } from './walk-strings.js';
 
 /** How much of each side of a joint between two text parts is scanned together. */
-export const JOINT_WINDOW = 512;
+const JOINT_WINDOW = 512;
 
 /**
  * Windows shorter than this are scanned, not looked up in the clean-text cache.

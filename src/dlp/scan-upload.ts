@@ -26,7 +26,7 @@ export interface UploadScanner {
   end(): UploadScanResult;
 }
 
-export const DEFAULT_LOOK_BEHIND_CHARS = 4096;
+const DEFAULT_LOOK_BEHIND_CHARS = 4096;
 
 export function createUploadScanner(rules: readonly ActiveRule[], options: { lookBehindChars?: number } = {}): UploadScanner {
   const lookBehind = options.lookBehindChars ?? DEFAULT_LOOK_BEHIND_CHARS;

@@ -10,7 +10,7 @@ import type { StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 
 export interface ProviderSource {
-  current(): ProviderSet;
+  current: () => ProviderSet;
   listenOn(address: ListenAddress): void;
 }
 

@@ -30,7 +30,13 @@ export function createPollClock(maxKeys = 10_000): PollClock {
   };
 }
 
-export function createAttemptLimiter(options: { max: number; windowMs: number; now: () => number; maxKeys?: number }): AttemptLimiter {
+/** The in-process limiter answers at once: callers (the Redis one falls back to it) need not await it. */
+interface LocalAttemptLimiter extends AttemptLimiter {
+  isBlocked(key: string): boolean;
+  count(key: string): void;
+}
+
+export function createAttemptLimiter(options: { max: number; windowMs: number; now: () => number; maxKeys?: number }): LocalAttemptLimiter {
   const windows = new Map<string, { start: number; used: number }>();
   const maxKeys = options.maxKeys ?? 10_000;
   const current = (key: string) => {

@@ -36,18 +36,18 @@ export interface PendingSignIn {
 }
 
 /** How long a started sign-in may take, and its browser cookie lives. */
-export const SIGN_IN_SECONDS = 600;
+const SIGN_IN_SECONDS = 600;
 
 const discoveries = new Map<string, Discovery>();
 
 async function readJson(response: Response, what: string): Promise<Record<string, unknown>> {
   if (!response.ok) throw new Error(`${what} answered HTTP ${response.status}`);
-  const body = (await response.json()) as unknown;
+  const body = await response.json();
   if (typeof body !== 'object' || body === null) throw new Error(`${what} did not answer a JSON object`);
   return body as Record<string, unknown>;
 }
 
-export async function discover(issuer: string, fetchImpl: typeof fetch): Promise<Discovery> {
+async function discover(issuer: string, fetchImpl: typeof fetch): Promise<Discovery> {
   const cached = discoveries.get(issuer);
   if (cached) return cached;
   const body = await readJson(await fetchImpl(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) }), 'the OIDC discovery document');

@@ -10,7 +10,7 @@ import { jsonReply, oauthError, type HubReply, type HubRequest } from './hub-rep
 import { SESSION_LIFETIME_MS, issueSessionCredential } from './session-credential.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
-export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 export type ExchangeValidation = { ok: true; subjectToken: string } | { ok: false; error: string; description: string };
 

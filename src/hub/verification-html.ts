@@ -6,7 +6,7 @@
 import { formatUserCode } from '../state/device-codes.js';
 import type { DeviceCodeRecord } from '../state/schema.js';
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 

@@ -13,9 +13,9 @@ import { htmlReply, redirectReply, type HubReply, type HubRequest } from './hub-
 import { beginSignIn, finishSignIn, sameBrowser, signInCookie, type OidcClientConfig } from './oidc-approval.js';
 import { confirmPage, entryPage, messagePage, waitingPage } from './verification-html.js';
 
-export const CSRF_COOKIE = 'gw_device_csrf';
+const CSRF_COOKIE = 'gw_device_csrf';
 /** Binds an OIDC approval to the browser that started it (oidc-approval.ts). */
-export const OIDC_BROWSER_COOKIE = 'gw_device_oidc';
+const OIDC_BROWSER_COOKIE = 'gw_device_oidc';
 export const WRONG_CODE_TEXT = 'That code is not valid: check it against your terminal, or run gw login again.';
 const OIDC_CALLBACK_PATH = '/device/oidc/callback';
 

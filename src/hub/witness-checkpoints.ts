@@ -14,7 +14,7 @@ import type { WitnessedTrailSummary } from '../admin/audit-page.js';
 import type { Cosignature } from '../audit/cosignature.js';
 import { WitnessCosigner } from './witness-cosigner.js';
 
-export const WITNESS_LOG_FILE = 'witness.jsonl';
+const WITNESS_LOG_FILE = 'witness.jsonl';
 /** Refused checkpoints kept per trail in memory (all stay in the file). */
 const EVIDENCE_LIMIT = 16;
 
@@ -115,6 +115,7 @@ export class HubWitness {
 }
 
 /** null: the checkpoint extends the trail; 'duplicate': already held; otherwise why it conflicts. */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- 'duplicate' names the answer callers test for
 function conflictOf(known: WitnessedTrail, checkpoint: SignedCheckpoint): string | 'duplicate' | null {
   if (checkpoint.public_key !== known.first.public_key) return `pinned to key ${known.first.public_key.slice(0, 12)}…, this checkpoint is signed by ${checkpoint.public_key.slice(0, 12)}… (re-chained under a new key)`;
   const latest = known.latest;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Keychain } from './keychain.js';
 
-export const ADMIN_LOGIN_FILE = 'admin-login.json';
+const ADMIN_LOGIN_FILE = 'admin-login.json';
 
 export interface AdminLoginRecord {
   hub: string;

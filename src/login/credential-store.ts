@@ -8,7 +8,7 @@ import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Keychain } from './keychain.js';
 
-export const LOGIN_FILE = 'login.json';
+const LOGIN_FILE = 'login.json';
 
 export interface LoginRecord {
   hub: string;
@@ -27,7 +27,7 @@ export interface StoredLogin {
   where: string;
 }
 
-export class CredentialFileError extends Error {}
+class CredentialFileError extends Error {}
 
 function accountFor(login: Pick<LoginRecord, 'hub' | 'person'>): string {
   return `${login.hub}|${login.person ?? 'token'}`;

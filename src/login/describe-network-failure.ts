@@ -20,7 +20,7 @@ const BY_CODE: Record<string, string> = {
 interface CodedError { name?: unknown; message?: unknown; code?: unknown; cause?: unknown }
 
 function asCoded(value: unknown): CodedError | null {
-  return typeof value === 'object' && value !== null ? (value as CodedError) : null;
+  return typeof value === 'object' && value !== null ? value : null;
 }
 
 /** A short reason, with the machine code in brackets when there is one; never the request's body or headers. */

@@ -4,10 +4,10 @@
 import type { ExchangeOutcome, SidecarLogin } from '../sidecar/hub-session.js';
 import { describeNetworkFailure } from './describe-network-failure.js';
 
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
-export const CLIENT_ID = 'gw-cli';
+const CLIENT_ID = 'gw-cli';
 const TIMEOUT_MS = 15_000;
 
 export interface DeviceAuthorization {

@@ -10,10 +10,10 @@ export interface Keychain {
   delete(account: string): Promise<boolean>;
 }
 
-export const KEYCHAIN_SERVICE = 'gw';
-export const KEYCHAIN_TIMEOUT_MS = 3_000;
+const KEYCHAIN_SERVICE = 'gw';
+const KEYCHAIN_TIMEOUT_MS = 3_000;
 
-export class KeychainUnavailable extends Error {
+class KeychainUnavailable extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'KeychainUnavailable';

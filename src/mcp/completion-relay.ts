@@ -21,7 +21,7 @@ function resolve(ref: Ref): { server: string; capability: McpCapability; ref: Re
 
 export function complete(context: McpCallContext): RelayHandler<typeof CompleteRequestSchema> {
   return async (request, _extra, call) => {
-    const target = resolve(request.params.ref as Ref);
+    const target = resolve(request.params.ref);
     if (target === null || !context.upstream.has(target.server)) {
       call.settle('not_found');
       throw new McpError(ErrorCode.InvalidParams, 'the reference is not a prompt (SERVER__NAME) or resource template (gw-mcp://SERVER/…) of this gateway');

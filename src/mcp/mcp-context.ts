@@ -28,11 +28,11 @@ export function refusedError(reason: string): McpError {
 }
 
 /** Servers this caller may reach at all. */
-export function allowedServers(context: McpCallContext): string[] {
+function allowedServers(context: McpCallContext): string[] {
   return context.upstream.list().map((server) => server.name).filter((server) => refusal(context, server, null) === null);
 }
 
-export function messageOf(error: unknown): string {
+function messageOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   // McpError prefixes its code; the error re-made from this text gets it again.
   return text.replace(/^MCP error -?\d+: /, '');

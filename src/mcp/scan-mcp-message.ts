@@ -31,7 +31,8 @@ export function scanMcpMessage(dlp: DlpSettings, trace: RequestTrace, value: unk
  */
 function locate(dlp: DlpSettings, value: unknown, path: string, depth = 0): string {
   if (depth >= 3 || typeof value !== 'object' || value === null) return path;
-  for (const [key, child] of Object.entries(value)) {
+  const entries: [string, unknown][] = Object.entries(value);
+  for (const [key, child] of entries) {
     if (!blocks(dlp, { [key]: child })) continue;
     const step = Array.isArray(value) ? `${path}[${key}]` : `${path}.${matches(dlp, key) ? '(a key)' : key}`;
     return locate(dlp, child, step, depth + 1);

@@ -3,7 +3,7 @@
 // when the server listed it (a made-up name never reaches a server, nor a metrics label).
 // Progress from the tool server reaches the agent under the agent's own token, through DLP.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type CallToolRequestSchema, type CallToolResult, type ListToolsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolRequestSchema, type ListToolsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { gather, reach, refusal, refusedError, upstreamError, type McpCallContext } from './mcp-context.js';
 import { SEPARATOR, splitName, type RelayCall } from './relay-call.js';
 import type { RelayExtra, RelayHandler } from './relay.js';
@@ -30,7 +30,7 @@ export function callTool(context: McpCallContext): RelayHandler<typeof CallToolR
     try {
       return await client.callTool({ name: split.name, arguments: request.params.arguments ?? {} }, undefined, {
         timeout: CALL_TIMEOUT_MS, signal: extra.signal, ...progressOptions(context, request.params._meta?.progressToken, extra),
-      }) as CallToolResult;
+      });
     } catch (error) {
       call.settle('upstream_error');
       throw upstreamError(context, split.server, error);

@@ -255,6 +255,6 @@ export class UpstreamServers {
     const slots = [...this.#slots.values()];
     this.#slots.clear();
     for (const slot of slots) if (slot.restartTimer) clearTimeout(slot.restartTimer);
-    await Promise.all(slots.map((slot) => slot.client?.close().catch(() => undefined)));
+    await Promise.all(slots.map((slot) => slot.client?.close().catch(() => undefined)).filter((closing) => closing !== undefined));
   }
 }

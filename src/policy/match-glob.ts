@@ -3,7 +3,7 @@
 // Compiled to a regex once per pattern (the pattern is escaped, so linear).
 const compiled = new Map<string, RegExp>();
 
-export function matchGlob(pattern: string, value: string): boolean {
+function matchGlob(pattern: string, value: string): boolean {
   let regex = compiled.get(pattern);
   if (!regex) {
     const source = pattern.split('').map((character) => (character === '*' ? '.*' : character === '?' ? '.' : character.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');

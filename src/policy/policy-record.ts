@@ -28,10 +28,6 @@ export interface PolicyRecord {
   deny_prompts?: string[];
 }
 
-export const POLICY_LIST_FIELDS = ['allow_models', 'deny_models', 'allow_providers', 'deny_providers', 'allow_operations', 'deny_operations',
-  'allow_tools', 'deny_tools', 'allow_mcp_servers', 'deny_mcp_servers', 'allow_resources', 'deny_resources', 'allow_prompts', 'deny_prompts'] as const;
-export const POLICY_NUMBER_FIELDS = ['max_tokens', 'requests_per_minute', 'tokens_per_minute'] as const;
-
 /** `*`, `team:NAME` or `key:vk_…`. */
 export function isPolicyScope(scope: string): boolean {
   return scope === '*' || /^team:[^\s:]+$/.test(scope) || /^key:vk_[0-9A-Za-z]+$/.test(scope);

@@ -8,7 +8,7 @@ import { StateRefusedError } from '../state/state-errors.js';
 import { inTransaction, type Database } from './database.js';
 
 /** The repository's migrations folder, from src/postgres or dist/postgres alike. */
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations/postgres');
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations/postgres');
 
 // Any constant will do, as long as only gw uses it: migrate holds it so two migrators take turns.
 const MIGRATION_LOCK = 0x67770001;

@@ -46,7 +46,7 @@ export function keyHeader(header: string, apiKey: string | null): Record<string,
  * A resource call (files, batches, images…) goes to the client's own path under the
  * provider's API root, when the provider offers the operation; null otherwise.
  */
-export function resourceUrl(baseUrl: string, call: UpstreamCall, offered: ReadonlySet<UpstreamOperation>): string | null {
+function resourceUrl(baseUrl: string, call: UpstreamCall, offered: ReadonlySet<UpstreamOperation>): string | null {
   if (!offered.has(call.operation) || call.resourcePath === undefined) return null;
   return withQuery(`${trimBaseUrl(baseUrl)}${call.resourcePath}`, call.query);
 }

@@ -15,7 +15,7 @@ export interface RedisTimings {
   giveUpAfterMs: number;
 }
 
-export const REDIS_TIMINGS: RedisTimings = { tripAfterMs: 300, probeEveryMs: 200, giveUpAfterMs: 1_000 };
+const REDIS_TIMINGS: RedisTimings = { tripAfterMs: 300, probeEveryMs: 200, giveUpAfterMs: 1_000 };
 
 export interface RedisConnection {
   client: Redis;

@@ -118,7 +118,7 @@ function defineCommands(connection: RedisConnection): Commands {
 }
 
 /** Every SWEEP_EVERY_MS, the counters this instance used since lose their expired holds. */
-function sweepExpiredHolds(connection: RedisConnection, commands: Commands): { touch(key: string): void; stop(): void } {
+function sweepExpiredHolds(connection: RedisConnection, commands: Commands): { touch: (key: string) => void; stop: () => void } {
   const touched = new Set<string>();
   const timer = setInterval(() => {
     for (const key of touched) void connection.run(() => commands.gwSpendSweep(...keysOf(key))).catch(() => undefined);
@@ -157,7 +157,7 @@ async function flushPending(connection: RedisConnection, commands: Commands, pen
 }
 
 interface Recovery {
-  onRecovered(listener: () => Promise<void>): void;
+  onRecovered: (listener: () => Promise<void>) => void;
   /** After a reconnection (Redis may have come back empty), reservations wait (bounded) for the reconciliation: this, or null. */
   reconciling(): Promise<unknown> | null;
 }
@@ -185,7 +185,7 @@ function createRecovery(connection: RedisConnection, flush: () => Promise<boolea
     const readies = connection.readies();
     if (readies > readiesSeen) {
       readiesSeen = readies;
-      const bounded = Promise.race([running!, new Promise((resolve) => setTimeout(resolve, RECONCILE_WAIT_MS).unref())]).finally(() => { if (waiting === bounded) waiting = null; });
+      const bounded = Promise.race([running, new Promise((resolve) => setTimeout(resolve, RECONCILE_WAIT_MS).unref())]).finally(() => { if (waiting === bounded) waiting = null; });
       waiting = bounded;
     }
   };

@@ -8,11 +8,11 @@
 // Every key is kept KEEP_MS from its last change; done entries are pruned after DONE_KEEP_MS.
 
 /** Longer than any period. */
-export const KEEP_MS = 40 * 24 * 3600 * 1000;
+const KEEP_MS = 40 * 24 * 3600 * 1000;
 /** A hold whose call never settled (its instance died) stops counting after this; a call that runs longer and settles adds its cost then. */
-export const HOLD_TTL_MS = 15 * 60_000;
+const HOLD_TTL_MS = 15 * 60_000;
 /** How long a settled call is remembered (a late reserve, a repeated settle, reconciliation). */
-export const DONE_KEEP_MS = 5 * 60_000;
+const DONE_KEEP_MS = 5 * 60_000;
 
 export const keysOf = (key: string): string[] => [`gw:spend:${key}`, `gw:spend-holds:${key}`, `gw:spend-done:${key}`, `gw:spend-done-at:${key}`];
 

@@ -13,7 +13,7 @@ export interface PlannedAttempt {
 }
 
 /** FNV-1a: a stable, well-spread 32-bit hash; no cryptography needed to pick a target. */
-export function hashText(text: string): number {
+function hashText(text: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < text.length; index += 1) {
     hash ^= text.charCodeAt(index);
@@ -45,8 +45,8 @@ export function planAttempts(rule: RouteRule, options: { random: () => number; s
   return order.flatMap((target) => Array.from({ length: retries + 1 }, (_unused, retry) => ({ target, retry })));
 }
 
-export const BACKOFF_BASE_MS = 250;
-export const BACKOFF_MAX_MS = 5_000;
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_MAX_MS = 5_000;
 
 /** Wait before a retry of the same target; a provider's retry-after wins, held to the bound (a client is waiting). */
 export function backoffMs(retry: number, retryAfterSeconds: number | null, random: () => number): number {

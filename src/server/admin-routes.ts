@@ -17,7 +17,7 @@ import { StateError } from '../state/state-errors.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
 
 export interface AdminServerContext extends AdminContext {
-  audit(fields: AuditFields): void;
+  audit: (fields: AuditFields) => void;
   /**
    * A laptop sidecar: the console shows the logged-in person their own trail, read-only, with no
    * admin token: the sidecar's local guard (loopback Host and Origin) already fronts every route.

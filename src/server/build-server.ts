@@ -5,7 +5,6 @@ import http from 'node:http';
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { GatewayError } from '../errors.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { handleRequest } from '../pipeline/handle-request.js';
 import { ROUTE_TABLE, guessDialect, type RouteEntry } from '../pipeline/route-table.js';

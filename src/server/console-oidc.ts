@@ -34,7 +34,7 @@ const COOKIE_PATH = '/ui/oidc';
 const MAX_PENDING = 1_000;
 
 /** What makes a signed-in email a console admin under the current settings; null when nothing does. */
-export function grantFor(settings: Settings, email: string, groups: readonly string[]): OidcGrant | null {
+function grantFor(settings: Settings, email: string, groups: readonly string[]): OidcGrant | null {
   if (settings.admin_emails.includes(email)) return { email, group: null };
   if (settings.admin_group !== null && groups.includes(settings.admin_group)) return { email, group: settings.admin_group };
   return null;

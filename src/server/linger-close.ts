@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 
 /** Long enough for a client to read the answer and stop sending; short enough that a slow sender cannot hold the socket. */
-export const LINGER_MS = 2_000;
+const LINGER_MS = 2_000;
 
 export function lingerOnClose(request: IncomingMessage, socket: Socket | null): void {
   if (!socket || socket.destroyed) return;

@@ -144,7 +144,7 @@ function readCompleted(data: string): { id: string; output: unknown[] } | null {
 
 /** OpenAI's WebSocket error event: {type: "error", status, error: {type, code, message, param}}. */
 function errorEvent(status: number, body: unknown): string {
-  const error = typeof body === 'object' && body !== null && 'error' in body ? (body as { error: unknown }).error : parseError(body);
+  const error = typeof body === 'object' && body !== null && 'error' in body ? body.error : parseError(body);
   return JSON.stringify({ type: 'error', status, error });
 }
 

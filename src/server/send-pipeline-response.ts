@@ -10,7 +10,7 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Arr
   return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && Symbol.asyncIterator in value;
 }
 
-export function overheadNanos(request: FastifyRequest): bigint {
+function overheadNanos(request: FastifyRequest): bigint {
   const state = request.gw;
   const overhead = process.hrtime.bigint() - state.startedAt - state.trace.upstreamNanos;
   return overhead > 0n ? overhead : 0n;

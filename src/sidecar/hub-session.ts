@@ -229,11 +229,11 @@ export class HubSession {
   }
 }
 
-export function loginRejected(fromEnvironment = false): GatewayError {
+function loginRejected(fromEnvironment = false): GatewayError {
   const next = fromEnvironment ? 'set a new GW_TOKEN and restart gw serve' : 'run gw login; this sidecar picks the new login up within seconds, no restart needed';
   return new GatewayError('GW_ERR_AUTH_INVALID', { message: `The gw hub no longer accepts this login (token revoked or expired, or you were removed): ${next}.` });
 }
 
-export function loggedOut(): GatewayError {
+function loggedOut(): GatewayError {
   return new GatewayError('GW_ERR_AUTH_LOGGED_OUT');
 }

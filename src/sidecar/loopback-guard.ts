@@ -38,7 +38,7 @@ function hostName(hostHeader: string): string {
   return match?.[1]?.replace(/\.$/, '') ?? '';
 }
 
-export function isLoopbackHost(hostHeader: string | undefined): boolean {
+function isLoopbackHost(hostHeader: string | undefined): boolean {
   if (!hostHeader) return false;
   const name = hostName(hostHeader);
   return LOOPBACK_HOSTS.has(name) || name.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(name);

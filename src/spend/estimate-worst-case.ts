@@ -24,7 +24,7 @@ export function estimateWorstCase(rates: Rates, bodyBytes: number, body: unknown
 }
 
 /** max_tokens (Chat, Messages), max_completion_tokens, max_output_tokens (Responses), maxOutputTokens (GenAI), inferenceConfig.maxTokens (Converse). */
-export function readOutputCap(body: unknown): number | null {
+function readOutputCap(body: unknown): number | null {
   if (typeof body !== 'object' || body === null) return null;
   const record = body as Record<string, unknown>;
   const nested = (name: string, field: string): unknown => {

@@ -42,7 +42,7 @@ export function imagePricesOf(entry: StoredPrice): ImagePrices | undefined {
 }
 
 /** The most specific price first: size and quality, the size, the quality, then any image. */
-export function imagePrice(prices: ImagePrices | undefined, variant: ImageVariant): number | undefined {
+function imagePrice(prices: ImagePrices | undefined, variant: ImageVariant): number | undefined {
   const variants = prices?.variants ?? {};
   const keys = [variant.size && variant.quality ? `${variant.size}/${variant.quality}` : undefined, variant.size, variant.quality];
   for (const key of keys) if (key !== undefined && Object.hasOwn(variants, key)) return variants[key];

@@ -9,15 +9,15 @@ import type { AdminTokenRecord, StateData } from './schema.js';
 export type { AdminTokenRecord };
 import { StateInputError, StateRefusedError } from './state-errors.js';
 
-export const ADMIN_TOKEN_PREFIX = 'gwa-';
+const ADMIN_TOKEN_PREFIX = 'gwa-';
 const WELL_FORMED = /^gwa-[0-9A-Za-z]{43}$/;
 
 
-export function hashAdminToken(token: string): string {
+function hashAdminToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-export function isWellFormedAdminToken(value: string): boolean {
+function isWellFormedAdminToken(value: string): boolean {
   return WELL_FORMED.test(value);
 }
 
@@ -40,6 +40,7 @@ export function findAdminToken(state: StateData, token: string): AdminTokenRecor
 /** In-update: makes a token; the plaintext is returned once. */
 export function addAdminToken(draft: StateData, input: { name: string; createdBy: string; now: Date }): { record: AdminTokenRecord; token: string } {
   const name = input.name.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a name must not hold
   if (name === '' || name.length > 100 || /[\u0000-\u001f]/.test(name)) throw new StateInputError('an admin token needs a name of 1 to 100 printable characters (who holds it)');
   const token = `${ADMIN_TOKEN_PREFIX}${randomBase62(43)}`;
   const tokens = (draft.admin_tokens ??= []);
@@ -66,5 +67,5 @@ export function readAdminToken(item: Record<string, unknown>): AdminTokenRecord 
   for (const field of ['id', 'name', 'hash', 'hint', 'created_at', 'created_by']) if (typeof item[field] !== 'string') return `${field} is not a string`;
   if (!/^[0-9a-f]{64}$/.test(item.hash as string)) return 'hash is not a hex SHA-256';
   if (item.revoked_at !== null && item.revoked_at !== undefined && typeof item.revoked_at !== 'string') return 'revoked_at is not a date';
-  return { ...item, revoked_at: (item.revoked_at as string | null | undefined) ?? null } as AdminTokenRecord;
+  return { ...item, revoked_at: item.revoked_at ?? null } as AdminTokenRecord;
 }

@@ -27,7 +27,3 @@ export function randomBase62(length: number, random: (size: number) => Uint8Arra
   }
   return text;
 }
-
-export function isBase62(text: string): boolean {
-  return /^[0-9A-Za-z]*$/.test(text);
-}

@@ -6,7 +6,7 @@ import type { StateStore } from './state-store.js';
 import { addTeam } from './teams.js';
 import { addKey, generateVirtualKey } from './virtual-keys.js';
 
-export const LOCAL_TEAM = 'local';
+const LOCAL_TEAM = 'local';
 
 /** Returns the plaintext key (to print once) when it created one; null when any team exists. */
 export async function bootstrapLocalTeam(store: StateStore): Promise<{ key: string; record: VirtualKeyRecord } | null> {

@@ -11,7 +11,7 @@ import { shellCommand } from '../shell-quote.js';
 
 /** RFC 8628 §6.1: no vowels (no accidental words), no 0/O or 1/I. */
 export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
-export const USER_CODE_LENGTH = 8;
+const USER_CODE_LENGTH = 8;
 export const DEVICE_CODE_TTL_MS = 600_000;
 /** Codes are kept this long past expiry so `gw device list` can still show them, then pruned. */
 const KEEP_EXPIRED_MS = 86_400_000;
@@ -34,7 +34,7 @@ export function normalizeUserCode(text: string): string | null {
   return [...code].every((character) => USER_CODE_ALPHABET.includes(character)) ? code : null;
 }
 
-export function generateDeviceCode(): string {
+function generateDeviceCode(): string {
   return encodeBase62(randomBytes(32), 43);
 }
 

@@ -14,7 +14,7 @@ export interface LicenseReport {
   reason?: string;
 }
 
-export const LICENSE_FILE = 'license.json';
+const LICENSE_FILE = 'license.json';
 
 export function readLicense(home: string, now: Date): LicenseReport {
   const file = path.join(home, LICENSE_FILE);

@@ -10,7 +10,7 @@ import { StateRefusedError } from './state-errors.js';
 import type { StateStore } from './state-store.js';
 import { addKey, generateVirtualKey, keyStatus } from './virtual-keys.js';
 
-export const LIVE_KEY_NAME = 'live';
+const LIVE_KEY_NAME = 'live';
 /** Default overlap of a rotated key (its record stays active this long; no caller holds it). */
 export const DEFAULT_OVERLAP_MS = 2 * 3_600_000;
 
@@ -20,7 +20,7 @@ export function deriveLiveKey(secret: Buffer, team: string, salt: string): strin
 }
 
 /** The team's newest live key whose virtual key is still usable, or null. */
-export function currentLiveKey(state: StateData, team: string, now: Date): { live: LiveKeyRecord; key: VirtualKeyRecord } | null {
+function currentLiveKey(state: StateData, team: string, now: Date): { live: LiveKeyRecord; key: VirtualKeyRecord } | null {
   for (let index = state.live_keys.length - 1; index >= 0; index -= 1) {
     const live = state.live_keys[index]!;
     if (live.team !== team || live.superseded_at !== null) continue;
@@ -31,7 +31,7 @@ export function currentLiveKey(state: StateData, team: string, now: Date): { liv
 }
 
 /** In an update: retires the team's current live key (expiring after `overlapMs`) and adds a new one. */
-export function addLiveKey(draft: StateData, team: string, secret: Buffer, now: Date, overlapMs = DEFAULT_OVERLAP_MS): LiveKeyRecord {
+function addLiveKey(draft: StateData, team: string, secret: Buffer, now: Date, overlapMs = DEFAULT_OVERLAP_MS): LiveKeyRecord {
   if (!draft.teams.some((candidate) => candidate.name === team)) throw new StateRefusedError(`team "${team}" does not exist`);
   for (const live of draft.live_keys) {
     if (live.team !== team || live.superseded_at !== null) continue;

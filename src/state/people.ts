@@ -50,11 +50,6 @@ export async function removePerson(store: StateStore, emailText: string): Promis
   });
 }
 
-export function findPerson(state: StateData, email: string): Person | null {
-  const normalized = email.trim().toLowerCase();
-  return state.people.find((person) => person.email === normalized) ?? null;
-}
-
 export function listPeople(state: StateData): Person[] {
   return [...state.people].sort((left, right) => left.email.localeCompare(right.email));
 }

@@ -8,7 +8,7 @@ import type { PersonalTokenRecord, StateData } from './schema.js';
 import { StateRefusedError } from './state-errors.js';
 import type { StateStore } from './state-store.js';
 
-export const PERSONAL_TOKEN_PREFIX = 'atu-';
+const PERSONAL_TOKEN_PREFIX = 'atu-';
 const BODY_LENGTH = 43;
 const WELL_FORMED = new RegExp(`^${PERSONAL_TOKEN_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + 6}}$`);
 
@@ -34,7 +34,7 @@ export function hashSecret(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
-export function tokenHint(token: string): string {
+function tokenHint(token: string): string {
   const body = token.slice(PERSONAL_TOKEN_PREFIX.length);
   return `${PERSONAL_TOKEN_PREFIX}${body.slice(0, 4)}…${body.slice(-4)}`;
 }

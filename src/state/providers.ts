@@ -57,10 +57,6 @@ export function readAliases(value: unknown): Record<string, string> | string {
   return { ...(value as Record<string, string>) };
 }
 
-export function listProviderRecords(state: StateData): ProviderRecord[] {
-  return [...state.providers].sort((left, right) => left.name.localeCompare(right.name));
-}
-
 export interface AddedProvider {
   record: ProviderRecord;
   /** Routing targets of this provider whose own key was dropped: it was set for another host. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 
 export interface ResourceIdStore {
   /** The provider name that created the id, when gw saw it. */
-  providerOf(id: string): string | undefined;
+  providerOf: (id: string) => string | undefined;
   /** Records the creator; a shared store resolves once every instance can see it. */
   remember(id: string, provider: string): void | Promise<void>;
   /** A shared store fetches ids another instance remembered, before providerOf is asked. */
@@ -31,7 +31,13 @@ export const DEFAULT_MAX_RESOURCE_IDS = 200_000;
 /** Ids are provider strings (`file-abc`, `resp_…`, `msgbatch_…`): bounded and printable, never paths. */
 export const PLAUSIBLE_ID = /^[\w.:-]{1,256}$/;
 
-export function createMemoryResourceIds(maxEntries = DEFAULT_MAX_RESOURCE_IDS): ResourceIdStore & { entries(): Map<string, string> } {
+/** The in-memory map remembers at once: callers need not await it. */
+interface MemoryResourceIds extends ResourceIdStore {
+  remember(id: string, provider: string): void;
+  entries(): Map<string, string>;
+}
+
+export function createMemoryResourceIds(maxEntries = DEFAULT_MAX_RESOURCE_IDS): MemoryResourceIds {
   const map = new Map<string, string>();
   return {
     providerOf: (id) => map.get(id),
@@ -76,7 +82,7 @@ export async function openResourceIdStore(home: string, maxEntries = DEFAULT_MAX
   };
 }
 
-async function replay(file: string, memory: ResourceIdStore): Promise<number> {
+async function replay(file: string, memory: MemoryResourceIds): Promise<number> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -301,7 +301,7 @@ function parseEnvReference(name: SettingName, text: string): string | null {
 
 export const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS) as SettingName[];
 
-export function isSettingName(name: string): name is SettingName {
+function isSettingName(name: string): name is SettingName {
   return Object.hasOwn(SETTING_DEFINITIONS, name);
 }
 

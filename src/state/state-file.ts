@@ -27,7 +27,7 @@ export class StateFileAdapter implements Adapter<StateData> {
   }
 }
 
-export async function readStateText(file: string): Promise<string | null> {
+async function readStateText(file: string): Promise<string | null> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {

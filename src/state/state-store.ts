@@ -228,13 +228,3 @@ export function deepFreeze<T>(value: T): T {
   for (const child of Object.values(value)) deepFreeze(child);
   return Object.freeze(value);
 }
-
-/** Opens the store for one short job (a CLI command) and always closes it. */
-export async function useStateStore<T>(home: string, run: (store: StateStore) => Promise<T>, options?: StateStoreOptions): Promise<T> {
-  const store = await openStateStore(home, options);
-  try {
-    return await run(store);
-  } finally {
-    await store.close();
-  }
-}

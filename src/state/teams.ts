@@ -4,8 +4,6 @@ import { StateRefusedError } from './state-errors.js';
 import type { StateStore } from './state-store.js';
 import { validateTeamName } from './team-name.js';
 
-export { isValidTeamName, validateTeamName } from './team-name.js';
-
 export async function createTeam(store: StateStore, name: string): Promise<Team> {
   validateTeamName(name);
   return store.update((draft) => addTeam(draft, name, store.now()));
@@ -22,8 +20,4 @@ export function addTeam(draft: StateData, name: string, now: Date): Team {
 
 export function listTeams(state: StateData): Team[] {
   return [...state.teams].sort((left, right) => left.name.localeCompare(right.name));
-}
-
-export function findTeam(state: StateData, name: string): Team | null {
-  return state.teams.find((team) => team.name === name) ?? null;
 }

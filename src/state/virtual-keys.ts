@@ -10,7 +10,7 @@ import { StateInputError, StateRefusedError } from './state-errors.js';
 import type { StateStore } from './state-store.js';
 import { shellCommand } from '../shell-quote.js';
 
-export const VIRTUAL_KEY_PREFIX = 'sk-gw-';
+const VIRTUAL_KEY_PREFIX = 'sk-gw-';
 const BODY_LENGTH = 43;
 const CHECKSUM_LENGTH = 6;
 const WELL_FORMED = new RegExp(`^${VIRTUAL_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);

@@ -24,7 +24,7 @@ export interface SseDecoderOptions {
   maxEventSize?: number;
 }
 
-export const DEFAULT_MAX_EVENT_SIZE = 16 * 1024 * 1024;
+const DEFAULT_MAX_EVENT_SIZE = 16 * 1024 * 1024;
 
 interface PendingEvent {
   event?: string;

@@ -6,7 +6,7 @@
 // paths); the client's W3C traceparent is continued.
 import type { CallTracer } from './call-tracer.js';
 
-export function tracingRequested(env: Record<string, string | undefined>): boolean {
+function tracingRequested(env: Record<string, string | undefined>): boolean {
   if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return false;
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }

@@ -15,7 +15,7 @@ export interface UpstreamTimeouts {
   bodyIdleMs: number;
 }
 
-export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, headersMs: 600_000, bodyIdleMs: 120_000 };
+const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, headersMs: 600_000, bodyIdleMs: 120_000 };
 
 export interface UpstreamRequest {
   url: string;
@@ -57,7 +57,7 @@ export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTRE
         const options = { method: call.method as 'POST', headers: call.headers, body: call.body ?? undefined, signal: call.signal as AbortSignal };
         // undici's top-level request() parses the URL string on every call; the split is cached per URL.
         const response = target
-          ? await agent.request({ ...options, method: (call.method || (call.body ? 'PUT' : 'GET')) as 'POST', origin: target.origin, path: target.path })
+          ? await agent.request({ ...options, method: (call.method || (call.body ? 'PUT' : 'GET')), origin: target.origin, path: target.path })
           : await request(call.url, { ...options, dispatcher: agent });
         return { status: response.statusCode, headers: response.headers, body: response.body };
       } catch (error) {

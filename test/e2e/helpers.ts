@@ -78,7 +78,7 @@ function decodeChunked(bytes: Buffer): Buffer | null {
 }
 
 /** Parses one HTTP/1.1 response from the start of `bytes` once it is complete (content-length or chunked body). */
-export function parseRawResponse(bytes: Buffer): RawResponse | null {
+function parseRawResponse(bytes: Buffer): RawResponse | null {
   const end = bytes.indexOf('\r\n\r\n');
   if (end < 0) return null;
   const [statusLine = '', ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');

@@ -51,7 +51,7 @@ afterAll(async () => {
 /** Opens a WebSocket from the page: 'open' or 'refused'. */
 function openFromPage(url: string, protocols: string[]): Promise<string> {
   return page.evaluate(async ([target, offered]) => new Promise<string>((resolve) => {
-    const socket = new WebSocket(target!, offered as string[]);
+    const socket = new WebSocket(target, offered);
     socket.onopen = () => { socket.close(); resolve('open'); };
     socket.onerror = () => resolve('refused');
   }), [url, protocols] as const);

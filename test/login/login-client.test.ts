@@ -20,7 +20,7 @@ function scriptedFetch(answers: Array<Record<string, unknown> | Error>): typeof 
     if (next === undefined) throw new Error('no more answers');
     if (next instanceof Error) throw next;
     return new Response(JSON.stringify(next), { status: 'access_token' in next ? 200 : 400, headers: { 'content-type': 'application/json' } });
-  }) as typeof fetch;
+  });
 }
 
 function waitInput(answers: Array<Record<string, unknown> | Error>, slept: number[], expiresIn = 600): WaitInput {

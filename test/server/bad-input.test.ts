@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../src/errors.js';
 import { startInProcessGateway, type InProcessGateway } from '../support/in-process-gateway.js';
+import type { WireJson } from '../support/wire-json.js';
 
 let gateway: InProcessGateway;
 beforeEach(async () => { gateway = await startInProcessGateway(); });
@@ -76,9 +77,9 @@ describe('bad request bodies', () => {
 
 describe('routes', () => {
   it.each([
-    ['/v1/nope', (body: Record<string, any>) => body.error.code === 'route_not_found'],
-    ['/v1/messages/nope', (body: Record<string, any>) => body.type === 'error' && body.error.type === 'not_found_error'],
-    ['/genai/v1beta/nope', (body: Record<string, any>) => body.error.status === 'NOT_FOUND'],
+    ['/v1/nope', (body: WireJson) => body.error.code === 'route_not_found'],
+    ['/v1/messages/nope', (body: WireJson) => body.type === 'error' && body.error.type === 'not_found_error'],
+    ['/genai/v1beta/nope', (body: WireJson) => body.error.status === 'NOT_FOUND'],
   ])('an unknown route %s is a 404 in its family shape', async (url, check) => {
     const response = await gateway.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(404);

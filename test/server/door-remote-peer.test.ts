@@ -12,7 +12,7 @@ afterEach(async () => { await gateway?.close(); gateway = undefined; });
 async function chatFrom(remoteAddress: string) {
   const response = await gateway!.app.inject({ method: 'POST', url: '/v1/chat/completions', remoteAddress, payload: BODY,
     headers: { host: 'localhost:8080', 'content-type': 'application/json', authorization: `Bearer ${gateway!.key}` } });
-  return { status: response.statusCode, code: (response.json() as { error?: { code?: string } }).error?.code ?? null };
+  return { status: response.statusCode, code: response.json<{ error?: { code?: string } }>().error?.code ?? null };
 }
 
 it('a sidecar without --allow-remote-peer serves loopback peers only, Host: localhost or not', async () => {

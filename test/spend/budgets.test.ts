@@ -80,7 +80,7 @@ describe('budget keeper', () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => keeper.admit([hard], subject, 0.3 * USD)));
     const admitted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     expect(admitted).toHaveLength(3);
-    for (const outcome of admitted) await (outcome as PromiseFulfilledResult<Awaited<ReturnType<typeof keeper.admit>>>).value.settle(0.1 * USD);
+    for (const outcome of admitted) await outcome.value.settle(0.1 * USD);
     // 0.3 spent: 0.7 left, room for two more worst cases of 0.3.
     await keeper.admit([hard], subject, 0.3 * USD);
     await keeper.admit([hard], subject, 0.3 * USD);

@@ -74,7 +74,7 @@ describe('flat-price fast path', () => {
         const bookFindsIt = calcPrice({ input_tokens: 0, output_tokens: 0 }, model.id, { providerId })?.model.id === model.id;
         for (const tokens of mixes) {
           const fast = priceTextTokens(flat, tokens);
-          let reference: number | null = null;
+          let reference: number | null;
           try {
             reference = calcPrice(libraryUsage(tokens), model.id, { provider: alone })?.total_price ?? null;
           } catch {
@@ -104,7 +104,7 @@ describe('flat-price fast path', () => {
   });
 
   it('leaves to calcPrice what it cannot price: tiers, dated prices, audio, 1-hour cache writes, a missing cache price', () => {
-    expect(flatPrices({ input_mtok: { base: 1, tiers: [{ start: 200_000, price: 2 }] }, output_mtok: 4 } as never)).toBeNull();
+    expect(flatPrices({ input_mtok: { base: 1, tiers: [{ start: 200_000, price: 2 }] }, output_mtok: 4 })).toBeNull();
     expect(flatPrices([{ prices: { input_mtok: 1, output_mtok: 2 } }] as never)).toBeNull();
     expect(flatPrices({ input_mtok: 1, output_mtok: 2, requests_kcount: 5 })).toBeNull();
     const flat = flatPrices({ input_mtok: 1, output_mtok: 2 })!;

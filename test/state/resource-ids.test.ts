@@ -8,9 +8,9 @@ describe('resource id store', () => {
   it('survives a restart, skips a torn last line, and ignores implausible ids', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'gw-ids-'));
     const first = await openResourceIdStore(home);
-    first.remember('file-abc', 'openai');
-    first.remember('resp_1', 'groq');
-    first.remember('../../etc', 'openai');
+    await first.remember('file-abc', 'openai');
+    await first.remember('resp_1', 'groq');
+    await first.remember('../../etc', 'openai');
     await first.close();
     await writeFile(path.join(home, RESOURCE_IDS_FILE), `${await readFile(path.join(home, RESOURCE_IDS_FILE), 'utf8')}{"id":"torn`);
     const second = await openResourceIdStore(home);
@@ -39,7 +39,7 @@ describe('resource id store', () => {
     expect([...memory.entries().keys()]).toEqual(['b', 'c']);
     const home = await mkdtemp(path.join(os.tmpdir(), 'gw-ids-'));
     const store = await openResourceIdStore(home, 2);
-    for (const id of ['a', 'b', 'c', 'd', 'e']) store.remember(id, 'p');
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await store.remember(id, 'p');
     await store.close();
     const reopened = await openResourceIdStore(home, 2);
     await reopened.close();

@@ -42,8 +42,8 @@ export async function startGatewayProcess(options: { home?: string; env?: NodeJS
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
   // 'close' rather than 'exit': by then stdout and stderr have been read to the end.
   const exited = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   const url = await new Promise<string>((resolve, reject) => {
@@ -52,7 +52,7 @@ export async function startGatewayProcess(options: { home?: string; env?: NodeJS
       const match = /listening on (https?:\/\/\S+)/.exec(stdout);
       if (match?.[1]) { clearTimeout(timer); resolve(match[1]); }
     };
-    child.stdout!.on('data', check);
+    child.stdout.on('data', check);
     void exited.then((code) => { clearTimeout(timer); reject(new Error(`gw serve exited (${code}) before listening.\nstdout: ${stdout}\nstderr: ${stderr}`)); });
   });
   return {

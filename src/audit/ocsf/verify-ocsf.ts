@@ -11,6 +11,7 @@ import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord } from '../record.js';
 import { checkRecordLine, checkRecordLink } from '../verify.js';
 import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature, type OcsfEvent } from './record-to-ocsf.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 type Canonicalize = (input: unknown) => string | undefined;
 const loaded: unknown = canonicalizeModule;
@@ -65,7 +66,7 @@ interface State {
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 function parseEvent(line: string): Record<string, unknown> | undefined {
@@ -102,7 +103,7 @@ function signaturesOf(event: Record<string, unknown>): EventSignatures | undefin
 }
 
 /** The first path where two JSON values differ, for naming an edited field. */
-export function firstDifference(actual: unknown, expected: unknown, at = ''): string | undefined {
+function firstDifference(actual: unknown, expected: unknown, at = ''): string | undefined {
   const left = asObject(actual);
   const right = asObject(expected);
   if (left && right) {
@@ -170,7 +171,7 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
   if (typeof event.raw_data !== 'string') return bad('raw_data (the original record, which the check needs) is missing');
   const verdict = checkRecordLine(event.raw_data, lineNumber);
   if ('bad' in verdict) return bad(`raw_data: ${verdict.bad.reason}`);
-  const record = verdict.record as AuditRecord;
+  const record = verdict.record;
   const attestations = event.attestation_list;
   const chain = Array.isArray(attestations) ? asObject(attestations[0])?.chain_uid : undefined;
   if (typeof chain !== 'string') return bad('attestation_list[0].chain_uid is missing');

@@ -24,7 +24,7 @@ export async function withDatabase<T>(url: string, run: (database: Database) => 
   }
 }
 
-export function storeUrlOf(context: CliContext, flag: string | undefined): string {
+function storeUrlOf(context: CliContext, flag: string | undefined): string {
   const url = resolveStoreUrl(flag, context.env);
   if (url === undefined) throw new CliExit(2, 'name the PostgreSQL store with --store URL (or GW_DATABASE_URL)');
   return url;

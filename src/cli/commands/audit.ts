@@ -102,7 +102,7 @@ function verifyReadError(error: unknown, file: string, missing: boolean, flags: 
   return new CliExit(2, '');
 }
 
-export async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
+async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
   // An OCSF export is checked on its own: the file and the --key public keys, nothing of a home or store.
   if (flags.ocsf !== undefined) return runOcsfVerify(flags, context);
   if (flags.witnessKey !== undefined) throw new CliExit(2, '--witness-key checks the witnesses\' cosignatures in an OCSF export: use it with --ocsf FILE');

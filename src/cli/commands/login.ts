@@ -39,7 +39,7 @@ export function registerLoginCommands(program: Command, context: CliContext): vo
     .action(async (options: { home?: string }) => runWhoami(options, context));
 }
 
-export function credentialStore(context: CliContext, home?: string): CredentialStore {
+function credentialStore(context: CliContext, home?: string): CredentialStore {
   return new CredentialStore(context.home(home), systemKeychain());
 }
 

@@ -140,7 +140,7 @@ function readChange(scope: string, options: SetOptions): Partial<PolicyRecord> {
     change[field] = Number(text) === 0 ? undefined : Number(text);
   }
   if (Object.keys(change).length === 0) throw new CliExit(2, 'nothing to set: give --mode, --allow-models, --rpm, …');
-  return change as Partial<PolicyRecord>;
+  return change;
 }
 
 function describe(record: PolicyRecord): string {

@@ -117,6 +117,6 @@ function camelName(flag: string): string {
 
 /** `input 2, output 10 per million tokens; per image 0.04` */
 function describeRates(entry: StoredPrice): string {
-  const tokens = RATE_FLAGS.filter(([field]) => entry[field] !== undefined).map(([field, flag]) => `${flag.split(' ')[0]!.slice(2)} ${entry[field]}`).join(', ');
+  const tokens = RATE_FLAGS.filter(([field]) => entry[field] !== undefined).map(([field, flag]) => `${flag.split(' ')[0]!.slice(2)} ${String(entry[field])}`).join(', ');
   return [...(tokens ? [`${tokens} per million tokens`] : []), ...describeUnitPrices(entry)].join('; ');
 }

@@ -1,5 +1,4 @@
 // `gw serve`: runs the gateway in the foreground until SIGINT/SIGTERM.
-import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.js';
 import type { RunningGateway } from '../../gateway/start-gateway.js';
@@ -41,7 +40,7 @@ type RunFlags = ServeFlags & { logFormat?: string; standalone?: boolean; allowRe
 async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?: AdminCommandsFor): Promise<void> {
   let config;
   let gateway: RunningGateway;
-  let sidecar: SidecarLogin | null = null;
+  let sidecar: SidecarLogin | null;
   try {
     config = resolveServeConfig(flags, context.env);
     const logLevel = checkLogLevel(config.logLevel, flags.logLevel !== undefined);

@@ -11,7 +11,7 @@ export function registerTeamKeyCommands(program: Command, context: CliContext): 
   const teams = program.commands.find((command) => command.name() === 'teams');
   if (!teams) throw new Error('register the teams command first');
   teams.commands.find((command) => command.name() === 'create')?.hook('postAction', async (command) => {
-    const home = context.home((command.opts() as { home?: string }).home);
+    const home = context.home(command.opts<{ home?: string }>().home);
     await withStore(context, home, async (store) => ensureLiveKey(store, String(command.args[0]), await loadOrCreateHubSecret(store)));
   });
   teams.command('rotate-key')

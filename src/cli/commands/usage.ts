@@ -29,7 +29,7 @@ export function registerUsageCommand(program: Command, context: CliContext): voi
     .action(async (options: UsageFlags) => runUsage(options, context));
 }
 
-export async function runUsage(options: UsageFlags, context: CliContext, now = new Date()): Promise<void> {
+async function runUsage(options: UsageFlags, context: CliContext, now = new Date()): Promise<void> {
   if (!(USAGE_GROUPINGS as readonly string[]).includes(options.by)) throw new CliExit(2, `invalid --by "${options.by}": ${USAGE_GROUPINGS.join(', ')}`);
   if (options.json && options.csv) throw new CliExit(2, 'choose one of --json and --csv');
   const since = parseWhen(options.since ?? '30d', now, '--since');

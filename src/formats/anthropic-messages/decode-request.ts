@@ -10,7 +10,7 @@ import {
 } from '../shared/read-json.js';
 
 /** Fields only Anthropic has (Claude Code sends them): kept in extensions.anthropic, read back by encodeRequest. */
-export const ANTHROPIC_EXTENSION_FIELDS = [
+const ANTHROPIC_EXTENSION_FIELDS = [
   'context_management', 'container', 'mcp_servers', 'service_tier', 'inference_geo', 'anthropic_version', 'anthropic_beta',
 ] as const;
 

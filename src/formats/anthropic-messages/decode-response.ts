@@ -32,7 +32,7 @@ export function decodeAnthropicResponse(body: unknown): Decoded<CanonicalRespons
 }
 
 /** One response block; also used for the stream's content_block_start. */
-export function decodeResponseBlock(block: JsonObject, warnings: TranslationWarning[]): AssistantPart | undefined {
+function decodeResponseBlock(block: JsonObject, warnings: TranslationWarning[]): AssistantPart | undefined {
   switch (block.type) {
     case 'text':
       if (Array.isArray(block.citations) && block.citations.length > 0) warnings.push({ code: 'dropped:citations' });

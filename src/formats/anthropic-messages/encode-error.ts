@@ -18,11 +18,6 @@ const ANTHROPIC_TYPES: Record<CanonicalError['kind'], string> = {
   timeout: 'timeout_error',
 };
 
-/** The Anthropic error `type` for an error kind, for provider errors re-encoded from canonical form. */
-export function anthropicErrorType(kind: CanonicalError['kind']): string {
-  return ANTHROPIC_TYPES[kind];
-}
-
 export function encodeAnthropicErrorBody(error: WireErrorInput): Record<string, unknown> {
   return { type: 'error', error: { type: ANTHROPIC_TYPES[error.kind], message: error.message } };
 }

@@ -34,7 +34,7 @@ function encodeUserPart(part: UserPart): Block {
   return part.type === 'image' ? encodeImageBlock(part) : encodeDocumentBlock(part);
 }
 
-export function encodeAssistant(parts: AssistantPart[], warnings: TranslationWarning[]): Block[] {
+function encodeAssistant(parts: AssistantPart[], warnings: TranslationWarning[]): Block[] {
   const blocks: Block[] = [];
   for (const part of parts) {
     if (part.type === 'text') {

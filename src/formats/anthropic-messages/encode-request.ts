@@ -9,7 +9,7 @@ import { encodeAnthropicMessages } from './encode-messages.js';
 type Wire = Record<string, unknown>;
 
 /** max_tokens is required by Anthropic; used when the client set none (and above a thinking budget). */
-export const DEFAULT_MAX_TOKENS = 4096;
+const DEFAULT_MAX_TOKENS = 4096;
 
 export function encodeAnthropicRequest(request: CanonicalRequest): Decoded<Wire> {
   const warnings: TranslationWarning[] = [];
@@ -42,7 +42,7 @@ function maxTokens(request: CanonicalRequest, warnings: TranslationWarning[]): n
 /** Tool cache breakpoints and server tools kept by decodeRequest go back in place. */
 function encodeTools(request: CanonicalRequest, extension: Wire, body: Wire): void {
   const cacheControls = (extension.tool_cache_control ?? {}) as Record<string, unknown>;
-  const serverTools = Array.isArray(extension.server_tools) ? extension.server_tools : [];
+  const serverTools: unknown[] = Array.isArray(extension.server_tools) ? extension.server_tools : [];
   delete extension.tool_cache_control;
   delete extension.server_tools;
   if (request.tools !== undefined || serverTools.length > 0) {

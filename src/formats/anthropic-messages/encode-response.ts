@@ -7,6 +7,7 @@ import { wrapForeignSignature } from '../shared/foreign-thinking-signature.js';
 import { toSafeToolId } from '../shared/safe-tool-id.js';
 import { encodeAnthropicStopReason } from './map-finish-reason.js';
 import { encodeAnthropicUsage } from './map-usage.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export function encodeAnthropicResponse(response: CanonicalResponse, context: CodecContext): Record<string, unknown> {
   const content: Array<Record<string, unknown>> = [];
@@ -37,10 +38,10 @@ function signatureFor(part: ReasoningPart): string {
 }
 
 /** Anthropic clients expect `input` as an object; broken JSON from another model is kept as {}. */
-export function parseInput(text: string): Record<string, unknown> {
+function parseInput(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return isPlainObject(value) ? value : {};
   } catch {
     return {};
   }

@@ -209,5 +209,5 @@ function event(name: string, data: Record<string, unknown>): string {
 }
 
 function definedOnly(usage: Usage): Usage {
-  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== undefined)) as Usage;
+  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== undefined));
 }

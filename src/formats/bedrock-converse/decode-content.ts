@@ -45,7 +45,7 @@ function decodeUserBlocks(blocks: unknown[], param: string, scope: DecodeScope):
   return messages;
 }
 
-export function decodeUserPart(block: JsonObject, param: string, scope: DecodeScope): UserPart | undefined {
+function decodeUserPart(block: JsonObject, param: string, scope: DecodeScope): UserPart | undefined {
   if (typeof block.text === 'string') return { type: 'text', text: block.text };
   if (block.image !== undefined) return decodeImage(objectAt(block.image, `${param}.image`), `${param}.image`);
   if (block.document !== undefined) return decodeDocument(objectAt(block.document, `${param}.document`), `${param}.document`, scope);

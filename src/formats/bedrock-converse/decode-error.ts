@@ -38,7 +38,7 @@ export function decodeBedrockError(status: number, body: unknown, errorType?: st
 }
 
 /** `ValidationException`, `validationException` or `com.amazon.coral.validate#ValidationException:…` → a kind. */
-export function kindOf(type: string | undefined): Kind | undefined {
+function kindOf(type: string | undefined): Kind | undefined {
   if (type === undefined) return undefined;
   const name = (type.split('#').at(-1) ?? type).split(':')[0]?.trim().toLowerCase() ?? '';
   return KINDS_BY_EXCEPTION[name];

@@ -6,6 +6,7 @@ import type { CanonicalResponse } from '../../canonical/response.js';
 import { toSafeToolId } from '../shared/safe-tool-id.js';
 import { toBedrockStopReason } from './map-finish-reason.js';
 import { toBedrockUsage } from './map-usage.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export function encodeBedrockResponse(response: CanonicalResponse, _context: CodecContext): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -20,7 +21,7 @@ export function encodeBedrockResponse(response: CanonicalResponse, _context: Cod
   return body;
 }
 
-export function encodeAssistantPart(part: AssistantPart): Record<string, unknown> {
+function encodeAssistantPart(part: AssistantPart): Record<string, unknown> {
   switch (part.type) {
     case 'text': return { text: part.text };
     case 'tool-call': return { toolUse: { toolUseId: toSafeToolId(part.id), name: part.name, input: parseObject(part.arguments) } };
@@ -34,7 +35,7 @@ export function encodeAssistantPart(part: AssistantPart): Record<string, unknown
 function parseObject(text: string): unknown {
   try {
     const value: unknown = JSON.parse(text === '' ? '{}' : text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+    return isPlainObject(value) ? value : {};
   } catch {
     return {};
   }

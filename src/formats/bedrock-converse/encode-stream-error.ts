@@ -13,10 +13,6 @@ const STREAM_EXCEPTIONS: Record<CanonicalError['kind'], string> = {
   overloaded: 'serviceUnavailableException', timeout: 'modelStreamErrorException',
 };
 
-export function streamExceptionName(kind: CanonicalError['kind']): string {
-  return STREAM_EXCEPTIONS[kind];
-}
-
 export function encodeBedrockStreamError(error: WireErrorInput): Uint8Array {
   return encodeExceptionFrame(STREAM_EXCEPTIONS[error.kind], error.message);
 }

@@ -41,6 +41,4 @@ export const bedrockConverseCodec: DialectCodec = {
 export { decodeBedrockError } from './decode-error.js';
 export { encodeBedrockError } from './encode-error.js';
 export { encodeBedrockStreamError } from './encode-stream-error.js';
-export { createBedrockStreamEncoder, isBinaryStreamEncoder, type BinaryStreamEncoder } from './encode-stream.js';
-export { encodeEventFrame, encodeExceptionFrame } from './event-stream-frames.js';
-export { mapBedrockUsage } from './map-usage.js';
+export { isBinaryStreamEncoder } from './encode-stream.js';

@@ -1,12 +1,11 @@
 // Boundary checks for untrusted Converse bodies: each throws GW_ERR_REQUEST_INVALID
 // naming the field (in the API's own JSON path), so the client learns what to fix.
 import { GatewayError } from '../../errors.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export type JsonObject = Record<string, unknown>;
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isObject: (value: unknown) => value is JsonObject = isPlainObject;
 
 export function invalid(param: string, expected: string): GatewayError {
   return new GatewayError('GW_ERR_REQUEST_INVALID', { message: `Invalid '${param}': expected ${expected}.`, param });
@@ -36,5 +35,5 @@ export function optionalNumberAt(value: unknown, param: string): number | undefi
 export function optionalStringArrayAt(value: unknown, param: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw invalid(param, 'an array of strings');
-  return value as string[];
+  return value;
 }

@@ -19,7 +19,7 @@ export function createCallIdSource(responseId: string, context?: CodecContext): 
 }
 
 /** Provider bodies that break the documented shape are the provider's fault: a 502, not a 400. */
-export function asUpstreamError(error: unknown): unknown {
+function asUpstreamError(error: unknown): unknown {
   if (error instanceof GatewayError && error.code === 'GW_ERR_REQUEST_INVALID') {
     return new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `Gemini response: ${error.message}`, cause: error });
   }

@@ -67,7 +67,7 @@ export class GoogleStreamDecoder implements StreamDecoder {
     const wireParts = isRecord(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     wireParts.forEach((wirePart, index) => {
       // A malformed part in a provider stream is skipped rather than ending the stream.
-      let decoded: AssistantPart[] = [];
+      let decoded: AssistantPart[];
       try {
         decoded = decodeModelPart(wirePart, `parts[${index}]`, this.nextId!, []);
       } catch {

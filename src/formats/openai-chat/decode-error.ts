@@ -27,7 +27,7 @@ const KIND_BY_STATUS: Record<number, Kind> = {
 };
 
 /** The status decides when it is specific (an honest status travels on); the type fills in the rest. */
-export function kindOfOpenAiError(status: number, type: unknown): Kind {
+function kindOfOpenAiError(status: number, type: unknown): Kind {
   const byStatus = KIND_BY_STATUS[status];
   if (byStatus) return byStatus;
   if (typeof type === 'string' && Object.hasOwn(KIND_BY_TYPE, type)) return KIND_BY_TYPE[type] as Kind;

@@ -9,7 +9,7 @@ import {
 } from '../shared/read-json.js';
 
 /** Chat-only fields other dialects lack: kept in extensions.openai, read back by encodeRequest. */
-export const OPENAI_EXTENSION_FIELDS = [
+const OPENAI_EXTENSION_FIELDS = [
   'logprobs', 'top_logprobs', 'n', 'seed', 'frequency_penalty', 'presence_penalty', 'logit_bias', 'service_tier',
   'store', 'metadata', 'prediction', 'audio', 'modalities', 'web_search_options', 'prompt_cache_key',
   'prompt_cache_retention', 'safety_identifier', 'verbosity', 'stream_options',

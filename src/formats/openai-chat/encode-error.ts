@@ -2,8 +2,6 @@
 import type { WireError, WireErrorInput } from '../../canonical/codec.js';
 import { encodeOpenAiShapedError } from '../shared/openai-error.js';
 
-export { openAiErrorType } from '../shared/openai-error.js';
-
 export function encodeOpenAiError(error: WireErrorInput): WireError {
   return encodeOpenAiShapedError(error);
 }

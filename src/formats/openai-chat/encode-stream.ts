@@ -100,5 +100,5 @@ class OpenAiChatStreamEncoder implements StreamEncoder {
 }
 
 function definedOnly(usage: Usage): Usage {
-  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== undefined)) as Usage;
+  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== undefined));
 }

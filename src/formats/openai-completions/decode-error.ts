@@ -18,7 +18,7 @@ const KINDS_BY_TYPE: Record<string, Kind> = {
   not_implemented_error: 'not_implemented',
 };
 
-export function kindForStatus(status: number): Kind {
+function kindForStatus(status: number): Kind {
   const byStatus: Record<number, Kind> = {
     400: 'invalid_request', 401: 'authentication', 403: 'permission', 404: 'not_found', 408: 'timeout',
     413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limit', 501: 'not_implemented',

@@ -32,7 +32,7 @@ export function createCompletionsStreamDecoder(): StreamDecoder {
       started = true;
       parts.push({ type: 'response-start', id: typeof chunk.id === 'string' ? chunk.id : '', model: typeof chunk.model === 'string' ? chunk.model : '' });
     }
-    const choice = Array.isArray(chunk.choices) ? chunk.choices.find((item) => isObject(item) && (item.index ?? 0) === 0) : undefined;
+    const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices.find((item) => isObject(item) && (item.index ?? 0) === 0) : undefined;
     if (isObject(choice)) {
       if (typeof choice.text === 'string' && choice.text !== '') {
         if (!textOpen) parts.push({ type: 'text-start', index: 0 });

@@ -32,4 +32,3 @@ export const openAiCompletionsCodec: DialectCodec = {
 
 export { encodeCompletionsError } from './encode-error.js';
 export { encodeCompletionsStreamError } from './encode-stream-error.js';
-export { mapCompletionsUsage } from './map-usage.js';

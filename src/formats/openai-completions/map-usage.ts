@@ -8,5 +8,5 @@ export { encodeOpenAiShapedUsage as toCompletionsUsage } from '../shared/openai-
 
 export function mapCompletionsUsage(usage: unknown): Usage | undefined {
   const mapped = mapOpenAiShapedUsage(usage);
-  return mapped && (Object.fromEntries(Object.entries(mapped).filter(([, value]) => value !== undefined)) as Usage);
+  return mapped && Object.fromEntries(Object.entries(mapped).filter(([, value]) => value !== undefined));
 }

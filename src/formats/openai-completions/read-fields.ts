@@ -1,12 +1,11 @@
 // Boundary checks for untrusted completions bodies: each throws GW_ERR_REQUEST_INVALID
 // naming the field, so the client learns exactly what to fix.
 import { GatewayError } from '../../errors.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export type JsonObject = Record<string, unknown>;
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isObject: (value: unknown) => value is JsonObject = isPlainObject;
 
 export function invalid(param: string, expected: string): GatewayError {
   return new GatewayError('GW_ERR_REQUEST_INVALID', { message: `Invalid '${param}': expected ${expected}.`, param });
@@ -44,6 +43,6 @@ export function optionalStop(body: JsonObject): string[] | undefined {
   const value = body.stop;
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return [value];
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
   throw invalid('stop', 'a string or an array of strings');
 }

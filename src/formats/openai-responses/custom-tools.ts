@@ -8,7 +8,7 @@ import type { CanonicalRequest } from '../../canonical/request.js';
 import type { ToolDefinition } from '../../canonical/tools.js';
 import { invalid, optionalRecord, optionalString, type JsonRecord } from '../shared/json-guards.js';
 
-export const CUSTOM_INPUT_FIELD = 'input';
+const CUSTOM_INPUT_FIELD = 'input';
 
 export function decodeCustomTool(tool: JsonRecord, param: string): ToolDefinition {
   const name = optionalString(tool.name, `${param}.name`);

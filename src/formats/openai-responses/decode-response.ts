@@ -37,7 +37,7 @@ export function decodeResponsesResponse(body: unknown): Decoded<CanonicalRespons
   }
 }
 
-export function decodeOutputItem(value: unknown, param: string, warnings: TranslationWarning[]): AssistantPart[] {
+function decodeOutputItem(value: unknown, param: string, warnings: TranslationWarning[]): AssistantPart[] {
   if (!isRecord(value)) return [];
   const item: JsonRecord = value;
   if (item.type === 'message') {

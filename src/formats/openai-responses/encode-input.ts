@@ -20,7 +20,7 @@ function toUrl(source: MediaSource): string | undefined {
   return undefined;
 }
 
-export function encodeUserPart(part: UserPart, warnings: TranslationWarning[]): JsonRecord {
+function encodeUserPart(part: UserPart, warnings: TranslationWarning[]): JsonRecord {
   if (part.cacheControl !== undefined) warnings.push({ code: 'dropped:cache_control' });
   if (part.type === 'text') return { type: 'input_text', text: part.text };
   if (part.type === 'image') {

@@ -17,7 +17,8 @@ export function encodeResponsesRequest(request: CanonicalRequest): Decoded<Recor
   const system = encodeSystem(request, warnings);
   body.input = [...system.items, ...encodeInput(request.messages, namespaces, warnings)];
   if (system.instructions !== undefined) body.instructions = system.instructions;
-  const tools = [...encodeTools(request.tools ?? [], namespaceList, namespaces), ...(Array.isArray(openai.tools) ? openai.tools : [])];
+  const clientTools: unknown[] = Array.isArray(openai.tools) ? openai.tools : [];
+  const tools = [...encodeTools(request.tools ?? [], namespaceList, namespaces), ...clientTools];
   if (tools.length > 0) body.tools = tools;
   const toolChoice = isRecord(openai.tool_choice) ? openai.tool_choice : encodeToolChoice(request.toolChoice);
   if (toolChoice !== undefined) body.tool_choice = toolChoice;

@@ -23,7 +23,7 @@ export function toResponseId(id: string, context: CodecContext): string {
 }
 
 /** Consecutive text parts form one message item, as OpenAI sends them. */
-export function encodeOutputItems(parts: AssistantPart[], context: CodecContext): JsonRecord[] {
+function encodeOutputItems(parts: AssistantPart[], context: CodecContext): JsonRecord[] {
   const items: JsonRecord[] = [];
   let message: JsonRecord[] | undefined;
   for (const part of parts) {

@@ -1,12 +1,11 @@
 // Boundary checks for untrusted request bodies, shared by the dialects that read fields one by one
 // (google-genai, openai-responses): a wrong type is a 400 naming the exact field.
 import { GatewayError } from '../../errors.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export type JsonRecord = Record<string, unknown>;
 
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isRecord: (value: unknown) => value is JsonRecord = isPlainObject;
 
 export function invalid(param: string, expected: string): GatewayError {
   return new GatewayError('GW_ERR_REQUEST_INVALID', { message: `Invalid request: '${param}' must be ${expected}.`, param });
@@ -55,7 +54,7 @@ export function optionalStringArray(value: unknown, param: string): string[] | u
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return [value];
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw invalid(param, 'an array of strings');
-  return value as string[];
+  return value;
 }
 
 /** JSON.parse that never throws: arguments produced by another model may be broken JSON. */

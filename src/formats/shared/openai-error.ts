@@ -31,7 +31,7 @@ export function openAiErrorCode(error: WireErrorInput): string | null {
 }
 
 /** The `{"error":{…}}` body: `code` is the catalog code in snake case for a gw error, null for a provider's. */
-export function encodeOpenAiErrorBody(error: WireErrorInput): Record<string, unknown> {
+function encodeOpenAiErrorBody(error: WireErrorInput): Record<string, unknown> {
   return { error: { message: error.message, type: OPENAI_TYPES[error.kind], param: error.param ?? null, code: openAiErrorCode(error) } };
 }
 
@@ -43,9 +43,3 @@ export function encodeOpenAiShapedError(error: WireErrorInput): WireError {
 export function encodeOpenAiShapedStreamError(error: WireErrorInput): string {
   return `data: ${JSON.stringify(encodeOpenAiErrorBody(error))}\n\n`;
 }
-
-/** A provider's error after translation: no gw code applies. */
-export function encodeCanonicalOpenAiError(error: CanonicalError): Record<string, unknown> {
-  return encodeOpenAiErrorBody({ status: error.status, kind: error.kind, message: error.message });
-}
-

@@ -1,12 +1,11 @@
 // Boundary checks for untrusted request bodies, shared by openai-chat and anthropic-messages:
 // a wrong type becomes GW_ERR_REQUEST_INVALID naming the exact field, so the client can fix it.
 import { GatewayError } from '../../errors.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export type JsonObject = Record<string, unknown>;
 
-export function isRecord(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isRecord: (value: unknown) => value is JsonObject = isPlainObject;
 
 export function invalid(param: string, message: string): never {
   throw new GatewayError('GW_ERR_REQUEST_INVALID', { message: `${param}: ${message}`, param });

@@ -30,7 +30,7 @@ export async function attemptTargets<T extends TryResult>(
     const { provider } = attempt.target;
     trace.noteProvider(provider.name, { provider: provider.name, kind: provider.kind, preset: provider.preset, model: attempt.target.upstreamModel ?? '' });
     const started = Date.now();
-    let retryAfter: number | null = null;
+    let retryAfter: number | null;
     const span = trace.span?.startAttempt({ provider: attempt.target.provider.name, kind: attempt.target.provider.kind, model: trace.scrub(attempt.target.upstreamModel) });
     try {
       const result = await withTimeout(attempt.timeoutMs, request.signal, (signal) => tryTarget(attempt.target, signal));

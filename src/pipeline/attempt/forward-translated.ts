@@ -23,7 +23,7 @@ import { sendToProvider } from './send-to-provider.js';
 import { toAuditTokens } from '../relay/audit-tokens.js';
 import { randomUUID } from 'node:crypto';
 
-export const CODEC_CONTEXT: CodecContext = {
+const CODEC_CONTEXT: CodecContext = {
   ids: () => randomUUID().replace(/-/g, '').slice(0, 24),
   now: () => Math.floor(Date.now() / 1000),
 };

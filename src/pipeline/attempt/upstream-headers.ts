@@ -17,10 +17,10 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** Counts the gateways a request has crossed, so a chain that loops ends instead of spinning. */
-export const HOPS_HEADER = 'x-gw-hops';
-export const MAX_HOPS = 8;
+const HOPS_HEADER = 'x-gw-hops';
+const MAX_HOPS = 8;
 export const GATEWAY_VERSION = '0.1.0';
-export const GATEWAY_USER_AGENT = `gw/${GATEWAY_VERSION}`;
+const GATEWAY_USER_AGENT = `gw/${GATEWAY_VERSION}`;
 
 type IncomingHeaders = Record<string, string | string[] | undefined>;
 
@@ -39,7 +39,7 @@ function namedInConnection(headers: IncomingHeaders): ReadonlySet<string> {
 }
 
 
-export function readHops(headers: IncomingHeaders): number {
+function readHops(headers: IncomingHeaders): number {
   const hops = Number(single(headers[HOPS_HEADER]) ?? 0);
   if (!Number.isInteger(hops) || hops < 0) return 0;
   if (hops >= MAX_HOPS) throw new GatewayError('GW_ERR_UPSTREAM_LOOP', { message: `The request has passed through ${hops} gateways; refusing to forward it again (loop?).` });

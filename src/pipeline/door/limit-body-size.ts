@@ -56,6 +56,6 @@ export function limitBodySize(payload: Payload, { limit, source, lengthDeclared,
       done(refusal, refusal ? undefined : chunk);
     },
   });
-  payload.on('error', (error) => counter.destroy(error));
+  payload.on('error', (error: Error) => counter.destroy(error));
   return payload.pipe(counter) as Payload;
 }

@@ -27,7 +27,7 @@ export function modelAliasesFor(policies: readonly PolicyRecord[], model: string
 }
 
 /** `provider/upstream` and `upstream`, without the name already given. */
-export function qualifiedNames(model: string, provider: string, upstreamModel: string): string[] {
+function qualifiedNames(model: string, provider: string, upstreamModel: string): string[] {
   const qualified = upstreamModel.startsWith(`${provider}/`) ? upstreamModel : `${provider}/${upstreamModel}`;
   return [...new Set([qualified, upstreamModel])].filter((name) => name !== model);
 }

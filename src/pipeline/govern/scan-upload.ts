@@ -21,7 +21,7 @@ export interface UploadScan {
   /** The body to forward: the client's bytes, released chunk by chunk once scanned. */
   body: Readable;
   /** The refusal that cut the upload, if any: the caller's answer, whatever the provider makes of the cut. */
-  refusal(): GatewayError | null;
+  refusal: () => GatewayError | null;
 }
 
 const TEXT_TYPES = /^(text\/|application\/(json|jsonl|x-ndjson|ndjson|x-jsonlines|jsonlines|xml|yaml|x-yaml|csv))/i;

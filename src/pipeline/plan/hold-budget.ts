@@ -13,7 +13,7 @@ import { priceCall, spendOf } from '../relay/price-call.js';
 import type { RequestTrace } from '../request-trace.js';
 import { findResourceRoute } from '../routes/resource-routes.js';
 
-export const BUDGET_WARNING_HEADER = 'x-gw-budget-warning';
+const BUDGET_WARNING_HEADER = 'x-gw-budget-warning';
 
 /**
  * Whether any budget could apply: checked without an await, so a gw with no budgets adds no

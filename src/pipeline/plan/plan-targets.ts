@@ -35,7 +35,7 @@ export interface TargetAttempt {
   timeoutMs?: number;
 }
 
-export const PROVIDER_HEADER = 'x-gw-provider';
+const PROVIDER_HEADER = 'x-gw-provider';
 
 /** Headers clients use to name a session (Claude Code sends the first on every request). */
 const SESSION_HEADERS = ['x-claude-code-session-id', 'x-session-affinity', 'x-session-id', 'session-id', 'x-gw-session'];

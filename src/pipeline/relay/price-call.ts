@@ -9,7 +9,7 @@ import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineResponse } from '../pipeline-types.js';
 import type { RequestTrace } from '../request-trace.js';
 
-export const COST_HEADER = 'x-gw-cost-usd';
+const COST_HEADER = 'x-gw-cost-usd';
 
 const fallbacks = new WeakMap<GatewayServices, SpendServices>();
 
@@ -72,7 +72,7 @@ export function withCostHeader(response: PipelineResponse, services: GatewayServ
 }
 
 /** nano-USD → `0.00325` (nine decimals at most, trailing zeros dropped); unknown stays `unknown`. */
-export function formatUsd(cost: AuditCost): string {
+function formatUsd(cost: AuditCost): string {
   if (cost.nano_usd === undefined) return 'unknown';
   return (cost.nano_usd / NANOS_PER_USD).toFixed(9).replace(/\.?0+$/, '') || '0';
 }

@@ -176,6 +176,6 @@ export function scanOutputJson(bytes: Buffer, governed: Governed, trace: Request
   if (scan.blockedBy !== null) throw blockedError(scan.blockedBy);
 }
 
-export function parseOrUndefined(bytes: Buffer): unknown {
+function parseOrUndefined(bytes: Buffer): unknown {
   try { return JSON.parse(bytes.toString('utf8')); } catch { return undefined; }
 }

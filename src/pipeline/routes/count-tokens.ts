@@ -75,7 +75,7 @@ function withoutFields(body: Record<string, unknown>, names: string[]): Record<s
 }
 
 /** Every text the model would read, tokenised with o200k_base (GPT-4o's encoding): an estimate for other models. */
-export async function estimateTokens(request: CanonicalRequest): Promise<number> {
+async function estimateTokens(request: CanonicalRequest): Promise<number> {
   const { countTokens: count } = await import('gpt-tokenizer');
   const texts: string[] = request.system.map((part) => part.text);
   for (const message of request.messages) {

@@ -5,6 +5,7 @@
 // the images made, the last one's size and quality, and their usage summed.
 // https://platform.openai.com/docs/api-reference/images-streaming
 import { SseDecoder } from '../../streaming/sse-decoder.js';
+import { isPlainObject as isObject } from '../../is-plain-object.js';
 
 export interface StreamedImages {
   /** Completed images so far. */
@@ -53,12 +54,8 @@ function noteCompleted(data: string, seen: StreamedImages): void {
 function sum(into: Record<string, unknown>, add: Record<string, unknown>): Record<string, unknown> {
   const total: Record<string, unknown> = { ...into };
   for (const [key, value] of Object.entries(add)) {
-    if (typeof value === 'number') total[key] = (typeof total[key] === 'number' ? total[key] as number : 0) + value;
+    if (typeof value === 'number') total[key] = (typeof total[key] === 'number' ? total[key] : 0) + value;
     else if (isObject(value)) total[key] = sum(isObject(total[key]) ? total[key] : {}, value);
   }
   return total;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -45,7 +45,7 @@ async function fetchCatalog(target: Target, services: GatewayServices, signal: C
 async function catalogOf(target: Target, services: GatewayServices, signal: CancelSignal, trace: RequestTrace): Promise<string[]> {
   const { provider } = target;
   let cache = catalogCache.get(services);
-  if (!cache) catalogCache.set(services, cache = new Map());
+  if (!cache) catalogCache.set(services, cache = new Map<string, CachedCatalog>());
   const cached = cache.get(provider.name);
   const now = services.now().getTime();
   if (cached && cached.until > now) return cached.ids;

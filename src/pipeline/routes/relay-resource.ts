@@ -111,7 +111,8 @@ async function relayRerank(upstream: ProviderReply, mapper: RerankMapper, reques
 function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, trace: RequestTrace, unit: MediaUnit | undefined): PipelineResponse {
   // A streamed image generation's images are its completed events (image-stream-tap.ts).
   const images: StreamedImages | null = unit === 'images' ? { images: 0, usage: null } : null;
-  const ids = tapResponseId(upstream.body, (id) => context.ids?.remember(id, context.provider));
+  // Not awaited: the stream goes on while a shared store writes (its remember reports its own errors).
+  const ids = tapResponseId(upstream.body, (id) => void context.ids?.remember(id, context.provider));
   const tapped = images ? tapStreamedImages(ids, images) : ids;
   const body = relayStream(tapped, {
     // The route's own codec: a Responses stream fails with response.failed, not Chat's error line.
@@ -240,13 +241,13 @@ function readResponseId(data: string): string | undefined {
 /** Resolves once a shared store has the ids, so the client never holds an id another instance cannot find. */
 async function rememberIds(json: unknown, provider: string, ids: ResourceIdStore): Promise<void> {
   if (json === undefined) return;
-  const writes: Array<void | Promise<void>> = [];
+  const writes: Promise<void>[] = [];
   const objects = [json, ...(Array.isArray((json as { data?: unknown })?.data) ? (json as { data: unknown[] }).data : [])];
   for (const object of objects) {
     if (typeof object !== 'object' || object === null) continue;
     for (const field of ID_FIELDS) {
       const value = (object as Record<string, unknown>)[field];
-      if (typeof value === 'string') writes.push(ids.remember(value, provider));
+      if (typeof value === 'string') writes.push(Promise.resolve(ids.remember(value, provider)));
     }
   }
   await Promise.all(writes);

@@ -10,7 +10,7 @@ import type { WireEvent } from '../../canonical/codec.js';
 import { GatewayError } from '../../errors.js';
 
 /** Frames larger than this are refused rather than buffered (Bedrock's own are a few KB; AWS caps messages at 16 MB). */
-export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 const PRELUDE_AND_CRC_BYTES = 16;
 
 export async function* decodeBedrockEventStream(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {

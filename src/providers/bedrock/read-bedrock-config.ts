@@ -21,9 +21,9 @@ export interface BedrockConfig {
   auth: BedrockAuth;
 }
 
-export const DEFAULT_BEDROCK_REGION = 'us-east-1';
+const DEFAULT_BEDROCK_REGION = 'us-east-1';
 
-export function bedrockRuntimeUrl(region: string): string {
+function bedrockRuntimeUrl(region: string): string {
   return `https://bedrock-runtime.${region}.amazonaws.com`;
 }
 

@@ -36,7 +36,7 @@ export interface MockOptions {
 }
 
 /** `mock/slow` streams one event every this many milliseconds. */
-export const MOCK_SLOW_EVENT_INTERVAL_MS = 200;
+const MOCK_SLOW_EVENT_INTERVAL_MS = 200;
 
 type MockDialect = 'openai' | 'anthropic' | 'google';
 

@@ -7,7 +7,7 @@ const root = path.resolve(import.meta.dirname, '../../..');
 
 it('src/ keeps the import rules (.dependency-cruiser.cjs)', () => {
   const bin = path.join(root, 'node_modules', '.bin', 'depcruise');
-  let output = '';
+  let output: string;
   try {
     output = execFileSync(bin, ['src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd: root, encoding: 'utf8' });
   } catch (error) {

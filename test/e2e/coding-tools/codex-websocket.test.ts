@@ -43,7 +43,7 @@ async function applyPatchOverWebSocket(): Promise<void> {
   });
   rig.anthropic.setBehaviour(undefined);
   const requests = rig.anthropic.requests.filter((request) => request.path === '/v1/messages');
-  const audit = (await readAudit(rig.gw.home)).filter((line) => line.kind === "request").map((line) => `${line.status} ${line.provider} ${JSON.stringify(line.outcome)} ${JSON.stringify(line.data)}`).join("\n");
+  const audit = (await readAudit(rig.gw.home)).filter((line) => line.kind === "request").map((line) => `${String(line.status)} ${String(line.provider)} ${JSON.stringify(line.outcome)} ${JSON.stringify(line.data)}`).join("\n");
   const detail = `${audit}\nexit ${run.code}\nstdout: ${run.stdout.slice(-2000)}\nstderr: ${run.stderr.slice(-2000)}`;
   expect(run.code, detail).toBe(0);
   expect(written, detail).toBe('hello from gw\n');

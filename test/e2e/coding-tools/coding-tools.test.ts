@@ -13,6 +13,7 @@ import type { FakeProvider, RecordedRequest } from '../../support/fake-providers
 import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';
 import { packageVersion, recordCells } from '../../support/compat-matrix.js';
 import { CODING_TOOLS_DIR, missingTools, runCodingTool, type CodingTool, type OpencodeSdk, type ToolRun } from './run-coding-tool.js';
+import type { WireJson } from '../../support/wire-json.js';
 
 /** Each tool's row in the compatibility matrix (docs/compatibility.md, npm run compat): a turn streams text and makes a tool round trip. */
 const MATRIX_ROWS: Record<CodingTool, { client: string; version: string }> = {
@@ -38,7 +39,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => { await rig?.close(); });
 
-type Json = Record<string, any>;
+type Json = WireJson;
 
 /** The tool result that ends `request` and the call it answers, read in the provider's own dialect. */
 function lastToolResult(provider: ProviderDialect, request: RecordedRequest): { callId: string | undefined; answers: string | undefined; name: string | undefined } | undefined {

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { WireJson } from '../../support/wire-json.js';
 
 /** Where scripts/ensure-test-deps.sh installs the tools (same default there). */
 export const CODING_TOOLS_DIR = process.env.GW_CODING_TOOLS_DIR
@@ -46,7 +47,7 @@ export interface ToolRunOptions {
   inspectWorkDir?: (dir: string) => Promise<void>;
 }
 
-export function toolBinary(tool: CodingTool): string {
+function toolBinary(tool: CodingTool): string {
   return path.join(CODING_TOOLS_DIR, 'node_modules', '.bin', tool);
 }
 
@@ -140,20 +141,20 @@ const PREPARE: Record<CodingTool, (home: string, options: ToolRunOptions) => Pro
   claude: prepareClaude, codex: prepareCodex, gemini: prepareGemini, opencode: prepareOpencode,
 };
 
-function jsonLines(text: string): Array<Record<string, any>> {
+function jsonLines(text: string): Array<WireJson> {
   return text.split('\n').flatMap((line) => {
     if (!line.startsWith('{')) return [];
     try {
-      return [JSON.parse(line) as Record<string, any>];
+      return [JSON.parse(line) as WireJson];
     } catch {
       return [];
     }
   });
 }
 
-function parseJson(text: string): Record<string, any> {
+function parseJson(text: string): WireJson {
   try {
-    return JSON.parse(text.slice(text.indexOf('{'))) as Record<string, any>;
+    return JSON.parse(text.slice(text.indexOf('{'))) as WireJson;
   } catch {
     return {};
   }

@@ -26,7 +26,7 @@ export interface CatchAllMcpServer {
 }
 
 export const LISTED_URI = 'file:///notes/readme.txt';
-export const TEMPLATE = 'file:///notes/{name}';
+const TEMPLATE = 'file:///notes/{name}';
 
 /** What the server's `chatter` tool tries to send the client, besides its answer (the server → client methods gw must not relay). */
 const CHATTER_NOTIFICATIONS = [
@@ -87,7 +87,7 @@ export async function startCatchAllMcpServer(leak: string, options: { planted?: 
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
+    request.on('end', () => void (async () => {
       const text = Buffer.concat(chunks).toString('utf8');
       seen.push(`${JSON.stringify(request.headers)}\n${text}`);
       const body = text ? JSON.parse(text) as { method?: string } | Array<{ method?: string }> : undefined;
@@ -97,7 +97,7 @@ export async function startCatchAllMcpServer(leak: string, options: { planted?: 
       response.on('close', () => { void transport.close(); void mcp.close(); });
       await mcp.connect(transport);
       await transport.handleRequest(request, response, body);
-    });
+    })());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -342,7 +342,7 @@ async function mcpSend(headers: Record<string, string>, method: string, params: 
   const json = response.headers.get('content-type')?.includes('text/event-stream')
     ? text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).at(-1)
     : text;
-  let message: McpAnswer['message'] = null;
+  let message: McpAnswer['message'];
   try { message = json ? JSON.parse(json) : null; } catch { message = null; }
   return { status: response.status, text, requestId: response.headers.get('x-request-id'), message };
 }

@@ -21,14 +21,14 @@ describe('gw login ends clearly', () => {
   it('on denial (exit 1), expiry (exit 1) and Ctrl-C (exit 130); logout revokes at the hub', async () => {
     const [denied, expired, cancelled, approved] = await Promise.all([1, 2, 3, 4].map(async () => startLogin(rig.hub.url, await makeHome('gw-laptop-'), NO_KEYCHAIN)));
     const codes = await Promise.all([denied!.code, expired!.code, cancelled!.code, approved!.code]);
-    await runChecked(['device', 'deny', codes[0]!], rig.hub.home);
+    await runChecked(['device', 'deny', codes[0]], rig.hub.home);
     const store = await openStateStore(rig.hub.home);
     await store.update((draft) => {
-      const record = draft.device_codes.find((code) => code.user_code === codes[1]!.replace('-', ''));
+      const record = draft.device_codes.find((code) => code.user_code === codes[1].replace('-', ''));
       record!.expires_at = new Date(Date.now() - 1000).toISOString();
     });
     await store.close();
-    await runChecked(['device', 'approve', codes[3]!, '--person', PERSON], rig.hub.home);
+    await runChecked(['device', 'approve', codes[3], '--person', PERSON], rig.hub.home);
     await sleep(1000);
     cancelled!.child.kill('SIGINT');
     expect(await denied!.exited).toBe(1);

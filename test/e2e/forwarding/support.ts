@@ -129,10 +129,6 @@ export async function auditRecordWhere(home: string, match: (line: AuditLine) =>
   }
 }
 
-export async function auditCount(home: string): Promise<number> {
-  return (await readAudit(home).catch(() => [])).length;
-}
-
 /** A fetch that remembers each request body as sent, for byte-for-byte comparison with what the provider got. */
 export function recordingFetch(): { fetch: typeof fetch; bodies: string[]; urls: string[]; headers: Headers[] } {
   const bodies: string[] = [];

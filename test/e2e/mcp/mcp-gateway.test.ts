@@ -54,14 +54,14 @@ async function startRemote(): Promise<typeof remote> {
     seenAuthorization.push(String(request.headers.authorization ?? ''));
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
+    request.on('end', () => void (async () => {
       const mcp = createNotesServer('remote');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       response.on('close', () => { void transport.close(); void mcp.close(); });
       await mcp.connect(transport);
       const text = Buffer.concat(chunks).toString('utf8');
       await transport.handleRequest(request, response, text ? JSON.parse(text) : undefined);
-    });
+    })());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seenAuthorization };

@@ -8,8 +8,9 @@ import WebSocket from 'ws';
 import { SAMPLES } from '../../dlp/samples.js';
 import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';
 import { readAudit, sleep } from '../helpers.js';
+import type { WireJson } from '../../support/wire-json.js';
 
-type Json = Record<string, any>;
+type Json = WireJson;
 
 let rig: Rig;
 beforeAll(async () => { rig = await startRig({ eventDelayMs: 2 }); }, 60_000);

@@ -7,9 +7,9 @@ export interface Seen { method: string; path: string; headers: http.IncomingHttp
 export interface JsonFake { url: string; seen: Seen[]; close(): Promise<void> }
 type Reply = (body: Record<string, unknown>, path: string, method: string) => [number, unknown];
 
-export async function startJsonFake(routes: Record<string, Reply>): Promise<JsonFake> {
+async function startJsonFake(routes: Record<string, Reply>): Promise<JsonFake> {
   const seen: Seen[] = [];
-  const server = http.createServer(async (request, response) => {
+  const server = http.createServer((request, response) => void (async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
@@ -22,7 +22,7 @@ export async function startJsonFake(routes: Record<string, Reply>): Promise<Json
     const bytes = Buffer.from(typeof reply === 'string' ? reply : JSON.stringify(reply));
     response.writeHead(status, { 'content-type': typeof reply === 'string' ? 'application/binary' : 'application/json', 'content-length': String(bytes.length) });
     response.end(bytes);
-  });
+  })());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen,

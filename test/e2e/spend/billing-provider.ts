@@ -38,12 +38,12 @@ export interface BillingProvider {
 }
 
 /** The answer every call gets: long enough that a cut after a few words relays a fraction of it. */
-export const ANSWER_WORDS = Array.from({ length: 40 }, (_, index) => `word${index}`);
+const ANSWER_WORDS = Array.from({ length: 40 }, (_, index) => `word${index}`);
 
 const CHUNK_DELAY_MS = 25;
 const HOLD_LIMIT_MS = 15_000;
 
-export function promptTokensOf(body: Record<string, unknown>): number {
+function promptTokensOf(body: Record<string, unknown>): number {
   const messages = Array.isArray(body.messages) ? body.messages as Array<{ role?: string; content?: unknown }> : [];
   const texts = messages.map((message) => `${message.role ?? ''}${typeof message.content === 'string' ? message.content : ''}`);
   return texts.reduce((sum, text) => sum + countTokens(text) + 3, 0) + 3;

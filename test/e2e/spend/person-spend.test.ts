@@ -39,7 +39,7 @@ type RequestLine = { kind: string; person?: string; key_id?: string; team?: stri
 
 /** The model calls in a trail (a sidecar's audit checkpoints also reach its hub, as witness requests). */
 async function requests(home: string): Promise<RequestLine[]> {
-  return (await readAudit(home)).filter((line) => line.kind === 'request' && !String(line.operation ?? '').startsWith('hub.witness')) as RequestLine[];
+  return (await readAudit(home)).filter((line) => line.kind === 'request' && !String(line.operation ?? '').startsWith('hub.witness'));
 }
 
 interface UsageJson { rows: Array<{ group: string; calls: number; cost_nano_usd: number; unpriced_calls: number }> }

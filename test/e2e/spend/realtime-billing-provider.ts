@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { countTokens } from 'gpt-tokenizer';
 import { WebSocketServer } from 'ws';
 
-export const ANSWER_PIECES = Array.from({ length: 12 }, (_, index) => `piece${index} `);
+const ANSWER_PIECES = Array.from({ length: 12 }, (_, index) => `piece${index} `);
 /** 100 ms of 24 kHz mono pcm16. */
 export const AUDIO_CHUNK_BYTES = 4_800;
 const PCM16_BYTES_PER_SECOND = 48_000;
@@ -32,11 +32,11 @@ export interface RealtimeBillingProvider {
 }
 
 /** Text tokens of a conversation.item.create, as the provider bills them. */
-export function itemTokens(text: string): number {
+function itemTokens(text: string): number {
   return countTokens(text) + 3;
 }
 
-export function audioInputTokens(bytes: number): number {
+function audioInputTokens(bytes: number): number {
   return Math.ceil((bytes / PCM16_BYTES_PER_SECOND) * 10);
 }
 

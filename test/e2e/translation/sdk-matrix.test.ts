@@ -8,6 +8,7 @@ import type { RecordedRequest } from '../../support/fake-providers/index.js';
 import { startRig, type Rig } from '../forwarding/support.js';
 import { packageVersion, recordCells, type Capability } from '../../support/compat-matrix.js';
 import { runToolRoundTrip, runTurn, type ClientDialect } from './sdk-clients.js';
+import type { WireJson } from '../../support/wire-json.js';
 
 let rig: Rig;
 beforeAll(async () => { rig = await startRig({ eventDelayMs: 5 }); }, 60_000);
@@ -35,7 +36,7 @@ function capabilitiesOf(stream: boolean, tools: boolean): Capability[] {
 }
 
 function toolNamesSeenBy(provider: keyof typeof PROVIDERS, request: RecordedRequest): string[] {
-  const body = request.json as Record<string, any>;
+  const body = request.json as WireJson;
   if (provider === 'anthropic') return (body.tools ?? []).map((tool: { name: string }) => tool.name);
   if (provider === 'gemini') return (body.tools ?? []).flatMap((tool: { functionDeclarations?: Array<{ name: string }> }) => (tool.functionDeclarations ?? []).map((declaration) => declaration.name));
   return (body.tools ?? []).map((tool: { name?: string; function?: { name: string } }) => tool.function?.name ?? tool.name);

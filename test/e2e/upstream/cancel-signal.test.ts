@@ -58,7 +58,7 @@ describe('ClientCancel', () => {
 
 describe('the upstream client with a ClientCancel', () => {
   let server: http.Server | undefined;
-  afterEach(() => new Promise<void>((resolve) => { server?.closeAllConnections(); server?.close(() => resolve()) ?? resolve(); }));
+  afterEach(() => new Promise<void>((resolve) => { server?.closeAllConnections(); if (server) server.close(() => resolve()); else resolve(); }));
 
   it('aborts a call still waiting for its headers, and the provider sees the connection close', async () => {
     let closedByGateway!: () => void;

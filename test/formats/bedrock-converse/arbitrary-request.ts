@@ -51,5 +51,5 @@ export function arbitraryBedrockRequest(): fc.Arbitrary<CanonicalRequest> {
     stopSequences: fc.option(fc.array(text, { minLength: 1, maxLength: 3 }), { nil: undefined }),
     tools: fc.option(fc.array(fc.record({ type: fc.constant('function' as const), name: fc.stringMatching(/^[a-z_]{1,8}$/), description: fc.option(text, { nil: undefined }), parameters: fc.constant({ type: 'object', properties: {} }) }, { requiredKeys: ['type', 'name', 'parameters'] }), { minLength: 1, maxLength: 2 }), { nil: undefined }),
     reasoning: fc.option(fc.record({ budgetTokens: fc.integer({ min: 1024, max: 8000 }), include: fc.constant(true) }), { nil: undefined }),
-  }, { requiredKeys: ['model', 'system', 'messages', 'stream', 'extensions'] }) as fc.Arbitrary<CanonicalRequest>;
+  }, { requiredKeys: ['model', 'system', 'messages', 'stream', 'extensions'] });
 }

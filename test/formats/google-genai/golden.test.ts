@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CodecContext } from '../../../src/canonical/codec.js';
 import type { StreamPart } from '../../../src/canonical/response.js';
 import { googleGenAiCodec } from '../../../src/formats/google-genai/index.js';
-import { SseDecoder } from '../../../src/streaming/index.js';
+import { SseDecoder } from '../../../src/streaming/sse-decoder.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats/google-genai');
 const GOLDEN = join(FIXTURES, 'golden');

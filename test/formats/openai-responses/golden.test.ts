@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CodecContext } from '../../../src/canonical/codec.js';
 import type { StreamPart } from '../../../src/canonical/response.js';
 import { openAiResponsesCodec } from '../../../src/formats/openai-responses/index.js';
-import { SseDecoder } from '../../../src/streaming/index.js';
+import { SseDecoder } from '../../../src/streaming/sse-decoder.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/formats/openai-responses');
 const GOLDEN = join(FIXTURES, 'golden');

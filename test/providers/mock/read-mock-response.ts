@@ -2,7 +2,7 @@
 import { SseDecoder, type SseEvent } from '../../../src/streaming/sse-decoder.js';
 import { respondAsMock, type MockOptions, type MockRequest, type MockResponse } from '../../../src/providers/mock/respond-as-mock.js';
 
-export const fixedOptions: MockOptions = {
+const fixedOptions: MockOptions = {
   now: () => 1_700_000_000_000,
   idFactory: () => 'fixed',
   sleep: async () => {},

@@ -25,7 +25,7 @@ let server: Server;
 let url: string;
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
+  server = createServer((request, response) => void (async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString();
@@ -37,7 +37,7 @@ beforeAll(async () => {
     response.writeHead(answer.status, answer.headers);
     for await (const chunk of answer.body) response.write(chunk);
     response.end();
-  });
+  })());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
