@@ -11,10 +11,10 @@ import { StateRefusedError } from '../state/state-errors.js';
 import type { StateUpdater } from '../state/state-updater.js';
 
 /** A file witness is a path the hub would append to: set in the hub's own shell, never over the API. */
-export const isRemoteWitness = (value: string): boolean => value.trim() === 'none' || /^https?:\/\//i.test(value.trim());
-export const FILE_WITNESS_REFUSED = 'audit_witness as a file names a path on the hub\'s machine: set it in the hub\'s shell; remotely, a witness is an https:// URL or none';
-export const SINK_REFUSED = 'audit_sink is set in the hub\'s shell: where the trail streams, and the token it carries there, is not an admin token\'s to move';
-export const ENV_SETTING_REFUSED = 'a value with "env:" names an environment variable of the hub: set it in the hub\'s shell; remotely, oidc_client_secret can only be cleared (none)';
+const isRemoteWitness = (value: string): boolean => value.trim() === 'none' || /^https?:\/\//i.test(value.trim());
+const FILE_WITNESS_REFUSED = 'audit_witness as a file names a path on the hub\'s machine: set it in the hub\'s shell; remotely, a witness is an https:// URL or none';
+const SINK_REFUSED = 'audit_sink is set in the hub\'s shell: where the trail streams, and the token it carries there, is not an admin token\'s to move';
+const ENV_SETTING_REFUSED = 'a value with "env:" names an environment variable of the hub: set it in the hub\'s shell; remotely, oidc_client_secret can only be cleared (none)';
 
 export class RemoteSettingRefused extends Error {}
 

@@ -22,7 +22,7 @@ export { AuditLockedError } from './audit-lock.js';
 export { AuditClosedError, AuditWriteError, type AuditStatus } from './group-commit-writer.js';
 export { AuditGapError } from './check-start-gap.js';
 export { AuditRotationError, type RotationSummary } from './file-trail-handle.js';
-export type { AuditFileSystem, AuditLogFile } from './audit-file-system.js';
+export type { AuditFileSystem } from './audit-file-system.js';
 
 export interface AuditTrailOptions {
   /** $GW_HOME/audit */

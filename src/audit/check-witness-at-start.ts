@@ -27,7 +27,7 @@ export interface WitnessRollback {
 }
 
 /** This instance's newest chain at the witness (by first receipt), or null when the witness holds none. */
-export function liveChainOf(entries: readonly WitnessedCheckpoint[], instance: string): WitnessedChain | null {
+function liveChainOf(entries: readonly WitnessedCheckpoint[], instance: string): WitnessedChain | null {
   const own = chainsOf(entries.filter((entry) => isSignatureValid(entry))).filter((chain) => chain.instance === instance);
   return own.at(-1) ?? null;
 }

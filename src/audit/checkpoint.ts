@@ -53,7 +53,7 @@ export function trailIdOf(firstRecordHash: string): string {
   return digest('sha256', `gw audit trail\n${firstRecordHash}`, 'hex');
 }
 
-export function checkpointMessage(trail: string, head: ChainHead, closed = false): string {
+function checkpointMessage(trail: string, head: ChainHead, closed = false): string {
   const message = `gw audit checkpoint v2\n${trail}\n${head.seq}\n${head.hash}`;
   return closed ? `${message}\nclosed` : message;
 }

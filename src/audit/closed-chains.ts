@@ -10,7 +10,7 @@ import { checkRecordLine, checkRotationRecord } from './verify.js';
 import type { ChainToTrust } from './rotation-trust.js';
 import { removeIfPresent, syncFolder, writeDurably } from './rotation-journal.js';
 
-export const CLOSED_CHAINS_DIR = 'chains';
+const CLOSED_CHAINS_DIR = 'chains';
 
 export interface ClosedChainFiles {
   trail: string;

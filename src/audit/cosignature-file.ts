@@ -7,7 +7,7 @@ import path from 'node:path';
 import { readStoredCosignature, type StoredCosignature } from './cosignature.js';
 import { readOptionalFile } from './read-optional-file.js';
 
-export const COSIGNATURES_FILE = 'cosignatures.jsonl';
+const COSIGNATURES_FILE = 'cosignatures.jsonl';
 
 export function cosignatureFileOf(home: string): string {
   return path.join(home, 'audit', COSIGNATURES_FILE);

@@ -55,7 +55,7 @@ export function isCosignatureValid(cosignature: Cosignature): boolean {
 }
 
 /** The cosignature is of exactly this checkpoint (trail, seq, hash and closed flag). */
-export function cosignsCheckpoint(cosignature: Cosignature, checkpoint: SignedCheckpoint): boolean {
+function cosignsCheckpoint(cosignature: Cosignature, checkpoint: SignedCheckpoint): boolean {
   return cosignature.trail === checkpoint.trail && cosignature.seq === checkpoint.seq && cosignature.hash === checkpoint.hash
     && (cosignature.closed === true) === (checkpoint.closed === true);
 }

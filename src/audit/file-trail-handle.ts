@@ -159,6 +159,7 @@ export class FileTrailHandle {
     await pauseForTest('moved', this.parts.pauseAt);
     await installNextKey(home);
     const key = await loadOrCreateSigningKey(home);
+    if (key.publicKey !== next.publicKey) throw new Error('the installed audit key is not the one the rotation prepared (audit-signing.key.next): the start recovers the rotation');
     await writePublicKey(home, key);
     await pauseForTest('new-key', this.parts.pauseAt);
     const opened = await this.parts.openWriter(key);
@@ -179,6 +180,6 @@ export class FileTrailHandle {
   #release(writer: GroupCommitWriter): void {
     const held = this.#held ?? [];
     this.#held = null;
-    for (const entry of held) writer.append(entry.fields).then(entry.resolve, entry.reject);
+    for (const entry of held) writer.append(entry.fields).then((record) => entry.resolve(record), (error: Error) => entry.reject(error));
   }
 }

@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readOptionalFile } from './read-optional-file.js';
 
-export const INSTANCE_ID_FILE = 'instance-id';
+const INSTANCE_ID_FILE = 'instance-id';
 const INSTANCE_ID = /^gwi_[0-9a-f]{32}$/;
 
 /** The home's instance id, or undefined when it has none (a home that never served with this build) or the file is not one. */
@@ -30,7 +30,7 @@ export async function ensureInstanceId(home: string): Promise<string> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const raced = await readInstanceId(home);
-    if (raced === undefined) throw new Error(`${path.join(home, INSTANCE_ID_FILE)} is not an instance id (gwi_ and 32 hex digits): remove it and start again`);
+    if (raced === undefined) throw new Error(`${path.join(home, INSTANCE_ID_FILE)} is not an instance id (gwi_ and 32 hex digits): remove it and start again`, { cause: error });
     return raced;
   }
 }

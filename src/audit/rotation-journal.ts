@@ -8,7 +8,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { readOptionalFile } from './read-optional-file.js';
 
-export const ROTATION_JOURNAL_FILE = 'audit-rotation.json';
+const ROTATION_JOURNAL_FILE = 'audit-rotation.json';
 export const NEXT_SIGNING_KEY_FILE = 'audit-signing.key.next';
 
 export interface RotationJournal {

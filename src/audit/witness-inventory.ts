@@ -30,12 +30,12 @@ export interface ChainOpening {
 
 export const short = (text: string): string => `${text.slice(0, 12)}…`;
 
-export function senderIdOf(from: WitnessSender | undefined): string | null {
+function senderIdOf(from: WitnessSender | undefined): string | null {
   if (!from || (from.instance === undefined && from.device === undefined)) return null;
   return JSON.stringify([from.team, from.person, from.device ?? null, from.instance ?? null]);
 }
 
-export function describeSender(from: WitnessSender | undefined): string {
+function describeSender(from: WitnessSender | undefined): string {
   if (!from) return 'an unnamed sender';
   const parts = [
     from.instance ? `instance ${from.instance}` : null, from.person ? `person ${from.person}` : null,

@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { rawPublicKey, type AuditSigningKey } from './signing-key.js';
 
-export const WITNESS_SIGNING_KEY_FILE = 'witness-signing.key';
+const WITNESS_SIGNING_KEY_FILE = 'witness-signing.key';
 export const WITNESS_PUBLIC_KEY_FILE = 'witness.pub';
 
 export async function loadOrCreateWitnessKey(home: string): Promise<AuditSigningKey> {
@@ -24,7 +24,7 @@ export async function loadOrCreateWitnessKey(home: string): Promise<AuditSigning
   try {
     stored = createPrivateKey(await readFile(keyPath));
   } catch (error) {
-    throw new Error(`${keyPath} is not a PEM private key: ${(error as Error).message}`);
+    throw new Error(`${keyPath} is not a PEM private key: ${(error as Error).message}`, { cause: error });
   }
   if (stored.asymmetricKeyType !== 'ed25519') throw new Error(`${keyPath} holds a ${stored.asymmetricKeyType ?? 'non-asymmetric'} key, expected Ed25519`);
   const key = { privateKey: stored, publicKey: rawPublicKey(stored) };

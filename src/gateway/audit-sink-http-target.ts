@@ -36,6 +36,8 @@ export function createHttpSinkTarget(client: UpstreamClient, url: string, token:
         status = response.status;
         for await (const chunk of response.body) void chunk; // read to the end so the connection is reused
       } catch (error) {
+        // No `cause`: the error from the wire may carry the request (its Authorization header); only the scrubbed reason leaves.
+        // eslint-disable-next-line preserve-caught-error
         throw new Error(scrub(reasonOf(error), token));
       }
       if (status < 200 || status >= 300) throw new Error(`the receiver answered HTTP ${status}`);

@@ -48,13 +48,13 @@ export function startAuditSink(input: AuditSinkInput): RunningAuditSink | null {
   const file = path.isAbsolute(setting);
   const target = file ? createFileSinkTarget(setting) : createHttpSinkTarget(input.upstream, setting, tokenOf(input.settings, input.env));
   const log = (message: string) => input.logger.warn({ component: 'audit_sink' }, message);
-  let metrics: ReturnType<typeof createAuditSinkMetrics> | undefined;
   const sink = new AuditSink({
     source: createFileTrailSource(path.join(input.home, 'audit')), target, log,
     cursorFile: path.join(input.home, SINK_CURSOR_FILE), maxBacklogBytes: input.settings.audit_sink_max_backlog_bytes,
-    hooks: { delivered: (events, bytes) => metrics?.delivered(events, bytes), failed: () => metrics?.failed(), overBound: () => metrics?.overBound() },
+    // The hooks run once the sink has started, after `metrics` below exists.
+    hooks: { delivered: (events, bytes) => metrics.delivered(events, bytes), failed: () => metrics.failed(), overBound: () => metrics.overBound() },
   });
-  metrics = createAuditSinkMetrics(input.registry, () => sink.backlog());
+  const metrics = createAuditSinkMetrics(input.registry, () => sink.backlog());
   sink.start();
   return { health: () => sink.health(), drain: (ms) => sink.drain(ms) };
 }

@@ -28,7 +28,7 @@ interface WitnessReader {
 }
 
 /** The local trail as the last run left it: its checkpoint (trail id and head) and record 1. */
-export async function readLocalTrail(home: string): Promise<StartTrail> {
+async function readLocalTrail(home: string): Promise<StartTrail> {
   const dir = path.join(home, 'audit');
   const logFile = path.join(dir, 'audit.jsonl');
   const text = await readOptionalFile(path.join(dir, 'checkpoint.json'));
@@ -79,7 +79,7 @@ function readersOf(input: WitnessTargetInput): WitnessReader[] {
   return readers;
 }
 
-export class WitnessRollbackError extends Error {
+class WitnessRollbackError extends Error {
   constructor(readonly rollback: WitnessRollback, home: string) {
     super(`GW_ERR_AUDIT_WITNESS_ROLLBACK: the audit trail in ${path.join(home, 'audit')} is behind its witness (${rollback.witness}): ${rollback.reason}. ${ERROR_CATALOG.GW_ERR_AUDIT_WITNESS_ROLLBACK.message}`);
     this.name = 'WitnessRollbackError';

@@ -82,6 +82,6 @@ export async function storeRotationEvidence(database: Database): Promise<ChainTo
   return evidence;
 }
 
-export function defaultInstanceName(): string {
+function defaultInstanceName(): string {
   return `${os.hostname()}:${process.pid}`;
 }

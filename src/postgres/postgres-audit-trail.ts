@@ -140,7 +140,7 @@ class PostgresAuditTrail implements AuditTrail {
         }
         const held = this.#held ?? [];
         this.#held = null;
-        for (const entry of held) this.append(entry.fields).then(entry.resolve, entry.reject);
+        for (const entry of held) this.append(entry.fields).then((record) => entry.resolve(record), (error: unknown) => entry.reject(error));
       },
     };
   }

@@ -89,11 +89,11 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
     guardRequest: (request) => guard.check({ headers: request.raw.headers, rawHeaders: request.raw.rawHeaders, url: request.raw.url ?? '/', peer: request.raw.socket.remoteAddress ?? '' }, request.routeOptions.config.route?.authenticated === true, request.ip),
     guardUpgrade: (raw) => guard.check({ headers: raw.headers, rawHeaders: raw.rawHeaders, url: raw.url ?? '/', peer: raw.socket.remoteAddress ?? '' }, true, raw.socket.remoteAddress ?? 'unknown'),
     bodySizeRule: (request) => body.sizeRule(bodyRequest(request), request.gw.bodyHold ?? null),
-    heldBodyBytes: body.heldBytes,
+    heldBodyBytes: () => body.heldBytes(),
     flushRefusals: (all = false) => {
       identifier.flush(all);
       guard.flush(all);
     },
-    close: identifier.close,
+    close: () => identifier.close(),
   };
 }

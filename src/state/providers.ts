@@ -18,7 +18,7 @@ const KINDS: Record<ProviderKindName, true> = {
 const PROVIDER_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 const ENV_REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 
-export function isProviderKindName(value: unknown): value is ProviderKindName {
+function isProviderKindName(value: unknown): value is ProviderKindName {
   return typeof value === 'string' && Object.hasOwn(KINDS, value);
 }
 

@@ -247,7 +247,7 @@ const MAX_SINK_BACKLOG = 1024 ** 4;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** https:// anywhere; plain http:// only to this machine (a test receiver, a local forwarder): the events name people and calls. */
-export function isAuditSink(text: string): boolean {
+function isAuditSink(text: string): boolean {
   if (path.isAbsolute(text)) return !text.includes('\0');
   if (!isHttpUrl(text)) return false;
   const url = new URL(text);

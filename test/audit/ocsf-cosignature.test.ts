@@ -16,6 +16,7 @@ import type { AuditFields } from '../../src/audit/record.js';
 import { rawPublicKey } from '../../src/audit/signing-key.js';
 import { fingerprintOf } from '../../src/audit/key-fingerprint.js';
 import { OcsfSchema } from '../support/ocsf-schema.js';
+import type { WireJson } from '../support/wire-json.js';
 
 const schema = new OcsfSchema();
 const instance = generateKeyPairSync('ed25519').privateKey;
@@ -56,9 +57,9 @@ async function exported(options: { head?: SignedCheckpoint; cosignatures?: Store
   return { events, summary };
 }
 
-const edit = (events: string[], index: number, change: (event: Record<string, any>) => void) => events.map((line, at) => {
+const edit = (events: string[], index: number, change: (event: WireJson) => void) => events.map((line, at) => {
   if (at !== index) return line;
-  const event = JSON.parse(line) as Record<string, any>;
+  const event = JSON.parse(line) as WireJson;
   change(event);
   return JSON.stringify(event);
 });
@@ -95,14 +96,14 @@ describe('cosignatures in the OCSF export', () => {
     const { events, summary } = await exported({ cosignatures: [storedAt(4), storedAt(8), storedAt(8, other, otherKey)] });
     expect(summary).toMatchObject({ events: 8, signed: 2, cosigned: 2, lastCosigned: true });
     for (const line of events) expect(schema.check(JSON.parse(line)), line).toEqual([]);
-    const last = JSON.parse(events[7]!) as Record<string, any>;
-    const signatures = last.attestation_list[0].signatures as Array<Record<string, any>>;
+    const last = JSON.parse(events[7]!) as WireJson;
+    const signatures = last.attestation_list[0].signatures as WireJson[];
     expect(signatures).toHaveLength(3);
     expect(signatures[0]!.certificate).toBeUndefined();
     expect(signatures[1]).toMatchObject({ algorithm: 'Ed25519', serialization: expect.stringContaining('gw audit cosignature v1'), certificate: { uid: witnessKey, serial_number: fingerprintOf(witnessKey) }, created_time: Date.parse('2026-11-27T10:01:00.000Z') });
     expect(last.unmapped.gw_signatures.map((entry: { role?: string; public_key: string }) => [entry.role ?? 'instance', entry.public_key])).toEqual([['instance', instanceKey], ['witness', witnessKey], ['witness', otherKey]]);
     // The cosigned checkpoint at seq 4 signs its record with the instance's signature too, without a witness log.
-    expect((JSON.parse(events[3]!) as Record<string, any>).unmapped.gw_signatures).toHaveLength(2);
+    expect((JSON.parse(events[3]!) as WireJson).unmapped.gw_signatures).toHaveLength(2);
   });
 
   it('verify checks every cosignature: edited or forged fails and names the event; --witness-key is fail-closed and requires the last event cosigned', async () => {
@@ -139,7 +140,7 @@ describe('cosignatures in the OCSF export', () => {
     expect(window.events).toHaveLength(4);
     expect((await verifyOcsfLines(window.events, { trustedKeys: [instanceKey], witnessKeys: [witnessKey] })).ok).toBe(true);
     const closed = await exported({ head: checkpointAt(8, true), cosignatures: [storedAt(8, witness, witnessKey, true)] });
-    const last = JSON.parse(closed.events[7]!) as Record<string, any>;
+    const last = JSON.parse(closed.events[7]!) as WireJson;
     expect(last.unmapped.gw_signatures.map((entry: { closed?: boolean }) => entry.closed)).toEqual([true, true]);
     expect(last.attestation_list[0].signatures[0].serialization).toContain('closed');
     expect(await verifyOcsfLines(closed.events, { trustedKeys: [instanceKey], witnessKeys: [witnessKey] })).toMatchObject({ ok: true });

@@ -66,7 +66,7 @@ export function codeBlocks(file: string, text = readMarkdown(file)): CodeBlock[]
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function headingAnchor(heading: string): string {
+function headingAnchor(heading: string): string {
   return heading.trim().toLowerCase()
     .replace(/`/g, '')
     .replace(/[^\p{Letter}\p{Number}\s_-]/gu, '')

@@ -6,14 +6,14 @@ import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord, AuditValue } from '../record.js';
 import { adminActionOf, ocsfClassOf } from './ocsf-class.js';
 
-export const OCSF_VERSION = '1.9.0-dev';
-export const RECORD_SERIALIZATION = 'gw audit record v1: SHA-256 of prev, "\\n" and the JCS (RFC 8785) of raw_data without hash';
-export const CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash';
-export const CLOSED_CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash "\\nclosed"';
-export const COSIGNATURE_SERIALIZATION = 'gw audit cosignature v1: Ed25519 over "gw audit cosignature v1\\n" chain_uid "\\n" seq "\\n" hash';
-export const CLOSED_COSIGNATURE_SERIALIZATION = 'gw audit cosignature v1: Ed25519 over "gw audit cosignature v1\\n" chain_uid "\\n" seq "\\n" hash "\\nclosed"';
+const OCSF_VERSION = '1.9.0-dev';
+const RECORD_SERIALIZATION = 'gw audit record v1: SHA-256 of prev, "\\n" and the JCS (RFC 8785) of raw_data without hash';
+const CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash';
+const CLOSED_CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash "\\nclosed"';
+const COSIGNATURE_SERIALIZATION = 'gw audit cosignature v1: Ed25519 over "gw audit cosignature v1\\n" chain_uid "\\n" seq "\\n" hash';
+const CLOSED_COSIGNATURE_SERIALIZATION = 'gw audit cosignature v1: Ed25519 over "gw audit cosignature v1\\n" chain_uid "\\n" seq "\\n" hash "\\nclosed"';
 /** What a witness's key is, in digital_signature.certificate (which requires an issuer and a serial number): a bare key, no X.509. */
-export const WITNESS_KEY_ISSUER = 'gw audit witness key (a bare Ed25519 key, no X.509): certificate.uid is the key, serial_number its fingerprint';
+const WITNESS_KEY_ISSUER = 'gw audit witness key (a bare Ed25519 key, no X.509): certificate.uid is the key, serial_number its fingerprint';
 
 export type OcsfValue = AuditValue;
 export type OcsfEvent = { [key: string]: OcsfValue };

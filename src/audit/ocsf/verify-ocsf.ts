@@ -10,7 +10,7 @@ import { isCosignatureValid } from '../cosignature.js';
 import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord } from '../record.js';
 import { checkRecordLine, checkRecordLink } from '../verify.js';
-import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature, type OcsfEvent } from './record-to-ocsf.js';
+import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature } from './record-to-ocsf.js';
 import { isPlainObject } from '../../is-plain-object.js';
 
 type Canonicalize = (input: unknown) => string | undefined;

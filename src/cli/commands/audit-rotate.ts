@@ -45,7 +45,7 @@ function print(summary: RotationSummary, flags: RotateFlags, context: CliContext
     + `new chain ${summary.trail.slice(0, 12)}… signed by key ${summary.next_key_fingerprint}, trusted by rotation\n`);
 }
 
-export async function runAuditRotate(flags: RotateFlags, context: CliContext): Promise<void> {
+async function runAuditRotate(flags: RotateFlags, context: CliContext): Promise<void> {
   const hub = await remoteHub(flags.hub, context, flags.home);
   if (hub) return print(await callHub<RotationSummary>(hub, 'POST', '/admin/api/audit/rotate', {}), flags, context);
   const home = context.home(flags.home);

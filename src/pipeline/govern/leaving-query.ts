@@ -3,7 +3,7 @@
 // the target's dialect, and so it is not among what DLP scans as leaving (govern-request.ts).
 import type { PipelineRequest } from '../pipeline-types.js';
 
-export function carriesGenAiKey(request: PipelineRequest): boolean {
+function carriesGenAiKey(request: PipelineRequest): boolean {
   return request.route.dialect === 'google' && request.query.has('key');
 }
 

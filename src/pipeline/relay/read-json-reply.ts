@@ -9,7 +9,7 @@ import { codecForDialect } from '../../formats/codec-registry.js';
 import { createUsageTap } from './usage-tap.js';
 
 /** Largest non-streaming provider response gw holds in memory. */
-export const MAX_JSON_RESPONSE_BYTES = 64 * 1024 * 1024;
+const MAX_JSON_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 type ResponseBody = AsyncIterable<Uint8Array> & { arrayBuffer?: () => Promise<ArrayBuffer> };
 

@@ -16,7 +16,7 @@ export async function configureHome(settings: Array<[string, string]>): Promise<
   return home;
 }
 
-export async function chat(gateway: GatewayProcess, key: string): Promise<number> {
+async function chat(gateway: GatewayProcess, key: string): Promise<number> {
   const response = await fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { 'x-gw-vk': key, 'content-type': 'application/json' }, body: CHAT_BODY });
   await response.text();
   return response.status;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-export const OLD_COMMIT = '144156f';
+const OLD_COMMIT = '144156f';
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 

@@ -67,7 +67,7 @@ describe.each(runnableFiles.map((file) => [file]))('%s', (file) => {
     for (const { text, name } of directive.substitutions) {
       const value = captured.get(name);
       expect(value, `${file}:${block.line}: nothing caught ${name} before this block`).toBeDefined();
-      code = code.split(text).join(value!);
+      code = code.split(text).join(value);
     }
     if (directive.after) await sandbox.waitFor(directive.after, BLOCK_TIMEOUT_MS);
     const where = `${file}:${block.line}`;

@@ -52,8 +52,8 @@ export class DocSandbox {
   private spawnBlock(code: string, detached: boolean): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
     const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', code], { cwd: this.work, env: this.env, detached, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
     const exited = new Promise<number | string>((resolve) => child.once('close', (exit, signal) => resolve(exit ?? signal ?? 'unknown')));
     this.outputs.push(() => output);
     return { child, output: () => output, exited };
@@ -78,7 +78,7 @@ export class DocSandbox {
     for (;;) {
       const match = ready.exec(block.output());
       if (match) return match;
-      if (ended !== null) throw new Error(`${label} ended (${ended}) before its output matched ${ready}:\n${block.output()}`);
+      if (ended !== null) throw new Error(`${label} ended (${String(ended)}) before its output matched ${ready}:\n${block.output()}`);
       if (Date.now() > deadline) throw new Error(`${label}: no ${ready} in ${timeoutMs} ms:\n${block.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
