@@ -4,6 +4,7 @@ import type { CodecContext } from '../../canonical/codec.js';
 import type { CanonicalResponse } from '../../canonical/response.js';
 import { encodeAnthropicStopReason } from './map-finish-reason.js';
 import { encodeAnthropicUsage } from './map-usage.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export function encodeAnthropicResponse(response: CanonicalResponse, context: CodecContext): Record<string, unknown> {
   const content: Array<Record<string, unknown>> = [];
@@ -31,7 +32,7 @@ export function encodeAnthropicResponse(response: CanonicalResponse, context: Co
 export function parseInput(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return isPlainObject(value) ? value : {};
   } catch {
     return {};
   }

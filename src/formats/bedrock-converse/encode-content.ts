@@ -7,6 +7,7 @@ import type {
   AssistantPart, CacheControl, DocumentPart, ImagePart, MediaSource, Message, ToolResultPart, UserPart,
 } from '../../canonical/request.js';
 import { documentFormat, imageFormat } from './media-types.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 type Block = Record<string, unknown>;
 
@@ -96,7 +97,7 @@ function encodeToolResult(part: ToolResultPart, warnings: TranslationWarning[]):
 function parseArguments(text: string, warnings: TranslationWarning[]): unknown {
   try {
     const value: unknown = JSON.parse(text === '' ? '{}' : text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
+    if (isPlainObject(value)) return value;
   } catch { /* fall through */ }
   warnings.push({ code: 'mapped:tool-arguments-invalid-json', detail: 'sent as {}' });
   return {};

@@ -5,6 +5,7 @@ import type { AssistantPart } from '../../canonical/request.js';
 import type { CanonicalResponse } from '../../canonical/response.js';
 import { toBedrockStopReason } from './map-finish-reason.js';
 import { toBedrockUsage } from './map-usage.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export function encodeBedrockResponse(response: CanonicalResponse, _context: CodecContext): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -32,7 +33,7 @@ export function encodeAssistantPart(part: AssistantPart): Record<string, unknown
 function parseObject(text: string): unknown {
   try {
     const value: unknown = JSON.parse(text === '' ? '{}' : text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+    return isPlainObject(value) ? value : {};
   } catch {
     return {};
   }

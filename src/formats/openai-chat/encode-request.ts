@@ -4,6 +4,7 @@ import type { Decoded, TranslationWarning } from '../../canonical/codec.js';
 import type { CanonicalRequest, ReasoningConfig, ResponseFormat } from '../../canonical/request.js';
 import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
 import { encodeOpenAiMessages } from './encode-messages.js';
+import { isPlainObject as isObject } from '../../is-plain-object.js';
 
 type Wire = Record<string, unknown>;
 
@@ -30,10 +31,6 @@ export function encodeOpenAiChatRequest(request: CanonicalRequest): Decoded<Wire
   } else delete body.stream_options; // OpenAI refuses stream_options without stream
   warnForeignExtensions(request, warnings);
   return { value: body, warnings };
-}
-
-function isObject(value: unknown): value is Wire {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function encodeTool(tool: ToolDefinition): Wire {
