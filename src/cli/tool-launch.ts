@@ -2,6 +2,7 @@
 // configuration: environment variables and command-line overrides only, plus, where a tool
 // reads nothing else, a settings file of its own in a temporary folder. Pure: the caller
 // spawns the tool. What each tool needs is from ../shared/research/real-clients.md.
+import { isPlainObject } from '../is-plain-object.js';
 
 export const RUNNABLE_TOOLS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 export type RunnableTool = (typeof RUNNABLE_TOOLS)[number];
@@ -55,7 +56,7 @@ function gemini(input: LaunchInput): Launch {
   let settings: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(input.geminiSettings ?? '{}');
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) settings = parsed as Record<string, unknown>;
+    if (isPlainObject(parsed)) settings = parsed;
   } catch { /* unreadable settings: start from none */ }
   const security = (typeof settings.security === 'object' && settings.security !== null ? settings.security : {}) as Record<string, unknown>;
   const auth = (typeof security.auth === 'object' && security.auth !== null ? security.auth : {}) as Record<string, unknown>;

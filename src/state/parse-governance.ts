@@ -2,6 +2,7 @@
 // shape (a hand edit with a typo is reported by name, not served half-read).
 // Admin DLP patterns are compiled by the server, which reports a bad one.
 import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
+import { isPlainObject as isObject } from '../is-plain-object.js';
 
 type Json = Record<string, unknown>;
 
@@ -114,10 +115,6 @@ function readBudget(item: Json): string | null {
   if (item.mode !== 'hard' && item.mode !== 'soft') return 'mode is not hard or soft';
   if (item.time_zone !== undefined && typeof item.time_zone !== 'string') return 'time_zone is not a string';
   return null;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isStringList(value: unknown): boolean {

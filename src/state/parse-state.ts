@@ -10,6 +10,7 @@ import { readGovernance } from './parse-governance.js';
 import { readMcpServers } from './mcp-servers.js';
 import { StateFileError } from './state-errors.js';
 import { readAdminToken } from './admin-tokens.js';
+import { isPlainObject as isObject } from '../is-plain-object.js';
 
 type Json = Record<string, unknown>;
 
@@ -94,10 +95,6 @@ function firstBadField(item: Json, fields: Record<string, 'string' | 'string|nul
 
 function isDateOrAbsent(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'string' && !Number.isNaN(Date.parse(value)));
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -11,6 +11,7 @@ import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord } from '../record.js';
 import { checkRecordLine, checkRecordLink } from '../verify.js';
 import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature, type OcsfEvent } from './record-to-ocsf.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 type Canonicalize = (input: unknown) => string | undefined;
 const loaded: unknown = canonicalizeModule;
@@ -65,7 +66,7 @@ interface State {
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 function parseEvent(line: string): Record<string, unknown> | undefined {

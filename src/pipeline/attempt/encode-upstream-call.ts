@@ -11,6 +11,7 @@ import type { PipelineRequest } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import type { ProviderRequest } from './send-to-provider.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export interface EncodedCall {
   request: ProviderRequest;
@@ -22,7 +23,7 @@ export interface EncodedCall {
 type JsonObject = Record<string, unknown>;
 
 function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+  return isPlainObject(value) && !Buffer.isBuffer(value);
 }
 
 /** OpenAI streams report usage only when asked; gw asks an OpenAI-dialect provider so the audit has tokens, and hides the extra chunk. */

@@ -7,6 +7,7 @@ import type { UpstreamOperation, WireDialect } from '../../canonical/dialect.js'
 import { readPassthroughPath } from '../routes/passthrough-path.js';
 import type { PipelineRequest } from '../pipeline-types.js';
 import { findResourceRoute, type ResourceRoute } from '../routes/resource-routes.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export interface InboundCall {
   dialect: WireDialect;
@@ -48,7 +49,7 @@ const GENAI_METHODS: Record<string, UpstreamOperation> = {
 };
 
 function bodyField(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+  return isPlainObject(body) ? body[name] : undefined;
 }
 
 function requireModel(body: unknown, request: PipelineRequest): string {

@@ -24,6 +24,7 @@ import { settleBudget } from '../plan/hold-budget.js';
 import { priceCall, spendOf } from '../relay/price-call.js';
 import type { RequestTrace } from '../request-trace.js';
 import { loadTokenizer } from '../record/settle-cut-call.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 const PCM16_BYTES_PER_SECOND = 48_000;
 const G711_BYTES_PER_SECOND = 8_000;
@@ -168,7 +169,7 @@ function base64Bytes(text: string): number {
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+    return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

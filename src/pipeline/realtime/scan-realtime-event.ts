@@ -11,6 +11,7 @@ import { countRawKeys } from '../../dlp/count-json-keys.js';
 import type { DlpSettings } from '../../dlp/dlp-config.js';
 import { scanRequestBody } from '../../dlp/scan-request.js';
 import { GatewayError, toSnakeCode } from '../../errors.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 /** What DLP saw in one session, for its `realtime.close` record (never the matched text). */
 export interface RealtimeDlpTally {
@@ -60,7 +61,7 @@ export function scanClientEvent(text: string, dlp: DlpSettings, tally: RealtimeD
 function parseEvent(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : null;
+    return isPlainObject(value) ? value : null;
   } catch {
     return null;
   }

@@ -12,6 +12,7 @@ import type { AuditTokens } from '../../audit/record.js';
 import { createStreamTextScanner, type StreamTextScanner } from '../../dlp/scan-stream-text.js';
 import type { DlpSettings } from '../../dlp/dlp-config.js';
 import { blockedReply, type RealtimeDlpTally } from './scan-realtime-event.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 /** Server events whose `delta` is generated text (GA names and the beta's). Audio deltas are base64 and skipped. */
 const TEXT_DELTAS = new Set([
@@ -54,7 +55,7 @@ export function createRealtimeOutputWatcher(dlp: DlpSettings, tally: RealtimeDlp
 function parseObject(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : null;
+    return isPlainObject(value) ? value : null;
   } catch {
     return null;
   }

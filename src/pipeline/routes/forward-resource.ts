@@ -16,6 +16,7 @@ import { tapFormFields } from './read-form-fields.js';
 import { mediaUnitOf, type RequestFields } from './media-units.js';
 import { clientPathOf, resourcePathOf, type ResourceRoute } from './resource-routes.js';
 import type { ProviderRequest } from '../attempt/send-to-provider.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -93,7 +94,7 @@ function patchModel(raw: Buffer, body: JsonObject, target: Target): Buffer {
 }
 
 function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value) && !isReadable(value);
+  return isPlainObject(value) && !Buffer.isBuffer(value) && !isReadable(value);
 }
 
 function isReadable(value: unknown): value is Readable {

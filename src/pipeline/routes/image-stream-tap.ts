@@ -5,6 +5,7 @@
 // the images made, the last one's size and quality, and their usage summed.
 // https://platform.openai.com/docs/api-reference/images-streaming
 import { SseDecoder } from '../../streaming/sse-decoder.js';
+import { isPlainObject as isObject } from '../../is-plain-object.js';
 
 export interface StreamedImages {
   /** Completed images so far. */
@@ -57,8 +58,4 @@ function sum(into: Record<string, unknown>, add: Record<string, unknown>): Recor
     else if (isObject(value)) total[key] = sum(isObject(total[key]) ? total[key] : {}, value);
   }
   return total;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

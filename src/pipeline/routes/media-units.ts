@@ -15,6 +15,7 @@
 import type { AuditTokens } from '../../audit/record.js';
 import { toCount } from '../../canonical/usage.js';
 import type { ImageVariant } from '../../spend/unit-prices.js';
+import { isPlainObject as isObject } from '../../is-plain-object.js';
 
 export type MediaUnit = 'images' | 'audio_seconds' | 'characters';
 
@@ -119,8 +120,4 @@ function imageInputTokens(answer: Record<string, unknown>): AuditTokens {
 
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' && value.length <= 64 ? value : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,6 +4,7 @@
 // request in an Anthropic message batch). The body parser has already read any body that looks
 // like JSON as JSON, whatever its declared type (src/server/body-parsers.ts); a body that stayed
 // bytes is one whose model gw cannot read. A multipart form's `model` is read by read-form-model.ts.
+import { isPlainObject } from '../../is-plain-object.js';
 
 export interface PassthroughModels {
   /** The model names as the call gives them (`gpt-4o`; GenAI's `models/` prefix dropped). */
@@ -22,7 +23,7 @@ const AZURE_PATH = /\/deployments\/([^/]+)\/./;
 type JsonObject = Record<string, unknown>;
 
 function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value) && typeof (value as { pipe?: unknown }).pipe !== 'function';
+  return isPlainObject(value) && !Buffer.isBuffer(value) && typeof (value as { pipe?: unknown }).pipe !== 'function';
 }
 
 /** `rest` is the passthrough path after the prefix, still percent-encoded, query included. */

@@ -1,12 +1,11 @@
 // Small readers for the untrusted request body (typed `unknown` at the
 // boundary) and the rules every mock dialect shares: reply text, token
 // estimate, and what the model name asks for.
+import { isPlainObject } from '../../is-plain-object.js';
 
 export type JsonRecord = Record<string, unknown>;
 
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isRecord: (value: unknown) => value is JsonRecord = isPlainObject;
 
 export function readField(value: unknown, key: string): unknown {
   return isRecord(value) ? value[key] : undefined;
