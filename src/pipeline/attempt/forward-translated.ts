@@ -61,7 +61,7 @@ export async function forwardTranslated(
 
   if (upstream.status >= 400) {
     trace.noteOutcome(`upstream_${upstream.status}`);
-    const { answer } = await readJsonBody(upstream.body, provider.codec);
+    const { answer } = await readJsonBody(upstream.body, null);
     throw providerError(provider.codec, upstream.status, answer ?? null, upstream.headers['retry-after']);
   }
   const contentType = String(upstream.headers['content-type'] ?? '');
@@ -81,7 +81,8 @@ export async function forwardTranslated(
     });
     return { response: { status: 200, headers: { 'content-type': clientCodec.name === 'bedrock-converse' ? 'application/vnd.amazon.eventstream' : 'text/event-stream', 'cache-control': 'no-cache' }, body: stream } };
   }
-  const { answer } = await readJsonBody(upstream.body, provider.codec, upstream.headers);
+  // Usage comes from the decoded response below, not read a second time on the side.
+  const { answer } = await readJsonBody(upstream.body, null, upstream.headers);
   if (!contentType.includes('json')) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `The provider answered with ${contentType || 'no content type'}, not JSON.` });
   if (answer === undefined) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'The provider answered with a body that is not JSON.' });
   const response = provider.codec.decodeResponse(answer);
