@@ -1,7 +1,7 @@
 // A provider's Anthropic error → canonical, so it can be re-encoded in the client's shape.
 // Shape {"type":"error","error":{"type","message"}}: https://docs.anthropic.com/en/api/errors
 import type { CanonicalError } from '../../canonical/response.js';
-import { isRecord } from '../shared/read-json.js';
+import { isPlainObject } from '../shared/json-guards.js';
 
 type Kind = CanonicalError['kind'];
 
@@ -27,7 +27,7 @@ const KIND_BY_STATUS: Record<number, Kind> = {
 
 /** status 0 (an in-stream `error` event after a 200) takes the status the type stands for. */
 export function decodeAnthropicError(status: number, body: unknown): CanonicalError {
-  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+  const error = isPlainObject(body) && isPlainObject(body.error) ? body.error : undefined;
   const known = typeof error?.type === 'string' && Object.hasOwn(BY_TYPE, error.type) ? BY_TYPE[error.type] : undefined;
   const honestStatus = status >= 400 ? status : known?.status ?? 500;
   const kind = KIND_BY_STATUS[honestStatus] ?? known?.kind ?? (honestStatus < 500 ? 'invalid_request' : 'api_error');

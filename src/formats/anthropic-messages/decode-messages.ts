@@ -4,14 +4,14 @@
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, Message, TextPart, ToolResultPart, UserPart } from '../../canonical/request.js';
 import { decodeAssistantBlock, decodeDocumentBlock, decodeImageBlock, decodeTextBlock, decodeToolResultBlock } from './decode-content.js';
-import { invalid, requireArray, requireRecord } from '../shared/read-json.js';
+import { invalid, requireArray, requireRecord } from '../shared/json-guards.js';
 
 export function decodeAnthropicSystem(value: unknown, param: string, warnings: TranslationWarning[]): TextPart[] {
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') return [{ type: 'text', text: value }];
   return requireArray(value, param).map((item, index) => {
     const block = requireRecord(item, `${param}[${index}]`);
-    if (block.type !== 'text') invalid(`${param}[${index}].type`, 'must be "text"');
+    if (block.type !== 'text') throw invalid(`${param}[${index}].type`, '"text"');
     return decodeTextBlock(block, `${param}[${index}]`, warnings);
   });
 }
@@ -27,7 +27,7 @@ export function decodeAnthropicMessages(value: unknown, warnings: TranslationWar
     if (message.role === 'system') system.push(...decodeAnthropicSystem(message.content, `${param}.content`, warnings));
     else if (message.role === 'user') messages.push(...decodeUser(message.content, `${param}.content`, warnings, toolNames));
     else if (message.role === 'assistant') messages.push({ role: 'assistant', content: decodeAssistant(message.content, `${param}.content`, warnings, toolNames) });
-    else invalid(`${param}.role`, 'must be one of user, assistant, system');
+    else throw invalid(`${param}.role`, 'one of user, assistant, system');
   });
   return { system, messages };
 }

@@ -6,8 +6,8 @@ import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
 import { decodeCacheControl } from './decode-content.js';
 import { decodeAnthropicMessages, decodeAnthropicSystem } from './decode-messages.js';
 import {
-  invalid, optionalInteger, optionalNumber, optionalString, requireArray, requireRecord, type JsonObject,
-} from '../shared/read-json.js';
+  invalid, missing, optionalInteger, optionalNumber, optionalString, requireArray, requireRecord, requireString, type JsonRecord,
+} from '../shared/json-guards.js';
 
 /** Fields only Anthropic has (Claude Code sends them): kept in extensions.anthropic, read back by encodeRequest. */
 const ANTHROPIC_EXTENSION_FIELDS = [
@@ -29,13 +29,13 @@ export function decodeAnthropicRequest(body: unknown, options: { model: string; 
   const request: CanonicalRequest = {
     model: options.model, system: [...system, ...decoded.system], messages: decoded.messages, stream: options.stream, extensions: {},
   };
-  const extension: JsonObject = {};
+  const extension: JsonRecord = {};
   decodeTools(record, request, extension, warnings);
   decodeSampling(record, request);
   decodeThinking(record, request, extension, warnings);
   decodeOutputConfig(record, request, warnings);
   if (record.metadata !== undefined && record.metadata !== null) {
-    const user = optionalString(requireRecord(record.metadata, 'metadata'), 'user_id', 'metadata.user_id');
+    const user = optionalString(requireRecord(record.metadata, 'metadata').user_id, 'metadata.user_id');
     if (user !== undefined) request.user = user;
   }
   for (const field of ANTHROPIC_EXTENSION_FIELDS) {
@@ -48,24 +48,24 @@ export function decodeAnthropicRequest(body: unknown, options: { model: string; 
   return { value: request, warnings };
 }
 
-function decodeSampling(record: JsonObject, request: CanonicalRequest): void {
-  const maxTokens = optionalInteger(record, 'max_tokens', 'max_tokens');
+function decodeSampling(record: JsonRecord, request: CanonicalRequest): void {
+  const maxTokens = optionalInteger(record.max_tokens, 'max_tokens', 1);
   if (maxTokens !== undefined) request.maxOutputTokens = maxTokens;
-  const temperature = optionalNumber(record, 'temperature', 'temperature');
+  const temperature = optionalNumber(record.temperature, 'temperature');
   if (temperature !== undefined) request.temperature = temperature;
-  const topP = optionalNumber(record, 'top_p', 'top_p');
+  const topP = optionalNumber(record.top_p, 'top_p');
   if (topP !== undefined) request.topP = topP;
-  const topK = optionalInteger(record, 'top_k', 'top_k');
+  const topK = optionalInteger(record.top_k, 'top_k', 1);
   if (topK !== undefined) request.topK = topK;
   if (record.stop_sequences !== undefined && record.stop_sequences !== null) {
     request.stopSequences = requireArray(record.stop_sequences, 'stop_sequences').map((item, index) => {
-      if (typeof item !== 'string') invalid(`stop_sequences[${index}]`, 'must be a string');
+      if (typeof item !== 'string') throw invalid(`stop_sequences[${index}]`, 'a string');
       return item;
     });
   }
 }
 
-function decodeTools(record: JsonObject, request: CanonicalRequest, extension: JsonObject, warnings: TranslationWarning[]): void {
+function decodeTools(record: JsonRecord, request: CanonicalRequest, extension: JsonRecord, warnings: TranslationWarning[]): void {
   if (record.tools !== undefined && record.tools !== null) {
     const tools: ToolDefinition[] = [];
     const serverTools: unknown[] = [];
@@ -92,10 +92,10 @@ function decodeTools(record: JsonObject, request: CanonicalRequest, extension: J
 
 const IGNORED_TOOL_FIELDS = new Set(['name', 'description', 'input_schema', 'cache_control', 'strict', 'type']);
 
-function decodeTool(tool: JsonObject, param: string, warnings: TranslationWarning[]): ToolDefinition {
-  const name = optionalString(tool, 'name', `${param}.name`) ?? invalid(`${param}.name`, 'is required');
+function decodeTool(tool: JsonRecord, param: string, warnings: TranslationWarning[]): ToolDefinition {
+  const name = requireString(tool.name, `${param}.name`);
   const definition: ToolDefinition = { type: 'function', name, parameters: requireRecord(tool.input_schema, `${param}.input_schema`) };
-  const description = optionalString(tool, 'description', `${param}.description`);
+  const description = optionalString(tool.description, `${param}.description`);
   if (description !== undefined) definition.description = description;
   if (typeof tool.strict === 'boolean') definition.strict = tool.strict;
   for (const key of Object.keys(tool)) {
@@ -104,35 +104,36 @@ function decodeTool(tool: JsonObject, param: string, warnings: TranslationWarnin
   return definition;
 }
 
-function decodeToolChoice(choice: JsonObject, request: CanonicalRequest): void {
+function decodeToolChoice(choice: JsonRecord, request: CanonicalRequest): void {
   let decoded: ToolChoice;
   if (choice.type === 'auto' || choice.type === 'none') decoded = { type: choice.type };
   else if (choice.type === 'any') decoded = { type: 'required' };
-  else if (choice.type === 'tool') decoded = { type: 'tool', name: optionalString(choice, 'name', 'tool_choice.name') ?? invalid('tool_choice.name', 'is required') };
-  else return invalid('tool_choice.type', 'must be one of auto, any, tool, none');
+  else if (choice.type === 'tool') decoded = { type: 'tool', name: requireString(choice.name, 'tool_choice.name') };
+  else throw invalid('tool_choice.type', 'one of auto, any, tool, none');
   request.toolChoice = decoded;
   if (choice.disable_parallel_tool_use === true) request.parallelToolCalls = false;
 }
 
-function decodeThinking(record: JsonObject, request: CanonicalRequest, extension: JsonObject, warnings: TranslationWarning[]): void {
+function decodeThinking(record: JsonRecord, request: CanonicalRequest, extension: JsonRecord, warnings: TranslationWarning[]): void {
   if (record.thinking === undefined || record.thinking === null) return;
   const thinking = requireRecord(record.thinking, 'thinking');
   const include = thinking.display !== 'omitted';
   if (thinking.type === 'enabled') {
-    const budgetTokens = optionalInteger(thinking, 'budget_tokens', 'thinking.budget_tokens') ?? invalid('thinking.budget_tokens', 'is required');
+    const budgetTokens = optionalInteger(thinking.budget_tokens, 'thinking.budget_tokens', 1);
+    if (budgetTokens === undefined) throw missing('thinking.budget_tokens');
     request.reasoning = { budgetTokens, include };
   } else if (thinking.type === 'adaptive') request.reasoning = { include };
   else if (thinking.type === 'disabled' || thinking.type === 'between_tools') extension.thinking = thinking;
-  else invalid('thinking.type', 'must be one of enabled, adaptive, disabled');
+  else throw invalid('thinking.type', 'one of enabled, adaptive, disabled');
   if (thinking.display === 'summarized') warnings.push({ code: 'dropped:thinking.display', detail: 'summarized is the default display' });
 }
 
-function decodeOutputConfig(record: JsonObject, request: CanonicalRequest, warnings: TranslationWarning[]): void {
+function decodeOutputConfig(record: JsonRecord, request: CanonicalRequest, warnings: TranslationWarning[]): void {
   if (record.output_config === undefined || record.output_config === null) return;
   const config = requireRecord(record.output_config, 'output_config');
-  const effort = optionalString(config, 'effort', 'output_config.effort');
+  const effort = optionalString(config.effort, 'output_config.effort');
   if (effort !== undefined) {
-    if (!EFFORTS.has(effort) && effort !== 'xhigh') invalid('output_config.effort', 'must be one of low, medium, high, xhigh, max');
+    if (!EFFORTS.has(effort) && effort !== 'xhigh') throw invalid('output_config.effort', 'one of low, medium, high, xhigh, max');
     if (effort === 'xhigh') warnings.push({ code: 'mapped:reasoning_effort', detail: 'xhigh became max' });
     const mapped = (effort === 'xhigh' ? 'max' : effort) as NonNullable<ReasoningConfig['effort']>;
     request.reasoning = { ...request.reasoning, effort: mapped };
@@ -140,8 +141,8 @@ function decodeOutputConfig(record: JsonObject, request: CanonicalRequest, warni
   if (config.format !== undefined && config.format !== null) request.responseFormat = decodeFormat(requireRecord(config.format, 'output_config.format'));
 }
 
-function decodeFormat(format: JsonObject): ResponseFormat {
-  if (format.type !== 'json_schema') invalid('output_config.format.type', 'must be "json_schema"');
+function decodeFormat(format: JsonRecord): ResponseFormat {
+  if (format.type !== 'json_schema') throw invalid('output_config.format.type', '"json_schema"');
   // Anthropic's structured outputs have no schema name; "response" stands in for one.
   return { type: 'json-schema', name: 'response', schema: requireRecord(format.schema, 'output_config.format.schema') };
 }

@@ -6,17 +6,17 @@ import type { CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 import { mapAnthropicUsage } from './map-usage.js';
-import { isRecord, type JsonObject } from '../shared/read-json.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 import { fromSafeToolId } from '../shared/safe-tool-id.js';
 
 export function decodeAnthropicResponse(body: unknown): Decoded<CanonicalResponse> {
-  if (!isRecord(body) || !Array.isArray(body.content)) {
+  if (!isPlainObject(body) || !Array.isArray(body.content)) {
     throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'The provider sent a message without content.' });
   }
   const warnings: TranslationWarning[] = [];
   const content: AssistantPart[] = [];
   for (const block of body.content) {
-    const part = isRecord(block) ? decodeResponseBlock(block, warnings) : undefined;
+    const part = isPlainObject(block) ? decodeResponseBlock(block, warnings) : undefined;
     if (part) content.push(part);
   }
   const response: CanonicalResponse = {
@@ -32,7 +32,7 @@ export function decodeAnthropicResponse(body: unknown): Decoded<CanonicalRespons
 }
 
 /** One response block; also used for the stream's content_block_start. */
-function decodeResponseBlock(block: JsonObject, warnings: TranslationWarning[]): AssistantPart | undefined {
+function decodeResponseBlock(block: JsonRecord, warnings: TranslationWarning[]): AssistantPart | undefined {
   switch (block.type) {
     case 'text':
       if (Array.isArray(block.citations) && block.citations.length > 0) warnings.push({ code: 'dropped:citations' });

@@ -8,7 +8,7 @@ import type { Usage } from '../../canonical/usage.js';
 import { decodeAnthropicError } from './decode-error.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 import { mapAnthropicUsage, mergeUsage } from './map-usage.js';
-import { isRecord, type JsonObject } from '../shared/read-json.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 import { fromSafeToolId } from '../shared/safe-tool-id.js';
 
 type BlockKind = 'text' | 'tool-call' | 'reasoning';
@@ -33,14 +33,14 @@ class AnthropicStreamDecoder implements StreamDecoder {
     } catch {
       return [];
     }
-    if (!isRecord(data)) return [];
+    if (!isPlainObject(data)) return [];
     switch (data.type) {
-      case 'message_start': return this.start(isRecord(data.message) ? data.message : {});
+      case 'message_start': return this.start(isPlainObject(data.message) ? data.message : {});
       case 'content_block_start': return this.startBlock(data);
       case 'content_block_delta': return this.delta(data);
       case 'content_block_stop': return this.stopBlock(data);
       case 'message_delta':
-        if (isRecord(data.delta) && data.delta.stop_reason !== null && data.delta.stop_reason !== undefined) {
+        if (isPlainObject(data.delta) && data.delta.stop_reason !== null && data.delta.stop_reason !== undefined) {
           this.finishReason = mapAnthropicStopReason(data.delta.stop_reason);
         }
         this.usage = mergeUsage(this.usage, mapAnthropicUsage(data.usage));
@@ -59,13 +59,13 @@ class AnthropicStreamDecoder implements StreamDecoder {
     return this.finishReason ? this.finish() : this.closeAll();
   }
 
-  private start(message: JsonObject): StreamPart[] {
+  private start(message: JsonRecord): StreamPart[] {
     this.usage = mapAnthropicUsage(message.usage);
     return [{ type: 'response-start', id: String(message.id ?? ''), model: String(message.model ?? '') }];
   }
 
-  private startBlock(data: JsonObject): StreamPart[] {
-    const block = isRecord(data.content_block) ? data.content_block : {};
+  private startBlock(data: JsonRecord): StreamPart[] {
+    const block = isPlainObject(data.content_block) ? data.content_block : {};
     const wireIndex = Number(data.index);
     const kind = blockKind(block.type);
     if (!kind) return [];
@@ -82,9 +82,9 @@ class AnthropicStreamDecoder implements StreamDecoder {
     return parts;
   }
 
-  private delta(data: JsonObject): StreamPart[] {
+  private delta(data: JsonRecord): StreamPart[] {
     const block = this.blocks.get(Number(data.index));
-    const delta = isRecord(data.delta) ? data.delta : {};
+    const delta = isPlainObject(data.delta) ? data.delta : {};
     if (!block) return [];
     const { index } = block;
     switch (delta.type) {
@@ -99,7 +99,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
     }
   }
 
-  private stopBlock(data: JsonObject): StreamPart[] {
+  private stopBlock(data: JsonRecord): StreamPart[] {
     const wireIndex = Number(data.index);
     const block = this.blocks.get(wireIndex);
     if (!block) return [];

@@ -8,7 +8,7 @@ import type {
 } from '../../canonical/request.js';
 import { fromSafeToolId } from '../shared/safe-tool-id.js';
 import { documentMediaType, imageMediaType } from './media-types.js';
-import { arrayAt, invalid, isObject, objectAt, stringAt, type JsonObject } from './read-fields.js';
+import { requireArray, invalid, isPlainObject, requireRecord, requireString, type JsonRecord } from '../shared/json-guards.js';
 
 type Cacheable = { cacheControl?: { type: 'ephemeral'; ttl?: string } };
 
@@ -19,8 +19,8 @@ export interface DecodeScope {
 }
 
 export function decodeMessage(value: unknown, param: string, scope: DecodeScope): Message[] {
-  const message = objectAt(value, param);
-  const blocks = arrayAt(message.content, `${param}.content`);
+  const message = requireRecord(value, param);
+  const blocks = requireArray(message.content, `${param}.content`);
   if (message.role === 'assistant') return [{ role: 'assistant', content: decodeAssistantBlocks(blocks, `${param}.content`, scope) }];
   if (message.role !== 'user') throw invalid(`${param}.role`, '"user" or "assistant"');
   return decodeUserBlocks(blocks, `${param}.content`, scope);
@@ -30,10 +30,10 @@ function decodeUserBlocks(blocks: unknown[], param: string, scope: DecodeScope):
   const messages: Message[] = [];
   let last: Cacheable | undefined;
   blocks.forEach((value, index) => {
-    const block = objectAt(value, `${param}[${index}]`);
+    const block = requireRecord(value, `${param}[${index}]`);
     if (block.cachePoint !== undefined) return markCached(last, block.cachePoint, scope);
     const part = block.toolResult !== undefined
-      ? decodeToolResult(objectAt(block.toolResult, `${param}[${index}].toolResult`), `${param}[${index}].toolResult`, scope)
+      ? decodeToolResult(requireRecord(block.toolResult, `${param}[${index}].toolResult`), `${param}[${index}].toolResult`, scope)
       : decodeUserPart(block, `${param}[${index}]`, scope);
     last = part;
     if (part === undefined) return;
@@ -45,26 +45,26 @@ function decodeUserBlocks(blocks: unknown[], param: string, scope: DecodeScope):
   return messages;
 }
 
-function decodeUserPart(block: JsonObject, param: string, scope: DecodeScope): UserPart | undefined {
+function decodeUserPart(block: JsonRecord, param: string, scope: DecodeScope): UserPart | undefined {
   if (typeof block.text === 'string') return { type: 'text', text: block.text };
-  if (block.image !== undefined) return decodeImage(objectAt(block.image, `${param}.image`), `${param}.image`);
-  if (block.document !== undefined) return decodeDocument(objectAt(block.document, `${param}.document`), `${param}.document`, scope);
+  if (block.image !== undefined) return decodeImage(requireRecord(block.image, `${param}.image`), `${param}.image`);
+  if (block.document !== undefined) return decodeDocument(requireRecord(block.document, `${param}.document`), `${param}.document`, scope);
   scope.warnings.push({ code: `dropped:${Object.keys(block)[0] ?? 'empty-block'}`, detail: `${param} has no canonical equivalent` });
   return undefined;
 }
 
-function decodeImage(image: JsonObject, param: string): ImagePart {
-  const format = stringAt(image.format, `${param}.format`);
+function decodeImage(image: JsonRecord, param: string): ImagePart {
+  const format = requireString(image.format, `${param}.format`);
   const mediaType = imageMediaType(format);
   if (mediaType === undefined) throw invalid(`${param}.format`, 'png, jpeg, gif or webp');
-  return { type: 'image', source: decodeSource(objectAt(image.source, `${param}.source`), `${param}.source`, mediaType) };
+  return { type: 'image', source: decodeSource(requireRecord(image.source, `${param}.source`), `${param}.source`, mediaType) };
 }
 
-function decodeDocument(document: JsonObject, param: string, scope: DecodeScope): UserPart | undefined {
-  const format = stringAt(document.format ?? 'txt', `${param}.format`);
+function decodeDocument(document: JsonRecord, param: string, scope: DecodeScope): UserPart | undefined {
+  const format = requireString(document.format ?? 'txt', `${param}.format`);
   const mediaType = documentMediaType(format);
   if (mediaType === undefined) throw invalid(`${param}.format`, 'pdf, csv, doc, docx, xls, xlsx, html, txt or md');
-  const source = objectAt(document.source, `${param}.source`);
+  const source = requireRecord(document.source, `${param}.source`);
   if (typeof source.text === 'string') {
     scope.warnings.push({ code: 'mapped:document-text-to-base64', detail: `${param}.source.text` });
     return { type: 'document', source: { type: 'base64', mediaType, data: Buffer.from(source.text, 'utf8').toString('base64') }, ...title(document) };
@@ -72,27 +72,27 @@ function decodeDocument(document: JsonObject, param: string, scope: DecodeScope)
   return { type: 'document', source: decodeSource(source, `${param}.source`, mediaType), ...title(document) };
 }
 
-function title(document: JsonObject): { title?: string } {
+function title(document: JsonRecord): { title?: string } {
   return typeof document.name === 'string' ? { title: document.name } : {};
 }
 
 // bytes are base64 in the JSON wire form; s3Location is a provider-side file.
-function decodeSource(source: JsonObject, param: string, mediaType: string): MediaSource {
+function decodeSource(source: JsonRecord, param: string, mediaType: string): MediaSource {
   if (typeof source.bytes === 'string') return { type: 'base64', mediaType, data: source.bytes };
-  if (isObject(source.s3Location) && typeof source.s3Location.uri === 'string') return { type: 'file', fileId: source.s3Location.uri, mediaType };
+  if (isPlainObject(source.s3Location) && typeof source.s3Location.uri === 'string') return { type: 'file', fileId: source.s3Location.uri, mediaType };
   throw invalid(param, '{ bytes: <base64> } or { s3Location: { uri } }');
 }
 
-function decodeToolResult(result: JsonObject, param: string, scope: DecodeScope): ToolResultPart {
-  const toolCallId = fromSafeToolId(stringAt(result.toolUseId, `${param}.toolUseId`));
+function decodeToolResult(result: JsonRecord, param: string, scope: DecodeScope): ToolResultPart {
+  const toolCallId = fromSafeToolId(requireString(result.toolUseId, `${param}.toolUseId`));
   const content: Array<TextPart | ImagePart> = [];
-  arrayAt(result.content ?? [], `${param}.content`).forEach((value, index) => {
-    const block = objectAt(value, `${param}.content[${index}]`);
+  requireArray(result.content ?? [], `${param}.content`).forEach((value, index) => {
+    const block = requireRecord(value, `${param}.content[${index}]`);
     if (typeof block.text === 'string') content.push({ type: 'text', text: block.text });
     else if (block.json !== undefined) {
       scope.warnings.push({ code: 'mapped:tool-result-json-to-text' });
       content.push({ type: 'text', text: JSON.stringify(block.json) });
-    } else if (block.image !== undefined) content.push(decodeImage(objectAt(block.image, `${param}.content[${index}].image`), `${param}.content[${index}].image`));
+    } else if (block.image !== undefined) content.push(decodeImage(requireRecord(block.image, `${param}.content[${index}].image`), `${param}.content[${index}].image`));
     else scope.warnings.push({ code: `dropped:tool-result:${Object.keys(block)[0] ?? 'empty'}` });
   });
   const part: ToolResultPart = { type: 'tool-result', toolCallId, content };
@@ -105,22 +105,22 @@ function decodeToolResult(result: JsonObject, param: string, scope: DecodeScope)
 function decodeAssistantBlocks(blocks: unknown[], param: string, scope: DecodeScope): AssistantPart[] {
   const parts: AssistantPart[] = [];
   blocks.forEach((value, index) => {
-    const part = decodeAssistantBlock(objectAt(value, `${param}[${index}]`), `${param}[${index}]`, scope);
+    const part = decodeAssistantBlock(requireRecord(value, `${param}[${index}]`), `${param}[${index}]`, scope);
     if (part !== undefined) parts.push(part);
   });
   return parts;
 }
 
-export function decodeAssistantBlock(block: JsonObject, param: string, scope: DecodeScope): AssistantPart | undefined {
+export function decodeAssistantBlock(block: JsonRecord, param: string, scope: DecodeScope): AssistantPart | undefined {
   if (typeof block.text === 'string') return { type: 'text', text: block.text };
   if (block.toolUse !== undefined) {
-    const toolUse = objectAt(block.toolUse, `${param}.toolUse`);
-    const id = fromSafeToolId(stringAt(toolUse.toolUseId, `${param}.toolUse.toolUseId`));
-    const name = stringAt(toolUse.name, `${param}.toolUse.name`);
+    const toolUse = requireRecord(block.toolUse, `${param}.toolUse`);
+    const id = fromSafeToolId(requireString(toolUse.toolUseId, `${param}.toolUse.toolUseId`));
+    const name = requireString(toolUse.name, `${param}.toolUse.name`);
     scope.toolNames.set(id, name);
     return { type: 'tool-call', id, name, arguments: JSON.stringify(toolUse.input ?? {}) };
   }
-  if (block.reasoningContent !== undefined) return decodeReasoning(objectAt(block.reasoningContent, `${param}.reasoningContent`));
+  if (block.reasoningContent !== undefined) return decodeReasoning(requireRecord(block.reasoningContent, `${param}.reasoningContent`));
   if (block.cachePoint !== undefined) {
     scope.warnings.push({ code: 'dropped:cache_point:assistant' });
     return undefined;
@@ -132,9 +132,9 @@ export function decodeAssistantBlock(block: JsonObject, param: string, scope: De
 // Reasoning on Bedrock comes from Claude; Anthropic documents its signatures as valid across
 // the Claude API, Bedrock and Vertex, so the origin is 'anthropic'.
 // https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ReasoningContentBlock.html
-function decodeReasoning(reasoning: JsonObject): AssistantPart {
+function decodeReasoning(reasoning: JsonRecord): AssistantPart {
   if (typeof reasoning.redactedContent === 'string') return { type: 'reasoning', text: '', redacted: reasoning.redactedContent, origin: 'anthropic' };
-  const text = isObject(reasoning.reasoningText) ? reasoning.reasoningText : {};
+  const text = isPlainObject(reasoning.reasoningText) ? reasoning.reasoningText : {};
   const part: AssistantPart = { type: 'reasoning', text: typeof text.text === 'string' ? text.text : '', origin: 'anthropic' };
   if (typeof text.signature === 'string') part.signature = text.signature;
   return part;
@@ -145,6 +145,6 @@ export function markCached(part: Cacheable | undefined, cachePoint: unknown, sco
     scope.warnings.push({ code: 'dropped:cache_point', detail: 'a cachePoint with no block before it' });
     return;
   }
-  const ttl = isObject(cachePoint) && typeof cachePoint.ttl === 'string' ? cachePoint.ttl : undefined;
+  const ttl = isPlainObject(cachePoint) && typeof cachePoint.ttl === 'string' ? cachePoint.ttl : undefined;
   part.cacheControl = ttl === undefined ? { type: 'ephemeral' } : { type: 'ephemeral', ttl };
 }

@@ -3,7 +3,7 @@
 // ("ValidationException" or "com.amazon.coral.validate#ValidationException").
 // https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors
 import type { CanonicalError } from '../../canonical/response.js';
-import { isObject } from './read-fields.js';
+import { isPlainObject } from '../shared/json-guards.js';
 
 type Kind = CanonicalError['kind'];
 
@@ -29,7 +29,7 @@ const STATUS_BY_KIND: Record<Kind, number> = {
 };
 
 export function decodeBedrockError(status: number, body: unknown, errorType?: string): CanonicalError {
-  const record = isObject(body) ? body : {};
+  const record = isPlainObject(body) ? body : {};
   const message = typeof record.message === 'string' ? record.message
     : typeof record.Message === 'string' ? record.Message : `Bedrock answered with status ${status}.`;
   const type = errorType ?? (typeof record.__type === 'string' ? record.__type : undefined);

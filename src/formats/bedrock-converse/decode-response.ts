@@ -9,17 +9,17 @@ import { GatewayError } from '../../errors.js';
 import { decodeAssistantBlock, type DecodeScope } from './decode-content.js';
 import { mapBedrockStopReason } from './map-finish-reason.js';
 import { mapBedrockUsage } from './map-usage.js';
-import { isObject } from './read-fields.js';
+import { isPlainObject } from '../shared/json-guards.js';
 
 export function decodeBedrockResponse(body: unknown): Decoded<CanonicalResponse> {
-  const message = isObject(body) && isObject(body.output) && isObject(body.output.message) ? body.output.message : undefined;
-  if (!isObject(body) || message === undefined || !Array.isArray(message.content)) {
+  const message = isPlainObject(body) && isPlainObject(body.output) && isPlainObject(body.output.message) ? body.output.message : undefined;
+  if (!isPlainObject(body) || message === undefined || !Array.isArray(message.content)) {
     throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'The Converse response has no output.message.content.' });
   }
   const scope: DecodeScope = { warnings: [], toolNames: new Map() };
   const content: AssistantPart[] = [];
   message.content.forEach((block, index) => {
-    const part = isObject(block) ? decodeAssistantBlock(block, `output.message.content[${index}]`, scope) : undefined;
+    const part = isPlainObject(block) ? decodeAssistantBlock(block, `output.message.content[${index}]`, scope) : undefined;
     if (part !== undefined) content.push(part);
   });
   const extension: Record<string, unknown> = {};

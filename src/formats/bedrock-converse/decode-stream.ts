@@ -8,7 +8,7 @@ import type { FinishReason, StreamPart } from '../../canonical/response.js';
 import { decodeBedrockError } from './decode-error.js';
 import { mapBedrockStopReason } from './map-finish-reason.js';
 import { mapBedrockUsage } from './map-usage.js';
-import { isObject, type JsonObject } from './read-fields.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 
 type BlockKind = 'text' | 'reasoning' | 'tool';
 const END: Record<BlockKind, 'text-end' | 'reasoning-end' | 'tool-call-end'> = { text: 'text-end', reasoning: 'reasoning-end', tool: 'tool-call-end' };
@@ -36,14 +36,14 @@ export function createBedrockStreamDecoder(): StreamDecoder {
     return [{ type: 'response-start', id: '', model: '' }];
   };
 
-  function onDelta(payload: JsonObject): StreamPart[] {
+  function onDelta(payload: JsonRecord): StreamPart[] {
     const index = typeof payload.contentBlockIndex === 'number' ? payload.contentBlockIndex : 0;
-    const delta = isObject(payload.delta) ? payload.delta : {};
+    const delta = isPlainObject(payload.delta) ? payload.delta : {};
     if (typeof delta.text === 'string') return [...ensure(index, 'text'), { type: 'text-delta', index, delta: delta.text }];
-    if (isObject(delta.toolUse) && typeof delta.toolUse.input === 'string' && open.get(index) === 'tool') {
+    if (isPlainObject(delta.toolUse) && typeof delta.toolUse.input === 'string' && open.get(index) === 'tool') {
       return [{ type: 'tool-call-delta', index, argumentsDelta: delta.toolUse.input }];
     }
-    if (!isObject(delta.reasoningContent)) return [];
+    if (!isPlainObject(delta.reasoningContent)) return [];
     const reasoning = delta.reasoningContent;
     const parts = ensure(index, 'reasoning');
     if (typeof reasoning.text === 'string') parts.push({ type: 'reasoning-delta', index, delta: reasoning.text });
@@ -52,12 +52,12 @@ export function createBedrockStreamDecoder(): StreamDecoder {
     return parts;
   }
 
-  function onEvent(name: string, payload: JsonObject): StreamPart[] {
+  function onEvent(name: string, payload: JsonRecord): StreamPart[] {
     switch (name) {
       case 'messageStart': return begin();
       case 'contentBlockStart': {
         const index = typeof payload.contentBlockIndex === 'number' ? payload.contentBlockIndex : 0;
-        const toolUse = isObject(payload.start) && isObject(payload.start.toolUse) ? payload.start.toolUse : undefined;
+        const toolUse = isPlainObject(payload.start) && isPlainObject(payload.start.toolUse) ? payload.start.toolUse : undefined;
         if (toolUse === undefined) return [];
         open.set(index, 'tool');
         return [...begin(), { type: 'tool-call-start', index, id: String(toolUse.toolUseId ?? ''), name: String(toolUse.name ?? '') }];
@@ -88,10 +88,10 @@ export function createBedrockStreamDecoder(): StreamDecoder {
       } catch {
         payload = { message: event.data };
       }
-      if (!isObject(payload)) return [];
+      if (!isPlainObject(payload)) return [];
       if (event.event !== undefined) return onEvent(event.event, payload);
       const [name] = Object.keys(payload);
-      return name !== undefined && Object.keys(payload).length === 1 && isObject(payload[name]) ? onEvent(name, payload[name]) : [];
+      return name !== undefined && Object.keys(payload).length === 1 && isPlainObject(payload[name]) ? onEvent(name, payload[name]) : [];
     },
     end(): StreamPart[] {
       if (finished) return [];

@@ -3,7 +3,7 @@
 // https://ai.google.dev/api/caching#Schema ; https://ai.google.dev/gemini-api/docs/function-calling
 // Each keyword removed becomes one `dropped:schema.<keyword>` warning (deduplicated).
 import type { TranslationWarning } from '../../canonical/codec.js';
-import { isRecord, type JsonRecord } from '../shared/json-guards.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 
 /** Keywords Gemini's Schema object understands; everything else is removed. */
 const KEPT = new Set([
@@ -22,7 +22,7 @@ interface CleanState {
 }
 
 export function cleanJsonSchemaForGemini(schema: JsonRecord, warnings: TranslationWarning[]): JsonRecord {
-  const definitions = { ...(isRecord(schema.definitions) ? schema.definitions : {}), ...(isRecord(schema.$defs) ? schema.$defs : {}) };
+  const definitions = { ...(isPlainObject(schema.definitions) ? schema.definitions : {}), ...(isPlainObject(schema.$defs) ? schema.$defs : {}) };
   const state: CleanState = { definitions, dropped: new Set(), resolving: [] };
   const cleaned = cleanNode(schema, state, 0);
   for (const keyword of state.dropped) warnings.push({ code: `dropped:schema.${keyword}` });
@@ -44,7 +44,7 @@ function cleanNode(node: JsonRecord, state: CleanState, depth: number): JsonReco
   }
   const output: JsonRecord = {};
   for (const [keyword, value] of Object.entries(node)) cleanKeyword(keyword, value, output, state, depth);
-  if (Array.isArray(output.required) && isRecord(output.properties)) {
+  if (Array.isArray(output.required) && isPlainObject(output.properties)) {
     const properties = output.properties;
     // A required name with no property is a 400 on Gemini.
     output.required = output.required.filter((name) => typeof name === 'string' && name in properties);
@@ -56,7 +56,7 @@ function cleanKeyword(keyword: string, value: unknown, output: JsonRecord, state
   if (keyword === 'type') return cleanType(value, output);
   if (keyword === 'const') return mapConst(value, output, state);
   if (keyword === 'oneOf') return cleanKeyword('anyOf', value, output, state, depth);
-  if (keyword === 'allOf' && Array.isArray(value) && value.length === 1 && isRecord(value[0])) {
+  if (keyword === 'allOf' && Array.isArray(value) && value.length === 1 && isPlainObject(value[0])) {
     Object.assign(output, cleanNode(value[0], state, depth + 1));
     return;
   }
@@ -72,16 +72,16 @@ function cleanKeyword(keyword: string, value: unknown, output: JsonRecord, state
 }
 
 function cleanValue(keyword: string, value: unknown, state: CleanState, depth: number): unknown {
-  if (keyword === 'properties' && isRecord(value)) {
-    return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, isRecord(child) ? cleanNode(child, state, depth + 1) : child]));
+  if (keyword === 'properties' && isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, isPlainObject(child) ? cleanNode(child, state, depth + 1) : child]));
   }
-  if (keyword === 'items' && isRecord(value)) return cleanNode(value, state, depth + 1);
+  if (keyword === 'items' && isPlainObject(value)) return cleanNode(value, state, depth + 1);
   if (keyword === 'items' && Array.isArray(value)) {
     // Tuple validation has no Gemini form: the first item's schema stands for all.
     state.dropped.add('items.tuple');
-    return isRecord(value[0]) ? cleanNode(value[0], state, depth + 1) : {};
+    return isPlainObject(value[0]) ? cleanNode(value[0], state, depth + 1) : {};
   }
-  if (keyword === 'anyOf' && Array.isArray(value)) return value.filter(isRecord).map((child) => cleanNode(child, state, depth + 1));
+  if (keyword === 'anyOf' && Array.isArray(value)) return value.filter(isPlainObject).map((child) => cleanNode(child, state, depth + 1));
   return value;
 }
 
@@ -113,7 +113,7 @@ function resolveReference(node: JsonRecord, state: CleanState): JsonRecord {
   if (typeof node.$ref !== 'string') return node;
   const match = /^#\/(?:definitions|\$defs)\/(.+)$/.exec(node.$ref);
   const target = match ? state.definitions[decodeURIComponent(match[1]!)] : undefined;
-  if (!isRecord(target) || state.resolving.includes(node.$ref)) {
+  if (!isPlainObject(target) || state.resolving.includes(node.$ref)) {
     state.dropped.add('$ref');
     // Gemini wants a type on every schema; a recursive reference is almost always an object.
     const rest = withoutKey(node, '$ref');
@@ -131,11 +131,11 @@ function withoutKey(node: JsonRecord, key: string): JsonRecord {
 export function normalizeGeminiSchema(node: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH) return node;
   if (Array.isArray(node)) return node.map((child) => normalizeGeminiSchema(child, depth + 1));
-  if (!isRecord(node)) return node;
+  if (!isPlainObject(node)) return node;
   const output: JsonRecord = {};
   for (const [keyword, value] of Object.entries(node)) {
     if (keyword === 'type' && typeof value === 'string') output.type = value.toLowerCase();
-    else if (keyword === 'properties' && isRecord(value)) {
+    else if (keyword === 'properties' && isPlainObject(value)) {
       output.properties = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, normalizeGeminiSchema(child, depth + 1)]));
     } else if (keyword === 'items' || keyword === 'anyOf') output[keyword] = normalizeGeminiSchema(value, depth + 1);
     else output[keyword] = value;

@@ -1,7 +1,7 @@
 // A Gemini error body {"error":{code,message,status}} → canonical, so it can be re-encoded
 // in the client's shape. https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
 import type { CanonicalError } from '../../canonical/response.js';
-import { isRecord } from '../shared/json-guards.js';
+import { isPlainObject } from '../shared/json-guards.js';
 
 const KINDS: Record<string, CanonicalError['kind']> = {
   INVALID_ARGUMENT: 'invalid_request', FAILED_PRECONDITION: 'invalid_request', OUT_OF_RANGE: 'invalid_request',
@@ -25,7 +25,7 @@ function kindFromStatus(status: number): CanonicalError['kind'] {
 export function decodeGoogleError(status: number, body: unknown): CanonicalError {
   // A streamed array body ([{error}]) carries the same object in its first element.
   const root: unknown = Array.isArray(body) ? body[0] : body;
-  const error = isRecord(root) && isRecord(root.error) ? root.error : undefined;
+  const error = isPlainObject(root) && isPlainObject(root.error) ? root.error : undefined;
   const code = typeof error?.code === 'number' && error.code >= 400 ? error.code : undefined;
   const effectiveStatus = status >= 400 ? status : code ?? 502;
   const statusName = typeof error?.status === 'string' ? error.status : undefined;
@@ -38,7 +38,7 @@ export function decodeGoogleError(status: number, body: unknown): CanonicalError
 /** google.rpc.RetryInfo in `details` says how long to wait, e.g. {"retryDelay":"17s"} (https://google.aip.dev/193). */
 function readRetryDelay(details: unknown): number | undefined {
   if (!Array.isArray(details)) return undefined;
-  const info: unknown = details.find((detail) => isRecord(detail) && typeof detail.retryDelay === 'string');
-  const seconds = isRecord(info) ? /^(\d+(?:\.\d+)?)s$/.exec(String(info.retryDelay)) : null;
+  const info: unknown = details.find((detail) => isPlainObject(detail) && typeof detail.retryDelay === 'string');
+  const seconds = isPlainObject(info) ? /^(\d+(?:\.\d+)?)s$/.exec(String(info.retryDelay)) : null;
   return seconds ? Math.ceil(Number(seconds[1])) : undefined;
 }

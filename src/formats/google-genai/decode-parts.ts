@@ -3,7 +3,7 @@
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, MediaSource, ToolResultPart, UserPart } from '../../canonical/request.js';
 import {
-  invalid, isRecord, optionalBoolean, optionalRecord, optionalString, requireRecord, type JsonRecord,
+  invalid, isPlainObject, optionalBoolean, optionalRecord, optionalString, requireRecord, type JsonRecord,
 } from '../shared/json-guards.js';
 
 /** Gives a tool call without an id (older Gemini models send none) a stable one. */
@@ -97,7 +97,7 @@ export function decodeUserPart(
     if (isError) part.isError = true;
     return { kind: 'tool', part };
   }
-  if (isRecord(part.functionCall)) throw invalid(`${param}.functionCall`, "in a content with role 'model'");
+  if (isPlainObject(part.functionCall)) throw invalid(`${param}.functionCall`, "in a content with role 'model'");
   warnUnsupported(part, warnings);
   return undefined;
 }

@@ -8,7 +8,7 @@ import { normalizeGeminiSchema } from './clean-json-schema.js';
 import { decodeContents, decodeSystemInstruction } from './decode-contents.js';
 import {
   invalid, optionalArray, optionalBoolean, optionalInteger, optionalNumber, optionalRecord, optionalString,
-  optionalStringArray, requireRecord, type JsonRecord,
+  optionalStringOrArray, requireRecord, type JsonRecord,
 } from '../shared/json-guards.js';
 
 const TOP_LEVEL = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'safetySettings', 'cachedContent', 'model']);
@@ -74,7 +74,7 @@ function decodeToolConfig(value: unknown, google: JsonRecord): ToolChoice | unde
   const calling = optionalRecord(functionCallingConfig, 'toolConfig.functionCallingConfig');
   if (calling === undefined) return undefined;
   const mode = optionalString(calling.mode, 'toolConfig.functionCallingConfig.mode')?.toUpperCase();
-  const names = optionalStringArray(calling.allowedFunctionNames, 'toolConfig.functionCallingConfig.allowedFunctionNames');
+  const names = optionalStringOrArray(calling.allowedFunctionNames, 'toolConfig.functionCallingConfig.allowedFunctionNames');
   if (mode === 'NONE') return { type: 'none' };
   if (mode === 'ANY' && names?.length === 1) return { type: 'tool', name: names[0]! };
   if (names !== undefined && names.length > 0) google.allowedFunctionNames = names;
@@ -96,7 +96,7 @@ function decodeGenerationConfig(value: unknown, request: CanonicalRequest, googl
   if (topP !== undefined) request.topP = topP;
   const topK = optionalNumber(config.topK, param('topK'));
   if (topK !== undefined) request.topK = topK;
-  const stopSequences = optionalStringArray(config.stopSequences, param('stopSequences'));
+  const stopSequences = optionalStringOrArray(config.stopSequences, param('stopSequences'));
   if (stopSequences !== undefined) request.stopSequences = stopSequences;
   const responseFormat = decodeResponseFormat(config);
   if (responseFormat !== undefined) request.responseFormat = responseFormat;

@@ -5,7 +5,7 @@ import type { AssistantPart } from '../../canonical/request.js';
 import type { CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import { decodeModelPart, type CallIdSource } from './decode-parts.js';
-import { isRecord, type JsonRecord } from '../shared/json-guards.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 import { mapGoogleFinishReason } from './map-finish-reason.js';
 import { mapGoogleUsage } from './map-usage.js';
 
@@ -35,14 +35,14 @@ export function decodeGoogleResponse(body: unknown, context?: CodecContext): Dec
 }
 
 function decodeResponseBody(body: unknown, context?: CodecContext): Decoded<CanonicalResponse> {
-  if (!isRecord(body)) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'Gemini response is not a JSON object.' });
+  if (!isPlainObject(body)) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'Gemini response is not a JSON object.' });
   const warnings: TranslationWarning[] = [];
   const candidates = Array.isArray(body.candidates) ? body.candidates : [];
   if (candidates.length > 1) warnings.push({ code: 'dropped:candidates', detail: `${candidates.length - 1} extra candidates` });
-  const candidate = isRecord(candidates[0]) ? candidates[0] : {};
+  const candidate = isPlainObject(candidates[0]) ? candidates[0] : {};
   const id = typeof body.responseId === 'string' ? body.responseId : '';
   const nextId = createCallIdSource(id || 'gemini', context);
-  const parts = isRecord(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
+  const parts = isPlainObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
   const content: AssistantPart[] = parts.flatMap((part, index) => decodeModelPart(part, `candidates[0].content.parts[${index}]`, nextId, warnings));
   const raw = typeof candidate.finishReason === 'string' ? candidate.finishReason : blockReason(body);
   const google = collectExtras(body, candidate);
@@ -61,7 +61,7 @@ function decodeResponseBody(body: unknown, context?: CodecContext): Decoded<Cano
 
 /** A prompt blocked before any candidate has promptFeedback.blockReason (SAFETY, OTHER…). */
 function blockReason(body: JsonRecord): string | undefined {
-  return isRecord(body.promptFeedback) && typeof body.promptFeedback.blockReason === 'string' ? body.promptFeedback.blockReason : undefined;
+  return isPlainObject(body.promptFeedback) && typeof body.promptFeedback.blockReason === 'string' ? body.promptFeedback.blockReason : undefined;
 }
 
 function collectExtras(body: JsonRecord, candidate: JsonRecord): JsonRecord {

@@ -9,7 +9,7 @@ import type { Usage } from '../../canonical/usage.js';
 import { createCallIdSource } from './decode-response.js';
 import { decodeGoogleError } from './decode-error.js';
 import { decodeModelPart, type CallIdSource } from './decode-parts.js';
-import { isRecord, type JsonRecord } from '../shared/json-guards.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 import { mapGoogleFinishReason } from './map-finish-reason.js';
 import { mapGoogleUsage } from './map-usage.js';
 
@@ -37,8 +37,8 @@ export class GoogleStreamDecoder implements StreamDecoder {
     } catch {
       return this.fail({ status: 502, kind: 'api_error', message: 'Gemini sent a stream event that is not JSON.' });
     }
-    if (isRecord(chunk) && chunk.error !== undefined) return this.fail(decodeGoogleError(0, chunk));
-    if (!isRecord(chunk)) return [];
+    if (isPlainObject(chunk) && chunk.error !== undefined) return this.fail(decodeGoogleError(0, chunk));
+    if (!isPlainObject(chunk)) return [];
     return this.decodeChunk(chunk);
   }
 
@@ -63,8 +63,8 @@ export class GoogleStreamDecoder implements StreamDecoder {
     }
     const usage = mapGoogleUsage(chunk.usageMetadata);
     if (usage !== undefined) this.usage = usage;
-    const candidate = Array.isArray(chunk.candidates) && isRecord(chunk.candidates[0]) ? chunk.candidates[0] : {};
-    const wireParts = isRecord(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
+    const candidate = Array.isArray(chunk.candidates) && isPlainObject(chunk.candidates[0]) ? chunk.candidates[0] : {};
+    const wireParts = isPlainObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     wireParts.forEach((wirePart, index) => {
       // A malformed part in a provider stream is skipped rather than ending the stream.
       let decoded: AssistantPart[];
@@ -75,7 +75,7 @@ export class GoogleStreamDecoder implements StreamDecoder {
       }
       for (const part of decoded) parts.push(...this.decodePart(part));
     });
-    const blocked = isRecord(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string' ? chunk.promptFeedback.blockReason : undefined;
+    const blocked = isPlainObject(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string' ? chunk.promptFeedback.blockReason : undefined;
     const raw = typeof candidate.finishReason === 'string' ? candidate.finishReason : blocked;
     if (raw !== undefined) parts.push(...this.close(), this.finish(raw));
     return parts;

@@ -3,13 +3,13 @@
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { CanonicalRequest, ReasoningConfig } from '../../canonical/request.js';
 import { cleanJsonSchemaForGemini } from './clean-json-schema.js';
-import { isRecord, type JsonRecord } from '../shared/json-guards.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 
 /** Gemini 2.x takes a token budget, not a level; these mirror the levels' documented defaults. */
 const BUDGETS: Record<NonNullable<ReasoningConfig['effort']>, number> = { minimal: 0, low: 1024, medium: 8192, high: 24576, max: 32768 };
 
 export function encodeGenerationConfig(request: CanonicalRequest, google: JsonRecord, warnings: TranslationWarning[]): JsonRecord {
-  const config: JsonRecord = isRecord(google.generationConfig) ? { ...google.generationConfig } : {};
+  const config: JsonRecord = isPlainObject(google.generationConfig) ? { ...google.generationConfig } : {};
   if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (request.topP !== undefined) config.topP = request.topP;

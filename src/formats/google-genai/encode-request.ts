@@ -6,7 +6,7 @@ import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
 import { cleanJsonSchemaForGemini } from './clean-json-schema.js';
 import { encodeGenerationConfig } from './encode-generation-config.js';
 import { encodeModelParts, encodeToolResults, encodeUserParts } from './encode-parts.js';
-import { isRecord, type JsonRecord } from '../shared/json-guards.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 
 export function encodeGoogleRequest(request: CanonicalRequest): Decoded<Record<string, unknown>> {
   const warnings: TranslationWarning[] = [];
@@ -57,7 +57,7 @@ function encodeContents(messages: Message[], warnings: TranslationWarning[]): Js
 function encodeTools(tools: ToolDefinition[], google: JsonRecord, warnings: TranslationWarning[]): JsonRecord[] {
   const output: JsonRecord[] = [];
   if (tools.length > 0) output.push({ functionDeclarations: tools.map((tool) => encodeFunctionDeclaration(tool, warnings)) });
-  if (Array.isArray(google.tools)) output.push(...google.tools.filter(isRecord));
+  if (Array.isArray(google.tools)) output.push(...google.tools.filter(isPlainObject));
   return output;
 }
 
@@ -67,13 +67,13 @@ function encodeFunctionDeclaration(tool: ToolDefinition, warnings: TranslationWa
   if (tool.strict === true) warnings.push({ code: 'dropped:tool.strict' });
   const parameters = cleanJsonSchemaForGemini(tool.parameters, warnings);
   // Gemini rejects an OBJECT schema with no properties ("should be non-empty"): omit it instead.
-  const empty = parameters.type === 'object' && (!isRecord(parameters.properties) || Object.keys(parameters.properties).length === 0);
+  const empty = parameters.type === 'object' && (!isPlainObject(parameters.properties) || Object.keys(parameters.properties).length === 0);
   if (!empty) declaration.parameters = parameters;
   return declaration;
 }
 
 function encodeToolConfig(choice: ToolChoice | undefined, google: JsonRecord): JsonRecord | undefined {
-  const rest = isRecord(google.toolConfig) ? google.toolConfig : {};
+  const rest = isPlainObject(google.toolConfig) ? google.toolConfig : {};
   if (choice === undefined) return Object.keys(rest).length > 0 ? rest : undefined;
   const names = Array.isArray(google.allowedFunctionNames) ? { allowedFunctionNames: google.allowedFunctionNames } : {};
   let calling: JsonRecord;
@@ -90,7 +90,7 @@ function warnForeignExtensions(extensions: CanonicalRequest['extensions'], warni
     if (dialect === 'google') continue;
     for (const [key, value] of Object.entries(fields)) {
       if (key === 'tools' && Array.isArray(value)) {
-        for (const tool of value) warnings.push({ code: `dropped:tool:${isRecord(tool) && typeof tool.type === 'string' ? tool.type : 'unknown'}` });
+        for (const tool of value) warnings.push({ code: `dropped:tool:${isPlainObject(tool) && typeof tool.type === 'string' ? tool.type : 'unknown'}` });
       } else {
         warnings.push({ code: `dropped:${dialect}.${key}` });
       }

@@ -3,7 +3,7 @@
 import type { CodecContext } from '../../canonical/codec.js';
 import type { CanonicalResponse } from '../../canonical/response.js';
 import { encodeModelParts } from './encode-parts.js';
-import { isRecord, type JsonRecord } from '../shared/json-guards.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 import { encodeGoogleFinishReason } from './map-finish-reason.js';
 import { encodeGoogleUsage } from './map-usage.js';
 
@@ -16,7 +16,7 @@ export function encodeGoogleResponse(response: CanonicalResponse, context: Codec
     if (google[key] !== undefined) candidate[key] = google[key];
   }
   const body: JsonRecord = { candidates: [candidate], usageMetadata: encodeGoogleUsage(response.usage) };
-  if (isRecord(google.promptFeedback)) body.promptFeedback = google.promptFeedback;
+  if (isPlainObject(google.promptFeedback)) body.promptFeedback = google.promptFeedback;
   body.modelVersion = response.model;
   body.responseId = response.id || context.ids();
   return body;

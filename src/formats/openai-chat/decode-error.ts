@@ -1,7 +1,7 @@
 // A provider's OpenAI-shaped error → canonical, so it can be re-encoded in the client's shape.
 // Shape {"error":{"message","type","param","code"}}: https://platform.openai.com/docs/guides/error-codes
 import type { CanonicalError } from '../../canonical/response.js';
-import { isRecord } from '../shared/read-json.js';
+import { isPlainObject } from '../shared/json-guards.js';
 
 type Kind = CanonicalError['kind'];
 
@@ -35,7 +35,7 @@ function kindOfOpenAiError(status: number, type: unknown): Kind {
 }
 
 export function decodeOpenAiChatError(status: number, body: unknown): CanonicalError {
-  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+  const error = isPlainObject(body) && isPlainObject(body.error) ? body.error : undefined;
   const message = typeof error?.message === 'string' && error.message !== ''
     ? error.message
     : typeof body === 'string' && body.trim() !== '' ? body.slice(0, 500) : `The provider answered with status ${status}.`;

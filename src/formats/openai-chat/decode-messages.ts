@@ -2,7 +2,7 @@
 // https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
 import type { TranslationWarning } from '../../canonical/codec.js';
 import type { AssistantPart, DocumentPart, ImagePart, Message, TextPart, ToolResultPart, UserPart } from '../../canonical/request.js';
-import { invalid, optionalString, parseDataUrl, requireArray, requireRecord, type JsonObject } from '../shared/read-json.js';
+import { invalid, missing, optionalString, parseDataUrl, requireArray, requireRecord, type JsonRecord } from '../shared/json-guards.js';
 
 interface MessageState {
   system: TextPart[];
@@ -19,7 +19,7 @@ export function decodeOpenAiMessages(value: unknown, warnings: TranslationWarnin
   return { system: state.system, messages: state.messages };
 }
 
-function decodeMessage(message: JsonObject, param: string, state: MessageState): void {
+function decodeMessage(message: JsonRecord, param: string, state: MessageState): void {
   switch (message.role) {
     case 'system':
     case 'developer':
@@ -38,7 +38,7 @@ function decodeMessage(message: JsonObject, param: string, state: MessageState):
       state.warnings.push({ code: 'dropped:function_message', detail: `${param}: the deprecated function role has no canonical form` });
       return;
     default:
-      invalid(`${param}.role`, 'must be one of system, developer, user, assistant, tool');
+      throw invalid(`${param}.role`, 'one of system, developer, user, assistant, tool');
   }
 }
 
@@ -47,8 +47,8 @@ function decodeTextContent(content: unknown, param: string): TextPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return requireArray(content, param).map((item, index) => {
     const part = requireRecord(item, `${param}[${index}]`);
-    if (part.type !== 'text') invalid(`${param}[${index}].type`, 'must be "text" here');
-    return { type: 'text', text: optionalString(part, 'text', `${param}[${index}].text`) ?? '' };
+    if (part.type !== 'text') throw invalid(`${param}[${index}].type`, '"text" here');
+    return { type: 'text', text: optionalString(part.text, `${param}[${index}].text`) ?? '' };
   });
 }
 
@@ -62,10 +62,10 @@ function decodeUserContent(content: unknown, param: string, warnings: Translatio
   return parts;
 }
 
-function decodeUserPart(part: JsonObject, param: string, warnings: TranslationWarning[]): UserPart | undefined {
+function decodeUserPart(part: JsonRecord, param: string, warnings: TranslationWarning[]): UserPart | undefined {
   switch (part.type) {
     case 'text':
-      return { type: 'text', text: optionalString(part, 'text', `${param}.text`) ?? '' };
+      return { type: 'text', text: optionalString(part.text, `${param}.text`) ?? '' };
     case 'image_url':
       return decodeImage(requireRecord(part.image_url, `${param}.image_url`), `${param}.image_url`, warnings);
     case 'file':
@@ -74,13 +74,13 @@ function decodeUserPart(part: JsonObject, param: string, warnings: TranslationWa
       warnings.push({ code: 'dropped:input_audio', detail: `${param}: audio input has no canonical form` });
       return undefined;
     default:
-      return invalid(`${param}.type`, 'must be one of text, image_url, file, input_audio');
+      throw invalid(`${param}.type`, 'one of text, image_url, file, input_audio');
   }
 }
 
-function decodeImage(image: JsonObject, param: string, warnings: TranslationWarning[]): ImagePart {
-  const url = optionalString(image, 'url', `${param}.url`);
-  if (url === undefined) invalid(`${param}.url`, 'is required');
+function decodeImage(image: JsonRecord, param: string, warnings: TranslationWarning[]): ImagePart {
+  const url = optionalString(image.url, `${param}.url`);
+  if (url === undefined) throw missing(`${param}.url`);
   if (image.detail !== undefined && image.detail !== 'auto') {
     warnings.push({ code: 'dropped:image_url.detail', detail: `${param}.detail` });
   }
@@ -88,26 +88,26 @@ function decodeImage(image: JsonObject, param: string, warnings: TranslationWarn
   return { type: 'image', source: inline ? { type: 'base64', ...inline } : { type: 'url', url } };
 }
 
-function decodeFile(file: JsonObject, param: string): DocumentPart {
-  const fileId = optionalString(file, 'file_id', `${param}.file_id`);
-  const fileData = optionalString(file, 'file_data', `${param}.file_data`);
-  const title = optionalString(file, 'filename', `${param}.filename`);
+function decodeFile(file: JsonRecord, param: string): DocumentPart {
+  const fileId = optionalString(file.file_id, `${param}.file_id`);
+  const fileData = optionalString(file.file_data, `${param}.file_data`);
+  const title = optionalString(file.filename, `${param}.filename`);
   const named = title === undefined ? {} : { title };
   if (fileId !== undefined) return { type: 'document', source: { type: 'file', fileId }, ...named };
-  if (fileData === undefined) return invalid(param, 'needs file_id or file_data');
+  if (fileData === undefined) throw invalid(param, 'file_id or file_data');
   // file_data is a data: URL in practice; a bare base64 string is taken as a PDF, the only type chat accepts.
   const inline = parseDataUrl(fileData) ?? { mediaType: 'application/pdf', data: fileData };
   return { type: 'document', source: { type: 'base64', ...inline }, ...named };
 }
 
-function decodeAssistant(message: JsonObject, param: string, state: MessageState): AssistantPart[] {
+function decodeAssistant(message: JsonRecord, param: string, state: MessageState): AssistantPart[] {
   const parts: AssistantPart[] = [];
   // DeepSeek and OpenRouter send thinking back as reasoning_content / reasoning.
-  const reasoning = optionalString(message, 'reasoning_content', `${param}.reasoning_content`)
+  const reasoning = optionalString(message.reasoning_content, `${param}.reasoning_content`)
     ?? (typeof message.reasoning === 'string' ? message.reasoning : undefined);
   if (reasoning !== undefined) parts.push({ type: 'reasoning', text: reasoning });
   parts.push(...decodeAssistantContent(message.content, `${param}.content`));
-  const refusal = optionalString(message, 'refusal', `${param}.refusal`);
+  const refusal = optionalString(message.refusal, `${param}.refusal`);
   if (refusal !== undefined) {
     parts.push({ type: 'text', text: refusal });
     state.warnings.push({ code: 'mapped:refusal', detail: `${param}.refusal became text` });
@@ -130,25 +130,25 @@ function decodeAssistantContent(content: unknown, param: string): TextPart[] {
   return requireArray(content, param).map((item, index) => {
     const part = requireRecord(item, `${param}[${index}]`);
     const key = part.type === 'refusal' ? 'refusal' : 'text';
-    if (part.type !== 'text' && part.type !== 'refusal') invalid(`${param}[${index}].type`, 'must be "text" or "refusal"');
-    return { type: 'text', text: optionalString(part, key, `${param}[${index}].${key}`) ?? '' };
+    if (part.type !== 'text' && part.type !== 'refusal') throw invalid(`${param}[${index}].type`, '"text" or "refusal"');
+    return { type: 'text', text: optionalString(part[key], `${param}[${index}].${key}`) ?? '' };
   });
 }
 
-function decodeToolCall(call: JsonObject, param: string, state: MessageState): AssistantPart {
-  const id = optionalString(call, 'id', `${param}.id`);
-  if (id === undefined) invalid(`${param}.id`, 'is required');
-  if (call.type !== undefined && call.type !== 'function') invalid(`${param}.type`, 'must be "function"');
+function decodeToolCall(call: JsonRecord, param: string, state: MessageState): AssistantPart {
+  const id = optionalString(call.id, `${param}.id`);
+  if (id === undefined) throw missing(`${param}.id`);
+  if (call.type !== undefined && call.type !== 'function') throw invalid(`${param}.type`, '"function"');
   const fn = requireRecord(call.function, `${param}.function`);
-  const name = optionalString(fn, 'name', `${param}.function.name`);
-  if (name === undefined) invalid(`${param}.function.name`, 'is required');
+  const name = optionalString(fn.name, `${param}.function.name`);
+  if (name === undefined) throw missing(`${param}.function.name`);
   state.toolNames.set(id, name);
-  return { type: 'tool-call', id, name, arguments: optionalString(fn, 'arguments', `${param}.function.arguments`) ?? '' };
+  return { type: 'tool-call', id, name, arguments: optionalString(fn.arguments, `${param}.function.arguments`) ?? '' };
 }
 
-function decodeToolMessage(message: JsonObject, param: string, state: MessageState): ToolResultPart {
-  const toolCallId = optionalString(message, 'tool_call_id', `${param}.tool_call_id`);
-  if (toolCallId === undefined) invalid(`${param}.tool_call_id`, 'is required');
+function decodeToolMessage(message: JsonRecord, param: string, state: MessageState): ToolResultPart {
+  const toolCallId = optionalString(message.tool_call_id, `${param}.tool_call_id`);
+  if (toolCallId === undefined) throw missing(`${param}.tool_call_id`);
   const toolName = state.toolNames.get(toolCallId);
   const content = decodeTextContent(message.content ?? '', `${param}.content`);
   return { type: 'tool-result', toolCallId, ...(toolName === undefined ? {} : { toolName }), content };

@@ -5,8 +5,8 @@ import type { CanonicalRequest, ReasoningConfig, ResponseFormat } from '../../ca
 import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
 import { decodeOpenAiMessages } from './decode-messages.js';
 import {
-  invalid, isRecord, optionalInteger, optionalNumber, optionalString, requireArray, requireRecord, type JsonObject,
-} from '../shared/read-json.js';
+  invalid, isPlainObject, missing, optionalInteger, optionalNumber, optionalString, requireArray, requireRecord, type JsonRecord,
+} from '../shared/json-guards.js';
 
 /** Chat-only fields other dialects lack: kept in extensions.openai, read back by encodeRequest. */
 const OPENAI_EXTENSION_FIELDS = [
@@ -32,30 +32,30 @@ export function decodeOpenAiChatRequest(body: unknown, options: { model: string;
   decodeReasoning(record, request, warnings);
   const responseFormat = decodeResponseFormat(record.response_format);
   if (responseFormat) request.responseFormat = responseFormat;
-  const user = optionalString(record, 'user', 'user');
+  const user = optionalString(record.user, 'user');
   if (user !== undefined) request.user = user;
   const extension = collectExtension(record, warnings);
   if (Object.keys(extension).length > 0) request.extensions.openai = extension;
   return { value: request, warnings };
 }
 
-function decodeSampling(record: JsonObject, request: CanonicalRequest): void {
-  const maxTokens = optionalInteger(record, 'max_completion_tokens', 'max_completion_tokens') ?? optionalInteger(record, 'max_tokens', 'max_tokens');
+function decodeSampling(record: JsonRecord, request: CanonicalRequest): void {
+  const maxTokens = optionalInteger(record.max_completion_tokens, 'max_completion_tokens', 1) ?? optionalInteger(record.max_tokens, 'max_tokens', 1);
   if (maxTokens !== undefined) request.maxOutputTokens = maxTokens;
-  const temperature = optionalNumber(record, 'temperature', 'temperature');
+  const temperature = optionalNumber(record.temperature, 'temperature');
   if (temperature !== undefined) request.temperature = temperature;
-  const topP = optionalNumber(record, 'top_p', 'top_p');
+  const topP = optionalNumber(record.top_p, 'top_p');
   if (topP !== undefined) request.topP = topP;
   if (typeof record.stop === 'string') request.stopSequences = [record.stop];
   else if (record.stop !== undefined && record.stop !== null) {
     request.stopSequences = requireArray(record.stop, 'stop').map((item, index) => {
-      if (typeof item !== 'string') invalid(`stop[${index}]`, 'must be a string');
+      if (typeof item !== 'string') throw invalid(`stop[${index}]`, 'a string');
       return item;
     });
   }
 }
 
-function decodeTools(record: JsonObject, request: CanonicalRequest, warnings: TranslationWarning[]): void {
+function decodeTools(record: JsonRecord, request: CanonicalRequest, warnings: TranslationWarning[]): void {
   if (record.tools !== undefined && record.tools !== null) {
     const tools: ToolDefinition[] = [];
     requireArray(record.tools, 'tools').forEach((item, index) => {
@@ -66,22 +66,22 @@ function decodeTools(record: JsonObject, request: CanonicalRequest, warnings: Tr
   }
   if (record.tool_choice !== undefined && record.tool_choice !== null) request.toolChoice = decodeToolChoice(record.tool_choice, warnings);
   if (record.parallel_tool_calls !== undefined && record.parallel_tool_calls !== null) {
-    if (typeof record.parallel_tool_calls !== 'boolean') invalid('parallel_tool_calls', 'must be a boolean');
+    if (typeof record.parallel_tool_calls !== 'boolean') throw invalid('parallel_tool_calls', 'a boolean');
     request.parallelToolCalls = record.parallel_tool_calls;
   }
   if (record.functions !== undefined) warnings.push({ code: 'dropped:functions', detail: 'the deprecated functions field; use tools' });
 }
 
-function decodeTool(tool: JsonObject, param: string, warnings: TranslationWarning[]): ToolDefinition | undefined {
+function decodeTool(tool: JsonRecord, param: string, warnings: TranslationWarning[]): ToolDefinition | undefined {
   if (tool.type !== 'function') {
     warnings.push({ code: `dropped:tool:${String(tool.type)}`, detail: `${param}: only function tools cross dialects` });
     return undefined;
   }
   const fn = requireRecord(tool.function, `${param}.function`);
-  const name = optionalString(fn, 'name', `${param}.function.name`);
-  if (name === undefined) invalid(`${param}.function.name`, 'is required');
+  const name = optionalString(fn.name, `${param}.function.name`);
+  if (name === undefined) throw missing(`${param}.function.name`);
   const definition: ToolDefinition = { type: 'function', name, parameters: { type: 'object', properties: {} } };
-  const description = optionalString(fn, 'description', `${param}.function.description`);
+  const description = optionalString(fn.description, `${param}.function.description`);
   if (description !== undefined) definition.description = description;
   if (fn.parameters !== undefined && fn.parameters !== null) definition.parameters = requireRecord(fn.parameters, `${param}.function.parameters`);
   if (typeof fn.strict === 'boolean') definition.strict = fn.strict;
@@ -92,27 +92,27 @@ function decodeToolChoice(value: unknown, warnings: TranslationWarning[]): ToolC
   if (value === 'auto' || value === 'none' || value === 'required') return { type: value };
   const choice = requireRecord(value, 'tool_choice');
   if (choice.type === 'function') {
-    const name = optionalString(requireRecord(choice.function, 'tool_choice.function'), 'name', 'tool_choice.function.name');
-    if (name === undefined) invalid('tool_choice.function.name', 'is required');
+    const name = optionalString(requireRecord(choice.function, 'tool_choice.function').name, 'tool_choice.function.name');
+    if (name === undefined) throw missing('tool_choice.function.name');
     return { type: 'tool', name };
   }
   if (choice.type === 'allowed_tools') {
     warnings.push({ code: 'mapped:tool_choice', detail: 'allowed_tools became auto/required over all tools' });
-    const mode = isRecord(choice.allowed_tools) ? choice.allowed_tools.mode : undefined;
+    const mode = isPlainObject(choice.allowed_tools) ? choice.allowed_tools.mode : undefined;
     return { type: mode === 'required' ? 'required' : 'auto' };
   }
-  return invalid('tool_choice', 'must be auto, none, required or {type:"function",function:{name}}');
+  throw invalid('tool_choice', 'auto, none, required or {type:"function",function:{name}}');
 }
 
-function decodeReasoning(record: JsonObject, request: CanonicalRequest, warnings: TranslationWarning[]): void {
-  const effort = optionalString(record, 'reasoning_effort', 'reasoning_effort');
+function decodeReasoning(record: JsonRecord, request: CanonicalRequest, warnings: TranslationWarning[]): void {
+  const effort = optionalString(record.reasoning_effort, 'reasoning_effort');
   if (effort === undefined || effort === 'none') return; // 'none' rides in extensions.openai (below)
   let reasoning: ReasoningConfig;
   if (EFFORTS.has(effort)) reasoning = { effort: effort as NonNullable<ReasoningConfig['effort']> };
   else if (effort === 'xhigh') {
     reasoning = { effort: 'max' };
     warnings.push({ code: 'mapped:reasoning_effort', detail: 'xhigh became max' });
-  } else return invalid('reasoning_effort', 'must be one of none, minimal, low, medium, high, xhigh, max');
+  } else throw invalid('reasoning_effort', 'one of none, minimal, low, medium, high, xhigh, max');
   request.reasoning = reasoning;
 }
 
@@ -121,16 +121,16 @@ function decodeResponseFormat(value: unknown): ResponseFormat | undefined {
   const format = requireRecord(value, 'response_format');
   if (format.type === 'text') return { type: 'text' };
   if (format.type === 'json_object') return { type: 'json' };
-  if (format.type !== 'json_schema') return invalid('response_format.type', 'must be text, json_object or json_schema');
+  if (format.type !== 'json_schema') throw invalid('response_format.type', 'text, json_object or json_schema');
   const spec = requireRecord(format.json_schema, 'response_format.json_schema');
-  const name = optionalString(spec, 'name', 'response_format.json_schema.name');
-  if (name === undefined) invalid('response_format.json_schema.name', 'is required');
+  const name = optionalString(spec.name, 'response_format.json_schema.name');
+  if (name === undefined) throw missing('response_format.json_schema.name');
   const schema = spec.schema === undefined ? {} : requireRecord(spec.schema, 'response_format.json_schema.schema');
   return { type: 'json-schema', name, schema, ...(typeof spec.strict === 'boolean' ? { strict: spec.strict } : {}) };
 }
 
-function collectExtension(record: JsonObject, warnings: TranslationWarning[]): JsonObject {
-  const extension: JsonObject = {};
+function collectExtension(record: JsonRecord, warnings: TranslationWarning[]): JsonRecord {
+  const extension: JsonRecord = {};
   for (const field of OPENAI_EXTENSION_FIELDS) {
     if (record[field] !== undefined && record[field] !== null) extension[field] = record[field];
   }

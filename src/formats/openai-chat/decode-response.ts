@@ -6,16 +6,16 @@ import type { CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import { mapOpenAiFinishReason } from './map-finish-reason.js';
 import { mapOpenAiUsage } from './map-usage.js';
-import { isRecord, type JsonObject } from '../shared/read-json.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 
 export function decodeOpenAiChatResponse(body: unknown): Decoded<CanonicalResponse> {
-  if (!isRecord(body) || !Array.isArray(body.choices)) {
+  if (!isPlainObject(body) || !Array.isArray(body.choices)) {
     throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'The provider sent a chat completion without choices.' });
   }
   const warnings: TranslationWarning[] = [];
   if (body.choices.length > 1) warnings.push({ code: 'dropped:choices', detail: `${body.choices.length - 1} choices beyond the first` });
-  const choice = isRecord(body.choices[0]) ? body.choices[0] : {};
-  const message = isRecord(choice.message) ? choice.message : {};
+  const choice = isPlainObject(body.choices[0]) ? body.choices[0] : {};
+  const message = isPlainObject(choice.message) ? choice.message : {};
   const response: CanonicalResponse = {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : '',
@@ -24,7 +24,7 @@ export function decodeOpenAiChatResponse(body: unknown): Decoded<CanonicalRespon
     usage: mapOpenAiUsage(body.usage) ?? {},
     extensions: {},
   };
-  const extension: JsonObject = {};
+  const extension: JsonRecord = {};
   for (const key of ['system_fingerprint', 'service_tier'] as const) {
     if (typeof body[key] === 'string') extension[key] = body[key];
   }
@@ -33,7 +33,7 @@ export function decodeOpenAiChatResponse(body: unknown): Decoded<CanonicalRespon
   return { value: response, warnings };
 }
 
-function decodeMessageContent(message: JsonObject, warnings: TranslationWarning[]): AssistantPart[] {
+function decodeMessageContent(message: JsonRecord, warnings: TranslationWarning[]): AssistantPart[] {
   const parts: AssistantPart[] = [];
   // Not in OpenAI's own API: DeepSeek, OpenRouter and vLLM add the thinking as reasoning_content / reasoning.
   const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : message.reasoning;
@@ -45,12 +45,12 @@ function decodeMessageContent(message: JsonObject, warnings: TranslationWarning[
   }
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls) {
-      const fn = isRecord(call) && isRecord(call.function) ? call.function : undefined;
-      if (!fn || !isRecord(call)) continue;
+      const fn = isPlainObject(call) && isPlainObject(call.function) ? call.function : undefined;
+      if (!fn || !isPlainObject(call)) continue;
       parts.push({ type: 'tool-call', id: String(call.id ?? ''), name: String(fn.name ?? ''), arguments: typeof fn.arguments === 'string' ? fn.arguments : '' });
     }
   }
-  if (isRecord(message.function_call)) {
+  if (isPlainObject(message.function_call)) {
     warnings.push({ code: 'dropped:function_call', detail: 'the deprecated function_call has no call id' });
   }
   if (message.audio !== undefined && message.audio !== null) warnings.push({ code: 'dropped:audio', detail: 'audio output' });

@@ -8,7 +8,7 @@ import type { Usage } from '../../canonical/usage.js';
 import { decodeOpenAiChatError } from './decode-error.js';
 import { mapOpenAiFinishReason } from './map-finish-reason.js';
 import { mapOpenAiUsage } from './map-usage.js';
-import { isRecord, type JsonObject } from '../shared/read-json.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 
 export function createOpenAiChatStreamDecoder(): StreamDecoder {
   return new OpenAiChatStreamDecoder();
@@ -33,7 +33,7 @@ class OpenAiChatStreamDecoder implements StreamDecoder {
     } catch {
       return []; // a keep-alive or a provider's non-JSON comment line carries nothing
     }
-    if (!isRecord(chunk)) return [];
+    if (!isPlainObject(chunk)) return [];
     if (chunk.error !== undefined) {
       this.done = true;
       return [...this.closeAll(), { type: 'error', error: decodeOpenAiChatError(0, chunk) }];
@@ -47,7 +47,7 @@ class OpenAiChatStreamDecoder implements StreamDecoder {
     return this.finishReason ? this.finish() : this.closeAll();
   }
 
-  private readChunk(chunk: JsonObject): StreamPart[] {
+  private readChunk(chunk: JsonRecord): StreamPart[] {
     const parts: StreamPart[] = [];
     if (!this.started) {
       this.started = true;
@@ -55,16 +55,16 @@ class OpenAiChatStreamDecoder implements StreamDecoder {
     }
     const usage = mapOpenAiUsage(chunk.usage);
     if (usage) this.usage = usage;
-    const choice = Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined;
+    const choice = Array.isArray(chunk.choices) && isPlainObject(chunk.choices[0]) ? chunk.choices[0] : undefined;
     if (!choice) return parts;
-    const delta = isRecord(choice.delta) ? choice.delta : {};
+    const delta = isPlainObject(choice.delta) ? choice.delta : {};
     const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
     if (typeof reasoning === 'string' && reasoning !== '') parts.push(...this.appendText('reasoning', reasoning));
     if (typeof delta.content === 'string' && delta.content !== '') parts.push(...this.appendText('text', delta.content));
     if (typeof delta.refusal === 'string' && delta.refusal !== '') parts.push(...this.appendText('text', delta.refusal));
     if (Array.isArray(delta.tool_calls)) {
       delta.tool_calls.forEach((call, position) => {
-        if (isRecord(call)) parts.push(...this.appendToolCall(call, position));
+        if (isPlainObject(call)) parts.push(...this.appendToolCall(call, position));
       });
     }
     if (typeof choice.finish_reason === 'string') {
@@ -85,10 +85,10 @@ class OpenAiChatStreamDecoder implements StreamDecoder {
     return parts;
   }
 
-  private appendToolCall(call: JsonObject, position: number): StreamPart[] {
+  private appendToolCall(call: JsonRecord, position: number): StreamPart[] {
     const parts: StreamPart[] = [];
     const toolIndex = typeof call.index === 'number' ? call.index : position;
-    const fn = isRecord(call.function) ? call.function : {};
+    const fn = isPlainObject(call.function) ? call.function : {};
     let index = this.tools.get(toolIndex);
     if (index === undefined) {
       parts.push(...this.closeText());

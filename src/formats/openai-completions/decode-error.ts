@@ -1,7 +1,7 @@
 // Provider side: an OpenAI error body {"error":{"message","type","param","code"}} → canonical.
 // https://platform.openai.com/docs/guides/error-codes
 import type { CanonicalError } from '../../canonical/response.js';
-import { isObject } from './read-fields.js';
+import { isPlainObject } from '../shared/json-guards.js';
 
 type Kind = CanonicalError['kind'];
 
@@ -28,7 +28,7 @@ function kindForStatus(status: number): Kind {
 }
 
 export function decodeCompletionsError(status: number, body: unknown): CanonicalError {
-  const error = isObject(body) && isObject(body.error) ? body.error : undefined;
+  const error = isPlainObject(body) && isPlainObject(body.error) ? body.error : undefined;
   const type = typeof error?.type === 'string' ? error.type : undefined;
   const message = typeof error?.message === 'string' ? error.message
     : typeof body === 'string' && body !== '' ? body : `The provider answered with status ${status}.`;

@@ -4,8 +4,8 @@
 import type { Decoded, TranslationWarning } from '../../canonical/codec.js';
 import type { CanonicalRequest } from '../../canonical/request.js';
 import {
-  invalid, isObject, optionalBoolean, optionalInteger, optionalNumber, optionalStop, optionalString, type JsonObject,
-} from './read-fields.js';
+  invalid, isPlainObject, missing, optionalBoolean, optionalInteger, optionalNumber, optionalStringOrArray, optionalString, type JsonRecord,
+} from '../shared/json-guards.js';
 
 /** Fields only this endpoint has; kept so a completions provider gets them back unchanged. */
 export const COMPLETIONS_EXTENSION_FIELDS = [
@@ -13,7 +13,7 @@ export const COMPLETIONS_EXTENSION_FIELDS = [
 ] as const;
 
 export function decodeCompletionsRequest(body: unknown, options: { model: string; stream: boolean }): Decoded<CanonicalRequest> {
-  if (!isObject(body)) throw invalid('body', 'a JSON object');
+  if (!isPlainObject(body)) throw invalid('body', 'a JSON object');
   const warnings: TranslationWarning[] = [];
   const prompt = readPrompt(body.prompt, warnings);
   const request: CanonicalRequest = {
@@ -24,11 +24,11 @@ export function decodeCompletionsRequest(body: unknown, options: { model: string
     extensions: {},
   };
   assignDefined(request, {
-    maxOutputTokens: optionalInteger(body, 'max_tokens'),
-    temperature: optionalNumber(body, 'temperature'),
-    topP: optionalNumber(body, 'top_p'),
-    stopSequences: optionalStop(body),
-    user: optionalString(body, 'user'),
+    maxOutputTokens: optionalInteger(body.max_tokens, 'max_tokens', 0),
+    temperature: optionalNumber(body.temperature, 'temperature'),
+    topP: optionalNumber(body.top_p, 'top_p'),
+    stopSequences: optionalStringOrArray(body.stop, 'stop'),
+    user: optionalString(body.user, 'user'),
   });
   const extension = readExtension(body);
   if (Object.keys(extension).length > 0) request.extensions.openai = extension;
@@ -44,21 +44,21 @@ function readPrompt(prompt: unknown, warnings: TranslationWarning[]): string {
     }
     return prompt[0] as string;
   }
-  if (prompt === undefined || prompt === null) throw invalid('prompt', 'a string or an array of strings (it is required)');
+  if (prompt === undefined || prompt === null) throw missing('prompt');
   throw invalid('prompt', 'a string or a non-empty array of strings (token arrays are not supported by this gateway)');
 }
 
-function readExtension(body: JsonObject): Record<string, unknown> {
-  optionalString(body, 'suffix');
-  optionalBoolean(body, 'echo');
-  optionalInteger(body, 'logprobs');
-  optionalInteger(body, 'n');
-  optionalInteger(body, 'best_of');
-  optionalNumber(body, 'presence_penalty');
-  optionalNumber(body, 'frequency_penalty');
-  optionalInteger(body, 'seed');
-  if (body.logit_bias !== undefined && body.logit_bias !== null && !isObject(body.logit_bias)) throw invalid('logit_bias', 'an object');
-  if (body.stream_options !== undefined && body.stream_options !== null && !isObject(body.stream_options)) {
+function readExtension(body: JsonRecord): Record<string, unknown> {
+  optionalString(body.suffix, 'suffix');
+  optionalBoolean(body.echo, 'echo');
+  optionalInteger(body.logprobs, 'logprobs', 0);
+  optionalInteger(body.n, 'n', 0);
+  optionalInteger(body.best_of, 'best_of', 0);
+  optionalNumber(body.presence_penalty, 'presence_penalty');
+  optionalNumber(body.frequency_penalty, 'frequency_penalty');
+  optionalInteger(body.seed, 'seed', 0);
+  if (body.logit_bias !== undefined && body.logit_bias !== null && !isPlainObject(body.logit_bias)) throw invalid('logit_bias', 'an object');
+  if (body.stream_options !== undefined && body.stream_options !== null && !isPlainObject(body.stream_options)) {
     throw invalid('stream_options', 'an object');
   }
   const extension: Record<string, unknown> = {};

@@ -6,14 +6,14 @@ import type { CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import { mapCompletionsFinishReason } from './map-finish-reason.js';
 import { mapCompletionsUsage } from './map-usage.js';
-import { isObject } from './read-fields.js';
+import { isPlainObject } from '../shared/json-guards.js';
 
 export function decodeCompletionsResponse(body: unknown): Decoded<CanonicalResponse> {
-  if (!isObject(body) || !Array.isArray(body.choices)) {
+  if (!isPlainObject(body) || !Array.isArray(body.choices)) {
     throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'The completions response has no choices array.' });
   }
   const warnings: TranslationWarning[] = [];
-  const choice = body.choices.find((item) => isObject(item) && (item.index ?? 0) === 0) as Record<string, unknown> | undefined;
+  const choice = body.choices.find((item) => isPlainObject(item) && (item.index ?? 0) === 0) as Record<string, unknown> | undefined;
   if (body.choices.length > 1) warnings.push({ code: 'dropped:choices', detail: `${body.choices.length - 1} extra choices (n > 1)` });
   if (choice?.logprobs !== undefined && choice.logprobs !== null) warnings.push({ code: 'dropped:logprobs' });
   const text = typeof choice?.text === 'string' ? choice.text : '';

@@ -8,7 +8,7 @@ import type { Usage } from '../../canonical/usage.js';
 import { decodeCompletionsError } from './decode-error.js';
 import { mapCompletionsFinishReason } from './map-finish-reason.js';
 import { mapCompletionsUsage } from './map-usage.js';
-import { isObject, type JsonObject } from './read-fields.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 
 export function createCompletionsStreamDecoder(): StreamDecoder {
   let started = false;
@@ -26,14 +26,14 @@ export function createCompletionsStreamDecoder(): StreamDecoder {
     return parts;
   }
 
-  function readChunk(chunk: JsonObject): StreamPart[] {
+  function readChunk(chunk: JsonRecord): StreamPart[] {
     const parts: StreamPart[] = [];
     if (!started) {
       started = true;
       parts.push({ type: 'response-start', id: typeof chunk.id === 'string' ? chunk.id : '', model: typeof chunk.model === 'string' ? chunk.model : '' });
     }
-    const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices.find((item) => isObject(item) && (item.index ?? 0) === 0) : undefined;
-    if (isObject(choice)) {
+    const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices.find((item) => isPlainObject(item) && (item.index ?? 0) === 0) : undefined;
+    if (isPlainObject(choice)) {
       if (typeof choice.text === 'string' && choice.text !== '') {
         if (!textOpen) parts.push({ type: 'text-start', index: 0 });
         textOpen = true;
@@ -59,8 +59,8 @@ export function createCompletionsStreamDecoder(): StreamDecoder {
       } catch {
         return [];
       }
-      if (!isObject(chunk)) return [];
-      if (isObject(chunk.error)) {
+      if (!isPlainObject(chunk)) return [];
+      if (isPlainObject(chunk.error)) {
         finished = true;
         return [{ type: 'error', error: decodeCompletionsError(0, chunk) }];
       }

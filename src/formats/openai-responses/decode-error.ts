@@ -1,7 +1,7 @@
 // An OpenAI error body {"error":{message,type,param,code}} → canonical.
 // https://platform.openai.com/docs/guides/error-codes
 import type { CanonicalError } from '../../canonical/response.js';
-import { isRecord } from '../shared/json-guards.js';
+import { isPlainObject } from '../shared/json-guards.js';
 
 const KINDS: Record<string, CanonicalError['kind']> = {
   invalid_request_error: 'invalid_request', authentication_error: 'authentication', permission_error: 'permission',
@@ -18,7 +18,7 @@ function kindFromStatus(status: number): CanonicalError['kind'] {
 }
 
 export function decodeResponsesError(status: number, body: unknown): CanonicalError {
-  const error = isRecord(body) && isRecord(body.error) ? body.error : isRecord(body) ? body : undefined;
+  const error = isPlainObject(body) && isPlainObject(body.error) ? body.error : isPlainObject(body) ? body : undefined;
   const effectiveStatus = status >= 400 ? status : 502;
   const message = typeof error?.message === 'string' ? error.message : `The provider answered with HTTP ${effectiveStatus}.`;
   // A stream `error` event is {type:"error", code, message}: its code says more than its type.

@@ -6,18 +6,18 @@ import type { CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import { decodeContentPart } from './decode-content.js';
 import { decodeReasoningItem, NAMESPACE_SEPARATOR } from './decode-input.js';
-import { isRecord, type JsonRecord } from '../shared/json-guards.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 import { mapResponsesFinishReason } from './map-finish-reason.js';
 import { mapResponsesUsage } from './map-usage.js';
 
 export function decodeResponsesResponse(body: unknown): Decoded<CanonicalResponse> {
-  if (!isRecord(body)) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'Responses body is not a JSON object.' });
+  if (!isPlainObject(body)) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'Responses body is not a JSON object.' });
   try {
     const warnings: TranslationWarning[] = [];
     const output = Array.isArray(body.output) ? body.output : [];
     const content = output.flatMap((item, index) => decodeOutputItem(item, `output[${index}]`, warnings));
     const status = typeof body.status === 'string' ? body.status : undefined;
-    const incomplete = isRecord(body.incomplete_details) && typeof body.incomplete_details.reason === 'string' ? body.incomplete_details.reason : undefined;
+    const incomplete = isPlainObject(body.incomplete_details) && typeof body.incomplete_details.reason === 'string' ? body.incomplete_details.reason : undefined;
     return {
       value: {
         id: typeof body.id === 'string' ? body.id : '',
@@ -38,7 +38,7 @@ export function decodeResponsesResponse(body: unknown): Decoded<CanonicalRespons
 }
 
 function decodeOutputItem(value: unknown, param: string, warnings: TranslationWarning[]): AssistantPart[] {
-  if (!isRecord(value)) return [];
+  if (!isPlainObject(value)) return [];
   const item: JsonRecord = value;
   if (item.type === 'message') {
     const parts = Array.isArray(item.content) ? item.content : [];

@@ -5,7 +5,7 @@ import type { StreamDecoder, WireEvent } from '../../canonical/codec.js';
 import type { CanonicalError, StreamPart } from '../../canonical/response.js';
 import { decodeResponsesError } from './decode-error.js';
 import { NAMESPACE_SEPARATOR } from './decode-input.js';
-import { isRecord, type JsonRecord } from '../shared/json-guards.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 import { mapResponsesFinishReason } from './map-finish-reason.js';
 import { mapResponsesUsage } from './map-usage.js';
 
@@ -30,7 +30,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     } catch {
       return this.fail({ status: 502, kind: 'api_error', message: 'The Responses stream sent an event that is not JSON.' });
     }
-    if (!isRecord(payload)) return [];
+    if (!isPlainObject(payload)) return [];
     const type = typeof payload.type === 'string' ? payload.type : event.event ?? '';
     return this.decodeEvent(type, payload);
   }
@@ -69,12 +69,12 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private start(response: unknown): StreamPart[] {
     if (this.started) return [];
     this.started = true;
-    const record = isRecord(response) ? response : {};
+    const record = isPlainObject(response) ? response : {};
     return [{ type: 'response-start', id: typeof record.id === 'string' ? record.id : '', model: typeof record.model === 'string' ? record.model : '' }];
   }
 
   private addItem(key: string, item: unknown): StreamPart[] {
-    if (!isRecord(item)) return [];
+    if (!isPlainObject(item)) return [];
     if (item.type === 'reasoning') return this.open(key, 'reasoning');
     if (item.type !== 'function_call') return [];
     this.hasToolCalls = true;
@@ -110,10 +110,10 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private itemDone(key: string, item: unknown): StreamPart[] {
     const block = this.blocks.get(key);
     const parts: StreamPart[] = [];
-    if (block?.kind === 'reasoning' && isRecord(item) && typeof item.encrypted_content === 'string') {
+    if (block?.kind === 'reasoning' && isPlainObject(item) && typeof item.encrypted_content === 'string') {
       parts.push({ type: 'reasoning-opaque', index: block.index, encrypted: item.encrypted_content });
     }
-    if (block?.kind === 'tool' && !block.sawDelta && isRecord(item)) parts.push(...this.argumentsDone(key, item.arguments));
+    if (block?.kind === 'tool' && !block.sawDelta && isPlainObject(item)) parts.push(...this.argumentsDone(key, item.arguments));
     for (const open of [...this.blocks.keys()].filter((candidate) => candidate === key || candidate.startsWith(`${key}:`))) {
       parts.push(...this.close(open));
     }
@@ -133,13 +133,13 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   }
 
   private finish(response: unknown): StreamPart[] {
-    const record = isRecord(response) ? response : {};
+    const record = isPlainObject(response) ? response : {};
     const status = typeof record.status === 'string' ? record.status : undefined;
-    if (status === 'failed' && isRecord(record.error)) {
+    if (status === 'failed' && isPlainObject(record.error)) {
       return this.fail({ status: 500, kind: 'api_error', message: String(record.error.message ?? 'The response failed.') });
     }
     this.done = true;
-    const incomplete = isRecord(record.incomplete_details) && typeof record.incomplete_details.reason === 'string' ? record.incomplete_details.reason : undefined;
+    const incomplete = isPlainObject(record.incomplete_details) && typeof record.incomplete_details.reason === 'string' ? record.incomplete_details.reason : undefined;
     const finishReason = mapResponsesFinishReason(status, incomplete, this.hasToolCalls);
     return [...this.start(record), ...this.closeAll(), { type: 'finish', finishReason, usage: mapResponsesUsage(record.usage) ?? {} }];
   }

@@ -6,12 +6,12 @@ import type { CanonicalRequest, ReasoningConfig } from '../../canonical/request.
 import type { ToolChoice, ToolDefinition } from '../../canonical/tools.js';
 import { OPENAI_ONLY } from './decode-request.js';
 import { encodeInput, splitName } from './encode-input.js';
-import { isRecord, type JsonRecord } from '../shared/json-guards.js';
+import { isPlainObject, type JsonRecord } from '../shared/json-guards.js';
 
 export function encodeResponsesRequest(request: CanonicalRequest): Decoded<Record<string, unknown>> {
   const warnings: TranslationWarning[] = [];
   const openai = request.extensions.openai ?? {};
-  const namespaceList = Array.isArray(openai.namespaces) ? openai.namespaces.filter(isRecord) : [];
+  const namespaceList = Array.isArray(openai.namespaces) ? openai.namespaces.filter(isPlainObject) : [];
   const namespaces = new Set(namespaceList.map((namespace) => String(namespace.name)));
   const body: JsonRecord = { model: request.model };
   const system = encodeSystem(request, warnings);
@@ -20,7 +20,7 @@ export function encodeResponsesRequest(request: CanonicalRequest): Decoded<Recor
   const clientTools: unknown[] = Array.isArray(openai.tools) ? openai.tools : [];
   const tools = [...encodeTools(request.tools ?? [], namespaceList, namespaces), ...clientTools];
   if (tools.length > 0) body.tools = tools;
-  const toolChoice = isRecord(openai.tool_choice) ? openai.tool_choice : encodeToolChoice(request.toolChoice);
+  const toolChoice = isPlainObject(openai.tool_choice) ? openai.tool_choice : encodeToolChoice(request.toolChoice);
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
@@ -109,7 +109,7 @@ function applyExtensions(request: CanonicalRequest, body: JsonRecord, warnings: 
       if (dialect === 'openai' && OPENAI_ONLY.includes(key)) body[key] = value;
       else if (dialect === 'openai' && handled.has(key)) continue;
       else if (key === 'tools' && Array.isArray(value)) {
-        for (const tool of value) warnings.push({ code: `dropped:tool:${isRecord(tool) ? Object.keys(tool)[0] ?? 'unknown' : 'unknown'}` });
+        for (const tool of value) warnings.push({ code: `dropped:tool:${isPlainObject(tool) ? Object.keys(tool)[0] ?? 'unknown' : 'unknown'}` });
       } else warnings.push({ code: `dropped:${dialect}.${key}` });
     }
   }

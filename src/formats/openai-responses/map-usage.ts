@@ -1,12 +1,12 @@
 // Responses `usage`: input_tokens includes input_tokens_details.cached_tokens; output_tokens
 // includes output_tokens_details.reasoning_tokens. https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage
 import { toCount, type Usage } from '../../canonical/usage.js';
-import { isRecord } from '../shared/json-guards.js';
+import { isPlainObject } from '../shared/json-guards.js';
 
 export function mapResponsesUsage(usage: unknown): Usage | undefined {
-  if (!isRecord(usage)) return undefined;
-  const inputDetails = isRecord(usage.input_tokens_details) ? usage.input_tokens_details : {};
-  const outputDetails = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  if (!isPlainObject(usage)) return undefined;
+  const inputDetails = isPlainObject(usage.input_tokens_details) ? usage.input_tokens_details : {};
+  const outputDetails = isPlainObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
   return {
     inputTokens: toCount(usage.input_tokens),
     outputTokens: toCount(usage.output_tokens),

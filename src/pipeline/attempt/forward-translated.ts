@@ -5,7 +5,7 @@
 // (audited, counted in metrics); nothing is dropped silently.
 import type { CodecContext, DialectCodec, TranslationWarning } from '../../canonical/codec.js';
 import type { CanonicalRequest } from '../../canonical/request.js';
-import type { CanonicalError } from '../../canonical/response.js';
+import type { CanonicalError, CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import type { ProviderAdapter, UpstreamCall } from '../../providers/provider-adapter.js';
 import { adapterFor } from '../../providers/registry.js';
@@ -28,9 +28,15 @@ const CODEC_CONTEXT: CodecContext = {
   now: () => Math.floor(Date.now() / 1000),
 };
 
+/** The client's answer; `answer`, for a JSON one, the canonical response it was encoded from (stage 7 scans its parts). */
+export interface TranslatedReply {
+  response: PipelineResponse;
+  answer?: CanonicalResponse;
+}
+
 export async function forwardTranslated(
   request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace, governed: Governed,
-): Promise<PipelineResponse> {
+): Promise<TranslatedReply> {
   const adapter = adapterFor(target.provider.kind);
   const clientCodec = clientCodecFor(inbound);
   const provider = providerSideFor(adapter, inbound);
@@ -55,8 +61,8 @@ export async function forwardTranslated(
 
   if (upstream.status >= 400) {
     trace.noteOutcome(`upstream_${upstream.status}`);
-    const { bytes } = await readJsonBody(upstream.body, provider.codec);
-    throw providerError(provider.codec, upstream.status, bytes, upstream.headers['retry-after']);
+    const { answer } = await readJsonBody(upstream.body, null);
+    throw providerError(provider.codec, upstream.status, answer ?? null, upstream.headers['retry-after']);
   }
   const contentType = String(upstream.headers['content-type'] ?? '');
   if (inbound.stream) {
@@ -73,9 +79,10 @@ export async function forwardTranslated(
         if (failure) trace.noteOutcome(failure.code);
       },
     });
-    return { status: 200, headers: { 'content-type': clientCodec.name === 'bedrock-converse' ? 'application/vnd.amazon.eventstream' : 'text/event-stream', 'cache-control': 'no-cache' }, body: stream };
+    return { response: { status: 200, headers: { 'content-type': clientCodec.name === 'bedrock-converse' ? 'application/vnd.amazon.eventstream' : 'text/event-stream', 'cache-control': 'no-cache' }, body: stream } };
   }
-  const { answer } = await readJsonBody(upstream.body, provider.codec, upstream.headers);
+  // Usage comes from the decoded response below, not read a second time on the side.
+  const { answer } = await readJsonBody(upstream.body, null, upstream.headers);
   if (!contentType.includes('json')) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: `The provider answered with ${contentType || 'no content type'}, not JSON.` });
   if (answer === undefined) throw new GatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', { message: 'The provider answered with a body that is not JSON.' });
   const response = provider.codec.decodeResponse(answer);
@@ -84,13 +91,11 @@ export async function forwardTranslated(
   const clientBody = clientCodec.encodeResponse({ ...response.value, model: inbound.model ?? response.value.model }, clientContext);
   const out = Buffer.from(JSON.stringify(clientBody));
   trace.noteBytesOut(out.length);
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: out };
+  return { response: { status: 200, headers: { 'content-type': 'application/json' }, body: out }, answer: response.value };
 }
 
-/** The provider's refusal, with its honest status, re-encoded later in the client's shape. */
-function providerError(codec: DialectCodec, status: number, bytes: Buffer, retryAfter: string | string[] | undefined): GatewayError {
-  let body: unknown = null;
-  try { body = JSON.parse(bytes.toString('utf8')); } catch { /* a non-JSON error page: status alone */ }
+/** The provider's refusal, with its honest status, re-encoded later in the client's shape. `body`: as readJsonBody parsed it (null for a non-JSON error page: status alone). */
+function providerError(codec: DialectCodec, status: number, body: unknown, retryAfter: string | string[] | undefined): GatewayError {
   const decoded: CanonicalError = codec.decodeError(status, body);
   const after = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
   const headers: Record<string, string> = after ? { 'retry-after': after } : decoded.retryAfterSeconds ? { 'retry-after': String(decoded.retryAfterSeconds) } : {};

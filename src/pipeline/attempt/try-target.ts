@@ -7,11 +7,12 @@
 // The reply's status is known before any byte is relayed, so a failed try can still be
 // dropped for the next target.
 import { adapterFor } from '../../providers/registry.js';
+import type { CanonicalResponse } from '../../canonical/response.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import { COUNT_OPERATIONS, countTokens } from '../routes/count-tokens.js';
 import { encodeUpstreamCall } from './encode-upstream-call.js';
 import { encodeResourceCall, type ResourceCall } from '../routes/forward-resource.js';
-import { forwardTranslated } from './forward-translated.js';
+import { forwardTranslated, type TranslatedReply } from './forward-translated.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { Governed } from '../govern/govern-request.js';
 import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
@@ -21,8 +22,8 @@ import type { RequestTrace } from '../request-trace.js';
 import { sendToProvider, type ProviderReply } from './send-to-provider.js';
 
 export type TargetReply =
-  /** Already in the client's dialect (translated, or counted). */
-  | { kind: 'answered'; status: number; response: PipelineResponse; discard(): void }
+  /** Already in the client's dialect (translated, or counted); `answer`: a translated JSON answer's canonical form. */
+  | { kind: 'answered'; status: number; response: PipelineResponse; answer?: CanonicalResponse; discard(): void }
   /** The provider's own reply, relayed as it is. */
   | { kind: 'provider'; status: number; retryAfter?: string; upstream: ProviderReply; hideUsageChunk: boolean; resource: ResourceCall | null; discard(): void };
 
@@ -32,10 +33,10 @@ export async function tryTarget(
 ): Promise<TargetReply> {
   const attemptRequest: PipelineRequest = { ...request, signal };
   if (needsTranslation(call, target)) {
-    const response = COUNT_OPERATIONS.has(call.operation)
-      ? await countTokens(attemptRequest, call, target, services, trace)
+    const { response, answer }: TranslatedReply = COUNT_OPERATIONS.has(call.operation)
+      ? { response: await countTokens(attemptRequest, call, target, services, trace) }
       : await forwardTranslated(attemptRequest, call, target, services, trace, governed);
-    return { kind: 'answered', status: response.status, response, discard: () => discard(response.body) };
+    return { kind: 'answered', status: response.status, response, answer, discard: () => discard(response.body) };
   }
   const encoded = call.resource ? encodeResourceCall(attemptRequest, call, target) : encodeUpstreamCall(attemptRequest, call, target);
   // A held call cut before its answer is priced by these (settle-cut-call.ts): a multipart form's model is only here.

@@ -28,8 +28,11 @@ export interface JsonAnswer {
   answer: unknown;
 }
 
-/** `codec` reads the usage; a WireDialect (the older form) means that dialect's codec. */
-export async function readJsonBody(body: ResponseBody, codec: DialectCodec | WireDialect, headers: Record<string, string | string[] | undefined> = {}): Promise<JsonAnswer> {
+/**
+ * `codec` reads the usage; a WireDialect (the older form) means that dialect's codec; null: the
+ * caller decodes the answer itself and reads the usage from that (a translated answer), so it is not read twice.
+ */
+export async function readJsonBody(body: ResponseBody, codec: DialectCodec | WireDialect | null, headers: Record<string, string | string[] | undefined> = {}): Promise<JsonAnswer> {
   const declared = declaredLength(headers);
   if (declared !== null && declared > MAX_JSON_RESPONSE_BYTES) throw tooLarge();
   // A length within the cap: one await for the whole body instead of an async iterator,
@@ -37,13 +40,13 @@ export async function readJsonBody(body: ResponseBody, codec: DialectCodec | Wir
   const bytes = declared !== null && typeof body.arrayBuffer === 'function'
     ? Buffer.from(await body.arrayBuffer())
     : await readBounded(body);
-  const tap = createUsageTap(typeof codec === 'string' ? codecForDialect(codec) : codec);
+  const tap = codec === null ? null : createUsageTap(typeof codec === 'string' ? codecForDialect(codec) : codec);
   let answer: unknown;
   try {
     answer = JSON.parse(bytes.toString('utf8'));
-    tap.readJson(answer);
+    tap?.readJson(answer);
   } catch { /* not JSON: forwarded as it is */ }
-  return { bytes, usage: tap.usage(), answer };
+  return { bytes, usage: tap?.usage(), answer };
 }
 
 function tooLarge(): GatewayError {

@@ -9,6 +9,7 @@
 //   - same format, GenAI's JSON array (no alt=sse): relayed as it is, the record says unscanned;
 //   - resource routes: relay-resource.ts (ids remembered, downloads piped through).
 // Every relayed stream is tracked on the trace, so the record waits for its end.
+import type { CanonicalResponse } from '../../canonical/response.js';
 import { codecForCall } from '../../formats/codec-registry.js';
 import { classifyUpstreamError } from '../../upstream/upstream-client.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
@@ -23,7 +24,7 @@ import { readJsonBody } from './read-json-reply.js';
 import { relayStream } from './relay-same-dialect.js';
 import type { RelayedOutput } from './relayed-output.js';
 import type { RequestTrace } from '../request-trace.js';
-import { scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
+import { scanOutputAnswer, scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
 import { scanErrorBody, scanReplyHeaders } from './scan-provider-reply.js';
 import type { TargetReply } from '../attempt/try-target.js';
 import { buildClientHeaders } from '../attempt/upstream-headers.js';
@@ -31,7 +32,7 @@ import { buildClientHeaders } from '../attempt/upstream-headers.js';
 export async function relayReply(
   reply: TargetReply, call: InboundCall, governed: Governed, services: GatewayServices, signal: CancelSignal, trace: RequestTrace,
 ): Promise<PipelineResponse> {
-  if (reply.kind === 'answered') return relayAnswered(reply.response, governed, trace);
+  if (reply.kind === 'answered') return relayAnswered(reply.response, reply.answer, governed, trace);
   const { upstream } = reply;
   // Headers first: every branch below relays some of them.
   scanReplyHeaders(upstream.headers, governed, trace);
@@ -78,11 +79,16 @@ export async function relayReply(
   return { status: upstream.status, headers, body };
 }
 
-/** A translated (or counted) answer is text the provider wrote, scanned like a same-format one. */
-function relayAnswered(response: PipelineResponse, governed: Governed, trace: RequestTrace): PipelineResponse {
+/**
+ * A translated (or counted) answer is text the provider wrote, scanned like a same-format one:
+ * a translated JSON answer on the canonical parts it was encoded from (`answer`), never parsed
+ * again; its usage was noted on the trace when it was decoded (forward-translated.ts).
+ */
+function relayAnswered(response: PipelineResponse, answer: CanonicalResponse | undefined, governed: Governed, trace: RequestTrace): PipelineResponse {
   if (Buffer.isBuffer(response.body)) {
     governed.settle(trace.tokens);
-    scanOutputJson(response.body, governed, trace);
+    if (answer) scanOutputAnswer(answer.content, governed, trace);
+    else scanOutputJson(response.body, governed, trace);
     return response;
   }
   // A translated stream was held and scanned part by part before its encoder (relay-translated-stream.ts).

@@ -10,6 +10,7 @@ import { scanRequestBody } from '../../dlp/scan-request.js';
 import { createStreamTextHold, type HoldStep } from '../../dlp/scan-stream-text.js';
 import { GatewayError } from '../../errors.js';
 import type { DialectCodec } from '../../canonical/codec.js';
+import type { AssistantPart } from '../../canonical/request.js';
 import type { StreamPart } from '../../canonical/response.js';
 import { readBedrockFrames } from '../../providers/bedrock/event-stream.js';
 import { SseDecoder } from '../../streaming/sse-decoder.js';
@@ -169,9 +170,28 @@ function partText(part: StreamPart): string {
 export function scanOutputJson(bytes: Buffer, governed: Governed, trace: RequestTrace, answer?: unknown): void {
   if (!outputScanOn(governed)) return;
   const parsed = answer ?? parseOrUndefined(bytes);
-  if (parsed === undefined) return;
+  if (parsed !== undefined) scanOutputValue(parsed, governed, trace);
+}
+
+/**
+ * A translated JSON answer, scanned on the canonical parts the client's encoder wrote it from
+ * (as a translated stream is, part by part): the encoded bytes are never parsed again. The
+ * parts' texts are one run (src/dlp/walk-strings.ts), so a secret split across two parts is
+ * still found on their joint, as in the encoded body's content array.
+ */
+export function scanOutputAnswer(content: readonly AssistantPart[], governed: Governed, trace: RequestTrace): void {
+  if (!outputScanOn(governed)) return;
+  const texts: string[] = [];
+  for (const part of content) {
+    if (part.type === 'tool-call') texts.push(part.name, part.arguments);
+    else if (part.text !== '') texts.push(part.text);
+  }
+  scanOutputValue(texts, governed, trace);
+}
+
+function scanOutputValue(value: unknown, governed: Governed, trace: RequestTrace): void {
   const rules = governed.dlp.rules.map((rule) => ({ ...rule, action: rule.action === 'redact' ? 'log' as const : rule.action }));
-  const scan = scanRequestBody(parsed, rules);
+  const scan = scanRequestBody(value, rules);
   for (const [ruleId, matches] of Object.entries(scan.counts)) for (let index = 0; index < matches; index += 1) countOutputMatch(trace, ruleId);
   if (scan.blockedBy !== null) throw blockedError(scan.blockedBy);
 }
