@@ -36,7 +36,7 @@ async function boot(home: string, calls: number, args: string[] = []): Promise<s
       method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'mock/echo', messages: [{ role: 'user', content: 'hello' }] }),
     });
-    expect(response.status).toBe(200);
+    expect(response.status, await response.clone().text()).toBe(200);
     await response.text();
   }
   const pid = instance.child.pid;
