@@ -47,7 +47,7 @@ export async function runAuditShow(flags: ShowFlags, context: CliContext): Promi
     : await openTrailSource(context.home(flags.home), resolveStoreUrl(flags.store, context.env), openStoreTrailSource);
   const calls: SessionCall[] = [];
   try {
-    for await (const record of trail.records()) if (record.session === session) calls.push(sessionCallOf(record));
+    for await (const record of trail.records()) if (record.session === session && !isHandshake(record)) calls.push(sessionCallOf(record));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliExit(2, `no audit trail at ${trail.where}: gw serve writes one there`);
     throw new CliExit(2, `cannot read the audit trail in ${trail.where}: ${error instanceof Error ? error.message : String(error)}`);
@@ -70,6 +70,14 @@ export function sessionCallOf(record: RequestRecord): SessionCall {
     input_tokens: record.tokens?.input ?? 0, output_tokens: record.tokens?.output ?? 0,
     cost_nano_usd: record.cost?.nano_usd ?? null, outcome: [...new Set(outcome)],
   };
+}
+
+/** An MCP client's handshake, stream probes and notifications are on the trail, but are not calls a session made. */
+function isHandshake(record: RequestRecord): boolean {
+  const method = mcpNote(record)?.method;
+  // A GET or DELETE on /mcp (the SDK probing for a stream, or closing): refused with 405, no message in it.
+  if (record.operation === 'mcp' && method === undefined) return true;
+  return method === 'initialize' || method === 'ping' || (method?.startsWith('notifications/') ?? false);
 }
 
 function mcpNote(record: RequestRecord): Record<string, string | undefined> | null {
