@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { runGw } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { readAudit, sleep, type AuditLine } from '../helpers.js';
@@ -92,6 +93,29 @@ describe('records carry the session and the agent', () => {
       'thread-id': CODEX_SESSION, 'x-client-request-id': CODEX_SESSION, 'user-agent': 'codex_exec/0.169.0 (Ubuntu 24.4.0; x86_64) xterm (codex_exec; 0.169.0)',
     });
     expect(record).toMatchObject({ session: CODEX_SESSION, agent: 'codex/0.169.0', provider: 'openai' });
+  });
+
+  it('Codex over WebSocket (GET /v1/responses): every turn\'s record carries the handshake\'s session and agent', async () => {
+    const session = '0199ffff-aaaa-7bbb-8ccc-0123456789ab';
+    const socket = new WebSocket(`${rig.gw.url.replace('http', 'ws')}/v1/responses`, { headers: {
+      authorization: `Bearer ${rig.key}`, 'openai-beta': 'responses_websockets=2026-02-06', originator: 'codex_exec', 'session-id': session,
+      'user-agent': 'codex_exec/0.169.0 (Ubuntu 24.4.0; x86_64) xterm (codex_exec; 0.169.0)',
+    } });
+    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+    const turn = () => new Promise<void>((resolve) => {
+      const onMessage = (data: WebSocket.RawData) => {
+        if ((JSON.parse(String(data)) as { type: string }).type === 'response.completed') { socket.off('message', onMessage); resolve(); }
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify({ type: 'response.create', model: 'openai/gpt-4o', input: 'a turn', store: false }));
+    });
+    await turn();
+    await turn();
+    socket.close();
+    await sleep(300);
+    const turns = (await readAudit(rig.gw.home)).filter((line) => line.kind === 'request' && (line.data as { transport?: string } | undefined)?.transport === 'websocket');
+    expect(turns.length).toBe(2);
+    for (const record of turns) expect(record).toMatchObject({ session, agent: 'codex/0.169.0', operation: 'responses.create' });
   });
 
   it('opencode: x-session-id, agent opencode/<version>', async () => {
