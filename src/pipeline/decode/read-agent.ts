@@ -26,11 +26,25 @@ const AGENT_MAX_LENGTH = 64;
 const NAME = /^[a-z0-9][a-z0-9._-]*$/;
 const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+-]*$/;
 
+/** A client's User-Agent repeats on every call: each distinct pair is read once (bounded: cleared when full). */
+const seen = new Map<string, string | null>();
+const SEEN_LIMIT = 512;
+
 export function readAgent(headers: HeaderBag): string | null {
-  const userAgent = first(headers['user-agent']);
+  const userAgent = first(headers['user-agent']) ?? '';
+  const googleClient = first(headers['x-goog-api-client']) ?? '';
+  const key = `${userAgent}\n${googleClient}`;
+  const known = seen.get(key);
+  if (known !== undefined) return known;
+  const agent = agentFrom(userAgent, googleClient);
+  if (seen.size >= SEEN_LIMIT) seen.clear();
+  seen.set(key, agent);
+  return agent;
+}
+
+function agentFrom(userAgent: string, googleClient: string): string | null {
   const fromUserAgent = userAgent ? agentOf(userAgent) : null;
   if (fromUserAgent !== null && !isRuntime(fromUserAgent)) return fromUserAgent;
-  const googleClient = first(headers['x-goog-api-client']);
   const fromGoogle = googleClient ? agentOf(googleClient) : null;
   return fromGoogle ?? fromUserAgent;
 }

@@ -43,8 +43,16 @@ export function readSession(headers: HeaderBag, body?: unknown): SessionRead {
   return { session: null, ignored };
 }
 
+/** A session's id repeats on each of its calls: a valid one is checked once (bounded: cleared when full). */
+const valid = new Set<string>();
+const VALID_LIMIT = 1024;
+
 export function isSessionId(text: string): boolean {
-  return text.length <= SESSION_MAX_LENGTH && SESSION_CHARSET.test(text) && !looksLikeSecret(text);
+  if (valid.has(text)) return true;
+  if (text.length > SESSION_MAX_LENGTH || !SESSION_CHARSET.test(text) || looksLikeSecret(text)) return false;
+  if (valid.size >= VALID_LIMIT) valid.clear();
+  valid.add(text);
+  return true;
 }
 
 let builtIns: ReturnType<typeof resolveDlpSettings> | null = null;
