@@ -18,7 +18,7 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'dlp' -d 'Data-loss prevention r
 complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'Inspect the hash-chained audit trail'
 complete -c gw -n '__fish_use_subcommand' -f -a 'prices' -d 'Model prices: the bundled dataset, and local overrides for private, self-hosted or negotiated prices'
 complete -c gw -n '__fish_use_subcommand' -f -a 'budgets' -d 'Spend budgets per key, team or person: USD per day, week or month; hard (refuse) or soft (warn)'
-complete -c gw -n '__fish_use_subcommand' -f -a 'usage' -d 'Tokens and cost from the audit trail, by team, person, key, model, provider or day'
+complete -c gw -n '__fish_use_subcommand' -f -a 'usage' -d 'Tokens and cost from the audit trail, by team, person, key, model, provider, day or session'
 complete -c gw -n '__fish_use_subcommand' -f -a 'db' -d 'The PostgreSQL store\'s schema'
 complete -c gw -n '__fish_use_subcommand' -f -a 'state' -d 'Move the state between state.json and PostgreSQL'
 complete -c gw -n '__fish_use_subcommand' -f -a 'admin' -d 'Administration of a hub: its admin API and console (/ui)'
@@ -341,13 +341,14 @@ complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_f
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from help' -f -a 'list set add remove output test'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'export' -d 'Write one chain of the trail (the home\'s, or the PostgreSQL store\'s with --store) as JSON Lines or as OCSF events'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'chains' -d 'List the chains of the PostgreSQL trail: one per instance boot'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'trust' -d 'The audit keys gw audit verify trusts (anything else fails verification)'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'witness-key' -d 'Print the public key this home cosigns the checkpoints it witnesses with (a hub), making it on first use'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'rotate' -d 'Close the audit chain and open the next under a new signing key (trusted by rotation)'
-complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'export' -d 'Write one chain of the trail (the home\'s, or the PostgreSQL store\'s with --store) as JSON Lines or as OCSF events'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'chains' -d 'List the chains of the PostgreSQL trail: one per instance boot'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'trust' -d 'The audit keys gw audit verify trusts (anything else fails verification)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'witness-key' -d 'Print the public key this home cosigns the checkpoints it witnesses with (a hub), making it on first use'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'rotate' -d 'Close the audit chain and open the next under a new signing key (trusted by rotation)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'show' -d 'Every model call and MCP tool call of one coding-agent session, in trail order'
+complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from audit' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l file -r -d 'the trail to verify (default: <home>/audit/audit.jsonl)'
@@ -407,7 +408,14 @@ complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l json -d 'print one JSON object'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify export chains trust witness-key rotate'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from show' -l session -r -d 'the session (its id as recorded: gw usage --by session lists them)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from show' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from show' -l file -r -d 'the trail to read (default: <home>/audit/audit.jsonl)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from show' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from show' -l store -r -d 'read the PostgreSQL trail of every instance (default: GW_DATABASE_URL)'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from show' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from help' -f -a 'verify export chains trust witness-key rotate show'
 
 complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'set' -d 'Set a local price for provider/model (USD per million tokens, or per image, audio minute or million characters); it wins over the dataset'
 complete -c gw -n '__fish_seen_subcommand_from prices; and not __fish_seen_subcommand_from set list remove show help' -f -a 'list' -d 'List local prices'
@@ -489,7 +497,7 @@ complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcomma
 
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from help' -f -a 'set list remove test'
 
-complete -c gw -n '__fish_seen_subcommand_from usage' -l by -r -d 'team, person, key, model, provider, day'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l by -r -d 'team, person, key, model, provider, day, session'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l since -r -d 'from this long ago (7d, 12h) or this date (2026-11-01)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l until -r -d 'up to this long ago or this date (default now)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l person -r -d 'only this person\'s calls'
@@ -497,6 +505,7 @@ complete -c gw -n '__fish_seen_subcommand_from usage' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l csv -d 'print CSV'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l file -r -d 'the trail to read (default: <home>/audit/audit.jsonl)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l store -r -d 'read the PostgreSQL trail of every instance (default: GW_DATABASE_URL)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from db; and not __fish_seen_subcommand_from migrate help' -f -a 'migrate' -d 'Apply the schema versions this gw has and the database lacks (gw serve --store only checks)'

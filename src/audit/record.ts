@@ -105,6 +105,14 @@ export interface AuditFields {
   data?: Record<string, AuditValue>;
   /** Request records with usage: what the call cost (src/spend). */
   cost?: AuditCost;
+  /**
+   * Lineage (docs/sessions.md): the coding-agent session the call belongs to, from the client's
+   * own header (x-claude-code-session-id, Codex's session-id, opencode's x-session-id) or
+   * x-gw-session; and the client that made it, as name/version (`claude-code/2.1.197`).
+   * Absent when the client sent none (and in records written before lineage).
+   */
+  session?: string;
+  agent?: string;
 }
 
 export type AuditValue = string | number | boolean | null | AuditValue[] | { [key: string]: AuditValue };

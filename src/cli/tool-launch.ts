@@ -20,6 +20,8 @@ export interface LaunchInput {
   geminiSettings?: string | null;
   /** The gateway fronts MCP servers: the tool gets gw's /mcp as one more MCP server. */
   mcp?: boolean;
+  /** A fresh session id (a UUID) for a tool that takes one, so its MCP calls can carry it (docs/sessions.md). */
+  sessionId?: string;
 }
 
 export interface Launch {
@@ -35,10 +37,18 @@ function claude(input: LaunchInput): Launch {
   // ANTHROPIC_AUTH_TOKEN, not ANTHROPIC_API_KEY: Claude Code asks no "use this key?" question for it, and without any it stops at "Not logged in".
   const model = input.model !== null && !namesModel(input.args, ['--model']) ? ['--model', input.model] : [];
   // gw's /mcp as an MCP server named gw, next to the user's own (--mcp-config adds, it does not replace).
+  // Claude Code sends its session id (x-claude-code-session-id) to the model, not to MCP servers: gw names the
+  // session (--session-id) and hands the same id to /mcp as x-gw-session, so the tool calls join the session.
+  // A run that resumes or names its own session keeps it; then only a --session-id it gave is known.
+  const resumes = namesModel(input.args, ['--resume', '-r', '--continue', '-c', '--fork-session']);
+  const given = input.args.indexOf('--session-id');
+  const session = given >= 0 ? input.args[given + 1] : resumes ? undefined : input.sessionId;
+  const sessionArgs = given < 0 && !resumes && input.sessionId !== undefined ? ['--session-id', input.sessionId] : [];
+  const headers: Record<string, string> = { Authorization: `Bearer ${input.credential}`, ...(session !== undefined ? { 'x-gw-session': session } : {}) };
   const mcp = input.mcp
-    ? ['--mcp-config', JSON.stringify({ mcpServers: { gw: { type: 'http', url: `${input.url}/mcp`, headers: { Authorization: `Bearer ${input.credential}` } } } })]
+    ? ['--mcp-config', JSON.stringify({ mcpServers: { gw: { type: 'http', url: `${input.url}/mcp`, headers } } })]
     : [];
-  return { args: [...model, ...mcp, ...input.args], env: { ANTHROPIC_BASE_URL: input.url, ANTHROPIC_AUTH_TOKEN: input.credential }, files: {} };
+  return { args: [...model, ...(input.mcp ? sessionArgs : []), ...mcp, ...input.args], env: { ANTHROPIC_BASE_URL: input.url, ANTHROPIC_AUTH_TOKEN: input.credential }, files: {} };
 }
 
 function codex(input: LaunchInput): Launch {

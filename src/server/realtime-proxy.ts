@@ -7,6 +7,7 @@
 // with its HTTP status. Each handshake past the door writes a `realtime.open` record
 // (status 101, or the refusal's status and code), and each session a `realtime.close`
 // with bytes and events each way, DLP counts and the tokens of its responses.
+import { readLineage, type Lineage } from '../pipeline/decode/read-lineage.js';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
@@ -48,6 +49,8 @@ interface Session {
   started: number;
   /** What the corridor learned (model, provider, warnings, attempts), for both audit records. */
   trace: RequestTrace;
+  /** The session and agent of the handshake (docs/sessions.md), on both records. */
+  lineage: Lineage;
 }
 
 /** Serves WebSocket upgrades on the gateway's server; open sessions are closed when the server stops. */
@@ -83,6 +86,7 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
     const session: Session = {
       id: `req_${randomUUID().replace(/-/g, '')}`, route, identity: admission.identity,
       origin: request.socket.remoteAddress ?? 'unknown', started: Date.now(), trace: new RequestTrace(),
+      lineage: readLineage(request.headers),
     };
     // The corridor (src/pipeline/realtime/realtime-session.ts): govern, plan, attempt, before the client's handshake is answered.
     const cancel = new ClientCancel();
@@ -238,7 +242,8 @@ function appendAudit(services: GatewayServices, session: Session, fields: Pick<A
   services.audit.append({
     request_id: session.id, origin: session.origin, team: identity.team, key_id: identity.keyId ?? undefined,
     person: identity.person ?? undefined, route: session.route.url, family: session.route.dialect, operation: 'realtime',
-    model: trace.model ?? undefined, provider: trace.provider ?? undefined, ...fields,
+    model: trace.model ?? undefined, provider: trace.provider ?? undefined,
+    session: session.lineage.session ?? undefined, agent: session.lineage.agent ?? undefined, ...fields,
   }).then(
     () => services.metrics.auditRecords.inc({ kind: fields.kind }),
     () => services.metrics.auditWriteErrors.inc(),

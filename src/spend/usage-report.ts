@@ -5,9 +5,9 @@
 import type { RequestRecord } from './read-trail.js';
 import { isControlPlaneCall } from '../audit/record.js';
 
-export type UsageGrouping = 'team' | 'person' | 'key' | 'model' | 'provider' | 'day';
+export type UsageGrouping = 'team' | 'person' | 'key' | 'model' | 'provider' | 'day' | 'session';
 
-export const USAGE_GROUPINGS: readonly UsageGrouping[] = ['team', 'person', 'key', 'model', 'provider', 'day'];
+export const USAGE_GROUPINGS: readonly UsageGrouping[] = ['team', 'person', 'key', 'model', 'provider', 'day', 'session'];
 
 export interface UsageRow {
   group: string;
@@ -71,5 +71,7 @@ function groupOf(record: RequestRecord, by: UsageGrouping): string {
     case 'model': return record.model ?? '(no model)';
     case 'provider': return record.provider ?? '(no provider)';
     case 'day': return record.ts.slice(0, 10);
+    // A coding-agent session (docs/sessions.md): its model calls and its MCP tool calls together.
+    case 'session': return record.session ?? '(no session)';
   }
 }

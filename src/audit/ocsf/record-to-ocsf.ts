@@ -179,7 +179,9 @@ export function recordToOcsf(record: AuditRecord, line: string, link: EventLink)
   return {
     ...ocsfClass, type_uid: ocsfClass.class_uid * 100 + ocsfClass.activity_id,
     time: Number.isFinite(time) ? time : 0, ...statusOf(record), message: messageOf(record),
-    metadata: { version: OCSF_VERSION, uid: eventUidOf(link.chain, record.seq), sequence: record.seq, event_code: record.kind, log_name: 'gw audit trail', product: { name: 'gw', vendor_name: 'gw' }, profiles },
+    metadata: { version: OCSF_VERSION, uid: eventUidOf(link.chain, record.seq), sequence: record.seq, event_code: record.kind, log_name: 'gw audit trail', product: { name: 'gw', vendor_name: 'gw' }, profiles,
+      // A coding-agent session (docs/sessions.md) is what correlates its events: every call and tool call of one run.
+      ...(record.session !== undefined ? { correlation_uid: record.session } : {}) },
     ...specific, attestation_list: [attestationOf(record, link)], raw_data: line, unmapped,
   };
 }

@@ -21,6 +21,7 @@ import { runOcsfVerify } from './audit-verify-ocsf.js';
 import { registerAuditWitnessKeyCommand } from './audit-witness-key.js';
 import { verifyHomeChains, type HomeChain } from '../../audit/verify-home.js';
 import { registerAuditRotateCommand } from './audit-rotate.js';
+import { registerAuditShowCommand } from './audit-show.js';
 
 interface VerifyFlags {
   file?: string;
@@ -181,4 +182,5 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
   registerAuditTrustCommand(audit, context);
   registerAuditWitnessKeyCommand(audit, context);
   registerAuditRotateCommand(audit, context);
+  registerAuditShowCommand(audit, context);
 }

@@ -3,6 +3,7 @@
 // tool's own arguments passed through and its exit code returned. `gw token` prints the
 // credential gw run would give a tool (Claude Code's apiKeyHelper can run it).
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,7 +104,7 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
   // A sidecar's hub may not route the tool's own default model name: ask for one the hub said it serves.
   const model = mockOnly ? 'mock/echo' : gateway.sidecar ? modelForTool(tool, gateway.hubModels) : null;
-  const launch = launchFor(tool, { url: gateway.url, credential, model, args, geminiSettings, mcp: gateway.mcp });
+  const launch = launchFor(tool, { url: gateway.url, credential, model, args, geminiSettings, mcp: gateway.mcp, sessionId: randomUUID() });
   const folder = await mkdtemp(path.join(os.tmpdir(), `gw-run-${tool}-`));
   try {
     for (const [name, content] of Object.entries(launch.files)) {

@@ -1,5 +1,5 @@
 // `gw usage`: tokens and cost from the audit trail, grouped by team, person, key, model,
-// provider or day (UTC). On a hub it reads the hub's trail (everyone's calls; with --store, every
+// provider, day (UTC) or coding-agent session (docs/sessions.md). On a hub it reads the hub's trail (everyone's calls; with --store, every
 // instance's trail in PostgreSQL); on a laptop the
 // sidecar's trail, which holds only the logged-in person's calls (--person narrows any trail).
 // Person is the human from device login, as recorded; never a session token.
@@ -16,16 +16,17 @@ import { formatTable } from '../state-command.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
-interface UsageFlags { by: string; since?: string; until?: string; person?: string; json?: boolean; csv?: boolean; file?: string; home?: string }
+interface UsageFlags { by: string; since?: string; until?: string; person?: string; json?: boolean; csv?: boolean; file?: string; home?: string; store?: string }
 
 export function registerUsageCommand(program: Command, context: CliContext): void {
-  program.command('usage').description('Tokens and cost from the audit trail, by team, person, key, model, provider or day')
+  program.command('usage').description('Tokens and cost from the audit trail, by team, person, key, model, provider, day or session')
     .option('--by <grouping>', USAGE_GROUPINGS.join(', '), 'model')
     .option('--since <when>', 'from this long ago (7d, 12h) or this date (2026-11-01)', '30d')
     .option('--until <when>', 'up to this long ago or this date (default now)')
     .option('--person <email>', 'only this person\'s calls')
     .option('--json', 'print JSON').option('--csv', 'print CSV')
     .option('--file <path>', 'the trail to read (default: <home>/audit/audit.jsonl)').option('--home <dir>', HOME_HELP)
+    .option('--store <url>', 'read the PostgreSQL trail of every instance (default: GW_DATABASE_URL)')
     .action(async (options: UsageFlags) => runUsage(options, context));
 }
 
@@ -37,7 +38,7 @@ async function runUsage(options: UsageFlags, context: CliContext, now = new Date
   // --file, else the store's trail when one is named (--store, GW_DATABASE_URL), else the home's.
   const trail: TrailSource = options.file
     ? { records: (from) => readRequestRecords(path.resolve(options.file!), from), where: path.resolve(options.file), close: async () => {} }
-    : await openTrailSource(context.home(options.home), resolveStoreUrl(undefined, context.env), openStoreTrailSource);
+    : await openTrailSource(context.home(options.home), resolveStoreUrl(options.store, context.env), openStoreTrailSource);
   let rows: UsageRow[];
   try {
     rows = await summariseUsage(trail.records(since), options.by as UsageGrouping, { since, until, ...(options.person ? { person: options.person } : {}) });

@@ -21,6 +21,7 @@ import type { Governed } from '../govern/govern-request.js';
 import type { PipelineRequest } from '../pipeline-types.js';
 import { refuseTargetModel } from '../govern/qualify-model.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
+import { readSession } from '../decode/read-session.js';
 import { kindsOffering, offers, resourceIdOf, type ResourceRoute } from '../routes/resource-routes.js';
 
 export interface Target {
@@ -36,9 +37,6 @@ export interface TargetAttempt {
 }
 
 const PROVIDER_HEADER = 'x-gw-provider';
-
-/** Headers clients use to name a session (Claude Code sends the first on every request). */
-const SESSION_HEADERS = ['x-claude-code-session-id', 'x-session-affinity', 'x-session-id', 'session-id', 'x-gw-session'];
 
 const PASSTHROUGH_KINDS: Readonly<Record<string, ProviderKind>> = { openai: 'openai', anthropic: 'anthropic', google: 'gemini' };
 
@@ -102,7 +100,7 @@ function once(target: Target): TargetAttempt {
 }
 
 function ruleTargets(rule: RouteRule, request: PipelineRequest, set: ProviderSet): TargetAttempt[] {
-  const planned = planAttempts(rule, { random: Math.random, sessionId: sessionOf(request) });
+  const planned = planAttempts(rule, { random: Math.random, sessionId: readSession(request.headers, request.body).session });
   const attempts = planned.flatMap((attempt) => toTargetAttempt(attempt, set));
   if (attempts.length === 0) throw new GatewayError('GW_ERR_PROVIDER_NOT_CONFIGURED', { message: `Route "${rule.name}" has no usable target (see gw routes list).` });
   return attempts;
@@ -184,14 +182,6 @@ function filterByPolicy(attempts: TargetAttempt[], governed: Governed, clientMod
   throw new GatewayError('GW_ERR_POLICY_DENIED', { message: `Refused by ${refusal?.reason ?? 'policy'}.` });
 }
 
-function sessionOf(request: PipelineRequest): string | null {
-  for (const name of SESSION_HEADERS) {
-    const value = request.headers[name];
-    const text = Array.isArray(value) ? value[0] : value;
-    if (text) return text;
-  }
-  return null;
-}
 
 /** The resource ids planning will ask about, so a shared store can fetch them first (see load). */
 export function resourceIdsNamed(call: InboundCall, request: PipelineRequest): string[] {

@@ -14,6 +14,7 @@ import { urlCarriesSecret } from '../../dlp/url-carries-secret.js';
 import { estimateCutCall, needsCutEstimate } from './settle-cut-call.js';
 import { NANOS_PER_USD } from '../../spend/price-book.js';
 import type { RequestState } from '../request-state.js';
+import { SESSION_IGNORED_WARNING, type Lineage } from '../decode/read-lineage.js';
 
 /** 499: nginx's code for "client closed the request", used in audit and logs only. */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -55,6 +56,8 @@ export interface FinishedCall {
   bytesIn: number;
   /** The response's own length, when the trace has no byte count. */
   contentLength: number;
+  /** The session and agent the call came from (decode/read-lineage.ts); absent: none known. */
+  lineage?: Lineage;
 }
 
 export async function recordCall(services: GatewayServices, call: FinishedCall): Promise<void> {
@@ -119,10 +122,12 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     bytes_out: trace.bytesOut ?? call.contentLength,
     tokens: trace.tokens ?? undefined,
     outcome: [...trace.outcome],
-    warnings: trace.warnings.length > 0 ? [...trace.warnings] : undefined,
+    warnings: warningsOf(trace.warnings, call.lineage),
     dlp: trace.dlp,
     data: Object.keys(trace.data).length > 0 ? { ...trace.data } : undefined,
     cost: cost ?? undefined,
+    session: call.lineage?.session ?? undefined,
+    agent: call.lineage?.agent ?? undefined,
   };
   services.audit.append(trace.scrub(fields)).then(
     () => services.metrics.auditRecords.inc({ kind: 'request' }),
@@ -131,6 +136,11 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
       services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'audit append failed');
     },
   );
+}
+
+function warningsOf(warnings: readonly string[], lineage: Lineage | undefined): string[] | undefined {
+  const all = lineage?.sessionIgnored ? [...warnings, SESSION_IGNORED_WARNING] : [...warnings];
+  return all.length > 0 ? all : undefined;
 }
 
 /**

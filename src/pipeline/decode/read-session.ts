@@ -1,0 +1,78 @@
+// Which coding-agent session a call belongs to, read from what the client itself sends: one
+// reader for session affinity (plan-targets.ts) and the audit record's `session` (lineage,
+// docs/sessions.md). What each client really sends is in ../shared/research/real-clients.md:
+//   x-gw-session               gw's own header, for any client (wins when present)
+//   x-claude-code-session-id   Claude Code
+//   session-id                 Codex (session_id / conversation_id in older releases)
+//   x-session-id               opencode (x-session-affinity carries the same id)
+//   metadata.user_id           Claude Code's body: a JSON string with its session_id
+// A value is kept only when it looks like an id: bounded, a plain charset, and not something
+// the built-in DLP rules take for a secret (a key pasted into a header never reaches the trail).
+import { resolveDlpSettings } from '../../dlp/dlp-config.js';
+import { scanPlaces } from '../../dlp/scan-places.js';
+
+export const SESSION_HEADERS = ['x-gw-session', 'x-claude-code-session-id', 'session-id', 'session_id', 'conversation_id', 'x-session-id', 'x-session-affinity'] as const;
+
+/** Long enough for a UUID with a prefix (opencode's `ses_…`), short enough to keep records small. */
+export const SESSION_MAX_LENGTH = 128;
+const SESSION_CHARSET = /^[A-Za-z0-9][A-Za-z0-9._:@+-]*$/;
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+export interface SessionRead {
+  session: string | null;
+  /** A session header or field was present but its value was not kept (too long, odd characters, secret-like). */
+  ignored: boolean;
+}
+
+/** The session of a call: the first valid value in the order above. */
+export function readSession(headers: HeaderBag, body?: unknown): SessionRead {
+  let ignored = false;
+  for (const name of SESSION_HEADERS) {
+    const raw = headers[name];
+    const text = Array.isArray(raw) ? raw[0] : raw;
+    if (!text) continue;
+    if (isSessionId(text)) return { session: text, ignored };
+    ignored = true;
+  }
+  const fromBody = claudeCodeBodySession(body);
+  if (fromBody !== null) {
+    if (isSessionId(fromBody)) return { session: fromBody, ignored };
+    ignored = true;
+  }
+  return { session: null, ignored };
+}
+
+/** A session's id repeats on each of its calls: a valid one is checked once (bounded: cleared when full). */
+const valid = new Set<string>();
+const VALID_LIMIT = 1024;
+
+export function isSessionId(text: string): boolean {
+  if (valid.has(text)) return true;
+  if (text.length > SESSION_MAX_LENGTH || !SESSION_CHARSET.test(text) || looksLikeSecret(text)) return false;
+  if (valid.size >= VALID_LIMIT) valid.clear();
+  valid.add(text);
+  return true;
+}
+
+let builtIns: ReturnType<typeof resolveDlpSettings> | null = null;
+
+/** The built-in DLP rules at their defaults (the same check the record stage uses on a URL). */
+function looksLikeSecret(text: string): boolean {
+  builtIns ??= resolveDlpSettings([], ['*']);
+  return scanPlaces([{ place: 'header', text }], builtIns.rules, builtIns.cache).findings.length > 0;
+}
+
+/** Claude Code's `metadata.user_id`: a JSON string (`{"device_id":…,"session_id":…}`) in current releases. */
+function claudeCodeBodySession(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Buffer.isBuffer(body)) return null;
+  const metadata = (body as { metadata?: unknown }).metadata;
+  const userId = typeof metadata === 'object' && metadata !== null ? (metadata as { user_id?: unknown }).user_id : undefined;
+  if (typeof userId !== 'string' || !userId.startsWith('{') || !userId.includes('"session_id"')) return null;
+  try {
+    const session = (JSON.parse(userId) as { session_id?: unknown }).session_id;
+    return typeof session === 'string' && session !== '' ? session : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,42 @@
+// A realtime WebSocket session through a real `gw serve` (issue 29, lineage): the handshake's
+// x-gw-session and User-Agent are on both of the session's records, realtime.open and
+// realtime.close, and the OCSF export carries the session as metadata.correlation_uid.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { readAudit, sleep } from '../helpers.js';
+import { startFakeResourceProvider, type FakeResourceProvider } from '../resources/fake-resource-provider.js';
+
+const UPSTREAM_KEY = 'sk-fake-realtime-upstream';
+const SESSION = 'voice-run-7';
+let gw: GatewayProcess;
+let fake: FakeResourceProvider;
+
+beforeAll(async () => {
+  fake = await startFakeResourceProvider(UPSTREAM_KEY);
+  gw = await startGatewayProcess({ env: { OPENAI_API_KEY: UPSTREAM_KEY, OPENAI_BASE_URL: `${fake.url}/v1`, GW_LOG_LEVEL: 'warn' } });
+}, 60_000);
+afterAll(async () => {
+  await gw?.stop();
+  await fake?.close();
+});
+
+it('realtime.open and realtime.close carry the session and agent; OCSF correlates them by session', async () => {
+  const client = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/realtime?model=openai/gpt-realtime`, {
+    headers: { authorization: `Bearer ${gw.bootstrapKey}`, 'openai-beta': 'realtime=v1', 'x-gw-session': SESSION, 'user-agent': 'OpenAI/JS 6.49.0' },
+  });
+  await new Promise((resolve, reject) => { client.once('open', resolve); client.once('error', reject); });
+  client.send(JSON.stringify({ type: 'goodbye' }));
+  await new Promise((resolve) => client.once('close', resolve));
+  await sleep(500);
+  const records = (await readAudit(gw.home)).filter((line) => line.kind.startsWith('realtime.'));
+  expect(records.map((line) => line.kind)).toEqual(['realtime.open', 'realtime.close']);
+  for (const record of records) expect(record).toMatchObject({ session: SESSION, agent: 'openai-js/6.49.0' });
+
+  const exported = await runGw(['audit', 'export', '--format', 'ocsf'], { home: gw.home });
+  expect(exported.code, exported.stderr).toBe(0);
+  const events = exported.stdout.trim().split('\n').map((line) => JSON.parse(line) as { metadata: { event_code: string; correlation_uid?: string } });
+  const realtime = events.filter((event) => event.metadata.event_code.startsWith('realtime.'));
+  expect(realtime.map((event) => event.metadata.correlation_uid)).toEqual([SESSION, SESSION]);
+  expect(events.find((event) => event.metadata.event_code === 'gateway.start')!.metadata).not.toHaveProperty('correlation_uid');
+}, 60_000);
