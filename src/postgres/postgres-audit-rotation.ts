@@ -4,7 +4,6 @@
 // closed chain without its successor or the reverse. The home keeps the rest: the next key and the
 // journal are written before the transaction, the key installed after it; a start (or an offline
 // rotate) finishes from the journal: roll forward if the chain is closed in the store, else undo.
-import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { GENESIS_PREV, sealAppended, type SealedRecord } from '../audit/chain.js';
 import { readCheckpoint, signCheckpointWithKey, trailIdOf, type ChainHead, type SignedCheckpoint } from '../audit/checkpoint.js';
@@ -82,6 +81,3 @@ export async function storeRotationEvidence(database: Database): Promise<ChainTo
   return evidence;
 }
 
-function defaultInstanceName(): string {
-  return `${os.hostname()}:${process.pid}`;
-}

@@ -176,7 +176,7 @@ describe('the CLI reads a session back', () => {
     const records = (await readAudit(rig.gw.home)).filter((line) => line.kind === 'request' && line.session === CLAUDE_SESSION);
     // The SDK's handshake (initialize, notifications/initialized) is on the trail too
     // (and its GET probing for a stream, answered 405): show leaves them out.
-    const mcpMethods = records.map((line) => (line.route === '/mcp' ? `${line.status} ${(line.data as { mcp?: { method?: string } } | undefined)?.mcp?.method ?? '(none)'}` : 'model'));
+    const mcpMethods = records.map((line) => (line.route === '/mcp' ? `${String(line.status)} ${(line.data as { mcp?: { method?: string } } | undefined)?.mcp?.method ?? '(none)'}` : 'model'));
     expect(mcpMethods).toEqual(['model', '200 initialize', '202 notifications/initialized', '405 (none)', '200 tools/call', 'model']);
     const shown = await runGw(['audit', 'show', '--session', CLAUDE_SESSION, '--json'], { home: rig.gw.home });
     expect(shown.code, shown.stderr).toBe(0);

@@ -12,7 +12,7 @@ const providerCalls = () => rig.fakes().reduce((sum, fake) => sum + fake.request
 
 async function post(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${rig.gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: response.status, json: await response.json() as unknown };
+  return { status: response.status, json: await response.json() };
 }
 
 it('a Chat client, a Claude model: a wrong field in OpenAI\'s error shape, with its param', async () => {
