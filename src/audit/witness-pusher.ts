@@ -77,21 +77,16 @@ export class WitnessPusher {
   }
 
   /**
-   * One witness only (the start found it lacks a closed chain's checkpoint, e.g. one `gw audit
-   * rotate` closed with no gw running and could not deliver): queued before the trail's newer ones.
+   * Targets are added once the gateway knows them (the hub client exists after the trail opens); the newest checkpoints go out at once.
+   * `lacking`: closed chains' checkpoints the start found this witness without (a `gw audit rotate` with no gw running that could
+   * not deliver), sent before the live chain's, so the witness learns the old chain ended before it hears of the next.
    */
-  offerTo(name: string, checkpoint: SignedCheckpoint): void {
-    if (this.stopped) return;
-    for (const state of this.targets) if (state.target.name === name) this.queue(state, checkpoint, true);
-  }
-
-  /** Targets are added once the gateway knows them (the hub client exists after the trail opens); the newest checkpoints go out at once. */
-  addTarget(target: WitnessTarget): void {
+  addTarget(target: WitnessTarget, lacking: readonly SignedCheckpoint[] = []): void {
     const state: TargetState = {
       target, pending: [], witnessed: new Map(), lastTrail: null, error: null, sending: null, timer: undefined, retryMs: RETRY_MIN_MS, lastSentAt: -Infinity,
     };
     this.targets.push(state);
-    for (const checkpoint of this.latest.values()) this.queue(state, checkpoint, true);
+    for (const checkpoint of [...lacking, ...this.latest.values()]) this.queue(state, checkpoint, true);
   }
 
   health(): WitnessHealth | null {

@@ -152,17 +152,16 @@ describe('WitnessPusher', () => {
     expect(target.seen).toEqual(['A12c', 'B2']);
   });
 
-  it('offerTo() sends a closed checkpoint a witness lacks to that witness only', async () => {
+  it('a closed checkpoint the start found a witness lacking goes to that witness, before the live chain\'s', async () => {
     const pusher = new WitnessPusher({ intervalMs: 10 });
+    pusher.offer(checkpointOf(trailB, 2));
     const lacking = labellingTarget();
     const other = { ...labellingTarget(), name: 'other' };
-    pusher.addTarget(lacking);
+    pusher.addTarget(lacking, [checkpointOf(trailA, 12, true)]);
     pusher.addTarget(other);
-    pusher.offer(checkpointOf(trailB, 2));
-    pusher.offerTo('labels', checkpointOf(trailA, 12, true));
     await waitUntil(() => lacking.seen.length === 2, { timeoutMs: 2_000 });
     await sleep(50);
-    expect(lacking.seen).toEqual(['B2', 'A12c']);
+    expect(lacking.seen).toEqual(['A12c', 'B2']);
     expect(other.seen).toEqual(['B2']);
     pusher.stop();
   });
