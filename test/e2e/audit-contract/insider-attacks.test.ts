@@ -3,7 +3,7 @@
 // every store it applies to (the home's file trail, a real PostgreSQL), and what must catch it:
 // `gw audit verify` (with --key, --witness, --store) failing, or the next `gw serve` refusing.
 // One row says what cannot be caught: a file trail cut back to an old checkpoint verifies on its
-// own (docs/audit-witness.md); only the witness catches it.
+// own (docs/audit.md says so); only the witness catches it.
 import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
