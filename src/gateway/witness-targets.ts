@@ -12,7 +12,7 @@ import type { WitnessedCheckpoint } from '../audit/compare-witness.js';
 import { createFileWitness } from '../audit/file-witness.js';
 import type { WitnessPusher, WitnessTarget } from '../audit/witness-pusher.js';
 import { createHttpWitness, createHubWitness } from '../sidecar/hub-witness.js';
-import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { createUpstreamClient, type UpstreamClient } from '../upstream/upstream-client.js';
 
 export interface WitnessTargetInput {
   /** Setting audit_witness (read at start). */
@@ -51,4 +51,24 @@ export async function closedCheckpointsLacking(home: string, entries: readonly W
     if (!held) lacking.push(closed);
   }
   return lacking;
+}
+
+/** How `gw audit rotate` with no gw running fared with the setting's witness (src/cli/commands/audit-rotate.ts). */
+export type OfflinePush = { witness: string; sent: true } | { witness: string; sent: false; refused?: string; unreachable?: string };
+
+/** Sends `checkpoints` in order to the `audit_witness` setting's witness, with a client of its own; stops at the first failure. */
+export async function pushToSettingWitness(setting: string, instance: string, checkpoints: readonly SignedCheckpoint[]): Promise<OfflinePush> {
+  const upstream = createUpstreamClient();
+  const target = settingWitness(setting, upstream, instance);
+  try {
+    for (const checkpoint of checkpoints) {
+      const answer = await target.send(checkpoint);
+      if (!answer.ok) return { witness: target.name, sent: false, refused: `checkpoint ${checkpoint.seq}: ${answer.refused}` };
+    }
+    return { witness: target.name, sent: true };
+  } catch (error) {
+    return { witness: target.name, sent: false, unreachable: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await upstream.close();
+  }
 }

@@ -10,8 +10,6 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { openState, resolveStoreUrl } from '../../postgres/open-state.js';
 import { isSignedCheckpoint, type SignedCheckpoint } from '../../audit/checkpoint.js';
 import { ensureInstanceId } from '../../audit/instance-id.js';
-import { createUpstreamClient } from '../../upstream/upstream-client.js';
-import { settingWitness } from '../../gateway/witness-targets.js';
 
 interface RotateFlags {
   home?: string;
@@ -60,24 +58,16 @@ async function pushToWitness(home: string, checkpoints: SignedCheckpoint[], cont
   const setting = state.snapshot().settings.audit_witness;
   await state.close();
   if (setting === null || checkpoints.length === 0) return null;
-  const upstream = createUpstreamClient();
-  const target = settingWitness(setting, upstream, await ensureInstanceId(home));
-  try {
-    for (const checkpoint of checkpoints) {
-      const answer = await target.send(checkpoint);
-      if (!answer.ok) {
-        context.stderr.write(`audit witness ${target.name} refused checkpoint ${checkpoint.seq}: ${answer.refused}\n`);
-        return `${target.name}: refused`;
-      }
-    }
-    return `${target.name}: sent`;
-  } catch (error) {
-    context.stderr.write(`audit witness ${target.name} could not be reached (${error instanceof Error ? error.message : String(error)}): `
-      + 'the next gw serve sends it the closed checkpoint\n');
-    return `${target.name}: unreachable, left for the next start`;
-  } finally {
-    await upstream.close();
+  // The witness targets (and the HTTP client under them) are the gateway's; loaded only when a witness is set.
+  const { pushToSettingWitness } = await import('../../gateway/witness-targets.js');
+  const pushed = await pushToSettingWitness(setting, await ensureInstanceId(home), checkpoints);
+  if (pushed.sent) return `${pushed.witness}: sent`;
+  if (pushed.refused !== undefined) {
+    context.stderr.write(`audit witness ${pushed.witness} refused ${pushed.refused}\n`);
+    return `${pushed.witness}: refused`;
   }
+  context.stderr.write(`audit witness ${pushed.witness} could not be reached (${pushed.unreachable ?? 'no answer'}): the next gw serve sends it the closed checkpoint\n`);
+  return `${pushed.witness}: unreachable, left for the next start`;
 }
 
 function print(summary: RotationSummary, flags: RotateFlags, context: CliContext, witness: string | null = null): void {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { GatewayJar, waitUntil, CHAT_BODY } from '../helpers.js';
+import { freePort } from '../../support/database-servers.js';
 
 const jar = new GatewayJar();
 afterEach(async () => { await jar.stopAll(); });
@@ -27,16 +28,16 @@ async function chat(gateway: GatewayProcess, key: string): Promise<void> {
 }
 
 /** A home with a file witness on its own folder, served once with a few calls, then stopped. */
-async function servedHome(): Promise<{ home: string; volume: string; witness: string; key: string }> {
+async function servedHome(http?: string): Promise<{ home: string; volume: string; witness: string; key: string }> {
   const home = await makeHome();
   const volume = await makeHome('gw-witness-volume-');
-  const witness = path.join(volume, 'witness.jsonl');
+  const witness = http ?? path.join(volume, 'witness.jsonl');
   expect((await runGw(['settings', 'set', 'audit_witness', witness], { home })).code).toBe(0);
   const gateway = await jar.start({ home, args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn' } });
   const key = gateway.bootstrapKey!;
   for (let call = 0; call < 3; call += 1) await chat(gateway, key);
   expect(await gateway.stop()).toBe(0);
-  expect((await witnessLines(witness)).length).toBeGreaterThan(0);
+  if (http === undefined) expect((await witnessLines(witness)).length).toBeGreaterThan(0);
   return { home, volume, witness, key };
 }
 
@@ -81,3 +82,13 @@ it('a witness out of reach at an offline rotation is said so, and the next gw se
   expect(firstOfB).toBeGreaterThan(closedAt); // the witness learns A ended before it hears of B
   await verifyWithWitness(home, witness);
 }, 180_000);
+
+it('an HTTP witness that is down at an offline rotation is named as unreachable, and the rotation stands', async () => {
+  const url = `http://127.0.0.1:${await freePort()}/witness`; // nothing listens there
+  const { home } = await servedHome(url);
+  const rotated = await runGw(['audit', 'rotate', '--json'], { home });
+  expect(rotated.code, rotated.stderr).toBe(0);
+  expect(rotated.stderr).toMatch(new RegExp(`audit witness http ${url} could not be reached .*the next gw serve sends it the closed checkpoint`));
+  expect((JSON.parse(rotated.stdout) as Summary).witness).toBe(`http ${url}: unreachable, left for the next start`);
+  expect((await runGw(['audit', 'verify'], { home })).code).toBe(0);
+}, 120_000);
