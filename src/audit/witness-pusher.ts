@@ -32,10 +32,19 @@ export interface WitnessPusherOptions {
 const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 60_000;
 
+/** What one witness has acknowledged of one trail (a chain: rotation starts a new trail at seq 1). */
+interface Witnessed {
+  seq: number;
+  closed: boolean;
+}
+
 interface TargetState {
   target: WitnessTarget;
-  pending: SignedCheckpoint | null;
-  witnessedSeq: number | null;
+  /** At most one checkpoint per trail, oldest trail first: a closed chain's last checkpoint is never replaced by the next chain's. */
+  pending: SignedCheckpoint[];
+  witnessed: Map<string, Witnessed>;
+  /** The trail of the newest checkpoint this witness acknowledged, for health. */
+  lastTrail: string | null;
   error: string | null;
   sending: Promise<void> | null;
   timer: NodeJS.Timeout | undefined;
@@ -43,9 +52,16 @@ interface TargetState {
   lastSentAt: number;
 }
 
+/** Whether `checkpoint` adds nothing to what `held` (same trail) already says; a closing checkpoint adds even at the same seq. */
+function isCovered(held: { seq: number; closed: boolean }, checkpoint: SignedCheckpoint): boolean {
+  if (held.closed) return true;
+  return held.seq > checkpoint.seq || (held.seq === checkpoint.seq && checkpoint.closed !== true);
+}
+
 export class WitnessPusher {
   private readonly targets: TargetState[] = [];
-  private latest: SignedCheckpoint | null = null;
+  /** The newest checkpoint of each trail offered, oldest trail first, for a witness added later. */
+  private readonly latest = new Map<string, SignedCheckpoint>();
   private stopped = false;
   private readonly intervalMs: number;
 
@@ -56,38 +72,51 @@ export class WitnessPusher {
   /** The writer's onCheckpoint: never throws, never waits. Legacy HMAC checkpoints are nothing a witness can check. */
   offer(checkpoint: Checkpoint): void {
     if (!isSignedCheckpoint(checkpoint) || this.stopped) return;
-    this.latest = checkpoint;
+    this.remember(checkpoint);
     for (const state of this.targets) this.queue(state, checkpoint, false);
   }
 
-  /** Targets are added once the gateway knows them (the hub client exists after the trail opens); the newest checkpoint goes out at once. */
-  addTarget(target: WitnessTarget): void {
-    const state: TargetState = { target, pending: null, witnessedSeq: null, error: null, sending: null, timer: undefined, retryMs: RETRY_MIN_MS, lastSentAt: -Infinity };
+  /**
+   * Targets are added once the gateway knows them (the hub client exists after the trail opens); the newest checkpoints go out at once.
+   * `lacking`: closed chains' checkpoints the start found this witness without (a `gw audit rotate` with no gw running that could
+   * not deliver), sent before the live chain's, so the witness learns the old chain ended before it hears of the next.
+   */
+  addTarget(target: WitnessTarget, lacking: readonly SignedCheckpoint[] = []): void {
+    const state: TargetState = {
+      target, pending: [], witnessed: new Map(), lastTrail: null, error: null, sending: null, timer: undefined, retryMs: RETRY_MIN_MS, lastSentAt: -Infinity,
+    };
     this.targets.push(state);
-    if (this.latest) this.queue(state, this.latest, true);
+    for (const checkpoint of [...lacking, ...this.latest.values()]) this.queue(state, checkpoint, true);
   }
 
   health(): WitnessHealth | null {
     if (this.targets.length === 0) return null;
     const witnesses = this.targets.map((state) => ({
-      name: state.target.name, witnessed_seq: state.witnessedSeq, pending_seq: state.pending?.seq ?? null,
+      name: state.target.name,
+      witnessed_seq: state.lastTrail === null ? null : state.witnessed.get(state.lastTrail)?.seq ?? null,
+      pending_seq: state.pending.at(-1)?.seq ?? null,
       ...(state.error ? { error: state.error } : {}),
     }));
     return { status: this.targets.some((state) => state.error !== null) ? 'degraded' : 'ok', witnesses };
   }
 
-  /** At stop: sends what is pending now (gateway.stop's checkpoint) once, within `timeoutMs`, then stops. */
+  /** At stop: sends what is pending now (gateway.stop's checkpoint, a closed chain's) within `timeoutMs`, then stops. */
   async drain(timeoutMs: number): Promise<void> {
+    let expired = false;
     const flushOne = async (state: TargetState): Promise<void> => {
-      if (state.sending) await state.sending;
-      clearTimeout(state.timer);
-      state.timer = undefined;
-      if (state.pending === null || this.stopped) return;
-      this.sendNow(state);
-      await state.sending;
+      // Each pending checkpoint is tried once: a witness that is down is not retried here.
+      for (let tries = state.pending.length; tries > 0 && !expired; tries -= 1) {
+        if (state.sending) await state.sending;
+        clearTimeout(state.timer);
+        state.timer = undefined;
+        if (state.pending.length === 0 || this.stopped || expired) return;
+        this.sendNow(state);
+        await state.sending;
+      }
     };
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(this.targets.map(flushOne)), new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
+    expired = true;
     clearTimeout(timer);
     this.stop();
   }
@@ -97,12 +126,23 @@ export class WitnessPusher {
     for (const state of this.targets) clearTimeout(state.timer);
   }
 
+  private remember(checkpoint: SignedCheckpoint): void {
+    const held = this.latest.get(checkpoint.trail);
+    if (held !== undefined && isCovered({ seq: held.seq, closed: held.closed === true }, checkpoint)) return;
+    this.latest.set(checkpoint.trail, checkpoint);
+    // Only the open chain and the chains closed since start are kept: rotations are rare, and a witness added late needs only these.
+    if (this.latest.size > 16) this.latest.delete(this.latest.keys().next().value as string);
+  }
+
   private queue(state: TargetState, checkpoint: SignedCheckpoint, now: boolean): void {
-    // A closing checkpoint (gw audit rotate) goes out even at a seq already sent: the witness must learn the chain ended on purpose.
-    const behind = (seq: number) => seq > checkpoint.seq || (seq === checkpoint.seq && checkpoint.closed !== true);
-    if (state.pending !== null && behind(state.pending.seq)) return;
-    if (state.witnessedSeq !== null && behind(state.witnessedSeq)) return;
-    state.pending = checkpoint;
+    const witnessed = state.witnessed.get(checkpoint.trail);
+    if (witnessed !== undefined && isCovered(witnessed, checkpoint)) return;
+    const at = state.pending.findIndex((pending) => pending.trail === checkpoint.trail);
+    if (at >= 0) {
+      const pending = state.pending[at]!;
+      if (isCovered({ seq: pending.seq, closed: pending.closed === true }, checkpoint)) return;
+      state.pending[at] = checkpoint;
+    } else state.pending.push(checkpoint);
     if (state.sending || state.timer) return;
     const wait = now ? 0 : state.lastSentAt + this.intervalMs - performance.now();
     if (wait <= 0) this.sendNow(state);
@@ -116,22 +156,32 @@ export class WitnessPusher {
   }
 
   private sendNow(state: TargetState): void {
-    const checkpoint = state.pending;
-    if (checkpoint === null) return;
+    const checkpoint = state.pending[0];
+    if (checkpoint === undefined) return;
     state.lastSentAt = performance.now();
     state.sending = this.deliver(state, checkpoint).finally(() => {
       state.sending = null;
-      if (state.pending && !state.timer && !this.stopped) this.schedule(state, state.error ? state.retryMs : this.intervalMs);
+      if (state.pending.length === 0 || state.timer || this.stopped) return;
+      // The next trail's checkpoint follows a delivered one at once; the same trail's newer head waits out the interval.
+      const next = state.error ? state.retryMs : state.pending[0]!.trail !== checkpoint.trail ? 0 : this.intervalMs;
+      this.schedule(state, next);
     });
+  }
+
+  private settle(state: TargetState, checkpoint: SignedCheckpoint): void {
+    const at = state.pending.indexOf(checkpoint);
+    if (at >= 0) state.pending.splice(at, 1);
   }
 
   private async deliver(state: TargetState, checkpoint: SignedCheckpoint): Promise<void> {
     try {
       const answer = await state.target.send(checkpoint);
-      if (state.pending === checkpoint) state.pending = null;
+      this.settle(state, checkpoint);
       state.retryMs = RETRY_MIN_MS;
       if (answer.ok) {
-        state.witnessedSeq = Math.max(state.witnessedSeq ?? 0, checkpoint.seq);
+        const held = state.witnessed.get(checkpoint.trail);
+        state.witnessed.set(checkpoint.trail, { seq: Math.max(held?.seq ?? 0, checkpoint.seq), closed: (held?.closed ?? false) || checkpoint.closed === true });
+        state.lastTrail = checkpoint.trail;
         state.error = null;
         if (answer.cosignature) this.options.onCosignature?.(checkpoint, answer.cosignature, state.target.name);
       } else {

@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openAuditTrail } from '../audit/audit-trail.js';
 import { WitnessPusher } from '../audit/witness-pusher.js';
-import { addWitnessTargets } from './witness-targets.js';
+import { addWitnessTargets, closedCheckpointsLacking } from './witness-targets.js';
+import type { SignedCheckpoint } from '../audit/checkpoint.js';
 import { CosignatureKeeper, fileCosignatureSink } from './cosignature-keeper.js';
 import { startAuditSink, type RunningAuditSink } from './start-audit-sink.js';
 import { holdTrailToWitnesses, prepareWitnessStart } from './witness-at-start.js';
@@ -137,11 +138,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     shutdown.add('mode', async () => mode.stop());
     const modeUpstream = mode.wrapUpstream(upstream);
     const witnessInput = { setting: state.snapshot().settings.audit_witness, hub: mode.sidecar?.hub ?? null, upstream: modeUpstream, ...(witnessStart.instance ? { instance: witnessStart.instance } : {}) };
+    const lacking = new Map<string, SignedCheckpoint[]>(); // closed chains a witness has not heard of (an offline rotation)
     const startSkipped = witnessStart.local && witnessStart.instance ? await holdTrailToWitnesses(witnessInput, {
       home: options.home, instance: witnessStart.instance, local: witnessStart.local, acceptGap: options.acceptAuditGap === true, audit,
       warn: (message) => logger.warn({ component: 'audit_witness' }, message),
+      onRead: async (witness, entries) => { lacking.set(witness, await closedCheckpointsLacking(options.home, entries)); },
     }) : [];
-    addWitnessTargets(witnesses, witnessInput);
+    addWitnessTargets(witnesses, witnessInput, lacking);
     const witnessHealth = (): Record<string, HealthComponent> => {
       const health = witnesses.health();
       return health ? { audit_witness: { ...health, ...(startSkipped.length > 0 ? { start_check: startSkipped } : {}) } } : {};

@@ -93,6 +93,8 @@ export interface WitnessStartCheck {
   acceptGap: boolean;
   audit: AuditTrail;
   warn(message: string): void;
+  /** What each witness that could be read holds (the start then sends it the closed chains it lacks). */
+  onRead?(witness: string, entries: WitnessedCheckpoint[]): Promise<void>;
 }
 
 /** Holds the local trail against each witness; resolves with what could not be checked (for /health), throws on a refused rollback. */
@@ -113,6 +115,7 @@ export async function holdTrailToWitnesses(input: WitnessTargetInput, check: Wit
     } finally {
       clearTimeout(timer);
     }
+    await check.onRead?.(reader.name, entries);
     const rollback = await checkWitnessAtStart(check.local, entries, check.instance, reader.name);
     if (rollback === null) continue;
     if (!check.acceptGap) throw new WitnessRollbackError(rollback, check.home);

@@ -11,6 +11,17 @@ const { privateKey } = generateKeyPairSync('ed25519');
 const publicKey = rawPublicKey(privateKey);
 const checkpointAt = (seq: number): SignedCheckpoint => signCheckpointWithKey(privateKey, publicKey, 'c'.repeat(64), { seq, hash: 'd'.repeat(64) });
 
+const trailA = 'a'.repeat(64);
+const trailB = 'b'.repeat(64);
+const checkpointOf = (trail: string, seq: number, closed = false): SignedCheckpoint => signCheckpointWithKey(privateKey, publicKey, trail, { seq, hash: 'd'.repeat(64) }, closed);
+/** `A12c`: trail A, seq 12, closed. */
+const labelOf = (checkpoint: SignedCheckpoint): string => `${checkpoint.trail === trailA ? 'A' : 'B'}${checkpoint.seq}${checkpoint.closed ? 'c' : ''}`;
+
+function labellingTarget(): WitnessTarget & { seen: string[] } {
+  const seen: string[] = [];
+  return { name: 'labels', seen, send: async (checkpoint) => { seen.push(labelOf(checkpoint)); return { ok: true }; } };
+}
+
 function recordingTarget(answer: (checkpoint: SignedCheckpoint) => Promise<WitnessAnswer>): WitnessTarget & { seen: number[] } {
   const seen: number[] = [];
   return { name: 'test', seen, send: async (checkpoint) => { seen.push(checkpoint.seq); return answer(checkpoint); } };
@@ -92,5 +103,66 @@ describe('WitnessPusher', () => {
     pusher.offer(checkpointAt(2)); // would wait a minute
     await pusher.drain(1_000);
     expect(target.seen).toEqual([1, 2]);
+  });
+
+  it('after a rotation the new chain is witnessed from its first checkpoints, though their seq is below the closed chain\'s', async () => {
+    const pusher = new WitnessPusher({ intervalMs: 10 });
+    const target = labellingTarget();
+    pusher.addTarget(target);
+    pusher.offer(checkpointOf(trailA, 10));
+    await waitUntil(() => target.seen.length === 1, { timeoutMs: 2_000 });
+    pusher.offer(checkpointOf(trailA, 12, true));
+    await waitUntil(() => target.seen.length === 2, { timeoutMs: 2_000 });
+    pusher.offer(checkpointOf(trailB, 1));
+    await waitUntil(() => target.seen.length === 3, { timeoutMs: 2_000 });
+    pusher.offer(checkpointOf(trailB, 3));
+    await waitUntil(() => target.seen.length === 4, { timeoutMs: 2_000 });
+    pusher.offer(checkpointOf(trailA, 11)); // an old head of the closed chain: nothing to send
+    await sleep(50);
+    expect(target.seen).toEqual(['A10', 'A12c', 'B1', 'B3']);
+    expect(pusher.health()?.witnesses[0]).toEqual({ name: 'labels', witnessed_seq: 3, pending_seq: null });
+    pusher.stop();
+  });
+
+  it('a closed checkpoint still pending is not replaced by the next chain\'s: both go out, the closed one first', async () => {
+    const pusher = new WitnessPusher({ intervalMs: 10 });
+    let release: () => void = () => undefined;
+    const seen: string[] = [];
+    pusher.addTarget({ name: 'slow', send: (checkpoint) => { seen.push(labelOf(checkpoint)); return new Promise((resolve) => { release = () => resolve({ ok: true }); }); } });
+    pusher.offer(checkpointOf(trailA, 10)); // held by the slow witness
+    pusher.offer(checkpointOf(trailA, 12, true));
+    pusher.offer(checkpointOf(trailB, 1));
+    pusher.offer(checkpointOf(trailB, 2));
+    for (let round = 0; round < 3; round += 1) {
+      await waitUntil(() => seen.length === round + 1, { timeoutMs: 2_000 });
+      release();
+    }
+    await waitUntil(() => pusher.health()?.witnesses[0]?.pending_seq === null, { timeoutMs: 2_000 });
+    expect(seen).toEqual(['A10', 'A12c', 'B2']);
+    pusher.stop();
+  });
+
+  it('a witness added after a rotation gets the closed checkpoint and the new chain\'s head; drain sends both', async () => {
+    const pusher = new WitnessPusher({ intervalMs: 60_000 });
+    pusher.offer(checkpointOf(trailA, 12, true));
+    pusher.offer(checkpointOf(trailB, 2));
+    const target = labellingTarget();
+    pusher.addTarget(target);
+    await pusher.drain(2_000);
+    expect(target.seen).toEqual(['A12c', 'B2']);
+  });
+
+  it('a closed checkpoint the start found a witness lacking goes to that witness, before the live chain\'s', async () => {
+    const pusher = new WitnessPusher({ intervalMs: 10 });
+    pusher.offer(checkpointOf(trailB, 2));
+    const lacking = labellingTarget();
+    const other = { ...labellingTarget(), name: 'other' };
+    pusher.addTarget(lacking, [checkpointOf(trailA, 12, true)]);
+    pusher.addTarget(other);
+    await waitUntil(() => lacking.seen.length === 2, { timeoutMs: 2_000 });
+    await sleep(50);
+    expect(lacking.seen).toEqual(['A12c', 'B2']);
+    expect(other.seen).toEqual(['B2']);
+    pusher.stop();
   });
 });

@@ -7,7 +7,9 @@ import type { Command } from 'commander';
 import { AuditLockedError, AuditRotationError, openAuditTrail, type RotationSummary } from '../../audit/audit-trail.js';
 import { callHub, remoteHub } from '../admin-client.js';
 import { CliExit, type CliContext } from '../cli-context.js';
-import { resolveStoreUrl } from '../../postgres/open-state.js';
+import { openState, resolveStoreUrl } from '../../postgres/open-state.js';
+import { isSignedCheckpoint, type SignedCheckpoint } from '../../audit/checkpoint.js';
+import { ensureInstanceId } from '../../audit/instance-id.js';
 
 interface RotateFlags {
   home?: string;
@@ -16,11 +18,22 @@ interface RotateFlags {
   json?: boolean;
 }
 
-async function rotateHome(home: string): Promise<RotationSummary> {
+/** What a rotation with no gw running tells the witness: the closed chain's last checkpoint, then the new chain's newest. */
+interface Rotated {
+  summary: RotationSummary;
+  checkpoints: SignedCheckpoint[];
+}
+
+async function rotateHome(home: string): Promise<Rotated> {
   let trail;
+  const newest = new Map<string, SignedCheckpoint>();
+  const keep = (checkpoint: SignedCheckpoint) => { if (newest.get(checkpoint.trail)?.closed !== true) newest.set(checkpoint.trail, checkpoint); };
   try {
     // fsync 'always': a rotation is rare and every step of it must be on disk before the next.
-    trail = await openAuditTrail({ dir: path.join(home, 'audit'), keyPath: path.join(home, 'audit.key'), fsync: 'always', role: 'cli' });
+    trail = await openAuditTrail({
+      dir: path.join(home, 'audit'), keyPath: path.join(home, 'audit.key'), fsync: 'always', role: 'cli',
+      onCheckpoint: (checkpoint) => { if (isSignedCheckpoint(checkpoint)) keep(checkpoint); },
+    });
   } catch (error) {
     if (error instanceof AuditLockedError) {
       throw new CliExit(1, `${error.message}: a running gw rotates its own trail; run gw audit rotate --hub http://HOST:PORT against it (admin token from gw login --admin or GW_ADMIN_TOKEN)`);
@@ -28,7 +41,10 @@ async function rotateHome(home: string): Promise<RotationSummary> {
     throw new CliExit(1, `cannot open the audit trail: ${(error as Error).message}`);
   }
   try {
-    return await trail.rotate!();
+    const summary = await trail.rotate!();
+    await trail.close();
+    const checkpoints = [newest.get(summary.closed_trail), newest.get(summary.trail)].filter((checkpoint) => checkpoint !== undefined);
+    return { summary, checkpoints };
   } catch (error) {
     throw new CliExit(1, `gw audit rotate: ${(error as Error).message}`);
   } finally {
@@ -36,13 +52,32 @@ async function rotateHome(home: string): Promise<RotationSummary> {
   }
 }
 
-function print(summary: RotationSummary, flags: RotateFlags, context: CliContext): void {
+/** Sends the rotation's checkpoints to the configured witness; never fails the rotation, which is done: says what it could not do. */
+async function pushToWitness(home: string, checkpoints: SignedCheckpoint[], context: CliContext): Promise<string | null> {
+  const state = await openState(home, undefined);
+  const setting = state.snapshot().settings.audit_witness;
+  await state.close();
+  if (setting === null || checkpoints.length === 0) return null;
+  // The witness targets (and the HTTP client under them) are the gateway's; loaded only when a witness is set.
+  const { pushToSettingWitness } = await import('../../gateway/witness-targets.js');
+  const pushed = await pushToSettingWitness(setting, await ensureInstanceId(home), checkpoints);
+  if (pushed.sent) return `${pushed.witness}: sent`;
+  if (pushed.refused !== undefined) {
+    context.stderr.write(`audit witness ${pushed.witness} refused ${pushed.refused}\n`);
+    return `${pushed.witness}: refused`;
+  }
+  context.stderr.write(`audit witness ${pushed.witness} could not be reached (${pushed.unreachable ?? 'no answer'}): the next gw serve sends it the closed checkpoint\n`);
+  return `${pushed.witness}: unreachable, left for the next start`;
+}
+
+function print(summary: RotationSummary, flags: RotateFlags, context: CliContext, witness: string | null = null): void {
   if (flags.json) {
-    context.stdout.write(`${JSON.stringify(summary)}\n`);
+    context.stdout.write(`${JSON.stringify(witness === null ? summary : { ...summary, witness })}\n`);
     return;
   }
   context.stdout.write(`audit chain ${summary.closed_trail.slice(0, 12)}… closed at seq ${summary.closed_seq} (key ${summary.previous_key_fingerprint}); `
     + `new chain ${summary.trail.slice(0, 12)}… signed by key ${summary.next_key_fingerprint}, trusted by rotation\n`);
+  if (witness !== null) context.stdout.write(`witness ${witness}\n`);
 }
 
 async function runAuditRotate(flags: RotateFlags, context: CliContext): Promise<void> {
@@ -52,7 +87,11 @@ async function runAuditRotate(flags: RotateFlags, context: CliContext): Promise<
   const store = resolveStoreUrl(flags.store, context.env);
   // PostgreSQL (and pg) are loaded only when a store is named.
   const rotateStore = async (url: string) => (await import('../../postgres/rotate-store-offline.js')).rotateStoreOffline(url, home);
-  const summary = store === undefined ? await rotateHome(home) : await rotateStore(store).catch((error: unknown) => {
+  if (store === undefined) {
+    const { summary, checkpoints } = await rotateHome(home);
+    return print(summary, flags, context, await pushToWitness(home, checkpoints, context));
+  }
+  const summary = await rotateStore(store).catch((error: unknown) => {
     if (error instanceof AuditRotationError) throw new CliExit(1, `gw audit rotate: ${error.message}`);
     throw error;
   });

@@ -3,15 +3,12 @@
 // deleted, are both failures of `gw audit verify --store` with every instance's key given.
 // Before, the first passed with a warning ("no pinned public key") and the second with
 // "all intact". Two real instances on a real PostgreSQL write the chains.
-import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sealRecord, type UnsealedRecord } from '../../../src/audit/chain.js';
-import { signCheckpointWithKey, trailIdOf } from '../../../src/audit/checkpoint.js';
-import { requestFacets } from '../../../src/postgres/request-facets.js';
 import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 import { GatewayJar } from '../helpers.js';
+import { chainOfPid, deleteChain, rewriteAndResign } from '../audit-contract/postgres-insider.js';
 
 let postgres: PostgresServer;
 let store: string;
@@ -32,43 +29,7 @@ async function chat(instance: GatewayProcess, credential: string): Promise<void>
   await response.text();
 }
 
-async function withClient<T>(run: (client: import('pg').Client) => Promise<T>): Promise<T> {
-  const pg = await import('pg');
-  const client = new pg.default.Client({ connectionString: store });
-  await client.connect();
-  try { return await run(client); } finally { await client.end(); }
-}
-
-async function chainOf(instance: GatewayProcess): Promise<string> {
-  return withClient(async (client) => (await client.query<{ chain_id: string }>('SELECT chain_id FROM gw_audit_chains WHERE instance LIKE $1', [`%:${instance.child.pid}`])).rows[0]!.chain_id);
-}
-
-/** What an insider with the database does: edit a request's person and status, re-seal every record after it, rewrite the facets, and sign a new checkpoint under a key of their own. */
-async function rewriteAndResign(chainId: string): Promise<void> {
-  await withClient(async (client) => {
-    const { rows } = await client.query<{ seq: string; line: string }>('SELECT seq, line FROM gw_audit_records WHERE chain_id = $1 ORDER BY seq', [chainId]);
-    const records = rows.map((row) => JSON.parse(row.line) as UnsealedRecord & { hash?: string; kind: string; person?: unknown; status?: unknown });
-    const target = records.findIndex((record) => record.kind === 'request');
-    expect(target).toBeGreaterThan(0);
-    records[target]!.person = 'someone-else@example.com';
-    records[target]!.status = 500;
-    let prev = records[target - 1]!.hash!;
-    let head = { seq: 0, hash: '' };
-    for (const record of records.slice(target)) {
-      delete record.hash;
-      const sealed = sealRecord({ ...record, prev });
-      prev = sealed.record.hash;
-      head = { seq: sealed.record.seq, hash: sealed.record.hash };
-      const facets = requestFacets(sealed.record);
-      await client.query('UPDATE gw_audit_records SET line = $1, facets = $2 WHERE chain_id = $3 AND seq = $4',
-        [sealed.line, facets === null ? null : JSON.stringify(facets), chainId, sealed.record.seq]);
-    }
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const raw = publicKey.export({ format: 'jwk' }).x!;
-    const checkpoint = signCheckpointWithKey(privateKey, raw, trailIdOf(records[0]!.hash!), head);
-    await client.query('UPDATE gw_audit_chains SET checkpoint = $1, head_hash = $2 WHERE chain_id = $3', [JSON.stringify(checkpoint), head.hash, chainId]);
-  });
-}
+const chainOf = (instance: GatewayProcess) => chainOfPid(store, instance.child.pid!);
 
 beforeAll(async () => {
   postgres = await startPostgres();
@@ -109,7 +70,7 @@ it('every chain under a trusted key verifies; an auditor with no keys is refused
 
 it('a chain edited, re-hashed and re-signed under a fresh key, facets and all, fails with every instance\'s key given', async () => {
   const chain = await chainOf(first);
-  await rewriteAndResign(chain);
+  await rewriteAndResign(store, chain);
   const verified = await verify('--key', keyOf(first), '--key', keyOf(second));
   expect(verified.code).toBe(1);
   const line = verified.stdout.split('\n').find((candidate) => candidate.includes(chain))!;
@@ -122,10 +83,7 @@ it('a chain edited, re-hashed and re-signed under a fresh key, facets and all, f
 
 it('a whole chain deleted (its records and its row) fails: the --key that signed it signs no chain', async () => {
   const chain = await chainOf(second);
-  await withClient(async (client) => {
-    await client.query('DELETE FROM gw_audit_records WHERE chain_id = $1', [chain]);
-    await client.query('DELETE FROM gw_audit_chains WHERE chain_id = $1', [chain]);
-  });
+  await deleteChain(store, chain);
   const verified = await verify('--key', keyOf(second));
   expect(verified.code).toBe(1);
   expect(verified.stdout).toContain(`MISSING: --key ${keyOf(second)}`);
