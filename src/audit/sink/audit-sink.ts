@@ -3,12 +3,15 @@
 // covers after the cursor, sends it as one batch, and advances the cursor only once the
 // receiver acknowledged it. A receiver that is down costs nothing but a growing backlog (in the
 // trail, never dropped); a crash costs at most a repeat of the unacknowledged batch, with the
-// same event uids (gw:<chain>:<seq>), which the receiver drops.
+// same event uids (gw:<chain>:<seq>), which the receiver drops. Across `gw audit rotate` the
+// sink finishes the closed chain (moved to audit/chains/) before it starts the next one.
+import { stat } from 'node:fs/promises';
 import { isSignedCheckpoint, type SignedCheckpoint } from '../checkpoint.js';
 import { GENESIS_PREV } from '../record.js';
 import { endsAtRecord, locateRecord, readTrailSlice, TrailMismatchError } from './read-trail-slice.js';
 import { readSinkCursor, writeSinkCursor, type SinkPosition } from './sink-cursor.js';
 import { sinkEventsOf } from './sink-events.js';
+import { chainSegment, successorOf, type ChainSegment } from './chain-segment.js';
 import type { FileTrailSource } from './file-trail-source.js';
 
 export interface SinkTarget {
@@ -66,6 +69,9 @@ export class AuditSink {
   private position: SinkPosition | null = null;
   private head: SignedCheckpoint | null = null;
   private trailSize = 0;
+  /** The chain being sent (a closed one while the sink finishes it after a rotation), and its log's size. */
+  private segment: ChainSegment | null = null;
+  private segmentSize = 0;
   private consecutiveFailures = 0;
   private failures = 0;
   private lastError: string | undefined;
@@ -86,7 +92,13 @@ export class AuditSink {
 
   backlog(): { events: number; bytes: number } {
     const seq = this.position?.seq ?? 0;
-    return { events: Math.max(0, (this.head?.seq ?? 0) - seq), bytes: Math.max(0, this.trailSize - (this.position?.offset ?? 0)) };
+    const offset = this.position?.offset ?? 0;
+    const live = { events: this.head?.seq ?? 0, bytes: this.trailSize };
+    // Finishing a closed chain: its rest, then the whole live chain (chains closed in between are not counted).
+    if (this.segment?.closed && this.segment.chain !== this.head?.trail) {
+      return { events: Math.max(0, this.segment.head.seq - seq) + live.events, bytes: Math.max(0, this.segmentSize - offset) + live.bytes };
+    }
+    return { events: Math.max(0, live.events - seq), bytes: Math.max(0, live.bytes - offset) };
   }
 
   health(): AuditSinkHealth {
@@ -144,12 +156,16 @@ export class AuditSink {
     this.trailSize = await this.options.source.size();
     if (checkpoint === null || !isSignedCheckpoint(checkpoint)) return 'idle'; // a legacy checkpoint is replaced at the next commit
     this.head = checkpoint;
-    const from = await this.positionFor(checkpoint);
+    const segment = await this.segmentFor(checkpoint);
+    if (segment === null) return 'idle';
+    const from = this.position!;
+    this.segmentSize = segment.logFile === this.options.source.logFile ? this.trailSize : (await stat(segment.logFile).catch(() => ({ size: 0 }))).size;
     this.checkBound();
-    if (from.seq > checkpoint.seq) throw new TrailMismatchError(`the trail ends at seq ${checkpoint.seq}, before record ${from.seq}, which was delivered: the trail was cut`);
-    if (from.seq === checkpoint.seq) return 'idle';
-    const slice = await this.readAfter(from, checkpoint.seq);
-    const lines = sinkEventsOf(slice.entries, checkpoint);
+    const upTo = segment.head.seq;
+    if (from.seq > upTo) throw new TrailMismatchError(`the chain ends at seq ${upTo}, before record ${from.seq}, which was delivered: the trail was cut`);
+    if (from.seq === upTo) return 'idle';
+    const slice = await this.readAfter(segment.logFile, from, upTo);
+    const lines = sinkEventsOf(slice.entries, segment.head);
     try {
       await this.options.target.deliver(lines, this.stopping.signal);
     } catch (error) {
@@ -159,15 +175,15 @@ export class AuditSink {
     return 'sent';
   }
 
-  private async readAfter(from: SinkPosition, upTo: number): ReturnType<typeof readTrailSlice> {
+  private async readAfter(logFile: string, from: SinkPosition, upTo: number): ReturnType<typeof readTrailSlice> {
     const batchBytes = this.options.batchBytes ?? 256 * 1024;
     try {
-      return await readTrailSlice(this.options.source.logFile, from, upTo, batchBytes);
+      return await readTrailSlice(logFile, from, upTo, batchBytes);
     } catch (error) {
       if (!(error instanceof TrailMismatchError) || from.seq === 0) throw error;
       // The saved offset may be stale (a cursor from another copy of the home): find the record by seq and hash.
-      this.position = await locateRecord(this.options.source.logFile, from.chain, from.seq, from.hash);
-      return readTrailSlice(this.options.source.logFile, this.position, upTo, batchBytes);
+      this.position = await locateRecord(logFile, from.chain, from.seq, from.hash);
+      return readTrailSlice(logFile, this.position, upTo, batchBytes);
     }
   }
 
@@ -215,31 +231,56 @@ export class AuditSink {
     this.overBound = over;
   }
 
-  /** Where to send from for the chain `checkpoint` names: the cursor, or what the target holds, or record 1. */
-  private async positionFor(checkpoint: SignedCheckpoint): Promise<SinkPosition> {
-    if (this.position?.chain === checkpoint.trail) return this.position;
-    const start: SinkPosition = { chain: checkpoint.trail, seq: 0, hash: GENESIS_PREV, offset: 0 };
-    let position = (await this.savedPosition(checkpoint.trail)) ?? start;
-    // Checked once at start, not per batch: the receiver holds up to here, so the trail must still hold it too.
-    if (!(await endsAtRecord(this.options.source.logFile, position))) position = await locateRecord(this.options.source.logFile, position.chain, position.seq, position.hash);
-    const held = await this.options.target.lastDelivered?.();
-    if (held && held.chain === checkpoint.trail && held.seq > position.seq) {
-      position = await locateRecord(this.options.source.logFile, held.chain, held.seq, held.hash);
+  /**
+   * The chain to send from and where in it (this.position): the cursor's chain until its last
+   * record is delivered; a closed chain, once finished, hands over to the chain that opens from it.
+   * Null while there is nothing to send yet (a rotation still opening the next chain).
+   */
+  private async segmentFor(live: SignedCheckpoint): Promise<ChainSegment | null> {
+    let position = this.position ?? await this.initialPosition(live);
+    for (;;) {
+      const segment = await chainSegment(this.options.source, position.chain, live);
+      if (segment === null) {
+        this.options.log(`audit sink ${this.options.target.name}: the trail is a new chain; streaming it from record 1`);
+        position = startOf(live.trail);
+        continue;
+      }
+      this.position = position;
+      this.segment = segment;
+      if (!segment.closed || position.seq !== segment.head.seq) return segment;
+      const next = await successorOf(this.options.source, position.chain, live);
+      if (next === null) return null;
+      this.options.log(`audit sink ${this.options.target.name}: chain ${position.chain.slice(0, 12)}… closed by gw audit rotate is delivered to its end; streaming chain ${next.slice(0, 12)}… from record 1`);
+      position = startOf(next);
     }
-    this.position = position;
+  }
+
+  /** At start: the cursor (or record 1 of the live chain), moved on to what the target already holds. */
+  private async initialPosition(live: SignedCheckpoint): Promise<SinkPosition> {
+    let position = (await this.savedPosition()) ?? startOf(live.trail);
+    const segment = await chainSegment(this.options.source, position.chain, live);
+    if (segment === null) return startOf(live.trail); // segmentFor says it is a new chain
+    // Checked once at start, not per batch: the receiver holds up to here, so the trail must still hold it too.
+    if (!(await endsAtRecord(segment.logFile, position))) position = await locateRecord(segment.logFile, position.chain, position.seq, position.hash);
+    const held = await this.options.target.lastDelivered?.();
+    // The target is written before the cursor, so what it holds is at or after the cursor (maybe in the next chain).
+    if (held && (held.chain !== position.chain || held.seq > position.seq)) {
+      const heldSegment = held.chain === position.chain ? segment : await chainSegment(this.options.source, held.chain, live);
+      if (heldSegment) position = await locateRecord(heldSegment.logFile, held.chain, held.seq, held.hash);
+    }
     return position;
   }
 
-  private async savedPosition(chain: string): Promise<SinkPosition | null> {
+  private async savedPosition(): Promise<SinkPosition | null> {
     const cursor = await readSinkCursor(this.options.cursorFile).catch((error: unknown) => {
       this.options.log(`audit sink: ${describe(error)}; streaming the chain from record 1 (the receiver drops repeats by uid)`);
       return null;
     });
     if (cursor === null || cursor.target !== this.options.target.name) return null;
-    if (cursor.chain !== chain) {
-      this.options.log(`audit sink ${this.options.target.name}: the trail is a new chain; streaming it from record 1`);
-      return null;
-    }
     return { chain: cursor.chain, seq: cursor.seq, hash: cursor.hash, offset: cursor.offset };
   }
+}
+
+function startOf(chain: string): SinkPosition {
+  return { chain, seq: 0, hash: GENESIS_PREV, offset: 0 };
 }

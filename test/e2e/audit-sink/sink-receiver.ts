@@ -1,6 +1,7 @@
 // A SIEM's HTTP collector on loopback, for the audit sink's tests: takes POSTed
 // application/x-ndjson batches, keeps each event once by its uid (metadata.uid) in arrival
-// order, counts repeats and out-of-order events, and remembers every Authorization header.
+// order, counts repeats and out-of-order events (each chain's events in seq order from 1; a
+// later chain only once the one before it has ended, as after gw audit rotate), and remembers every Authorization header.
 // It can be stopped and started again on the same port (a receiver that is down), and told to
 // store a batch yet drop the connection before answering (delivered, never acknowledged).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -9,6 +10,11 @@ import type { AddressInfo } from 'node:net';
 interface EventHead {
   uid: string;
   sequence: number;
+}
+
+interface ReceivedEvent {
+  metadata: EventHead;
+  attestation_list?: Array<{ chain_uid?: string }>;
 }
 
 export class SinkReceiver {
@@ -24,6 +30,7 @@ export class SinkReceiver {
   requiredAuthorization: string | undefined;
   private readonly seen = new Set<string>();
   private lastSequence = 0;
+  private lastChain: string | undefined;
   private server: Server | undefined;
   port = 0;
 
@@ -55,12 +62,16 @@ export class SinkReceiver {
   }
 
   private store(line: string): void {
-    const event = JSON.parse(line) as { metadata: EventHead };
+    const event = JSON.parse(line) as ReceivedEvent;
     if (this.seen.has(event.metadata.uid)) {
       this.repeats += 1;
       return;
     }
-    if (event.metadata.sequence !== this.lastSequence + 1) this.outOfOrder += 1;
+    const chain = event.attestation_list?.[0]?.chain_uid;
+    // A new chain starts at 1 (the receiver cannot see here whether the old one ended: verify --ocsf checks that).
+    const expected = this.lastChain === undefined || chain === this.lastChain ? this.lastSequence + 1 : 1;
+    if (event.metadata.sequence !== expected) this.outOfOrder += 1;
+    this.lastChain = chain;
     this.lastSequence = event.metadata.sequence;
     this.seen.add(event.metadata.uid);
     this.lines.push(line);
