@@ -5,14 +5,12 @@
 // trail, never dropped); a crash costs at most a repeat of the unacknowledged batch, with the
 // same event uids (gw:<chain>:<seq>), which the receiver drops. Across `gw audit rotate` the
 // sink finishes the closed chain (moved to audit/chains/) before it starts the next one.
-import { stat } from 'node:fs/promises';
-import { isSignedCheckpoint, type SignedCheckpoint } from '../checkpoint.js';
-import { GENESIS_PREV } from '../record.js';
-import { endsAtRecord, locateRecord, readTrailSlice, TrailMismatchError } from './read-trail-slice.js';
+import { TrailMismatchError } from './read-trail-slice.js';
 import { readSinkCursor, writeSinkCursor, type SinkPosition } from './sink-cursor.js';
 import { sinkEventsOf } from './sink-events.js';
-import { chainSegment, successorOf, type ChainSegment } from './chain-segment.js';
 import type { FileTrailSource } from './file-trail-source.js';
+import { FileSinkQueue } from './file-sink-queue.js';
+import type { SinkQueue } from './sink-queue.js';
 
 export interface SinkTarget {
   /** The URL or path, for /health and logs: never a token. */
@@ -34,7 +32,8 @@ export interface AuditSinkHooks {
 }
 
 export interface AuditSinkOptions {
-  source: FileTrailSource;
+  /** The home's file trail, or another queue of chains (a PostgreSQL store's). */
+  source: FileTrailSource | SinkQueue;
   target: SinkTarget;
   cursorFile: string;
   maxBacklogBytes: number;
@@ -67,11 +66,7 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 
 export class AuditSink {
   private position: SinkPosition | null = null;
-  private head: SignedCheckpoint | null = null;
-  private trailSize = 0;
-  /** The chain being sent (a closed one while the sink finishes it after a rotation), and its log's size. */
-  private segment: ChainSegment | null = null;
-  private segmentSize = 0;
+  private readonly queue: SinkQueue;
   private consecutiveFailures = 0;
   private failures = 0;
   private lastError: string | undefined;
@@ -84,21 +79,18 @@ export class AuditSink {
   private running: Promise<void> = Promise.resolve();
   private readonly stopping = new AbortController();
 
-  constructor(private readonly options: AuditSinkOptions) {}
+  constructor(private readonly options: AuditSinkOptions) {
+    const { source, target } = options;
+    const log = (message: string) => options.log(`audit sink ${target.name}: ${message}`);
+    this.queue = 'logFile' in source ? new FileSinkQueue(source, target.lastDelivered?.bind(target), log) : source;
+  }
 
   start(): void {
     this.running = this.run();
   }
 
   backlog(): { events: number; bytes: number } {
-    const seq = this.position?.seq ?? 0;
-    const offset = this.position?.offset ?? 0;
-    const live = { events: this.head?.seq ?? 0, bytes: this.trailSize };
-    // Finishing a closed chain: its rest, then the whole live chain (chains closed in between are not counted).
-    if (this.segment?.closed && this.segment.chain !== this.head?.trail) {
-      return { events: Math.max(0, this.segment.head.seq - seq) + live.events, bytes: Math.max(0, this.segmentSize - offset) + live.bytes };
-    }
-    return { events: Math.max(0, live.events - seq), bytes: Math.max(0, live.bytes - offset) };
+    return this.queue.backlog(this.position);
   }
 
   health(): AuditSinkHealth {
@@ -126,6 +118,7 @@ export class AuditSink {
     this.wakeUp?.();
     // A receiver that holds a batch without answering must not hold up the stop (nor undici's close after it).
     this.stopping.abort(new Error('gw is stopping'));
+    await this.queue.close?.().catch(() => undefined);
   }
 
   private async run(): Promise<void> {
@@ -152,20 +145,19 @@ export class AuditSink {
 
   private async step(): Promise<Outcome> {
     if (this.mismatch !== undefined) return 'idle';
-    const checkpoint = await this.options.source.checkpoint();
-    this.trailSize = await this.options.source.size();
-    if (checkpoint === null || !isSignedCheckpoint(checkpoint)) return 'idle'; // a legacy checkpoint is replaced at the next commit
-    this.head = checkpoint;
-    const segment = await this.segmentFor(checkpoint);
-    if (segment === null) return 'idle';
-    const from = this.position!;
-    this.segmentSize = segment.logFile === this.options.source.logFile ? this.trailSize : (await stat(segment.logFile).catch(() => ({ size: 0 }))).size;
+    const next = await this.queue.next(this.position, this.position === null ? await this.savedPosition() : null);
+    if (next === null) {
+      this.checkBound();
+      return 'idle';
+    }
+    const from = next.position;
+    this.position = from;
     this.checkBound();
-    const upTo = segment.head.seq;
+    const upTo = next.head.seq;
     if (from.seq > upTo) throw new TrailMismatchError(`the chain ends at seq ${upTo}, before record ${from.seq}, which was delivered: the trail was cut`);
     if (from.seq === upTo) return 'idle';
-    const slice = await this.readAfter(segment.logFile, from, upTo);
-    const lines = sinkEventsOf(slice.entries, segment.head);
+    const slice = await this.queue.read(from, upTo, this.options.batchBytes ?? 256 * 1024);
+    const lines = sinkEventsOf(slice.entries, next.head);
     try {
       await this.options.target.deliver(lines, this.stopping.signal);
     } catch (error) {
@@ -173,18 +165,6 @@ export class AuditSink {
     }
     await this.advance(slice.end, lines);
     return 'sent';
-  }
-
-  private async readAfter(logFile: string, from: SinkPosition, upTo: number): ReturnType<typeof readTrailSlice> {
-    const batchBytes = this.options.batchBytes ?? 256 * 1024;
-    try {
-      return await readTrailSlice(logFile, from, upTo, batchBytes);
-    } catch (error) {
-      if (!(error instanceof TrailMismatchError) || from.seq === 0) throw error;
-      // The saved offset may be stale (a cursor from another copy of the home): find the record by seq and hash.
-      this.position = await locateRecord(logFile, from.chain, from.seq, from.hash);
-      return readTrailSlice(logFile, this.position, upTo, batchBytes);
-    }
   }
 
   private async advance(end: SinkPosition, lines: readonly string[]): Promise<void> {
@@ -231,46 +211,6 @@ export class AuditSink {
     this.overBound = over;
   }
 
-  /**
-   * The chain to send from and where in it (this.position): the cursor's chain until its last
-   * record is delivered; a closed chain, once finished, hands over to the chain that opens from it.
-   * Null while there is nothing to send yet (a rotation still opening the next chain).
-   */
-  private async segmentFor(live: SignedCheckpoint): Promise<ChainSegment | null> {
-    let position = this.position ?? await this.initialPosition(live);
-    for (;;) {
-      const segment = await chainSegment(this.options.source, position.chain, live);
-      if (segment === null) {
-        this.options.log(`audit sink ${this.options.target.name}: the trail is a new chain; streaming it from record 1`);
-        position = startOf(live.trail);
-        continue;
-      }
-      this.position = position;
-      this.segment = segment;
-      if (!segment.closed || position.seq !== segment.head.seq) return segment;
-      const next = await successorOf(this.options.source, position.chain, live);
-      if (next === null) return null;
-      this.options.log(`audit sink ${this.options.target.name}: chain ${position.chain.slice(0, 12)}… closed by gw audit rotate is delivered to its end; streaming chain ${next.slice(0, 12)}… from record 1`);
-      position = startOf(next);
-    }
-  }
-
-  /** At start: the cursor (or record 1 of the live chain), moved on to what the target already holds. */
-  private async initialPosition(live: SignedCheckpoint): Promise<SinkPosition> {
-    let position = (await this.savedPosition()) ?? startOf(live.trail);
-    const segment = await chainSegment(this.options.source, position.chain, live);
-    if (segment === null) return startOf(live.trail); // segmentFor says it is a new chain
-    // Checked once at start, not per batch: the receiver holds up to here, so the trail must still hold it too.
-    if (!(await endsAtRecord(segment.logFile, position))) position = await locateRecord(segment.logFile, position.chain, position.seq, position.hash);
-    const held = await this.options.target.lastDelivered?.();
-    // The target is written before the cursor, so what it holds is at or after the cursor (maybe in the next chain).
-    if (held && (held.chain !== position.chain || held.seq > position.seq)) {
-      const heldSegment = held.chain === position.chain ? segment : await chainSegment(this.options.source, held.chain, live);
-      if (heldSegment) position = await locateRecord(heldSegment.logFile, held.chain, held.seq, held.hash);
-    }
-    return position;
-  }
-
   private async savedPosition(): Promise<SinkPosition | null> {
     const cursor = await readSinkCursor(this.options.cursorFile).catch((error: unknown) => {
       this.options.log(`audit sink: ${describe(error)}; streaming the chain from record 1 (the receiver drops repeats by uid)`);
@@ -281,6 +221,3 @@ export class AuditSink {
   }
 }
 
-function startOf(chain: string): SinkPosition {
-  return { chain, seq: 0, hash: GENESIS_PREV, offset: 0 };
-}

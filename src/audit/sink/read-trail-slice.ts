@@ -30,7 +30,7 @@ export class TrailMismatchError extends Error {
 // One record line is a few hundred bytes; a buffer this large that holds no whole line is damage.
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-function parseLine(line: string, after: SinkPosition): AuditRecord {
+export function parseLine(line: string, after: SinkPosition): AuditRecord {
   let record: AuditRecord;
   try {
     record = JSON.parse(line) as AuditRecord;

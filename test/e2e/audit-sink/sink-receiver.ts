@@ -1,7 +1,7 @@
 // A SIEM's HTTP collector on loopback, for the audit sink's tests: takes POSTed
 // application/x-ndjson batches, keeps each event once by its uid (metadata.uid) in arrival
-// order, counts repeats and out-of-order events (each chain's events in seq order from 1; a
-// later chain only once the one before it has ended, as after gw audit rotate), and remembers every Authorization header.
+// order, counts repeats and out-of-order events (each chain's events in seq order from 1: several
+// instances of one store stream their chains to one receiver, interleaved), and remembers every Authorization header.
 // It can be stopped and started again on the same port (a receiver that is down), and told to
 // store a batch yet drop the connection before answering (delivered, never acknowledged).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -29,8 +29,7 @@ export class SinkReceiver {
   /** When set, a request without exactly this Authorization gets 401 and is not stored. */
   requiredAuthorization: string | undefined;
   private readonly seen = new Set<string>();
-  private lastSequence = 0;
-  private lastChain: string | undefined;
+  private readonly lastSequence = new Map<string | undefined, number>();
   private server: Server | undefined;
   port = 0;
 
@@ -68,11 +67,9 @@ export class SinkReceiver {
       return;
     }
     const chain = event.attestation_list?.[0]?.chain_uid;
-    // A new chain starts at 1 (the receiver cannot see here whether the old one ended: verify --ocsf checks that).
-    const expected = this.lastChain === undefined || chain === this.lastChain ? this.lastSequence + 1 : 1;
-    if (event.metadata.sequence !== expected) this.outOfOrder += 1;
-    this.lastChain = chain;
-    this.lastSequence = event.metadata.sequence;
+    // A new chain starts at 1 (whether the chain before it ended is verify --ocsf's to check).
+    if (event.metadata.sequence !== (this.lastSequence.get(chain) ?? 0) + 1) this.outOfOrder += 1;
+    this.lastSequence.set(chain, event.metadata.sequence);
     this.seen.add(event.metadata.uid);
     this.lines.push(line);
   }
