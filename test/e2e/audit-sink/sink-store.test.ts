@@ -5,7 +5,7 @@
 // so a new chain), the receiver holds every record of the instance's chains exactly once, in
 // order, with the uids `gw audit export --format ocsf --store` gives, and each chain's events
 // verify offline with the instance's public key.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayJar, sleep, waitUntil } from '../helpers.js';
@@ -105,6 +105,14 @@ async function expectOwnChains(home: string, boots: number): Promise<void> {
   }
 }
 
+async function adminToken(gateway: GatewayProcess): Promise<string> {
+  const made = await runGw(['admin', 'tokens', 'create', '--name', 'rotator', '--store', store], { home: gateway.home });
+  const token = made.stdout.trim();
+  expect(token, made.stderr).toMatch(/^gwa-/);
+  await waitUntil(async () => (await fetch(`${gateway.url}/admin/api/whoami`, { headers: { authorization: `Bearer ${token}` } })).status === 200, { timeoutMs: 15_000, what: 'the admin token to work' });
+  return token;
+}
+
 describe('audit sink on a PostgreSQL store', () => {
   it('each instance streams its own chains: receiver down then up under load, then SIGKILL while behind; every record once, in order, verifying offline', { timeout: 600_000 }, async () => {
     const home = await makeHome('gw-sink-a-');
@@ -154,5 +162,48 @@ describe('audit sink on a PostgreSQL store', () => {
     expect(new Set(receiver.uids()).size).toBe(receiver.lines.length);
     expect(receiver.outOfOrder).toBe(0);
     expect(receiver.lines.length).toBe([...await chainsOf(home), ...await chainsOf(otherHome)].reduce((sum, chain) => sum + chain.lines.length, 0));
+  });
+
+  it('across gw audit rotate on the store: the closed chain to its close, then the next; the pair verifies with the old key alone', { timeout: 400_000 }, async () => {
+    const home = await makeHome('gw-sink-rot-');
+    const gateway = await startGw(home);
+    const token = await adminToken(gateway);
+    await calls(gateway, key, 20);
+    await caughtUp(gateway);
+    const oldPub = path.join(await makeHome('gw-oldkey-'), 'old.pub');
+    await writeFile(oldPub, await readFile(path.join(home, 'audit.pub')));
+    await receiver.stop();
+    await calls(gateway, key, 100);
+    const rotated = await runGw(['audit', 'rotate', '--hub', gateway.url], { home, env: { GW_ADMIN_TOKEN: token } });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    await calls(gateway, key, 100);
+    await receiver.start();
+    await calls(gateway, key, 10);
+    await caughtUp(gateway);
+    expect(await gateway.stop()).toBe(0);
+    const pg = await import('pg');
+    const client = new pg.default.Client({ connectionString: store });
+    await client.connect();
+    const ours = new Set<string>();
+    let closedLines: string[] = [];
+    let openedLines: string[] = [];
+    try {
+      const { rows } = await client.query<{ chain_id: string; trail: string; closed: boolean | null }>(
+        "SELECT chain_id, checkpoint->>'trail' AS trail, (checkpoint->>'closed')::boolean AS closed FROM gw_audit_chains WHERE checkpoint->>'public_key' IN ($1, $2) ORDER BY started_at",
+        [(await readFile(oldPub, 'utf8')).trim(), (await readFile(path.join(home, 'audit.pub'), 'utf8')).trim()]);
+      expect(rows).toHaveLength(2);
+      expect(rows[0]!.closed).toBe(true);
+      const linesOf = async (chainId: string) => (await client.query<{ line: string }>('SELECT line FROM gw_audit_records WHERE chain_id = $1 ORDER BY seq', [chainId])).rows.map((row) => row.line);
+      closedLines = await linesOf(rows[0]!.chain_id);
+      openedLines = await linesOf(rows[1]!.chain_id);
+      for (const row of rows) ours.add(row.trail);
+    } finally {
+      await client.end();
+    }
+    const received = receiver.lines.filter((event) => ours.has(chainUidOf(event)));
+    expect(rawDataOf(received)).toEqual([...closedLines, ...openedLines]);
+    const verified = await verifyOcsf(received, home, oldPub);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(`OCSF export intact: ${received.length} events of 2 chains joined by gw audit rotate`);
   });
 });
