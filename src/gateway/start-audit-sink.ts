@@ -1,11 +1,15 @@
 // Builds the live audit sink of `gw serve` from the settings read at start (audit_sink,
 // audit_sink_token, audit_sink_max_backlog_bytes; docs/audit-sink.md): the target, its
 // metrics on the gateway's registry, and its /health component. A setting that cannot work
-// (a token variable that is not set, a PostgreSQL store) stops the start with a clear message.
+// (a token variable that is not set) stops the start with a clear message. With a PostgreSQL
+// store the queue is this instance's chains in the store (the database client loaded only then).
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AuditSink, type AuditSinkHealth } from '../audit/sink/audit-sink.js';
+import { AuditSink, type AuditSinkHealth, type SinkTarget } from '../audit/sink/audit-sink.js';
 import { createFileSinkTarget } from '../audit/sink/file-sink-target.js';
 import { createFileTrailSource } from '../audit/sink/file-trail-source.js';
+import type { SinkQueue } from '../audit/sink/sink-queue.js';
+import { PUBLIC_KEY_FILE } from '../audit/signing-key.js';
 import { SINK_CURSOR_FILE } from '../audit/sink/sink-cursor.js';
 import { readSecretReference } from '../config/login-env.js';
 import type { Logger } from '../logger.js';
@@ -39,17 +43,21 @@ function tokenOf(settings: Settings, env: Record<string, string | undefined>): s
   return token;
 }
 
-export function startAuditSink(input: AuditSinkInput): RunningAuditSink | null {
+/** This instance's chains in the store; one connection is enough for one loop. */
+async function storeQueue(input: AuditSinkInput, storeUrl: string, target: SinkTarget, log: (message: string) => void): Promise<SinkQueue> {
+  const [{ openDatabase }, { StoreSinkQueue }] = await Promise.all([import('../postgres/database.js'), import('../audit/sink/store-sink-queue.js')]);
+  const ownKey = async () => (await readFile(path.join(input.home, PUBLIC_KEY_FILE), 'utf8')).trim();
+  return new StoreSinkQueue(openDatabase(storeUrl, { maxConnections: 1 }), ownKey, target.lastDelivered?.bind(target), (message) => log(`audit sink ${target.name}: ${message}`));
+}
+
+export async function startAuditSink(input: AuditSinkInput): Promise<RunningAuditSink | null> {
   const setting = input.settings.audit_sink;
   if (setting === null) return null;
-  if (input.storeUrl) {
-    throw new Error('audit_sink streams the home\'s file trail; with a PostgreSQL store it is not supported yet: set audit_sink to none, and export each chain with gw audit export --format ocsf --store URL');
-  }
   const file = path.isAbsolute(setting);
   const target = file ? createFileSinkTarget(setting) : createHttpSinkTarget(input.upstream, setting, tokenOf(input.settings, input.env));
   const log = (message: string) => input.logger.warn({ component: 'audit_sink' }, message);
   const sink = new AuditSink({
-    source: createFileTrailSource(path.join(input.home, 'audit')), target, log,
+    source: input.storeUrl ? await storeQueue(input, input.storeUrl, target, log) : createFileTrailSource(path.join(input.home, 'audit')), target, log,
     cursorFile: path.join(input.home, SINK_CURSOR_FILE), maxBacklogBytes: input.settings.audit_sink_max_backlog_bytes,
     // The hooks run once the sink has started, after `metrics` below exists.
     hooks: { delivered: (events, bytes) => metrics.delivered(events, bytes), failed: () => metrics.failed(), overBound: () => metrics.overBound() },

@@ -172,7 +172,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ...(counters ? { limiter: counters.limiter } : {}),
       spend: createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date(), ...(counters ? { counter: counters.spendCounter } : {}) }),
     });
-    sink = startAuditSink({ home: options.home, settings: state.snapshot().settings, env: options.env, upstream, registry: services.metrics.registry, logger, ...(options.storeUrl ? { storeUrl: options.storeUrl } : {}) });
+    sink = await startAuditSink({ home: options.home, settings: state.snapshot().settings, env: options.env, upstream, registry: services.metrics.registry, logger, ...(options.storeUrl ? { storeUrl: options.storeUrl } : {}) });
     const trail = await openTrailSource(options.home, options.storeUrl, openStoreTrailSource);
     shutdown.add('trail source', () => trail.close());
     if (services.spend) await keepBudgetCounters(trail, state, services.spend, logger);

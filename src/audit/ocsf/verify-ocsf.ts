@@ -3,14 +3,17 @@
 // (seq and prev_event), each OCSF field re-derived from raw_data and compared, each
 // signature checked under a trusted key (fail closed), each witness cosignature checked (under
 // a --witness-key when any is given, fail closed too), and the last event signed (a cut tail)
-// and, with witness keys, cosigned. Stops at the first bad event and names it.
+// and, with witness keys, cosigned. A file may span `gw audit rotate`: the next chain's events
+// follow the closed one's, its key trusted by that rotation (ocsf-rotation.ts). Stops at the
+// first bad event and names it.
 import canonicalizeModule from 'canonicalize';
 import { isSignatureValid, trailIdOf, type ChainHead } from '../checkpoint.js';
 import { isCosignatureValid } from '../cosignature.js';
 import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord } from '../record.js';
-import { checkRecordLine, checkRecordLink } from '../verify.js';
-import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature } from './record-to-ocsf.js';
+import { checkRecordLine, checkRecordLink, checkRotationRecord, type ChainClosing, type ChainOpening } from '../verify.js';
+import { handOverNote, handOverProblem } from './ocsf-rotation.js';
+import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature, type OcsfEvent } from './record-to-ocsf.js';
 import { isPlainObject } from '../../is-plain-object.js';
 
 type Canonicalize = (input: unknown) => string | undefined;
@@ -40,7 +43,10 @@ export interface OcsfBadEvent {
 export interface OcsfVerdict {
   ok: boolean;
   events: number;
+  /** The file's last chain (its only one unless it spans a rotation). */
   chain?: string;
+  /** Every chain of the file, in order: more than one when it spans `gw audit rotate`. */
+  chains: string[];
   first?: number;
   head: ChainHead | null;
   /** Key fingerprints that signed events of the file. */
@@ -63,6 +69,15 @@ interface State {
   /** Witness keys whose cosignatures verified but were not checked against a --witness-key (none given). */
   untrustedCosigners: Set<string>;
   notes: string[];
+  /** The --key keys, plus each key a rotation in the file introduced. */
+  trusted: Set<string>;
+  /** After a rotation: the only key the current chain may be signed by (the one its predecessor's close named). */
+  expectedSigner?: string;
+  /** The current chain's last signing key, whether that signature was a closed checkpoint's, and its closing record. */
+  signer?: string;
+  lastSignatureClosed?: boolean;
+  closing?: ChainClosing;
+  chains: string[];
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
@@ -156,10 +171,30 @@ function signatureProblem(record: AuditRecord, chain: string, signature: EventSi
   const checkpoint = { v: 2 as const, trail: chain, seq: record.seq, hash: record.hash, ...signature };
   if (!isSignatureValid(checkpoint)) return 'its signature does not verify over its chain, seq and hash (forged or edited)';
   const fingerprint = fingerprintOf(signature.public_key);
-  if (!options.trustedKeys.includes(signature.public_key)) return `signed by key ${fingerprint}, which is not trusted (not given with --key): re-signed by someone else`;
+  if (state.expectedSigner !== undefined && signature.public_key !== state.expectedSigner) {
+    return `signed by key ${fingerprint}, not by ${fingerprintOf(state.expectedSigner)}, the key the closed chain before it introduced (the new chain was replaced)`;
+  }
+  if (!state.trusted.has(signature.public_key)) return `signed by key ${fingerprint}, which is not trusted (not given with --key): re-signed by someone else`;
   state.signers.add(fingerprint);
   state.lastSignedSeq = record.seq;
+  state.signer = signature.public_key;
+  state.lastSignatureClosed = signature.closed === true;
   return undefined;
+}
+
+/** The file goes on with the chain a verified close introduced: its key trusted, and the only one it may be signed by. */
+function startNextChain(state: State, chain: string): void {
+  state.notes.push(handOverNote({ ...state, chain: state.chain!, head: state.head! }, chain));
+  const introduced = state.closing!.next_public_key;
+  state.trusted.add(introduced);
+  state.expectedSigner = introduced;
+  state.chains.push(chain);
+  state.head = null;
+  state.lastSignedSeq = undefined;
+  state.lastCosignedSeq = undefined;
+  state.signer = undefined;
+  state.lastSignatureClosed = undefined;
+  state.closing = undefined;
 }
 
 /** Everything about one event; undefined when it verifies. */
@@ -175,8 +210,16 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
   const attestations = event.attestation_list;
   const chain = Array.isArray(attestations) ? asObject(attestations[0])?.chain_uid : undefined;
   if (typeof chain !== 'string') return bad('attestation_list[0].chain_uid is missing');
-  if (state.chain !== undefined && chain !== state.chain) return bad(`belongs to another chain (${chain}) than the events before it (${state.chain})`);
   if (record.seq === 1 && chain !== trailIdOf(record.hash)) return bad('its chain_uid is not the id its first record names (record 1 replaced)');
+  const marks: { closing?: ChainClosing; opening?: ChainOpening } = chain === state.chain && state.closing ? { closing: state.closing } : {};
+  const rotation = checkRotationRecord(record, marks);
+  if (rotation) return bad(rotation.replace(/^record \d+: /, ''));
+  if (state.chain !== undefined && chain !== state.chain) {
+    const handOver = handOverProblem({ ...state, chain: state.chain, head: state.head! }, chain, marks.opening);
+    if (handOver) return bad(handOver);
+    startNextChain(state, chain);
+  }
+  if (marks.closing) state.closing = marks.closing;
   const link = linkProblem(record, state, options);
   if (link) return bad(link);
   const signatures = signaturesOf(event);
@@ -188,6 +231,7 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
   const signedBy = signatures ? { signature: signatures.signature, ...(signatures.cosignatures.length > 0 ? { cosignatures: signatures.cosignatures } : {}) } : {};
   const difference = firstDifference(event, recordToOcsf(record, event.raw_data, { chain, ...signedBy }));
   if (difference !== undefined) return bad(`${difference} differs from what its raw_data gives (an OCSF field was edited)`);
+  if (state.chain === undefined) state.chains.push(chain);
   state.chain = chain;
   state.first ??= record.seq;
   state.head = { seq: record.seq, hash: record.hash };
@@ -208,11 +252,11 @@ function endProblem(state: State, events: number, lastUid: string | undefined, o
 }
 
 export async function verifyOcsfLines(lines: Iterable<string> | AsyncIterable<string>, options: OcsfVerifyOptions): Promise<OcsfVerdict> {
-  const state: State = { head: null, signers: new Set(), cosigners: new Set(), untrustedCosigners: new Set(), notes: [] };
+  const state: State = { head: null, signers: new Set(), cosigners: new Set(), untrustedCosigners: new Set(), notes: [], trusted: new Set(options.trustedKeys), chains: [] };
   let lineNumber = 0;
   let events = 0;
   const verdict = (firstBad?: OcsfBadEvent): OcsfVerdict => ({
-    ok: firstBad === undefined, events, head: state.head, signers: [...state.signers], cosigners: [...state.cosigners], notes: state.notes,
+    ok: firstBad === undefined, events, chains: state.chains, head: state.head, signers: [...state.signers], cosigners: [...state.cosigners], notes: state.notes,
     ...(state.chain ? { chain: state.chain } : {}), ...(state.first !== undefined ? { first: state.first } : {}), ...(firstBad ? { firstBad } : {}),
   });
   for await (const line of lines) {

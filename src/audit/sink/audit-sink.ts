@@ -3,13 +3,14 @@
 // covers after the cursor, sends it as one batch, and advances the cursor only once the
 // receiver acknowledged it. A receiver that is down costs nothing but a growing backlog (in the
 // trail, never dropped); a crash costs at most a repeat of the unacknowledged batch, with the
-// same event uids (gw:<chain>:<seq>), which the receiver drops.
-import { isSignedCheckpoint, type SignedCheckpoint } from '../checkpoint.js';
-import { GENESIS_PREV } from '../record.js';
-import { endsAtRecord, locateRecord, readTrailSlice, TrailMismatchError } from './read-trail-slice.js';
+// same event uids (gw:<chain>:<seq>), which the receiver drops. Across `gw audit rotate` the
+// sink finishes the closed chain (moved to audit/chains/) before it starts the next one.
+import { TrailMismatchError } from './read-trail-slice.js';
 import { readSinkCursor, writeSinkCursor, type SinkPosition } from './sink-cursor.js';
 import { sinkEventsOf } from './sink-events.js';
 import type { FileTrailSource } from './file-trail-source.js';
+import { FileSinkQueue } from './file-sink-queue.js';
+import type { SinkQueue } from './sink-queue.js';
 
 export interface SinkTarget {
   /** The URL or path, for /health and logs: never a token. */
@@ -31,7 +32,8 @@ export interface AuditSinkHooks {
 }
 
 export interface AuditSinkOptions {
-  source: FileTrailSource;
+  /** The home's file trail, or another queue of chains (a PostgreSQL store's). */
+  source: FileTrailSource | SinkQueue;
   target: SinkTarget;
   cursorFile: string;
   maxBacklogBytes: number;
@@ -64,8 +66,7 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 
 export class AuditSink {
   private position: SinkPosition | null = null;
-  private head: SignedCheckpoint | null = null;
-  private trailSize = 0;
+  private readonly queue: SinkQueue;
   private consecutiveFailures = 0;
   private failures = 0;
   private lastError: string | undefined;
@@ -78,15 +79,18 @@ export class AuditSink {
   private running: Promise<void> = Promise.resolve();
   private readonly stopping = new AbortController();
 
-  constructor(private readonly options: AuditSinkOptions) {}
+  constructor(private readonly options: AuditSinkOptions) {
+    const { source, target } = options;
+    const log = (message: string) => options.log(`audit sink ${target.name}: ${message}`);
+    this.queue = 'logFile' in source ? new FileSinkQueue(source, target.lastDelivered?.bind(target), log) : source;
+  }
 
   start(): void {
     this.running = this.run();
   }
 
   backlog(): { events: number; bytes: number } {
-    const seq = this.position?.seq ?? 0;
-    return { events: Math.max(0, (this.head?.seq ?? 0) - seq), bytes: Math.max(0, this.trailSize - (this.position?.offset ?? 0)) };
+    return this.queue.backlog(this.position);
   }
 
   health(): AuditSinkHealth {
@@ -114,6 +118,7 @@ export class AuditSink {
     this.wakeUp?.();
     // A receiver that holds a batch without answering must not hold up the stop (nor undici's close after it).
     this.stopping.abort(new Error('gw is stopping'));
+    await this.queue.close?.().catch(() => undefined);
   }
 
   private async run(): Promise<void> {
@@ -140,16 +145,19 @@ export class AuditSink {
 
   private async step(): Promise<Outcome> {
     if (this.mismatch !== undefined) return 'idle';
-    const checkpoint = await this.options.source.checkpoint();
-    this.trailSize = await this.options.source.size();
-    if (checkpoint === null || !isSignedCheckpoint(checkpoint)) return 'idle'; // a legacy checkpoint is replaced at the next commit
-    this.head = checkpoint;
-    const from = await this.positionFor(checkpoint);
+    const next = await this.queue.next(this.position, this.position === null ? await this.savedPosition() : null);
+    if (next === null) {
+      this.checkBound();
+      return 'idle';
+    }
+    const from = next.position;
+    this.position = from;
     this.checkBound();
-    if (from.seq > checkpoint.seq) throw new TrailMismatchError(`the trail ends at seq ${checkpoint.seq}, before record ${from.seq}, which was delivered: the trail was cut`);
-    if (from.seq === checkpoint.seq) return 'idle';
-    const slice = await this.readAfter(from, checkpoint.seq);
-    const lines = sinkEventsOf(slice.entries, checkpoint);
+    const upTo = next.head.seq;
+    if (from.seq > upTo) throw new TrailMismatchError(`the chain ends at seq ${upTo}, before record ${from.seq}, which was delivered: the trail was cut`);
+    if (from.seq === upTo) return 'idle';
+    const slice = await this.queue.read(from, upTo, this.options.batchBytes ?? 256 * 1024);
+    const lines = sinkEventsOf(slice.entries, next.head);
     try {
       await this.options.target.deliver(lines, this.stopping.signal);
     } catch (error) {
@@ -157,18 +165,6 @@ export class AuditSink {
     }
     await this.advance(slice.end, lines);
     return 'sent';
-  }
-
-  private async readAfter(from: SinkPosition, upTo: number): ReturnType<typeof readTrailSlice> {
-    const batchBytes = this.options.batchBytes ?? 256 * 1024;
-    try {
-      return await readTrailSlice(this.options.source.logFile, from, upTo, batchBytes);
-    } catch (error) {
-      if (!(error instanceof TrailMismatchError) || from.seq === 0) throw error;
-      // The saved offset may be stale (a cursor from another copy of the home): find the record by seq and hash.
-      this.position = await locateRecord(this.options.source.logFile, from.chain, from.seq, from.hash);
-      return readTrailSlice(this.options.source.logFile, this.position, upTo, batchBytes);
-    }
   }
 
   private async advance(end: SinkPosition, lines: readonly string[]): Promise<void> {
@@ -215,31 +211,13 @@ export class AuditSink {
     this.overBound = over;
   }
 
-  /** Where to send from for the chain `checkpoint` names: the cursor, or what the target holds, or record 1. */
-  private async positionFor(checkpoint: SignedCheckpoint): Promise<SinkPosition> {
-    if (this.position?.chain === checkpoint.trail) return this.position;
-    const start: SinkPosition = { chain: checkpoint.trail, seq: 0, hash: GENESIS_PREV, offset: 0 };
-    let position = (await this.savedPosition(checkpoint.trail)) ?? start;
-    // Checked once at start, not per batch: the receiver holds up to here, so the trail must still hold it too.
-    if (!(await endsAtRecord(this.options.source.logFile, position))) position = await locateRecord(this.options.source.logFile, position.chain, position.seq, position.hash);
-    const held = await this.options.target.lastDelivered?.();
-    if (held && held.chain === checkpoint.trail && held.seq > position.seq) {
-      position = await locateRecord(this.options.source.logFile, held.chain, held.seq, held.hash);
-    }
-    this.position = position;
-    return position;
-  }
-
-  private async savedPosition(chain: string): Promise<SinkPosition | null> {
+  private async savedPosition(): Promise<SinkPosition | null> {
     const cursor = await readSinkCursor(this.options.cursorFile).catch((error: unknown) => {
       this.options.log(`audit sink: ${describe(error)}; streaming the chain from record 1 (the receiver drops repeats by uid)`);
       return null;
     });
     if (cursor === null || cursor.target !== this.options.target.name) return null;
-    if (cursor.chain !== chain) {
-      this.options.log(`audit sink ${this.options.target.name}: the trail is a new chain; streaming it from record 1`);
-      return null;
-    }
     return { chain: cursor.chain, seq: cursor.seq, hash: cursor.hash, offset: cursor.offset };
   }
 }
+

@@ -7,6 +7,8 @@ import { parseCheckpoint, type Checkpoint } from '../checkpoint.js';
 import { readOptionalFile } from '../read-optional-file.js';
 
 export interface FileTrailSource {
+  /** audit/: closed chains are in its chains/ folder (docs/audit-rotate.md). */
+  readonly auditDir: string;
   readonly logFile: string;
   /** The checkpoint beside the log, or null before the first commit. */
   checkpoint(): Promise<Checkpoint | null>;
@@ -18,6 +20,7 @@ export function createFileTrailSource(auditDir: string): FileTrailSource {
   const logFile = path.join(auditDir, AUDIT_LOG_FILE);
   const checkpointFile = path.join(auditDir, AUDIT_CHECKPOINT_FILE);
   return {
+    auditDir,
     logFile,
     async checkpoint() {
       const bytes = await readOptionalFile(checkpointFile);

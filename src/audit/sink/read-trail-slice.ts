@@ -30,7 +30,7 @@ export class TrailMismatchError extends Error {
 // One record line is a few hundred bytes; a buffer this large that holds no whole line is damage.
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-function parseLine(line: string, after: SinkPosition): AuditRecord {
+export function parseLine(line: string, after: SinkPosition): AuditRecord {
   let record: AuditRecord;
   try {
     record = JSON.parse(line) as AuditRecord;
@@ -112,4 +112,11 @@ export async function locateRecord(logFile: string, chain: string, seq: number, 
     lines.close();
   }
   throw new TrailMismatchError(`the trail no longer holds record ${seq}, which was delivered: the trail was cut or replaced`);
+}
+
+/** A log's first line (record 1), or undefined when the log is missing, empty or its first line is not complete. */
+export async function readFirstLine(logFile: string): Promise<string | undefined> {
+  const chunk = await readChunk(logFile, 0, 64 * 1024).catch(() => Buffer.alloc(0));
+  const newline = chunk.indexOf(10);
+  return newline === -1 ? undefined : chunk.toString('utf8', 0, newline);
 }

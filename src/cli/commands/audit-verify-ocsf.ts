@@ -27,7 +27,8 @@ function describe(verdict: OcsfVerdict, file: string): string {
   if (verdict.ok) {
     const range = verdict.head ? `seq ${verdict.first ?? 1} to ${verdict.head.seq}` : 'no events';
     const cosigned = verdict.cosigners.length > 0 ? `, cosigned by witness ${verdict.cosigners.join(', ')}` : '';
-    return `OCSF export intact: ${verdict.events} events of chain ${verdict.chain}, ${range}, signed by ${verdict.signers.join(', ')}${cosigned}`;
+    const chains = verdict.chains.length > 1 ? `${verdict.chains.length} chains joined by gw audit rotate (${verdict.chains.join(' → ')}), the last` : `chain ${verdict.chain}`;
+    return `OCSF export intact: ${verdict.events} events of ${chains}, ${range}, signed by ${verdict.signers.join(', ')}${cosigned}`;
   }
   const bad = verdict.firstBad!;
   const name = bad.uid ? `event ${bad.uid} (line ${bad.line})` : `line ${bad.line}`;

@@ -1,6 +1,7 @@
 // A SIEM's HTTP collector on loopback, for the audit sink's tests: takes POSTed
 // application/x-ndjson batches, keeps each event once by its uid (metadata.uid) in arrival
-// order, counts repeats and out-of-order events, and remembers every Authorization header.
+// order, counts repeats and out-of-order events (each chain's events in seq order from 1: several
+// instances of one store stream their chains to one receiver, interleaved), and remembers every Authorization header.
 // It can be stopped and started again on the same port (a receiver that is down), and told to
 // store a batch yet drop the connection before answering (delivered, never acknowledged).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -9,6 +10,11 @@ import type { AddressInfo } from 'node:net';
 interface EventHead {
   uid: string;
   sequence: number;
+}
+
+interface ReceivedEvent {
+  metadata: EventHead;
+  attestation_list?: Array<{ chain_uid?: string }>;
 }
 
 export class SinkReceiver {
@@ -23,7 +29,7 @@ export class SinkReceiver {
   /** When set, a request without exactly this Authorization gets 401 and is not stored. */
   requiredAuthorization: string | undefined;
   private readonly seen = new Set<string>();
-  private lastSequence = 0;
+  private readonly lastSequence = new Map<string | undefined, number>();
   private server: Server | undefined;
   port = 0;
 
@@ -55,13 +61,15 @@ export class SinkReceiver {
   }
 
   private store(line: string): void {
-    const event = JSON.parse(line) as { metadata: EventHead };
+    const event = JSON.parse(line) as ReceivedEvent;
     if (this.seen.has(event.metadata.uid)) {
       this.repeats += 1;
       return;
     }
-    if (event.metadata.sequence !== this.lastSequence + 1) this.outOfOrder += 1;
-    this.lastSequence = event.metadata.sequence;
+    const chain = event.attestation_list?.[0]?.chain_uid;
+    // A new chain starts at 1 (whether the chain before it ended is verify --ocsf's to check).
+    if (event.metadata.sequence !== (this.lastSequence.get(chain) ?? 0) + 1) this.outOfOrder += 1;
+    this.lastSequence.set(chain, event.metadata.sequence);
     this.seen.add(event.metadata.uid);
     this.lines.push(line);
   }

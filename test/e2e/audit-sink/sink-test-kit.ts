@@ -77,11 +77,11 @@ export function rawDataOf(lines: readonly string[]): string[] {
   return lines.map((line) => (JSON.parse(line) as { raw_data: string }).raw_data);
 }
 
-/** `gw audit verify --ocsf FILE --key <home>/audit.pub` with an empty, absent GW_HOME. */
-export async function verifyOcsf(lines: readonly string[] | string, home: string): Promise<CliResult> {
+/** `gw audit verify --ocsf FILE --key <home>/audit.pub` (or `keyFile`) with an empty, absent GW_HOME. */
+export async function verifyOcsf(lines: readonly string[] | string, home: string, keyFile = path.join(home, 'audit.pub')): Promise<CliResult> {
   const auditor = await makeHome('gw-auditor-');
   let file = typeof lines === 'string' ? lines : path.join(auditor, 'received.ocsf.jsonl');
   if (typeof lines !== 'string') await writeFile(file, `${lines.join('\n')}\n`);
   file = path.resolve(file);
-  return runGw(['audit', 'verify', '--ocsf', file, '--key', path.join(home, 'audit.pub')], { env: { GW_HOME: path.join(auditor, 'none') } });
+  return runGw(['audit', 'verify', '--ocsf', file, '--key', keyFile], { env: { GW_HOME: path.join(auditor, 'none') } });
 }
