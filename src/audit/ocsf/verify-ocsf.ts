@@ -13,7 +13,7 @@ import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord } from '../record.js';
 import { checkRecordLine, checkRecordLink, checkRotationRecord, type ChainClosing, type ChainOpening } from '../verify.js';
 import { handOverNote, handOverProblem } from './ocsf-rotation.js';
-import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature, type OcsfEvent } from './record-to-ocsf.js';
+import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature } from './record-to-ocsf.js';
 import { isPlainObject } from '../../is-plain-object.js';
 
 type Canonicalize = (input: unknown) => string | undefined;

@@ -185,8 +185,8 @@ describe('audit sink on a PostgreSQL store', () => {
     const client = new pg.default.Client({ connectionString: store });
     await client.connect();
     const ours = new Set<string>();
-    let closedLines: string[] = [];
-    let openedLines: string[] = [];
+    let closedLines: string[];
+    let openedLines: string[];
     try {
       const { rows } = await client.query<{ chain_id: string; trail: string; closed: boolean | null }>(
         "SELECT chain_id, checkpoint->>'trail' AS trail, (checkpoint->>'closed')::boolean AS closed FROM gw_audit_chains WHERE checkpoint->>'public_key' IN ($1, $2) ORDER BY started_at",
