@@ -10,6 +10,7 @@ import { CredentialStore } from '../../login/credential-store.js';
 import { LoginFailure, abortableSleep, waitForApproval } from '../../login/device-login.js';
 import { exchangeAtHub, requestDeviceCode, revokeAtHub, type DeviceAuthorization } from '../../login/hub-client.js';
 import { systemKeychain } from '../../login/keychain.js';
+import { shellCommand } from '../../shell-quote.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 const USER_AGENT = `gw-cli/0.1.0 (${process.platform}; node ${process.versions.node})`;
@@ -44,14 +45,25 @@ export function credentialStore(context: CliContext, home?: string): CredentialS
 }
 
 function normalizeHub(text: string): string {
-  let url: URL;
+  let url: URL | null = null;
   try {
     url = new URL(text.trim());
   } catch {
-    throw new CliExit(2, `invalid hub URL "${text}": use https://gw.example.com`);
+    // Not a URL at all (127.0.0.1:8080 has no scheme): the message below says which one it probably meant.
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new CliExit(2, `invalid hub URL "${text}": use http(s)`);
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new CliExit(2, `invalid hub URL "${text}": did you mean ${shellCommand(['gw', 'login', '--hub', probableHubUrl(text.trim())])}?`);
+  }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The URL a scheme-less hub probably means: http for this machine or a bare IP address (a hub without TLS), else https. */
+function probableHubUrl(text: string): string {
+  const bare = text.replace(/^[a-z][a-z0-9+.-]*:\/\/?/i, (scheme) => (/^https?:/i.test(scheme) ? scheme : ''));
+  if (/^https?:\/\//i.test(bare)) return bare;
+  const host = bare.replace(/[:/].*$/, '').toLowerCase();
+  const plain = host === 'localhost' || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || bare.startsWith('[');
+  return `${plain ? 'http' : 'https'}://${bare}`;
 }
 
 async function chooseHub(options: LoginOptions, context: CliContext, store: CredentialStore): Promise<string> {
