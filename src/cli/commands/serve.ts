@@ -1,4 +1,5 @@
 // `gw serve`: runs the gateway in the foreground until SIGINT/SIGTERM.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.js';
@@ -44,6 +45,9 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
   let sidecar: SidecarLogin | null = null;
   try {
     config = resolveServeConfig(flags, context.env);
+    // With a store the state lives in PostgreSQL, but the home still holds the signing key and
+    // the journal: make it as the state file does without a store (owner-only).
+    if (config.storeUrl) await mkdir(config.home, { recursive: true, mode: 0o700 });
     const logLevel = checkLogLevel(config.logLevel, flags.logLevel !== undefined);
     let logFormat: LogFormat;
     try {
