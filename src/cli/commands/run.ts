@@ -11,6 +11,7 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
 import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
 import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
+import { findCodingTool, notInstalledMessage } from '../find-coding-tool.js';
 import { SIDECAR_CREDENTIAL, modelForTool } from '../serve-banner.js';
 import { createKey } from '../../state/virtual-keys.js';
 import type { StateData } from '../../state/schema.js';
@@ -95,6 +96,9 @@ export async function runFromArgv(argv: readonly string[], context: CliContext):
 
 async function runCodingTool(tool: string, args: readonly string[], homeFlag: string | undefined, context: CliContext): Promise<void> {
   if (!isRunnableTool(tool)) throw new CliExit(2, `gw run knows ${RUNNABLE_TOOLS.join(', ')}; not ${tool}`);
+  // Looked for first: a missing tool is said before a gateway starts or a key is made.
+  const command = await findCodingTool(tool, context.env);
+  if (command === null) throw new CliExit(127, notInstalledMessage(tool, context.env));
   const home = context.home(homeFlag);
   const gateway = await findOrStartGateway(context, home);
   const credential = await credentialFor(gateway, context, home);
@@ -111,7 +115,7 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
       await writeFile(path.join(folder, name), content, { mode: 0o600 });
     }
     const env = { ...context.env, ...Object.fromEntries(Object.entries(launch.env).map(([name, value]) => [name, value.replace('{dir}', folder)])) };
-    const code = await runTool(tool, launch.args, env);
+    const code = await runTool(command, launch.args, env);
     if (code !== 0) throw new CliExit(code, '');
   } finally {
     await rm(folder, { recursive: true, force: true });
