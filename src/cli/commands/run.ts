@@ -13,24 +13,17 @@ import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
 import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
 import { findCodingTool, notInstalledMessage } from '../find-coding-tool.js';
 import { SIDECAR_CREDENTIAL, modelForTool } from '../serve-banner.js';
-import { createKey } from '../../state/virtual-keys.js';
-import type { StateData } from '../../state/schema.js';
+import { sessionKey } from '../session-key.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
-const TOKEN_LIFETIME_MS = 60 * 60_000;
-const TOKEN_NAME = 'gw token';
 
-/** A key that lives an hour, in the team that serves local calls; expired ones from earlier runs are dropped. */
+/** The session key (session-key.ts) in the team that serves local calls. */
 async function shortLivedKey(context: CliContext, home: string): Promise<string> {
   return withStore(context, home, async (store) => {
     const state = store.snapshot();
     const team = state.settings.default_team ?? state.teams.find((entry) => entry.name === 'local')?.name ?? state.teams[0]?.name;
     if (team === undefined) throw new CliExit(1, 'this gateway has no team yet: start it once (gw serve) or create one (gw teams create NAME)');
-    await store.update((draft: StateData) => {
-      const now = store.now().getTime();
-      draft.keys = draft.keys.filter((key) => !(key.name === TOKEN_NAME && key.expires_at !== null && Date.parse(key.expires_at) <= now));
-    });
-    return (await createKey(store, { team, name: TOKEN_NAME, expiresInMs: TOKEN_LIFETIME_MS })).key;
+    return sessionKey(store, context.home(home), team);
   });
 }
 
@@ -71,7 +64,7 @@ export function registerRunCommands(program: Command, context: CliContext): void
     // tool's own options (-p, --model, -c …) are never parsed by gw.
     .action(async (tool: string, args: string[], options: { home?: string }) => runCodingTool(tool, args, options.home, context));
   program.command('token')
-    .description('Print a short-lived credential for the local gateway (an hour-long key; any value on a sidecar): usable as Claude Code\'s apiKeyHelper')
+    .description('Print a short-lived credential for the local gateway (an hour-long session key, reused until it nears expiry; any value on a sidecar): usable as Claude Code\'s apiKeyHelper')
     .option('--home <dir>', HOME_HELP)
     .action(async (options: { home?: string }) => {
       const home = context.home(options.home);
