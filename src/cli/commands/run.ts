@@ -14,6 +14,7 @@ import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
 import { findCodingTool, notInstalledMessage } from '../find-coding-tool.js';
 import { SIDECAR_CREDENTIAL, modelForTool } from '../serve-banner.js';
 import { sessionKey } from '../session-key.js';
+import { checkRouteAnswers, modelInArgs } from '../check-route.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
@@ -100,6 +101,8 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
   // A sidecar's hub may not route the tool's own default model name: ask for one the hub said it serves.
   const model = mockOnly ? 'mock/echo' : gateway.sidecar ? modelForTool(tool, gateway.hubModels) : null;
+  const named = gateway.sidecar ? null : modelInArgs(args);
+  if (named !== null) await checkRouteAnswers(named, await withStore(context, home, async (store) => store.snapshot()), context.env, gateway.providers);
   const launch = launchFor(tool, { url: gateway.url, credential, model, args, geminiSettings, mcp: gateway.mcp });
   const folder = await mkdtemp(path.join(os.tmpdir(), `gw-run-${tool}-`));
   try {
