@@ -32,7 +32,7 @@ describe('gw run and a route that does not answer', () => {
     const bin = path.join(tools, 'node_modules', '.bin');
     await mkdir(bin, { recursive: true });
     const ran = path.join(tools, 'ran');
-    await writeFile(path.join(bin, 'claude'), `#!/bin/sh\ntouch '${ran}'\n`);
+    await writeFile(path.join(bin, 'claude'), `#!/bin/sh\n: > '${ran}'\n`);
     await chmod(path.join(bin, 'claude'), 0o755);
     const started = Date.now();
     const run = await runGw(['run', 'claude', '--model', 'gpt-5', '-p', 'hi'], {
