@@ -89,6 +89,17 @@ describe('a denied login, and a sidecar whose hub is down', () => {
     expect(denied.stderr()).not.toContain('on the verification page');
   }, 60_000);
 
+  it('a gw device deny through the admin API names the admin', async () => {
+    const adminToken = (await runChecked(['admin', 'tokens', 'create', '--name', 'ops@example.com'], rig.hub.home)).trim();
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && (await fetch(`${rig.hub.url}/admin/api/whoami`, { headers: { authorization: `Bearer ${adminToken}` } })).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    const denied = startLogin(rig.hub.url, await makeHome('gw-laptop-'));
+    const remote = await runGw(['device', 'deny', await denied.code, '--hub', rig.hub.url], { home: await makeHome('gw-admin-'), env: { GW_ADMIN_TOKEN: adminToken } });
+    expect(remote.code, remote.stderr).toBe(0);
+    expect(await denied.exited).toBe(1);
+    expect(denied.stderr()).toContain('denied by an admin (ops@example.com');
+  }, 60_000);
+
   it('a sidecar names the hub and its URL when the hub is down', async () => {
     const laptop = await makeHome('gw-laptop-');
     const approved = startLogin(rig.hub.url, laptop);
