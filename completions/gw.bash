@@ -162,7 +162,7 @@ _gw_options() {
     'gw whoami') REPLY='--home -h --help' ;;
     'gw keys') REPLY='-h --help' ;;
     'gw keys create') REPLY='--team --name --expires --home --hub -h --help' ;;
-    'gw keys list') REPLY='--team --json --home --hub -h --help' ;;
+    'gw keys list') REPLY='--team --json --sessions --home --hub -h --help' ;;
     'gw keys revoke') REPLY='--home --hub -h --help' ;;
     'gw keys help') REPLY='' ;;
     'gw settings') REPLY='-h --help' ;;

@@ -23,7 +23,7 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'db' -d 'The PostgreSQL store\'s
 complete -c gw -n '__fish_use_subcommand' -f -a 'state' -d 'Move the state between state.json and PostgreSQL'
 complete -c gw -n '__fish_use_subcommand' -f -a 'admin' -d 'Administration of a hub: its admin API and console (/ui)'
 complete -c gw -n '__fish_use_subcommand' -f -a 'run' -d 'Run a coding tool (claude, codex, gemini, opencode) through the local gateway, starting one when none answers; the tool\'s own arguments follow'
-complete -c gw -n '__fish_use_subcommand' -f -a 'token' -d 'Print a short-lived credential for the local gateway (an hour-long key; any value on a sidecar): usable as Claude Code\'s apiKeyHelper'
+complete -c gw -n '__fish_use_subcommand' -f -a 'token' -d 'Print a short-lived credential for the local gateway (an hour-long session key, reused until it nears expiry; any value on a sidecar): usable as Claude Code\'s apiKeyHelper'
 complete -c gw -n '__fish_use_subcommand' -f -a 'mcp' -d 'MCP servers behind gw\'s /mcp: tools, prompts and resources under the same keys, policy, DLP and audit'
 complete -c gw -n '__fish_use_subcommand' -f -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c gw -n '__fish_use_subcommand' -f -a 'help' -d 'display help for command'
@@ -149,6 +149,7 @@ complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_
 
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -l team -r -d 'only this team\'s keys'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -l sessions -d 'include the session keys gw token and gw run hand out (hidden by default)'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'

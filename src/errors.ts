@@ -29,6 +29,10 @@ export const ERROR_CATALOG = {
     status: 401, kind: 'authentication', retryable: false,
     message: 'No gw credential: send a virtual key (sk-gw-…) in x-gw-vk, Authorization: Bearer, x-api-key, api-key or x-goog-api-key.',
   },
+  GW_ERR_AUTH_NOT_GW_KEY: {
+    status: 401, kind: 'authentication', retryable: false,
+    message: 'A credential was sent, but it is not a gw key: gw keys look like sk-gw-… (gw keys create, or gw token on a laptop). A provider\'s own key (sk-ant-…, sk-proj-…, AIza…) belongs in gw providers add, not in the request.',
+  },
   GW_ERR_AUTH_INVALID: {
     status: 401, kind: 'authentication', retryable: false,
     message: 'The gw credential is not valid (unknown, revoked, expired or malformed).',

@@ -179,7 +179,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   {
     method: 'POST', path: '/admin/api/devices/:code/deny', operation: 'devices.deny',
     async handler(context, request) {
-      const record = await denyDeviceCode(context.store, request.params.code ?? '');
+      const record = await denyDeviceCode(context.store, request.params.code ?? '', `admin:${request.admin.name}`);
       return { status: 200, body: { user_code: formatUserCode(record.user_code), status: record.status }, change: { action: 'devices.deny', target: formatUserCode(record.user_code) } };
     },
   },

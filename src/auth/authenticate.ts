@@ -25,7 +25,11 @@ export type AuthDecision =
 const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="gw"' };
 
 /** The decision (and catalog error) for a refusal; unknown, revoked, expired and malformed look alike outside. */
-export function refuse(reason: RefusalReason): AuthDecision {
+export function refuse(reason: RefusalReason, foreign = false): AuthDecision {
+  // A credential was sent but it is no gw one: say that (never what was sent) rather than "none sent".
+  if (foreign && (reason === 'missing' || reason === 'required')) {
+    return { ok: false, reason, error: new GatewayError('GW_ERR_AUTH_NOT_GW_KEY', { headers: WWW_AUTHENTICATE }) };
+  }
   switch (reason) {
     case 'ambiguous':
       return { ok: false, reason, error: new GatewayError('GW_ERR_AUTH_AMBIGUOUS') };
@@ -44,12 +48,13 @@ export function authenticate(reading: CredentialReading, keys: KeyIndex, setting
   if (reading.outcome === 'ambiguous') return refuse('ambiguous');
   if (reading.outcome === 'malformed') return refuse('malformed');
   if (reading.outcome === 'none') {
-    if (settings.enforce_auth) return refuse('required');
+    const foreign = reading.foreign === true;
+    if (settings.enforce_auth) return refuse('required', foreign);
     if (defaultIdentity) return { ok: true, identity: defaultIdentity };
     if (settings.default_team) {
       return { ok: true, identity: { team: settings.default_team, keyId: null, person: null, via: 'default-team' } };
     }
-    return refuse('missing');
+    return refuse('missing', foreign);
   }
   const { credential } = reading;
   // Personal atu- tokens and gws- session credentials are resolved by the door's

@@ -19,7 +19,8 @@ export interface PresentedCredential {
 }
 
 export type CredentialReading =
-  | { outcome: 'none' }
+  /** `foreign`: something was sent in a credential place, but no gw credential (a provider's key, a typo): the refusal says so. */
+  | { outcome: 'none'; foreign?: true }
   | { outcome: 'found'; credential: PresentedCredential }
   | { outcome: 'ambiguous'; places: CredentialPlace[] }
   | { outcome: 'malformed'; place: CredentialPlace };
@@ -64,5 +65,6 @@ export function readCredentials(rawHeaders: readonly string[]): CredentialReadin
     return { outcome: 'ambiguous', places: [...new Set(found.map((credential) => credential.place))] };
   }
   const first = found[0];
-  return first ? { outcome: 'found', credential: first } : { outcome: 'none' };
+  if (first) return { outcome: 'found', credential: first };
+  return valuesByPlace.size > 0 ? { outcome: 'none', foreign: true } : { outcome: 'none' };
 }

@@ -181,7 +181,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
     const server = await buildServer(services, { tls, ...mode.serverOptions, mcp, ...(options.remotePeer ? { remotePeer: options.remotePeer } : {}) });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
-      throw new Error(describeListenError(error, options.host, options.port));
+      throw new Error(describeListenError(error, options.host, options.port), { cause: error });
     });
     // Only once listening: a start that fails (port in use, bad TLS file) must not use up the
     // one-time printing of the first key. The door sees the new key through the state change.

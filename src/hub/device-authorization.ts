@@ -39,7 +39,7 @@ export async function pollDeviceCode(hub: HubContext, request: HubRequest): Prom
   const last = await hub.lastPoll.swap(hash, now);
   if (record.status === 'used') return replayed(hub, record);
   if (Date.parse(record.expires_at) <= now) return oauthError('expired_token', 'The code expired before it was approved; run gw login again.');
-  if (record.status === 'denied') return oauthError('access_denied', 'The login was denied.');
+  if (record.status === 'denied') return oauthError('access_denied', whoDenied(record.denied_by));
   // A small tolerance: timers and networks make a client waiting exactly `interval` arrive a little early.
   if (last !== undefined && now - last < POLL_INTERVAL_SECONDS * 1000 - 250) {
     return { ...oauthError('slow_down', `Polled faster than every ${POLL_INTERVAL_SECONDS} s; add 5 s to the interval.`), polling: 'slow_down' };
@@ -91,4 +91,12 @@ export async function revokeToken(hub: HubContext, request: HubRequest): Promise
     if (result?.changed) hub.audit({ kind: 'login.token_revoked', person: result.record.person, origin: request.ip, data: { token_id: result.record.id } });
   }
   return jsonReply(200, {});
+}
+
+/** The access_denied description gw login prints: who denied, as far as the hub knows. */
+function whoDenied(deniedBy: string | null | undefined): string {
+  if (deniedBy === 'verification_page') return 'The login was denied on the verification page.';
+  if (deniedBy === 'cli') return 'The login was denied by an admin (gw device deny on the hub).';
+  if (deniedBy?.startsWith('admin:')) return `The login was denied by an admin (${deniedBy.slice('admin:'.length)}, gw device deny).`;
+  return 'The login was denied.';
 }

@@ -66,7 +66,7 @@ export async function submitDeviceForm(hub: HubContext, request: HubRequest): Pr
   switch (request.params.get('action')) {
     case 'claim': return claim(hub, request, record);
     case 'deny':
-      if (await denyDeviceCode(hub.store, record.user_code).catch(() => null)) {
+      if (await denyDeviceCode(hub.store, record.user_code, 'verification_page').catch(() => null)) {
         hub.audit({ kind: 'admin.change', origin: request.ip, data: { via: 'verification_page', action: 'devices.deny', target: formatUserCode(record.user_code) } });
       }
       return htmlReply(200, messagePage('Login denied', 'Denied. The gw login that showed this code stops now.'));

@@ -55,7 +55,7 @@ export async function waitForApproval(input: WaitInput): Promise<IssuedToken> {
         input.onProgress({ kind: 'slow_down', secondsLeft: secondsLeft(), interval });
         break;
       case 'access_denied':
-        throw new LoginFailure('denied', 'the login was denied on the verification page');
+        throw new LoginFailure('denied', deniedMessage(answer.description));
       case 'expired_token':
         throw new LoginFailure('expired', 'the code expired before it was approved: run gw login again');
       default:
@@ -72,4 +72,11 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     const onAbort = () => { clearTimeout(timer); reject(new Error('aborted')); };
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** The hub says who denied (src/hub/device-authorization.ts); an older hub says only that it was. */
+function deniedMessage(description: string | undefined): string {
+  const said = description?.replace(/[\x00-\x1f\x7f]/g, '').trim().replace(/\.$/, '');
+  if (!said || said === 'The login was denied') return 'the login was denied (on the verification page, or by an admin with gw device deny)';
+  return `${said[0]!.toLowerCase()}${said.slice(1)}`;
 }

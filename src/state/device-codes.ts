@@ -90,10 +90,12 @@ export async function approveDeviceCode(store: StateStore, typed: string, email:
   });
 }
 
-export async function denyDeviceCode(store: StateStore, typed: string): Promise<DeviceCodeRecord> {
+/** `deniedBy`: who, so the waiting gw login can say (`verification_page`, `cli` or `admin:<name>`). */
+export async function denyDeviceCode(store: StateStore, typed: string, deniedBy: string): Promise<DeviceCodeRecord> {
   return store.update((draft) => {
     const record = mustBePending(draft, typed, store.now());
     record.status = 'denied';
+    record.denied_by = deniedBy;
     return { ...record };
   });
 }

@@ -46,6 +46,8 @@ export interface DeviceCodeRecord {
   approved_at: string | null;
   /** `cli` or `oidc:<issuer>`. */
   approved_by: string | null;
+  /** Set on denial: `verification_page`, `cli` (gw device deny on the hub's machine) or `admin:<name>` (the admin API); absent on older records. */
+  denied_by?: string | null;
   /** The token issued for this code, revoked again if the code is replayed. */
   token_id: string | null;
 }

@@ -44,7 +44,7 @@ export function readToken(item: Json): PersonalTokenRecord | string {
 export function readDeviceCode(item: Json): DeviceCodeRecord | string {
   const bad = badField(item, {
     id: 'string', device_code_hash: 'hash', user_code: 'string', created_at: 'date', expires_at: 'date',
-    claimed_email: 'string|null', person: 'string|null', approved_at: 'date|null', approved_by: 'string|null', token_id: 'string|null',
+    claimed_email: 'string|null', person: 'string|null', approved_at: 'date|null', approved_by: 'string|null', denied_by: 'string|null', token_id: 'string|null',
   });
   if (bad !== null) return bad;
   if (!STATUSES.has(item.status as string)) return `status ${JSON.stringify(item.status)} is not one of ${[...STATUSES].join(', ')}`;

@@ -16,7 +16,7 @@ describe('readCredentials', () => {
 
   it.each(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key'])('never takes a provider key in %s for a virtual key', (place) => {
     const value = place === 'authorization' ? 'Bearer sk-ant-api03-provider' : 'sk-proj-provider';
-    expect(readCredentials([place, value])).toEqual({ outcome: 'none' });
+    expect(readCredentials([place, value])).toEqual({ outcome: 'none', foreign: true });
   });
 
   it('recognises personal atu- tokens outside x-gw-vk', () => {

@@ -89,7 +89,7 @@ describe('the device_code grant (RFC 8628 §3.4-3.5)', () => {
   it('answers access_denied, expired_token, and invalid_grant for an unknown code', async () => {
     const { hub: context, store } = await hub();
     const denied = body(await startDeviceAuthorization(context, request({})));
-    await denyDeviceCode(store, String(denied.user_code));
+    await denyDeviceCode(store, String(denied.user_code), 'cli');
     const grant = { grant_type: 'urn:ietf:params:oauth:grant-type:device_code' };
     expect(body(await pollDeviceCode(context, request({ ...grant, device_code: String(denied.device_code) }))).error).toBe('access_denied');
     const late = body(await startDeviceAuthorization(context, request({})));

@@ -35,7 +35,7 @@ describe('auth matrix', () => {
   it.each(PLACES.filter((place) => place !== 'x-gw-vk'))('a provider key in %s is never taken for a virtual key: 401', async (place) => {
     const response = await post(headerFor(place, 'sk-proj-provider0123456789'));
     expect(response.statusCode).toBe(401);
-    expect(response.json().error.code).toBe('auth_missing');
+    expect(response.json().error.code).toBe('auth_not_gw_key');
   });
 
   it('a provider key in x-gw-vk is taken as a virtual key, and refused as invalid', async () => {

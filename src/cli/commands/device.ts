@@ -37,7 +37,7 @@ export function registerDeviceCommand(program: Command, context: CliContext): vo
       const hub = await remoteHub(options.hub, context, options.home);
       const denied = hub
         ? await callHub<{ user_code: string }>(hub, 'POST', `/admin/api/devices/${encodeURIComponent(code)}/deny`, {})
-        : await withStore(context, options.home, async (store) => ({ user_code: formatUserCode((await denyDeviceCode(store, code)).user_code) }));
+        : await withStore(context, options.home, async (store) => ({ user_code: formatUserCode((await denyDeviceCode(store, code, 'cli')).user_code) }));
       context.stdout.write(`denied ${denied.user_code}\n`);
     });
   device.command('list')

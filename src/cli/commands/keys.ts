@@ -5,13 +5,14 @@ import { withStore, formatTable } from '../state-command.js';
 import { parseDuration } from '../../state/parse-duration.js';
 import type { VirtualKeyRecord } from '../../state/schema.js';
 import { createKey, keyStatus, listKeys, revokeKey } from '../../state/virtual-keys.js';
+import { SESSION_KEY_NAME } from '../session-key.js';
 import { callHub, remoteHub } from '../admin-client.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 const HUB_HELP = 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)';
 
 interface KeysCreateOptions { team: string; name?: string; expires?: string; home?: string; hub?: string }
-interface KeysListOptions { team?: string; json?: boolean; home?: string; hub?: string }
+interface KeysListOptions { team?: string; json?: boolean; home?: string; hub?: string; sessions?: boolean }
 
 export function registerKeysCommand(program: Command, context: CliContext): void {
   const keys = program.command('keys').description('Create, list and revoke virtual keys (sk-gw-…)');
@@ -40,6 +41,7 @@ export function registerKeysCommand(program: Command, context: CliContext): void
     .description('List keys (never their secrets)')
     .option('--team <team>', 'only this team\'s keys')
     .option('--json', 'print JSON')
+    .option('--sessions', 'include the session keys gw token and gw run hand out (hidden by default)')
     .option('--home <dir>', HOME_HELP)
     .option('--hub <url>', HUB_HELP)
     .action(async (options: KeysListOptions) => {
@@ -50,11 +52,15 @@ export function registerKeysCommand(program: Command, context: CliContext): void
         records: listKeys(store.snapshot(), options.team === undefined ? {} : { team: options.team }),
         now: store.now(),
       }));
-      const rows = records.map((record) => describeKey(record, now));
+      // Session keys (one per gw token / gw run session) would crowd the keys people made: hidden unless asked for.
+      const shown = options.sessions ? records : records.filter((record) => record.name !== SESSION_KEY_NAME);
+      const hidden = records.length - shown.length;
+      const rows = shown.map((record) => describeKey(record, now));
       if (options.json) return context.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      if (hidden > 0) context.stderr.write(`${hidden} session key${hidden === 1 ? '' : 's'} (gw token, gw run) not shown: gw keys list --sessions\n`);
       if (rows.length === 0) return context.stderr.write('no keys: create one with gw keys create --team TEAM\n');
       const header = ['ID', 'TEAM', 'NAME', 'HINT', 'CREATED', 'EXPIRES', 'STATUS'];
-      const cells = rows.map((row) => [row.id, row.team, row.name ?? '-', row.hint, row.created_at, row.expires_at ?? 'never', row.status]);
+      const cells = rows.map((row) => [row.id, row.team, row.name === SESSION_KEY_NAME ? `${row.name} (session)` : row.name ?? '-', row.hint, row.created_at, row.expires_at ?? 'never', row.status]);
       context.stdout.write(formatTable([header, ...cells]));
     });
   keys

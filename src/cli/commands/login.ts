@@ -10,6 +10,8 @@ import { CredentialStore } from '../../login/credential-store.js';
 import { LoginFailure, abortableSleep, waitForApproval } from '../../login/device-login.js';
 import { exchangeAtHub, requestDeviceCode, revokeAtHub, type DeviceAuthorization } from '../../login/hub-client.js';
 import { systemKeychain } from '../../login/keychain.js';
+import { shellCommand } from '../../shell-quote.js';
+import { isPortFree, nextFreePort } from '../free-port.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 const USER_AGENT = `gw-cli/0.1.0 (${process.platform}; node ${process.versions.node})`;
@@ -44,14 +46,25 @@ function credentialStore(context: CliContext, home?: string): CredentialStore {
 }
 
 function normalizeHub(text: string): string {
-  let url: URL;
+  let url: URL | null = null;
   try {
     url = new URL(text.trim());
   } catch {
-    throw new CliExit(2, `invalid hub URL "${text}": use https://gw.example.com`);
+    // Not a URL at all (127.0.0.1:8080 has no scheme): the message below says which one it probably meant.
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new CliExit(2, `invalid hub URL "${text}": use http(s)`);
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new CliExit(2, `invalid hub URL "${text}": did you mean ${shellCommand(['gw', 'login', '--hub', probableHubUrl(text.trim())])}?`);
+  }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The URL a scheme-less hub probably means: http for this machine or a bare IP address (a hub without TLS), else https. */
+function probableHubUrl(text: string): string {
+  const bare = text.replace(/^[a-z][a-z0-9+.-]*:\/\/?/i, (scheme) => (/^https?:/i.test(scheme) ? scheme : ''));
+  if (/^https?:\/\//i.test(bare)) return bare;
+  const host = bare.replace(/[:/].*$/, '').toLowerCase();
+  const plain = host === 'localhost' || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || bare.startsWith('[');
+  return `${plain ? 'http' : 'https'}://${bare}`;
 }
 
 async function chooseHub(options: LoginOptions, context: CliContext, store: CredentialStore): Promise<string> {
@@ -81,13 +94,25 @@ async function runLogin(options: LoginOptions, context: CliContext): Promise<voi
     const saved = await store.save({ hub, token: issued.token, person: issued.person, team: issued.team, now: new Date() });
     if (saved.notice) context.stderr.write(`! ${saved.notice}\n`);
     context.stderr.write(`✓ Logged in to ${hub} as ${issued.person ?? 'unknown'} (team ${issued.team ?? 'unknown'}); token kept in ${saved.where}.\n`);
-    context.stderr.write('  Now run gw serve: it becomes your sidecar on http://127.0.0.1:8080.\n');
+    context.stderr.write(await nextStep(context.env));
   } catch (error) {
     if (error instanceof LoginFailure) throw new CliExit(EXIT_CODES[error.reason], error.message);
     throw error;
   } finally {
     process.removeListener('SIGINT', onSignal);
   }
+}
+
+/** What to run next: gw serve on the usual port, or, when that is taken (the hub itself, on one machine), the exact command for a free one. */
+async function nextStep(env: NodeJS.ProcessEnv): Promise<string> {
+  const port = Number(env.GW_PORT ?? '8080');
+  if (!Number.isInteger(port) || port <= 0 || port > 65535 || await isPortFree(port)) {
+    return `  Now run gw serve: it becomes your sidecar on http://127.0.0.1:${env.GW_PORT ?? '8080'}.\n`;
+  }
+  const free = await nextFreePort(port);
+  return `! port ${port} is taken on this machine (by the hub itself, or another program), so the sidecar cannot use it.\n`
+    + `  Now run gw serve --port ${free}: it becomes your sidecar on http://127.0.0.1:${free};\n`
+    + `  then export GW_URL=http://127.0.0.1:${free} so gw run and gw token find it.\n`;
 }
 
 async function announce(authorization: DeviceAuthorization, options: LoginOptions, context: CliContext, signal: AbortSignal): Promise<void> {

@@ -16,6 +16,8 @@ import type { ProviderRecord } from '../../state/schema.js';
 import { hostOf } from '../../state/bound-host.js';
 import { describeProviderRows, formatProviderTable } from './provider-rows.js';
 import { testProvider } from './provider-test.js';
+import { describeTakeover } from './provider-takeover.js';
+import { findSidecarLogin } from '../sidecar-login.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 const ADDABLE_KINDS = PROVIDER_KINDS.filter((kind) => kind !== 'mock');
@@ -47,8 +49,15 @@ function registerAdd(providers: Command, context: CliContext): void {
     .action(async (name: string, options: AddOptions) => {
       // An admin's remote change (the hub's live store): keys the hub holds stay with their host.
       const remote = context.store !== undefined;
-      const { record, droppedRouteKeys } = await withStore(context, options.home, (store) => addProviderRecord(store, buildRecord(name, options, context), { dropForeignRouteKeys: remote }));
+      const { record, droppedRouteKeys, takeover } = await withStore(context, options.home, async (store) => {
+        const before = store.snapshot().providers;
+        const added = await addProviderRecord(store, buildRecord(name, options, context), { dropForeignRouteKeys: remote });
+        // On a sidecar the hub answered the names no local provider took (an admin's remote add has none).
+        const hub = remote ? null : (await findSidecarLogin(context.home(options.home), context.env).catch(() => null))?.hub ?? null;
+        return { ...added, takeover: describeTakeover(before, added.record, { env: context.env, hub }) };
+      });
       context.stdout.write(`added provider ${record.name} (${record.kind}, ${maskUrlCredentials(record.base_url)}, key ${describeKey(record.api_key)})\n`);
+      for (const line of takeover) context.stderr.write(`! ${line}\n`);
       for (const target of droppedRouteKeys) context.stdout.write(`${target}: its own key, set for another host, is dropped (give it again with gw routes add)\n`);
     });
 }

@@ -12,25 +12,20 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
 import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
 import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
+import { findCodingTool, notInstalledMessage } from '../find-coding-tool.js';
 import { SIDECAR_CREDENTIAL, modelForTool } from '../serve-banner.js';
-import { createKey } from '../../state/virtual-keys.js';
-import type { StateData } from '../../state/schema.js';
+import { sessionKey } from '../session-key.js';
+import { checkRouteAnswers, modelInArgs } from '../check-route.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
-const TOKEN_LIFETIME_MS = 60 * 60_000;
-const TOKEN_NAME = 'gw token';
 
-/** A key that lives an hour, in the team that serves local calls; expired ones from earlier runs are dropped. */
+/** The session key (session-key.ts) in the team that serves local calls. */
 async function shortLivedKey(context: CliContext, home: string): Promise<string> {
   return withStore(context, home, async (store) => {
     const state = store.snapshot();
     const team = state.settings.default_team ?? state.teams.find((entry) => entry.name === 'local')?.name ?? state.teams[0]?.name;
     if (team === undefined) throw new CliExit(1, 'this gateway has no team yet: start it once (gw serve) or create one (gw teams create NAME)');
-    await store.update((draft: StateData) => {
-      const now = store.now().getTime();
-      draft.keys = draft.keys.filter((key) => !(key.name === TOKEN_NAME && key.expires_at !== null && Date.parse(key.expires_at) <= now));
-    });
-    return (await createKey(store, { team, name: TOKEN_NAME, expiresInMs: TOKEN_LIFETIME_MS })).key;
+    return sessionKey(store, context.home(home), team);
   });
 }
 
@@ -71,7 +66,7 @@ export function registerRunCommands(program: Command, context: CliContext): void
     // tool's own options (-p, --model, -c …) are never parsed by gw.
     .action(async (tool: string, args: string[], options: { home?: string }) => runCodingTool(tool, args, options.home, context));
   program.command('token')
-    .description('Print a short-lived credential for the local gateway (an hour-long key; any value on a sidecar): usable as Claude Code\'s apiKeyHelper')
+    .description('Print a short-lived credential for the local gateway (an hour-long session key, reused until it nears expiry; any value on a sidecar): usable as Claude Code\'s apiKeyHelper')
     .option('--home <dir>', HOME_HELP)
     .action(async (options: { home?: string }) => {
       const home = context.home(options.home);
@@ -96,6 +91,9 @@ export async function runFromArgv(argv: readonly string[], context: CliContext):
 
 async function runCodingTool(tool: string, args: readonly string[], homeFlag: string | undefined, context: CliContext): Promise<void> {
   if (!isRunnableTool(tool)) throw new CliExit(2, `gw run knows ${RUNNABLE_TOOLS.join(', ')}; not ${tool}`);
+  // Looked for first: a missing tool is said before a gateway starts or a key is made.
+  const command = await findCodingTool(tool, context.env);
+  if (command === null) throw new CliExit(127, notInstalledMessage(tool, context.env));
   const home = context.home(homeFlag);
   const gateway = await findOrStartGateway(context, home);
   const credential = await credentialFor(gateway, context, home);
@@ -104,6 +102,8 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
   // A sidecar's hub may not route the tool's own default model name: ask for one the hub said it serves.
   const model = mockOnly ? 'mock/echo' : gateway.sidecar ? modelForTool(tool, gateway.hubModels) : null;
+  const named = gateway.sidecar ? null : modelInArgs(args);
+  if (named !== null) await checkRouteAnswers(named, await withStore(context, home, async (store) => store.snapshot()), context.env, gateway.providers);
   const launch = launchFor(tool, { url: gateway.url, credential, model, args, geminiSettings, mcp: gateway.mcp, sessionId: randomUUID() });
   const folder = await mkdtemp(path.join(os.tmpdir(), `gw-run-${tool}-`));
   try {
@@ -112,7 +112,7 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
       await writeFile(path.join(folder, name), content, { mode: 0o600 });
     }
     const env = { ...context.env, ...Object.fromEntries(Object.entries(launch.env).map(([name, value]) => [name, value.replace('{dir}', folder)])) };
-    const code = await runTool(tool, launch.args, env);
+    const code = await runTool(command, launch.args, env);
     if (code !== 0) throw new CliExit(code, '');
   } finally {
     await rm(folder, { recursive: true, force: true });

@@ -1,4 +1,6 @@
 // `gw serve`: runs the gateway in the foreground until SIGINT/SIGTERM.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.js';
 import type { RunningGateway } from '../../gateway/start-gateway.js';
@@ -7,6 +9,8 @@ import type { AdminCommands } from '../../admin/admin-api.js';
 import type { StateStore } from '../../state/state-store.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { checkLogLevel } from '../log-level.js';
+import { listenProblem, nextFreePort } from '../free-port.js';
+import { describeListenError } from '../../gateway/listen-errors.js';
 import { resolveLogFormat, type LogFormat } from '../../pretty-log.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
@@ -43,12 +47,19 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
   let sidecar: SidecarLogin | null;
   try {
     config = resolveServeConfig(flags, context.env);
+    // With a store the state lives in PostgreSQL, but the home still holds the signing key and
+    // the journal: make it as the state file does without a store (owner-only).
+    if (config.storeUrl) await mkdir(config.home, { recursive: true, mode: 0o700 });
     const logLevel = checkLogLevel(config.logLevel, flags.logLevel !== undefined);
     let logFormat: LogFormat;
     try {
       logFormat = resolveLogFormat(flags.logFormat, context.env, process.stderr.isTTY === true);
     } catch (error) {
       throw new CliExit(2, (error as Error).message);
+    }
+    // A taken port is said before anything starts: no hub exchange or witness read logs a line after the error.
+    if (config.port !== 0 && await listenProblem(config.port, config.host) === 'EADDRINUSE') {
+      throw new CliExit(1, await withFreePort(new Error(describeListenError({ code: 'EADDRINUSE' }, config.host, config.port), { cause: { code: 'EADDRINUSE' } }), config.host));
     }
     sidecar = flags.standalone ? null : await findSidecarLogin(config.home, context.env);
     if (sidecar && !flags.allowRemoteSidecar && !isLoopbackAddress(config.host)) throw refuseRemoteSidecar(config.host, sidecar);
@@ -65,7 +76,7 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
       });
   } catch (error) {
     if (error instanceof CliExit) throw error;
-    throw new CliExit(1, error instanceof Error ? error.message : String(error));
+    throw new CliExit(1, error instanceof Error ? await withFreePort(error, config?.host) : String(error));
   }
   // A model per tool the banner can suggest: what the hub said it serves (a sidecar), or one of each provider's.
   const models = await gateway.suggestedModels();
@@ -82,6 +93,15 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
     process.on('SIGTERM', onSignal);
   });
   context.stderr.write('gw: stopped; audit trail flushed\n');
+}
+
+/** A port in use (the hub's, on one machine): the message ends with the exact command for a free one. */
+async function withFreePort(error: Error, host: string | undefined): Promise<string> {
+  if ((error.cause as { code?: string } | undefined)?.code !== 'EADDRINUSE' || host === undefined) return error.message;
+  const match = /^port (\d+) /.exec(error.message);
+  if (!match) return error.message;
+  const free = await nextFreePort(Number(match[1]), host).catch(() => null);
+  return free === null ? error.message : `${error.message} (${free} is free now: gw serve --port ${free}, and GW_URL=http://${host}:${free} for gw run and gw token)`;
 }
 
 /** The --allow-remote-peer CIDRs; they mean something only to a sidecar started with --allow-remote-sidecar. */

@@ -14,6 +14,7 @@ import type { Target } from '../plan/plan-targets.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { RequestTrace } from '../request-trace.js';
 import { buildUpstreamHeaders } from './upstream-headers.js';
+import { maskUrlCredentials } from '../../mask-url-credentials.js';
 
 type IncomingHeaders = Record<string, string | string[] | undefined>;
 
@@ -74,8 +75,31 @@ export async function sendToProvider(target: Target, request: ProviderRequest, s
     if (refusal) { reply.body.destroy(); throw refusal; }
     return reply;
   } catch (error) {
-    throw request.bodyRefusal?.() ?? error;
+    throw request.bodyRefusal?.() ?? nameUnreachable(error, target);
   } finally {
     trace.noteUpstreamWait(started);
   }
+}
+
+/**
+ * "Could not be reached" names the culprit: the provider and its base URL (password
+ * masked, query dropped), or, on a sidecar, the gw hub it forwards to. Same code, so
+ * fallbacks and cut-call settling treat it as before.
+ */
+function nameUnreachable(error: unknown, target: Target): unknown {
+  if (!(error instanceof GatewayError) || error.code !== 'GW_ERR_UPSTREAM_UNREACHABLE') return error;
+  const reason = /\(([A-Z_]+)\)\.$/.exec(error.message)?.[1];
+  const because = reason ? ` (${reason})` : '';
+  const { provider } = target;
+  const where = shownBaseUrl(provider.baseUrl);
+  const message = provider.kind === 'gateway' && provider.name === 'hub'
+    ? `The gw hub ${where} could not be reached${because}: is it running? This sidecar forwards every call there.`
+    : `Provider ${provider.name} (${where}) could not be reached${because}: is it running? Check it with gw providers test ${provider.name}.`;
+  return new GatewayError('GW_ERR_UPSTREAM_UNREACHABLE', { message, cause: error.cause ?? error });
+}
+
+function shownBaseUrl(baseUrl: string): string {
+  if (!URL.canParse(baseUrl)) return 'with an unreadable base URL';
+  const url = new URL(baseUrl);
+  return maskUrlCredentials(`${url.protocol}//${url.username ? `${url.username}:${url.password}@` : ''}${url.host}${url.pathname.replace(/\/+$/, '')}`);
 }
