@@ -76,6 +76,7 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** The hub says who denied (src/hub/device-authorization.ts); an older hub says only that it was. */
 function deniedMessage(description: string | undefined): string {
+  // eslint-disable-next-line no-control-regex -- the hub's text reaches a terminal: its control characters are what must go
   const said = description?.replace(/[\x00-\x1f\x7f]/g, '').trim().replace(/\.$/, '');
   if (!said || said === 'The login was denied') return 'the login was denied (on the verification page, or by an admin with gw device deny)';
   return `${said[0]!.toLowerCase()}${said.slice(1)}`;

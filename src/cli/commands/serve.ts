@@ -1,6 +1,5 @@
 // `gw serve`: runs the gateway in the foreground until SIGINT/SIGTERM.
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveServeConfig, type ServeFlags } from '../../config/serve-config.js';
 import type { RunningGateway } from '../../gateway/start-gateway.js';
