@@ -9,14 +9,14 @@ import path from 'node:path';
 import type { RunnableTool } from './tool-launch.js';
 
 /** The npm package of each tool (test/e2e/coding-tools/tools/package.json pins the versions gw is tested with). */
-export const TOOL_PACKAGES: Record<RunnableTool, string> = {
+const TOOL_PACKAGES: Record<RunnableTool, string> = {
   claude: '@anthropic-ai/claude-code',
   codex: '@openai/codex',
   gemini: '@google/gemini-cli',
   opencode: 'opencode-ai',
 };
 
-export function codingToolsDir(env: NodeJS.ProcessEnv): string {
+function codingToolsDir(env: NodeJS.ProcessEnv): string {
   return env.GW_CODING_TOOLS_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(env.HOME ?? os.homedir(), '.cache'), 'gw', 'coding-tools');
 }
 

@@ -30,7 +30,7 @@ export function isHttpWitness(setting: string): boolean {
 }
 
 /** The witness of the `audit_witness` setting (also gw audit rotate's, with no gw running). */
-export function settingWitness(setting: string, upstream: UpstreamClient, instance: string | undefined): WitnessTarget {
+function settingWitness(setting: string, upstream: UpstreamClient, instance: string | undefined): WitnessTarget {
   return isHttpWitness(setting) ? createHttpWitness(upstream, setting, `http ${setting}`, instance) : createFileWitness(setting, instance);
 }
 

@@ -22,7 +22,7 @@ interface StoreChain extends ChainInfo {
 const TYPICAL_LINE_BYTES = 600;
 
 /** The chains from `first` on that are this instance's, in the order they were started. */
-export function ownChainsFrom(chains: readonly StoreChain[], first: number, key: string): StoreChain[] {
+function ownChainsFrom(chains: readonly StoreChain[], first: number, key: string): StoreChain[] {
   const keys = new Set([key, chains[first]!.checkpoint.public_key]);
   const instances = new Set([chains[first]!.instance]);
   const own = [chains[first]!];

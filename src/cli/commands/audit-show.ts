@@ -39,7 +39,7 @@ export function registerAuditShowCommand(audit: Command, context: CliContext): v
     .action(async (flags: ShowFlags) => runAuditShow(flags, context));
 }
 
-export async function runAuditShow(flags: ShowFlags, context: CliContext): Promise<void> {
+async function runAuditShow(flags: ShowFlags, context: CliContext): Promise<void> {
   const session = flags.session ?? '';
   if (!isSessionId(session)) throw new CliExit(2, `invalid --session "${session.slice(0, 40)}": a session id as recorded (letters, digits, . _ : @ + -; at most 128)`);
   const trail: TrailSource = flags.file
@@ -59,7 +59,7 @@ export async function runAuditShow(flags: ShowFlags, context: CliContext): Promi
   context.stdout.write(formatSessionCalls(calls));
 }
 
-export function sessionCallOf(record: RequestRecord): SessionCall {
+function sessionCallOf(record: RequestRecord): SessionCall {
   const mcp = mcpNote(record);
   const operation = mcp?.method !== undefined ? `mcp ${mcp.method}` : record.operation ?? 'unknown';
   const tool = mcp?.server !== undefined ? `${mcp.server}/${mcp.tool ?? mcp.prompt ?? ''}`.replace(/\/$/, '') : null;

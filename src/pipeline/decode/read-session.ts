@@ -11,10 +11,10 @@
 import { resolveDlpSettings } from '../../dlp/dlp-config.js';
 import { scanPlaces } from '../../dlp/scan-places.js';
 
-export const SESSION_HEADERS = ['x-gw-session', 'x-claude-code-session-id', 'session-id', 'session_id', 'conversation_id', 'x-session-id', 'x-session-affinity'] as const;
+const SESSION_HEADERS = ['x-gw-session', 'x-claude-code-session-id', 'session-id', 'session_id', 'conversation_id', 'x-session-id', 'x-session-affinity'] as const;
 
 /** Long enough for a UUID with a prefix (opencode's `ses_…`), short enough to keep records small. */
-export const SESSION_MAX_LENGTH = 128;
+const SESSION_MAX_LENGTH = 128;
 const SESSION_CHARSET = /^[A-Za-z0-9][A-Za-z0-9._:@+-]*$/;
 
 export type HeaderBag = Record<string, string | string[] | undefined>;

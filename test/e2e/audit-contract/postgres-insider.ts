@@ -5,7 +5,7 @@ import { sealRecord, type UnsealedRecord } from '../../../src/audit/chain.js';
 import { signCheckpointWithKey, trailIdOf } from '../../../src/audit/checkpoint.js';
 import { requestFacets } from '../../../src/postgres/request-facets.js';
 
-export async function withClient<T>(store: string, run: (client: import('pg').Client) => Promise<T>): Promise<T> {
+async function withClient<T>(store: string, run: (client: import('pg').Client) => Promise<T>): Promise<T> {
   const pg = await import('pg');
   const client = new pg.default.Client({ connectionString: store });
   await client.connect();
