@@ -19,14 +19,24 @@ import { checkRouteAnswers, modelInArgs } from '../check-route.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
+const NO_TEAM = 'this gateway has no team yet: start it once (gw serve) or create one (gw teams create NAME)';
+/** How long a gateway gw run has just started may take to write its first team into state.json. */
+const TEAM_WAIT_MS = 5_000;
+
 /** The session key (session-key.ts) in the team that serves local calls. */
 async function shortLivedKey(context: CliContext, home: string): Promise<string> {
-  return withStore(context, home, async (store) => {
-    const state = store.snapshot();
-    const team = state.settings.default_team ?? state.teams.find((entry) => entry.name === 'local')?.name ?? state.teams[0]?.name;
-    if (team === undefined) throw new CliExit(1, 'this gateway has no team yet: start it once (gw serve) or create one (gw teams create NAME)');
-    return sessionKey(store, context.home(home), team);
-  });
+  const deadline = Date.now() + TEAM_WAIT_MS;
+  for (;;) {
+    const key = await withStore(context, home, async (store) => {
+      const state = store.snapshot();
+      const team = state.settings.default_team ?? state.teams.find((entry) => entry.name === 'local')?.name ?? state.teams[0]?.name;
+      return team === undefined ? null : sessionKey(store, context.home(home), team);
+    });
+    if (key !== null) return key;
+    // A gateway started in the background answers before its bootstrap is always on disk under load.
+    if (Date.now() > deadline) throw new CliExit(1, NO_TEAM);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 async function credentialFor(gateway: LocalGateway, context: CliContext, home: string): Promise<string> {
