@@ -22,7 +22,11 @@ export function rawPublicKey(key: KeyObject): string {
 }
 
 export async function loadOrCreateSigningKey(home: string): Promise<AuditSigningKey> {
-  const keyPath = path.join(home, SIGNING_KEY_FILE);
+  return loadOrCreateKeyFile(path.join(home, SIGNING_KEY_FILE));
+}
+
+/** An Ed25519 key file made once ('wx') and read back, checked: the trail's key and a witness's share it. */
+export async function loadOrCreateKeyFile(keyPath: string): Promise<AuditSigningKey> {
   const { privateKey } = generateKeyPairSync('ed25519');
   try {
     await writeFile(keyPath, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });

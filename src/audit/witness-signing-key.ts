@@ -4,30 +4,16 @@
 // not the hub's audit-signing.key: the hub's own trail and its witnessing are separate acts,
 // and an auditor trusting one need not trust the other. Created once ('wx', so a hub and a
 // `gw audit witness-key` run at the same moment never overwrite each other's key).
-import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { rawPublicKey, type AuditSigningKey } from './signing-key.js';
+import { loadOrCreateKeyFile, type AuditSigningKey } from './signing-key.js';
 
 const WITNESS_SIGNING_KEY_FILE = 'witness-signing.key';
 export const WITNESS_PUBLIC_KEY_FILE = 'witness.pub';
 
 export async function loadOrCreateWitnessKey(home: string): Promise<AuditSigningKey> {
   const keyPath = path.join(home, WITNESS_SIGNING_KEY_FILE);
-  const { privateKey } = generateKeyPairSync('ed25519');
-  try {
-    await writeFile(keyPath, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  let stored: KeyObject;
-  try {
-    stored = createPrivateKey(await readFile(keyPath));
-  } catch (error) {
-    throw new Error(`${keyPath} is not a PEM private key: ${(error as Error).message}`, { cause: error });
-  }
-  if (stored.asymmetricKeyType !== 'ed25519') throw new Error(`${keyPath} holds a ${stored.asymmetricKeyType ?? 'non-asymmetric'} key, expected Ed25519`);
-  const key = { privateKey: stored, publicKey: rawPublicKey(stored) };
+  const key = await loadOrCreateKeyFile(keyPath);
   // Rewritten from the private key each time, so a deleted or edited witness.pub comes back right.
   await writeFile(path.join(home, WITNESS_PUBLIC_KEY_FILE), `${key.publicKey}\n`, { mode: 0o644 });
   return key;

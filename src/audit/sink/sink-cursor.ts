@@ -2,8 +2,9 @@
 // seq, hash, and the byte offset after it in audit.jsonl). A small file in the home, replaced
 // atomically (temp file, fsync, rename, fsync of the folder) only after a 2xx, so after a crash
 // or kill -9 delivery resumes from the last acknowledged record: at least once, never a gap.
-import { open, rename, unlink } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { nodeAuditFileSystem } from '../audit-file-system.js';
 import { readOptionalFile } from '../read-optional-file.js';
 
 export const SINK_CURSOR_FILE = 'audit-sink-cursor.json';
@@ -49,18 +50,7 @@ export async function readSinkCursor(file: string): Promise<SinkCursor | null> {
 }
 
 export async function writeSinkCursor(file: string, cursor: SinkCursor): Promise<void> {
-  const temp = `${file}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(cursor)}\n`, 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  await rename(temp, file);
+  await nodeAuditFileSystem.replaceFile(file, `${JSON.stringify(cursor)}\n`, true);
   // The rename itself survives a power cut only once the folder is synced.
   const folder = await open(path.dirname(file), 'r');
   try {
