@@ -4,6 +4,7 @@
 // recorded (`admin.refused`, at most once per address a minute), every change is recorded
 // (`admin.change`) naming the admin. The console is static files under console/ with a
 // strict CSP: no inline script or style, nothing from another origin.
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -32,14 +33,28 @@ const PERSONAL_OPERATIONS = new Set(['admin.whoami', 'requests.search', 'request
 
 /** console/ at the repository's top, from src/server or dist/server alike. */
 const CONSOLE_DIR = path.resolve(import.meta.dirname, '../../console');
-const CONSOLE_FILES: Record<string, [file: string, type: string]> = {
-  '/ui': ['index.html', 'text/html; charset=utf-8'],
-  '/ui/app.js': ['app.js', 'text/javascript; charset=utf-8'],
-  '/ui/app.css': ['app.css', 'text/css; charset=utf-8'],
-  '/ui/vendor/preact-htm.js': ['../node_modules/htm/preact/standalone.module.js', 'text/javascript; charset=utf-8'],
-  '/ui/vendor/uplot.js': ['../node_modules/uplot/dist/uPlot.esm.js', 'text/javascript; charset=utf-8'],
-  '/ui/vendor/uplot.css': ['../node_modules/uplot/dist/uPlot.min.css', 'text/css; charset=utf-8'],
+const CONSOLE_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+const VENDOR_FILES: Record<string, [file: string, type: string]> = {
+  '/ui/vendor/preact-htm.js': ['../node_modules/htm/preact/standalone.module.js', CONSOLE_TYPES['.js']!],
+  '/ui/vendor/uplot.js': ['../node_modules/uplot/dist/uPlot.esm.js', CONSOLE_TYPES['.js']!],
+  '/ui/vendor/uplot.css': ['../node_modules/uplot/dist/uPlot.min.css', CONSOLE_TYPES['.css']!],
 };
+
+/**
+ * Every file the console is made of, as a route each: index.html at /ui, the rest at their path
+ * under /ui (a page module is /ui/pages/keys.js). Listed once at start, so a request can only
+ * name a file that was there: no path from the URL ever reaches the file system.
+ */
+function consoleFiles(): Record<string, [file: string, type: string]> {
+  const files: Record<string, [file: string, type: string]> = { ...VENDOR_FILES };
+  for (const entry of readdirSync(CONSOLE_DIR, { recursive: true, encoding: 'utf8' })) {
+    const type = CONSOLE_TYPES[path.extname(entry)];
+    if (type === undefined) continue;
+    const url = entry === 'index.html' ? '/ui' : `/ui/${entry.split(path.sep).join('/')}`;
+    files[url] = [entry, type];
+  }
+  return files;
+}
 const CONSOLE_HEADERS = {
   'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'cache-control': 'no-store',
@@ -149,7 +164,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
     app.route({ method: entry.method, url: entry.path, ...route(entry.method, entry.path, entry.operation, entry.method === 'POST'), handler: (request, reply) => serveApi(entry, request, reply) });
   }
 
-  for (const [url, [file, type]] of Object.entries(CONSOLE_FILES)) {
+  for (const [url, [file, type]] of Object.entries(consoleFiles())) {
     app.get(url, route('GET', url, 'console.file', false), async (_request, reply) => reply.headers({ ...CONSOLE_HEADERS, 'content-type': type }).send(await readFile(path.join(CONSOLE_DIR, file))));
   }
   if (context.personal) return;
