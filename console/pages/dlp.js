@@ -63,7 +63,7 @@ export function Dlp() {
     <${CommandOutput} run=${run} />
     <h3>Test this text</h3>
     <form onSubmit=${test} aria-label="Test this text" class="governance-test">
-      <label>Text to test<textarea name="text" rows="4" required autocomplete="off" spellcheck="false"></textarea></label>
+      <label>Text to test<textarea name="text" rows="4" maxLength="4096" required autocomplete="off" spellcheck="false"></textarea></label>
       <div class="inline"><${TeamPicker} /><button type="submit">Test text</button></div>
     </form>
     <p class="hint">Which rules fire and what they would do; the matches themselves are never shown or recorded.</p>

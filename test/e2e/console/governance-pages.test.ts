@@ -201,7 +201,8 @@ describe('DLP rules in the browser', () => {
     await form.getByLabel('Action').selectOption('redact');
     await form.getByRole('button', { name: 'Set action' }).click();
     await page.getByRole('status').filter({ hasText: 'acme_order → redact' }).waitFor();
-    await expect(page.getByRole('row', { name: /acme_order/ }).textContent()).resolves.toContain('redact');
+    // The list reloads after the command's answer is shown.
+    await expect.poll(() => page.getByRole('row', { name: /acme_order/ }).textContent()).toContain('redact');
     const response = await chat('mock/echo', `order ${SECRET} please`);
     expect(response.status).toBe(200);
     expect(await response.text()).not.toContain(SECRET);
