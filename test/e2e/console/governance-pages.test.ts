@@ -42,7 +42,8 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
 
 /** The admin.change records of one action, from the hub's trail. */
 async function changes(action: string): Promise<Array<Record<string, unknown>>> {
-  return (await readAudit(rig.hub.home)).filter((record) => record.kind === 'admin.change' && record.data?.action === action).map((record) => record.data as Record<string, unknown>);
+  return (await readAudit(rig.hub.home)).filter((record) => record.kind === 'admin.change')
+    .map((record) => record.data as Record<string, unknown>).filter((data) => data.action === action);
 }
 
 /** What the CLI itself says to the same refused command, run in the hub's home. */
