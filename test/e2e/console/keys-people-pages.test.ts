@@ -11,6 +11,10 @@ import { layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrows
 import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 import { GatewayJar, readAudit, waitUntil } from '../helpers.js';
+import { openDatabase } from '../../../src/postgres/database.js';
+import { createPostgresTrailReader } from '../../../src/postgres/postgres-trail-reader.js';
+import { toSummary } from '../../../src/admin/trail-reader.js';
+import { summarizeKeyUsage } from '../../../src/admin/key-usage.js';
 import { PERSON, TEAM, runChecked, startHubRig, type HubRig } from '../device-login/support.js';
 
 // `gw prices set mock/echo --input 3 --output 15`: USD per million tokens, so nano-USD per token.
@@ -106,7 +110,9 @@ describe('the Keys page', () => {
     expect((await chat(rig.hub.url, key, 'first priced call')).status).toBe(200);
     expect((await chat(rig.hub.url, key, 'the second priced call, a little longer')).status).toBe(200);
 
-    const calls = (await readAudit(rig.hub.home) as TrailLine[]).filter((record) => record.kind === 'request' && record.key_id === id);
+    // A call's record is written just after its answer.
+    let calls: TrailLine[] = [];
+    await waitUntil(async () => (calls = (await readAudit(rig.hub.home) as TrailLine[]).filter((record) => record.kind === 'request' && record.key_id === id)).length >= 2, { timeoutMs: 10_000, what: 'both calls in the trail' });
     expect(calls).toHaveLength(2);
     const spend = handComputed(calls);
     expect(spend).toBeGreaterThan(0);
@@ -123,7 +129,7 @@ describe('the Keys page', () => {
     await expect(row.getByTestId('requests').textContent()).resolves.toBe('2');
     await expect(row.getByTestId('spend').textContent()).resolves.toBe(`$${(spend / 1e9).toFixed(6)}`);
     await expect(row.getByTestId('spend').getAttribute('data-nano-usd')).resolves.toBe(String(spend));
-    expect(await adminChange('keys.create', id)).toMatchObject({ admin_name: 'lead@example.com', via: 'console', team: TEAM, name: 'ci-bot' });
+    await expect.poll(() => adminChange('keys.create', id)).toMatchObject({ admin_name: 'lead@example.com', via: 'console', team: TEAM, name: 'ci-bot' });
     expect(JSON.stringify(await readAudit(rig.hub.home))).not.toContain(key);
   }, 60_000);
 
@@ -269,7 +275,6 @@ describe('key last use and spend on a PostgreSQL trail', () => {
     // The instance reads the new key from the store on its next poll.
     await waitUntil(async () => (await chat(gateway.url, key, 'first priced call')).status === 200, { timeoutMs: 15_000, what: 'the new key to be accepted' });
     expect((await chat(gateway.url, key, 'the second priced call, a little longer')).status).toBe(200);
-    const { openDatabase } = await import('../../../src/postgres/database.js');
     const database = openDatabase(store);
     let calls: TrailLine[] = [];
     try {
@@ -278,6 +283,10 @@ describe('key last use and spend on a PostgreSQL trail', () => {
         calls = rows.rows.map((row) => JSON.parse(row.line) as TrailLine);
         return calls.length >= 2;
       }, { timeoutMs: 15_000, what: 'the calls in the PostgreSQL trail' });
+      // The SQL sums are the in-memory sums over the same lines, for every key.
+      const lines = await database.query<{ line: string }>("SELECT line FROM gw_audit_records WHERE kind = 'request'");
+      const since = new Date(Date.now() - 86_400_000).toISOString();
+      expect(await createPostgresTrailReader(database).keyUsage(since)).toEqual(summarizeKeyUsage(lines.rows.map((row) => toSummary(row.line)!), since));
     } finally {
       await database.end();
     }
@@ -285,5 +294,8 @@ describe('key last use and spend on a PostgreSQL trail', () => {
     expect(spend).toBeGreaterThan(0);
     const row = (await keysFromApi(gateway.url, token)).find((entry) => entry.id === id)!;
     expect(row).toMatchObject({ expires_at: expiresAt, last_used_at: calls.at(-1)!.ts, requests: calls.length, spend_nano_usd: spend, session: false });
+    const refused = await fetch(`${gateway.url}/admin/api/keys?window=soon`, { headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(400);
+    expect((await refused.json() as { error: { message: string } }).error.message).toBe('window is a duration such as 15m, 1h or 7d; got soon');
   }, 120_000);
 });
