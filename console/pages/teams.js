@@ -7,6 +7,7 @@ import { When } from './keys-format.js';
 export function Teams() {
   const [{ data, error }, reload] = useLoad('/admin/api/teams');
   const [people, reloadPeople] = useLoad('/admin/api/people');
+  // Only the keys' records are counted here, not their use: the shortest window keeps the trail read small.
   const [keys, reloadKeys] = useLoad('/admin/api/keys?window=1m');
   const [message, setMessage] = useState(null);
   const members = (team) => (people.data ?? []).filter((person) => person.team === team).length;
