@@ -4,6 +4,7 @@
 // over the last 100,000 records is a scan of an array, not a parse of the file.
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
+import { summarizeKeyUsage, type KeyUsage } from './key-usage.js';
 
 export interface RequestSummary {
   seq: number;
@@ -53,6 +54,8 @@ export interface TrailReader {
   search(filter: RequestFilter, limit: number): Promise<RequestSummary[]>;
   usage(by: 'team' | 'person' | 'model' | 'provider' | 'day' | 'key_id', since?: string): Promise<UsageReport>;
   providerHealth(since: string): Promise<ProviderHealthRow[]>;
+  /** Each key's last use, requests and spend since then (the Keys page; src/admin/key-usage.ts). */
+  keyUsage(since: string): Promise<KeyUsage[]>;
 }
 
 /** Summaries kept in memory (about 300 bytes each): the explorer's window on a busy hub. */
@@ -194,6 +197,10 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
     async providerHealth(since) {
       await fresh();
       return summarizeProviderHealth(summaries, since);
+    },
+    async keyUsage(since) {
+      await fresh();
+      return summarizeKeyUsage(summaries, since);
     },
   };
 }
