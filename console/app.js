@@ -6,6 +6,7 @@ import { api, setCsrf } from './lib.js';
 import { Audit } from './pages/audit.js';
 import { Devices } from './pages/devices.js';
 import { Keys } from './pages/keys.js';
+import { Mcp } from './pages/mcp.js';
 import { People } from './pages/people.js';
 import { Providers } from './pages/providers.js';
 import { Requests } from './pages/requests.js';
@@ -22,6 +23,7 @@ const PAGES = {
   requests: ['Requests', Requests],
   usage: ['Usage', Usage],
   providers: ['Providers', Providers],
+  mcp: ['MCP servers', Mcp],
   audit: ['Audit', Audit],
 };
 
