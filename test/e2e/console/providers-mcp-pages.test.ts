@@ -20,6 +20,8 @@ import { createNotesServer } from '../../support/mcp-servers/notes-server.mjs';
 
 const TYPED_KEY = 'sk-typed-in-the-console-7f3e9a1c5b';
 const HEADER_SECRET = 'Bearer mcp-header-typed-in-console-4d2c';
+/** A key the hub holds in its environment (its `openai` provider): no page may show its value either. */
+const HUB_ENV_KEY = 'sk-hub-environment-key-2b8d6f0a4c';
 const jar = new GatewayJar();
 let hub: GatewayProcess;
 let fake: FakeProvider;
@@ -61,7 +63,7 @@ async function pageText(): Promise<string> {
 
 beforeAll(async () => {
   [fake, notes] = await Promise.all([startFakeProvider('openai', { apiKey: TYPED_KEY, eventDelayMs: 5 }), startNotes()]);
-  hub = await jar.start({ args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn' } });
+  hub = await jar.start({ args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn', OPENAI_API_KEY: HUB_ENV_KEY, OPENAI_BASE_URL: `${fake.url}/v1` } });
   adminToken = (await runGw(['admin', 'tokens', 'create', '--name', 'ops@example.com'], { home: hub.home })).stdout.trim();
   expect(adminToken).toMatch(/^gwa-/);
   // The running hub reads the CLI's change from state.json on its next poll.
@@ -104,6 +106,12 @@ describe('the Providers page', () => {
     await row.getByRole('button', { name: 'Test lab' }).click();
     await expect.poll(() => page.getByRole('status', { name: 'Provider command' }).textContent()).toMatch(/lab: HTTP 200 in \d+ ms \(GET http:\/\/127\.0\.0\.1:\d+\/v1\/models\)/);
     expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${TYPED_KEY}`);
+    // The hub's own provider: its key is named by its variable, its value never shown, even when refused.
+    const hubRow = page.getByRole('table', { name: 'Providers' }).getByRole('row', { name: /^openai / });
+    await expect.poll(() => hubRow.getByRole('cell').allTextContents()).toEqual(['openai', 'openai', `${fake.url}/v1`, 'environment', 'env:OPENAI_API_KEY', 'in use', 'Test']);
+    await hubRow.getByRole('button', { name: 'Test openai' }).click();
+    await expect.poll(() => page.getByRole('alert', { name: 'Provider command' }).textContent()).toMatch(/^gw: openai: HTTP 401 in \d+ ms \(GET http:\/\/127\.0\.0\.1:\d+\/v1\/models\): the key was refused$/);
+    expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${HUB_ENV_KEY}`);
 
     // A real call with the new provider's model reaches the fake provider with the key typed in the form.
     const before = fake.requests.length;
@@ -117,9 +125,11 @@ describe('the Providers page', () => {
     const [added] = await changes('providers.add');
     expect(added).toMatchObject({ admin_name: 'ops@example.com', via: 'console', target: 'lab' });
     expect(String(added!.command)).toContain('--api-key=***');
-    expect(await pageText()).not.toContain(TYPED_KEY);
-    expect(loaded.join('\n')).not.toContain(TYPED_KEY);
-    expect(JSON.stringify(await readAudit(hub.home))).not.toContain(TYPED_KEY);
+    for (const key of [TYPED_KEY, HUB_ENV_KEY]) {
+      expect(await pageText()).not.toContain(key);
+      expect(loaded.join('\n')).not.toContain(key);
+      expect(JSON.stringify(await readAudit(hub.home))).not.toContain(key);
+    }
     // What `gw providers list --json` answers remotely (the page's source) says `set`, never the key.
     const listed = await runGw(['providers', 'list', '--json', '--hub', hub.url], { env: { GW_ADMIN_TOKEN: adminToken } });
     expect(listed.stdout).toContain('"key": "set"');
