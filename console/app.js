@@ -8,6 +8,7 @@ import { Budgets } from './pages/budgets.js';
 import { Devices } from './pages/devices.js';
 import { Dlp } from './pages/dlp.js';
 import { Keys } from './pages/keys.js';
+import { Mcp } from './pages/mcp.js';
 import { People } from './pages/people.js';
 import { Policies } from './pages/policies.js';
 import { Providers } from './pages/providers.js';
@@ -26,7 +27,11 @@ const PAGES = {
   requests: ['Requests', Requests],
   usage: ['Usage', Usage],
   providers: ['Providers', Providers],
-  budgets: ['Budgets', Budgets], policies: ['Policies', Policies], dlp: ['DLP', Dlp], routes: ['Routing', Routes],
+  mcp: ['MCP servers', Mcp],
+  budgets: ['Budgets', Budgets],
+  policies: ['Policies', Policies],
+  dlp: ['DLP', Dlp],
+  routes: ['Routing', Routes],
   audit: ['Audit', Audit],
 };
 
