@@ -4,6 +4,7 @@
 // Secret values belong in gw's environment, as provider keys do: `--header-env
 // Authorization=GITHUB_MCP_AUTH` (or `--header Authorization=env:GITHUB_MCP_AUTH`) stores the
 // reference, and the value is read only when gw connects, never printed or logged.
+import { maskSecretWords } from '../../dlp/mask-secret-words.js';
 import type { Command } from 'commander';
 import { maskUrlCredentials } from '../../mask-url-credentials.js';
 import { MCP_SERVER_NAME, type StoredMcpServer } from '../../state/mcp-servers.js';
@@ -81,7 +82,7 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
     .action(async (options: { json?: boolean; home?: string }) => {
       const servers = await withStore(context, options.home, async (store) => store.snapshot().mcp_servers ?? []);
       const rows = servers.map((server) => ({
-        name: server.name, transport: server.transport, target: server.url !== undefined ? maskUrlCredentials(server.url) : (server.command ?? []).join(' '),
+        name: server.name, transport: server.transport, target: server.url !== undefined ? maskUrlCredentials(server.url) : maskSecretWords(server.command ?? []).join(' '),
         headers: Object.fromEntries(Object.entries(server.headers ?? {}).map(([key, value]) => [key, shown(value)])),
         env: Object.fromEntries(Object.entries(server.env ?? {}).map(([key, value]) => [key, shown(value)])),
       }));
