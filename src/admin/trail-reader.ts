@@ -4,8 +4,10 @@
 // over the last 100,000 records is a scan of an array, not a parse of the file.
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
+import { describeRequest, type RequestDescription } from './describe-request.js';
 
-export interface RequestSummary {
+/** A request record as the explorer lists it, with what it was and how it ended in words (describe-request.ts). */
+export interface RequestSummary extends Partial<RequestDescription> {
   seq: number;
   ts: string;
   request_id?: string;
@@ -26,7 +28,8 @@ export interface RequestSummary {
   cost?: unknown;
 }
 
-export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model' | 'provider' | 'status' | 'request_id' | 'since' | 'until', string>>;
+/** `plane: 'data'` leaves out the control plane (model lists, logins, checkpoints, MCP handshakes). */
+export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model' | 'provider' | 'status' | 'request_id' | 'since' | 'until' | 'plane', string>>;
 
 export interface UsageReport {
   by: string;
@@ -65,7 +68,7 @@ export function toSummary(line: string): RequestSummary | null {
     const record = JSON.parse(line) as RequestSummary & { kind?: string; prev?: string; hash?: string; v?: number; origin?: string };
     if (record.kind !== 'request') return null;
     const { kind: _kind, prev: _prev, hash: _hash, v: _v, origin: _origin, ...summary } = record;
-    return summary;
+    return { ...summary, ...describeRequest(summary) };
   } catch {
     return null;
   }
