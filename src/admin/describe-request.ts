@@ -6,7 +6,7 @@
 import { isControlPlaneCall } from '../audit/record.js';
 
 /** The record fields the description is made from. */
-export interface DescribedFields {
+interface DescribedFields {
   operation?: string;
   route?: string;
   status?: number;
@@ -16,7 +16,7 @@ export interface DescribedFields {
   data?: Record<string, unknown>;
 }
 
-export type ResultKind = 'ok' | 'refused' | 'failed' | 'expected';
+type ResultKind = 'ok' | 'refused' | 'failed' | 'expected';
 
 export interface RequestDescription {
   /** The operation in a word or two: `chat`, `models.list`, `mcp tools/list`, `token exchange`. */
@@ -54,15 +54,20 @@ function isMcpStreamProbe(fields: DescribedFields): boolean {
   return fields.operation === 'mcp' && fields.status === 405 && mcpMethod(fields.data) === undefined;
 }
 
+/** The plane alone: cheap enough for the explorer's scan over every summary it holds. */
+export function planeOf(fields: DescribedFields): 'data' | 'control' {
+  const operation = fields.operation ?? '';
+  if (isControlPlaneCall(operation) || CONTROL_OPERATIONS.has(operation)) return 'control';
+  return operation === 'mcp' && (isMcpStreamProbe(fields) || isMcpHandshake(mcpMethod(fields.data))) ? 'control' : 'data';
+}
+
 export function describeRequest(fields: DescribedFields): RequestDescription {
   const operation = fields.operation ?? '';
-  const method = mcpMethod(fields.data);
   const probe = isMcpStreamProbe(fields);
-  const what = operation === 'mcp' ? (probe ? 'mcp stream probe' : `mcp ${method ?? ''}`.trim())
+  const what = operation === 'mcp' ? (probe ? 'mcp stream probe' : `mcp ${mcpMethod(fields.data) ?? ''}`.trim())
     : OPERATION_WORDS[operation] ?? (operation.startsWith('hub.') ? operation.slice(4).replace(/[._]/g, ' ') : operation || (fields.route ?? 'unknown'));
-  const control = probe || isControlPlaneCall(operation) || CONTROL_OPERATIONS.has(operation) || (operation === 'mcp' && isMcpHandshake(method));
   const [result_kind, result] = probe ? ['expected', 'expected: no stream on a stateless /mcp (405)'] as const : outcomeOf(fields);
-  return { what, plane: control ? 'control' : 'data', result_kind, result };
+  return { what, plane: planeOf(fields), result_kind, result };
 }
 
 const PERIOD_WORDS: Record<string, string> = { day: 'daily', week: 'weekly', month: 'monthly' };

@@ -4,7 +4,7 @@
 // over the last 100,000 records is a scan of an array, not a parse of the file.
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
-import { describeRequest, type RequestDescription } from './describe-request.js';
+import { describeRequest, planeOf, type RequestDescription } from './describe-request.js';
 
 /** A request record as the explorer lists it, with what it was and how it ended in words (describe-request.ts). */
 export interface RequestSummary extends Partial<RequestDescription> {
@@ -68,7 +68,7 @@ export function toSummary(line: string): RequestSummary | null {
     const record = JSON.parse(line) as RequestSummary & { kind?: string; prev?: string; hash?: string; v?: number; origin?: string };
     if (record.kind !== 'request') return null;
     const { kind: _kind, prev: _prev, hash: _hash, v: _v, origin: _origin, ...summary } = record;
-    return { ...summary, ...describeRequest(summary) };
+    return summary;
   } catch {
     return null;
   }
@@ -77,12 +77,18 @@ export function toSummary(line: string): RequestSummary | null {
 export function matches(summary: RequestSummary, filter: RequestFilter): boolean {
   for (const [name, wanted] of Object.entries(filter)) {
     if (wanted === undefined || wanted === '') continue;
+    if (name === 'plane') { if (planeOf(summary) !== wanted) return false; continue; }
     if (name === 'since') { if (summary.ts < wanted) return false; continue; }
     if (name === 'until') { if (summary.ts > wanted) return false; continue; }
     if (name === 'status') { if (String(summary.status) !== wanted && !(wanted.endsWith('xx') && String(summary.status).startsWith(wanted[0]!))) return false; continue; }
     if (String((summary as unknown as Record<string, unknown>)[name] ?? '') !== wanted) return false;
   }
   return true;
+}
+
+/** A summary as the explorer shows it: with its operation, plane and outcome in words (made for the rows returned only). */
+export function described(summary: RequestSummary): RequestSummary {
+  return { ...summary, ...describeRequest(summary) };
 }
 
 export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, since?: string): UsageReport {
@@ -186,7 +192,7 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
       await fresh();
       const found: RequestSummary[] = [];
       for (let index = summaries.length - 1; index >= 0 && found.length < limit; index -= 1) {
-        if (matches(summaries[index]!, filter)) found.push(summaries[index]!);
+        if (matches(summaries[index]!, filter)) found.push(described(summaries[index]!));
       }
       return found;
     },

@@ -4,7 +4,7 @@
 // millions of records are an index range. The line is what is shown, and each row is checked
 // against the filter again from its line: the index finds, the sealed record decides.
 import { CONTROL_OPERATIONS } from '../admin/describe-request.js';
-import { matches, toSummary, type RequestFilter, type RequestSummary, type TrailReader, type UsageReport } from '../admin/trail-reader.js';
+import { described, matches, toSummary, type RequestFilter, type RequestSummary, type TrailReader, type UsageReport } from '../admin/trail-reader.js';
 import { StateError } from '../state/state-errors.js';
 import type { Database } from './database.js';
 
@@ -52,7 +52,7 @@ export function createPostgresTrailReader(database: Database): TrailReader {
         `SELECT line FROM gw_audit_records WHERE ${where.sql} ORDER BY ts DESC LIMIT $${where.params.length + 1}`,
         [...where.params, limit],
       );
-      return result.rows.map((row) => toSummary(row.line)).filter((summary): summary is RequestSummary => summary !== null && matches(summary, filter));
+      return result.rows.map((row) => toSummary(row.line)).filter((summary): summary is RequestSummary => summary !== null && matches(summary, filter)).map(described);
     },
     async usage(by, since) {
       if (!GROUPINGS.has(by)) throw new StateError('usage', `by is one of ${[...GROUPINGS].join(', ')}`);

@@ -2,7 +2,7 @@
 // control plane, and who refused a call, from the fields gw writes on the record.
 import { describe, expect, it } from 'vitest';
 import { describeRequest } from '../../src/admin/describe-request.js';
-import { toSummary } from '../../src/admin/trail-reader.js';
+import { described, matches, toSummary } from '../../src/admin/trail-reader.js';
 
 describe('describeRequest', () => {
   it('names operations in a word and puts gw\'s own traffic on the control plane', () => {
@@ -37,8 +37,11 @@ describe('describeRequest', () => {
     expect(describeRequest({ status: 502, provider: 'vllm', outcome: ['GW_ERR_UPSTREAM_UNREACHABLE'] }).result).toBe('provider error: vllm unreachable');
   });
 
-  it('is on every summary the trail readers make (file and PostgreSQL share toSummary)', () => {
+  it('is on every summary the trail readers return (file and PostgreSQL share described), and the plane filters', () => {
     const line = JSON.stringify({ v: 1, seq: 3, ts: '2026-11-27T10:00:00.000Z', kind: 'request', operation: 'models.list', status: 200, outcome: ['ok'], prev: 'x', hash: 'y' });
-    expect(toSummary(line)).toMatchObject({ seq: 3, what: 'models.list', plane: 'control', result: 'ok' });
+    const summary = toSummary(line)!;
+    expect(described(summary)).toMatchObject({ seq: 3, what: 'models.list', plane: 'control', result: 'ok' });
+    expect(matches(summary, { plane: 'control' })).toBe(true);
+    expect(matches(summary, { plane: 'data' })).toBe(false);
   });
 });

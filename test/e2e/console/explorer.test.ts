@@ -200,7 +200,7 @@ describe('the request explorer', () => {
     const text = (await detail.textContent())!;
     expect(text).toContain(`$${(record.cost.nano_usd / 1e9).toFixed(6)}`);
     expect(text).toMatch(/\$0\.000\d{3} \(local price, as echo\)/);
-    expect(text).toContain(`total ${record.latency_ms} ms`);
+    expect(text).toContain(`total ${Number(record.latency_ms)} ms`);
     expect(text).toContain('upstream not measured');
     expect(text).toContain('/v1/chat/completions → mock · mock/echo');
     expect(text).not.toMatch(/[{}]|"price"|\?/);
