@@ -39,10 +39,16 @@ function Row({ record, open }) {
   const kind = record.result_kind ?? 'ok';
   return html`<tr class=${`result-${kind}`}>
     <td class="nowrap" title=${record.ts}>${localTime(record.ts)}</td><td class="nowrap">${record.what ?? record.operation ?? ''}</td>
-    <td>${record.person ?? ''}</td><td>${record.team ?? ''}</td><td>${record.model ?? ''}</td>
+    <td>${record.person ?? ''}</td><td>${record.team ?? ''}</td><td>${record.model ?? mcpTarget(record)}</td>
     <td>${record.status}</td><td class=${kind === 'ok' || kind === 'expected' ? '' : kind === 'refused' ? 'warn' : 'error'}>${record.result ?? (record.outcome ?? []).join(', ')}</td>
     <td>${record.latency_ms}</td><td>${record.tokens?.total ?? ''}</td>
     <td><button class="link" aria-label=${`Open request ${record.request_id}`} title=${record.request_id} onClick=${open}>${shortId(record.request_id)}</button></td></tr>`;
+}
+
+/** An MCP call's server and tool (or prompt) where a model call names its model. */
+function mcpTarget(record) {
+  const mcp = record.data?.mcp;
+  return mcp?.server ? `${mcp.server}/${mcp.tool ?? mcp.prompt ?? mcp.uri ?? ''}`.replace(/\/$/, '') : '';
 }
 
 /** `req_04aaa1a2b408…` → `04aaa1a2`: enough to tell rows apart; the full id is in the detail and the title. */

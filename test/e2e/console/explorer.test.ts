@@ -1,9 +1,11 @@
 // The request explorer as a team lead reads it (issue 30), in real Chromium against a real hub:
-// a priced call, a budget refusal, a policy refusal, a DLP block, a model list, a token exchange
-// and an MCP SDK client session through the hub's /mcp. The table names each call's operation
+// a priced call, an unpriced one, a budget refusal, a policy refusal, a DLP block, a route that
+// falls back, a model list, a token exchange and an MCP SDK client session (a tool called on a
+// real MCP server) through the hub's /mcp. The table names each call's operation
 // and, for a refusal, who refused it in words; times are local; control-plane calls show only
 // with the toggle; the MCP SDK's GET probe (405 by design) is not an error; the detail shows
 // tokens, cost, timings and attempts formatted, not as JSON.
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { readAudit, waitUntil, type AuditLine } from '../helpers.js';
 import { PERSON, TEAM, runChecked, startHubRig, type HubRig } from '../device-login/support.js';
 
 const TIGHT_TEAM = 'tight';
+const NOTES_SERVER = path.resolve(import.meta.dirname, '../../support/mcp-servers/notes-server.mjs');
 let rig: HubRig;
 let browser: ConsoleBrowser;
 let adminToken: string;
@@ -57,7 +60,8 @@ async function exchangeToken(): Promise<string> {
 async function mcpSession(): Promise<void> {
   const client = new Client({ name: 'explorer-test-agent', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${rig.hub.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${engKey}` } } }));
-  await client.listTools();
+  expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('notes__echo');
+  await client.callTool({ name: 'notes__echo', arguments: { text: 'hello notes' } });
   await client.close();
 }
 
@@ -72,6 +76,7 @@ beforeAll(async () => {
       await runChecked(['prices', 'set', 'mock/echo', '--input', '3', '--output', '15'], home);
       await runChecked(['budgets', 'set', `team:${TIGHT_TEAM}`, '--amount', '0.000001', '--period', 'month'], home);
       await runChecked(['policy', 'set', `team:${TEAM}`, '--deny-models', 'mock/forbidden*'], home);
+      await runChecked(['mcp', 'add', 'notes', '--command', `${process.execPath} ${NOTES_SERVER} stdio local`], home);
       await runChecked(['routes', 'add', 'fallback-demo', '--target', 'mock/error-500,weight=100', '--target', 'mock/echo,weight=0.0001'], home);
     },
   });
@@ -84,6 +89,7 @@ beforeAll(async () => {
   await waitUntil(async () => (await fetch(`${rig.hub.url}/admin/api/whoami`, { headers: { authorization: `Bearer ${adminToken}` } })).status === 200, { what: 'the hub to read the admin token' });
   await waitUntil(async () => (await call(engKey, '/v1/models')).status === 200, { what: 'the hub to read the new keys' });
   await chat('priced', engKey, 'mock/echo');
+  await chat('unpriced', engKey, 'mock/no-price-set');
   // A micro-dollar a month: less than any call may cost, so the team's first call is refused.
   await chat('budget', tightKey, 'mock/echo', 'over budget', 429);
   await chat('policy', engKey, 'mock/forbidden-1', 'hello', 403);
@@ -187,6 +193,8 @@ describe('the request explorer', () => {
       expect(await outcome.getAttribute('class')).not.toMatch(/error|warn/);
       expect(await outcome.textContent()).not.toMatch(/not allowed|method|error/i);
     }
+    const toolCall = mcp.find((record) => (record.data as { mcp?: { method?: string } } | undefined)?.mcp?.method === 'tools/call')!;
+    expect(await cellsOf(String(toolCall.request_id))).toMatchObject({ Operation: 'mcp tools/call', Model: 'notes/echo', Outcome: 'ok' });
     expect((await cellsOf(String(probe!.request_id))).Operation).toBe('mcp stream probe');
     expect((await cellsOf(String(probe!.request_id))).Outcome).toMatch(/^expected/);
     await showControlPlane(false);
@@ -218,6 +226,13 @@ describe('the request explorer', () => {
     expect(items[0]).toMatch(/^mock\/error-500: (failed|answered 500)/);
     expect(items[1]).toMatch(/^mock\/echo: answered 200 after \d+ ms$/);
     await browser.page.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('a call gw has no price for says so, and how to set one', async () => {
+    await rowOf(ids.unpriced!).getByRole('button').click();
+    const detail = browser.page.getByRole('region', { name: `Request ${ids.unpriced}` });
+    expect(await detail.textContent()).toContain('no price (gw prices set mock/no-price-set …)');
+    await detail.getByRole('button', { name: 'Close' }).click();
   });
 
   it('a refusal\'s detail names the rule in full and has no cost', async () => {
