@@ -2,7 +2,8 @@
 // the navigation as the console lists it at run time (so a page added later is walked too), with
 // a few calls on the trail so tables have rows. On each: nothing scrolls sideways or sticks out,
 // and no short label (button, header, form label) breaks over lines; a screenshot of each page
-// goes to test-results/console/ (docs/console/ under `npm run docs:screenshots`).
+// (layout-<page>.png) goes to test-results/console/ (docs/console/ under `npm run docs:screenshots`,
+// where git ignores them: each page's owner takes the pictures the documentation shows).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { waitUntil } from '../helpers.js';
