@@ -160,6 +160,13 @@ describe('the request explorer', () => {
     // The row link is short: the id's first characters, named in full for a screen reader.
     expect((await rowOf(ids.priced!).getByRole('button').textContent())!.trim()).toBe(ids.priced!.slice(4, 12));
     expect(await layoutProblems(browser.page)).toEqual([]);
+    // The table stays inside the page's column (the viewport check alone would let it pass the column's edge).
+    const edges = await browser.page.evaluate(() => {
+      const main = document.querySelector('main')!;
+      const right = main.getBoundingClientRect().right - parseFloat(getComputedStyle(main).paddingRight);
+      return { table: document.querySelector('table.requests')!.getBoundingClientRect().right, column: right };
+    });
+    expect(edges.table).toBeLessThanOrEqual(edges.column + 1);
   });
 
   it('shows control-plane calls (model lists, MCP handshakes) only with the toggle', async () => {
