@@ -1,12 +1,17 @@
-// The request explorer: the trail's call records, filtered, each opened in full.
+// The request explorer: the trail's call records, newest first, each in words: its operation,
+// and who refused it (a budget, a rate limit, a policy or DLP rule) or how it failed. The
+// gateway's own control-plane calls (model lists, logins, audit checkpoints, MCP handshakes)
+// show only when asked for. A row opens its formatted detail (request-detail.js).
 import { html, useState } from '/ui/vendor/preact-htm.js';
 import { api, Problem, useLoad } from '../lib.js';
+import { localTime, RequestDetail } from './request-detail.js';
 
 const FILTERS = ['person', 'team', 'key_id', 'model', 'provider', 'status', 'since', 'until'];
 
 export function Requests() {
   const [query, setQuery] = useState('');
-  const [{ data, error }] = useLoad(`/admin/api/requests?limit=200${query}`, [query]);
+  const [controlPlane, setControlPlane] = useState(false);
+  const [{ data, error }] = useLoad(`/admin/api/requests?limit=200${controlPlane ? '' : '&plane=data'}${query}`, [query, controlPlane]);
   const [open, setOpen] = useState(null);
   const search = (event) => {
     event.preventDefault();
@@ -18,29 +23,35 @@ export function Requests() {
   return html`
     <h2>Requests</h2>
     <form class="inline" onSubmit=${search} aria-label="Filter requests">
-      ${FILTERS.map((name) => html`<label>${name.replace('_', ' ')}<input name=${name} size="12" placeholder=${name === 'since' || name === 'until' ? '2026-11-24T00:00' : ''} /></label>`)}
-      <label>request id<input name="request_id" size="20" /></label>
+      ${FILTERS.map((name) => html`<label>${name.replace('_', ' ')}<input name=${name} size="10" placeholder=${name === 'since' || name === 'until' ? '2026-11-24' : ''} /></label>`)}
+      <label>request id<input name="request_id" size="14" /></label>
       <button class="primary" type="submit">Search</button>
     </form>
+    <label class="toggle"><input type="checkbox" checked=${controlPlane} onChange=${(event) => setControlPlane(event.target.checked)} />Show control-plane calls</label>
     <${Problem} error=${error} />
     ${open && html`<${RequestDetail} record=${open} close=${() => setOpen(null)} />`}
-    <table><thead><tr><th scope="col">Time</th><th scope="col">Person</th><th scope="col">Team</th><th scope="col">Model</th><th scope="col">Provider</th><th scope="col">Status</th><th scope="col">ms</th><th scope="col">Tokens</th><th scope="col"></th></tr></thead>
-      <tbody>${(data ?? []).map((record) => html`<tr><td>${record.ts}</td><td>${record.person ?? ''}</td><td>${record.team ?? ''}</td><td>${record.model ?? ''}</td><td>${record.provider ?? ''}</td>
-        <td>${record.status}</td><td>${record.latency_ms}</td><td>${record.tokens?.total ?? ''}</td>
-        <td><button onClick=${() => setOpen(record)}>Open ${record.request_id}</button></td></tr>`)}</tbody></table>`;
+    <table class="requests"><thead><tr><th scope="col">Time</th><th scope="col">Operation</th><th scope="col">Person</th><th scope="col">Team</th><th scope="col">Model</th>
+      <th scope="col">Status</th><th scope="col">Outcome</th><th scope="col">ms</th><th scope="col">Tokens</th><th scope="col">Request</th></tr></thead>
+      <tbody>${(data ?? []).map((record) => html`<${Row} record=${record} open=${() => setOpen(record)} />`)}</tbody></table>`;
 }
 
-function RequestDetail({ record, close }) {
-  if (record.error) return html`<p class="error" role="alert">${record.error}</p>`;
-  const attempts = record.data?.attempts ?? [];
-  return html`<section class="card" aria-label=${`Request ${record.request_id}`}>
-    <h2>Request ${record.request_id}</h2>
-    <p>${record.operation} ${record.route} · ${record.model ?? ''} via ${record.provider ?? ''} · status ${record.status} · ${record.latency_ms} ms
-      (upstream ${record.data?.upstream_ms ?? '?'} ms, gateway ${record.data?.overhead_ms ?? '?'} ms)</p>
-    <p>person ${record.person ?? '–'} · team ${record.team ?? '–'} · key ${record.key_id ?? '–'} · outcome ${(record.outcome ?? []).join(', ')}</p>
-    <p>tokens: ${JSON.stringify(record.tokens ?? {})}${record.cost ? html` · cost ${JSON.stringify(record.cost)}` : ''}</p>
-    <p>DLP: ${record.dlp ? Object.entries(record.dlp).map(([rule, count]) => `${rule} ×${count}`).join(', ') : 'none'} · warnings: ${(record.warnings ?? []).join(', ') || 'none'}</p>
-    ${attempts.length > 0 && html`<pre>${JSON.stringify(attempts, null, 2)}</pre>`}
-    <button onClick=${close}>Close</button>
-  </section>`;
+function Row({ record, open }) {
+  const kind = record.result_kind ?? 'ok';
+  return html`<tr class=${`result-${kind}`}>
+    <td class="nowrap" title=${record.ts}>${localTime(record.ts)}</td><td class="nowrap">${record.what ?? record.operation ?? ''}</td>
+    <td>${record.person ?? ''}</td><td>${record.team ?? ''}</td><td>${record.model ?? mcpTarget(record)}</td>
+    <td>${record.status}</td><td class=${kind === 'ok' || kind === 'expected' ? '' : kind === 'refused' ? 'warn' : 'error'}>${record.result ?? (record.outcome ?? []).join(', ')}</td>
+    <td>${record.latency_ms}</td><td>${record.tokens?.total ?? ''}</td>
+    <td><button class="link" aria-label=${`Open request ${record.request_id}`} title=${record.request_id} onClick=${open}>${shortId(record.request_id)}</button></td></tr>`;
+}
+
+/** An MCP call's server and tool (or prompt) where a model call names its model. */
+function mcpTarget(record) {
+  const mcp = record.data?.mcp;
+  return mcp?.server ? `${mcp.server}/${mcp.tool ?? mcp.prompt ?? mcp.uri ?? ''}`.replace(/\/$/, '') : '';
+}
+
+/** `req_04aaa1a2b408…` → `04aaa1a2`: enough to tell rows apart; the full id is in the detail and the title. */
+function shortId(id) {
+  return (id ?? '').replace(/^req_/, '').slice(0, 8);
 }

@@ -234,7 +234,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     method: 'GET', path: '/admin/api/requests', operation: 'requests.search',
     async handler(context, request) {
       const limit = Math.min(500, Math.max(1, Number(request.query.get('limit') ?? 100) || 100));
-      const filter = Object.fromEntries(['person', 'team', 'key_id', 'model', 'provider', 'status', 'request_id', 'since', 'until'].flatMap((name) => {
+      const filter = Object.fromEntries(['person', 'team', 'key_id', 'model', 'provider', 'status', 'request_id', 'since', 'until', 'plane'].flatMap((name) => {
         const value = request.query.get(name);
         return value ? [[name, value]] : [];
       }));

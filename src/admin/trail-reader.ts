@@ -5,8 +5,10 @@
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
 import { summarizeKeyUsage, type KeyUsage } from './key-usage.js';
+import { describeRequest, planeOf, type RequestDescription } from './describe-request.js';
 
-export interface RequestSummary {
+/** A request record as the explorer lists it, with what it was and how it ended in words (describe-request.ts). */
+export interface RequestSummary extends Partial<RequestDescription> {
   seq: number;
   ts: string;
   request_id?: string;
@@ -27,7 +29,8 @@ export interface RequestSummary {
   cost?: unknown;
 }
 
-export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model' | 'provider' | 'status' | 'request_id' | 'since' | 'until', string>>;
+/** `plane: 'data'` leaves out the control plane (model lists, logins, checkpoints, MCP handshakes). */
+export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model' | 'provider' | 'status' | 'request_id' | 'since' | 'until' | 'plane', string>>;
 
 export interface UsageReport {
   by: string;
@@ -77,12 +80,18 @@ export function toSummary(line: string): RequestSummary | null {
 export function matches(summary: RequestSummary, filter: RequestFilter): boolean {
   for (const [name, wanted] of Object.entries(filter)) {
     if (wanted === undefined || wanted === '') continue;
+    if (name === 'plane') { if (planeOf(summary) !== wanted) return false; continue; }
     if (name === 'since') { if (summary.ts < wanted) return false; continue; }
     if (name === 'until') { if (summary.ts > wanted) return false; continue; }
     if (name === 'status') { if (String(summary.status) !== wanted && !(wanted.endsWith('xx') && String(summary.status).startsWith(wanted[0]!))) return false; continue; }
     if (String((summary as unknown as Record<string, unknown>)[name] ?? '') !== wanted) return false;
   }
   return true;
+}
+
+/** A summary as the explorer shows it: with its operation, plane and outcome in words (made for the rows returned only). */
+export function described(summary: RequestSummary): RequestSummary {
+  return { ...summary, ...describeRequest(summary) };
 }
 
 export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, since?: string): UsageReport {
@@ -186,7 +195,7 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
       await fresh();
       const found: RequestSummary[] = [];
       for (let index = summaries.length - 1; index >= 0 && found.length < limit; index -= 1) {
-        if (matches(summaries[index]!, filter)) found.push(summaries[index]!);
+        if (matches(summaries[index]!, filter)) found.push(described(summaries[index]!));
       }
       return found;
     },

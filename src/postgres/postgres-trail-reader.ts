@@ -3,7 +3,8 @@
 // from each record's line and indexed with the time), so one person's last calls among
 // millions of records are an index range. The line is what is shown, and each row is checked
 // against the filter again from its line: the index finds, the sealed record decides.
-import { matches, toSummary, type RequestFilter, type RequestSummary, type TrailReader, type UsageReport } from '../admin/trail-reader.js';
+import { CONTROL_OPERATIONS } from '../admin/describe-request.js';
+import { described, matches, toSummary, type RequestFilter, type RequestSummary, type TrailReader, type UsageReport } from '../admin/trail-reader.js';
 import { StateError } from '../state/state-errors.js';
 import type { Database } from './database.js';
 import { queryKeyUsage } from './postgres-key-usage.js';
@@ -33,6 +34,10 @@ export function requestWhere(filter: RequestFilter): { sql: string; params: unkn
     if (/^[1-5]xx$/i.test(filter.status)) add((placeholder) => `facets->>'status_class' = ${placeholder}`, filter.status.toLowerCase());
     else add((placeholder) => `facets->>'status' = ${placeholder}`, filter.status);
   }
+  // The plane by operation here; an MCP message's method is not a facet, so matches() sorts /mcp rows by their line.
+  const operation = "coalesce(facets->>'operation', '')";
+  if (filter.plane === 'data') add((placeholder) => `${operation} NOT LIKE 'hub.%' AND NOT (${operation} = ANY(${placeholder}))`, [...CONTROL_OPERATIONS]);
+  if (filter.plane === 'control') add((placeholder) => `(${operation} LIKE 'hub.%' OR ${operation} = 'mcp' OR ${operation} = ANY(${placeholder}))`, [...CONTROL_OPERATIONS]);
   if (filter.since) add((placeholder) => `ts >= ${placeholder}::timestamptz`, timeOf('since', filter.since));
   if (filter.until) add((placeholder) => `ts <= ${placeholder}::timestamptz`, timeOf('until', filter.until));
   return { sql: clauses.join(' AND '), params };
@@ -48,7 +53,7 @@ export function createPostgresTrailReader(database: Database): TrailReader {
         `SELECT line FROM gw_audit_records WHERE ${where.sql} ORDER BY ts DESC LIMIT $${where.params.length + 1}`,
         [...where.params, limit],
       );
-      return result.rows.map((row) => toSummary(row.line)).filter((summary): summary is RequestSummary => summary !== null && matches(summary, filter));
+      return result.rows.map((row) => toSummary(row.line)).filter((summary): summary is RequestSummary => summary !== null && matches(summary, filter)).map(described);
     },
     async usage(by, since) {
       if (!GROUPINGS.has(by)) throw new StateError('usage', `by is one of ${[...GROUPINGS].join(', ')}`);

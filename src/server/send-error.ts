@@ -36,10 +36,18 @@ export function toGatewayError(error: unknown): GatewayError {
   return new GatewayError('GW_ERR_SERVER_INTERNAL', { cause: error });
 }
 
+/**
+ * Refusals whose text names the rule that refused (the budget and its period, the policy and its
+ * field, the DLP rule; gw's own words, never the matched text): kept on the record as
+ * data.refusal, so the console's explorer can say who refused the call.
+ */
+const NAMED_REFUSALS: ReadonlySet<ErrorCode> = new Set(['GW_ERR_BUDGET_EXCEEDED', 'GW_ERR_BUDGET_UNPRICED', 'GW_ERR_POLICY_DENIED', 'GW_ERR_POLICY_RATE_LIMITED', 'GW_ERR_DLP_BLOCKED']);
+
 export function sendError(reply: FastifyReply, dialect: RouteDialect, error: GatewayError, options: { closeConnection?: boolean } = {}): FastifyReply {
   const wire = codecForDialect(dialect).encodeError(error);
   const trace = reply.request.gw?.trace;
   if (trace && !trace.outcome.includes(error.code)) trace.noteOutcome(error.code);
+  if (trace && NAMED_REFUSALS.has(error.code)) trace.noteData('refusal', error.message);
   // Closing tells the client we will not read a body we refused before parsing it.
   if (options.closeConnection) {
     reply.header('connection', 'close');

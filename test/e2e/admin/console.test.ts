@@ -133,7 +133,7 @@ describe('the console in Chromium', () => {
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
     // Only the header row is left once the filtered answer is in.
     await expect.poll(() => page.getByRole('row').filter({ hasNotText: PERSON }).count()).toBe(1);
-    await rows.first().getByRole('button', { name: /^Open req_/ }).click();
+    await rows.first().getByRole('button', { name: /^Open request req_/ }).click();
     const detail = page.getByRole('region', { name: /^Request req_/ });
     await expect(detail.textContent()).resolves.toContain(`person ${PERSON}`);
     await shot('requests');

@@ -66,6 +66,8 @@ describe('search', () => {
     { request_id: 'req_17' }, { status: '429' }, { status: '5xx' }, { status: '2xx', person: 'ana@example.com' },
     { since: '2026-11-05', until: '2026-11-06T12:00:00Z' }, { person: 'cy@example.com', model: 'gpt-4.1', since: '2026-11-03' },
     { person: 'nobody@example.com' },
+    // The explorer's default: the checkpoint pushes (control plane) left out in SQL, not after the limit.
+    { plane: 'data' }, { plane: 'data', team: 'web' }, { plane: 'control' },
   ];
   it.each(filters.map((filter) => [JSON.stringify(filter), filter] as const))('%s finds what the matcher finds in the lines, newest first', async (_name, filter) => {
     const expected = written.filter((summary) => matches(summary, filter)).slice(0, 50);
