@@ -38,7 +38,7 @@ function ms(value) {
 }
 
 function timings(record) {
-  return `total ${ms(record.latency_ms)} · upstream ${ms(record.data?.upstream_ms)} · gateway ${ms(record.data?.overhead_ms)}`;
+  return `total ${ms(record.latency_ms)} · upstream ${ms(record.data?.upstream_ms)} · gateway ${ms(typeof record.data?.overhead_us === 'number' ? Math.round(record.data.overhead_us / 10) / 100 : undefined)}`;
 }
 
 /** Nano-USD in dollars to the micro-dollar, or why there is no amount. */

@@ -60,6 +60,17 @@ export interface FinishedCall {
   lineage?: Lineage;
 }
 
+/**
+ * The trace's data, plus where the time went when a response was sent: upstream_ms is the wait
+ * for the provider's answer to start, overhead_us gw's own time before the first byte went out,
+ * in microseconds since it is often under a millisecond (a record holds integers only; the
+ * console's request detail shows both).
+ */
+function dataOf(data: RequestState['trace']['data'], state: RequestState): AuditFields['data'] {
+  if (state.overheadSeconds === null) return Object.keys(data).length > 0 ? { ...data } : undefined;
+  return { ...data, upstream_ms: Number(state.trace.upstreamNanos / 1_000_000n), overhead_us: Math.round(state.overheadSeconds * 1e6) };
+}
+
 export async function recordCall(services: GatewayServices, call: FinishedCall): Promise<void> {
   const { state, clientLeft } = call;
   const trace = state.trace;
@@ -124,7 +135,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     outcome: [...trace.outcome],
     warnings: warningsOf(trace.warnings, call.lineage),
     dlp: trace.dlp,
-    data: Object.keys(trace.data).length > 0 ? { ...trace.data } : undefined,
+    data: dataOf(trace.data, state),
     cost: cost ?? undefined,
     session: call.lineage?.session ?? undefined,
     agent: call.lineage?.agent ?? undefined,

@@ -216,7 +216,12 @@ describe('the request explorer', () => {
     expect(text).toContain(`$${(record.cost.nano_usd / 1e9).toFixed(6)}`);
     expect(text).toMatch(/\$0\.000\d{3} \(local price, as echo\)/);
     expect(text).toContain(`total ${Number(record.latency_ms)} ms`);
-    expect(text).toContain('upstream not measured');
+    // Where the time went, as the record keeps it: the provider's wait and gw's own share.
+    const timings = record.data as { upstream_ms: number; overhead_us: number };
+    expect(timings.upstream_ms).toBeGreaterThanOrEqual(0);
+    expect(timings.overhead_us).toBeGreaterThan(0);
+    expect(timings.upstream_ms + timings.overhead_us / 1000).toBeLessThanOrEqual(Number(record.latency_ms) + 1);
+    expect(text).toContain(`upstream ${timings.upstream_ms} ms · gateway ${Math.round(timings.overhead_us / 10) / 100} ms`);
     expect(text).toContain('/v1/chat/completions → mock · mock/echo');
     expect(text).not.toMatch(/[{}]|"price"|\?/);
     const tokens = detail.getByRole('table', { name: 'Tokens' });
