@@ -184,11 +184,17 @@ describe('the Usage page', () => {
     expect(cells[5]).toBe(`${((row.spent_nano_usd / row.amount_nano_usd) * 100).toFixed(1)}%`);
   }, 60_000);
 
+  it('refuses a usage window bound that is not a time, naming it', async () => {
+    const answer = await fetch(`${rig.hub.url}/admin/api/usage?by=team&until=next-tuesday`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toBe('until must be a time (ISO 8601, e.g. 2026-11-24 or 2026-11-24T09:00:00Z); got next-tuesday');
+  });
+
   it('downloads a CSV of exactly the table shown; nothing overflows at 1280 px', async () => {
     const table = await shownTable();
     const [download] = await Promise.all([browser.page.waitForEvent('download'), browser.page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^gw-usage-by-team-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = await readFile((await download.path())!, 'utf8');
+    const csv = await readFile(await download.path(), 'utf8');
     const parsed = csv.trimEnd().split('\r\n').map((line) => line.split(','));
     expect(parsed).toEqual(table);
     expect(parsed.length).toBeGreaterThan(3);
