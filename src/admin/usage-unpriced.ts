@@ -2,7 +2,13 @@
 // `cost: { price: 'unknown' }` (src/audit/record.ts), never a cost of 0, so the report counts
 // them apart, per group and per day, and names their models for `gw prices set`. The same rule
 // as `gw usage` (src/spend/usage-report.ts unpriced_calls), so the console and the CLI agree.
-import type { RequestSummary } from './trail-reader.js';
+
+/** The fields of a request summary (trail-reader.ts RequestSummary) this file reads. */
+interface PricedCall {
+  provider?: string;
+  model?: string;
+  cost?: unknown;
+}
 
 /** A model that had unpriced calls in the window: `gw prices set <provider>/<model>` prices it. */
 export interface UnpricedModel {
@@ -11,13 +17,13 @@ export interface UnpricedModel {
   calls: number;
 }
 
-export function isUnpriced(summary: RequestSummary): boolean {
+export function isUnpriced(summary: PricedCall): boolean {
   const cost = summary.cost as { nano_usd?: unknown; price?: unknown } | undefined;
   return cost?.nano_usd === undefined && cost?.price === 'unknown';
 }
 
 /** Counts unpriced calls per model (provider and model), most calls first. */
-export function createUnpricedModels(): { note(summary: RequestSummary): void; list(): UnpricedModel[] } {
+export function createUnpricedModels(): { note(summary: PricedCall): void; list(): UnpricedModel[] } {
   const models = new Map<string, UnpricedModel>();
   return {
     note(summary) {
