@@ -51,7 +51,9 @@ function Headline({ report }) {
 
 export function Usage({ personal }) {
   const [by, setBy] = useState('team');
-  const [range, setRange] = useState({ from: daysBefore(today(), 29), to: today() });
+  const [picked, setRange] = useState({ from: daysBefore(today(), 29), to: today() });
+  // A From typed after the To is read as the same days the other way round.
+  const range = picked.from <= picked.to ? picked : { from: picked.to, to: picked.from };
   const window = windowOf(range.from, range.to);
   const [{ data, error }] = useLoad(`/admin/api/usage?by=${by}&since=${encodeURIComponent(window.since)}&until=${encodeURIComponent(window.until)}`, [by, range.from, range.to]);
   const label = GROUPINGS.find(([name]) => name === by)[1];

@@ -157,6 +157,13 @@ describe('the Usage page', () => {
     await browser.page.getByLabel('Group by').selectOption('team');
     await browser.page.getByRole('button', { name: '90d', exact: true }).click();
     await expect.poll(() => spendChart.getAttribute('data-days')).toBe('90');
+    // A range typed in: three days, the report's window the same days.
+    await browser.page.getByLabel('From').fill(daysBefore(today(), 2));
+    await expect.poll(() => spendChart.getAttribute('data-days')).toBe('3');
+    await expect(spendChart.getAttribute('data-from')).resolves.toBe(daysBefore(today(), 2));
+    await expect(browser.page.getByRole('table', { name: 'Usage totals' }).locator('caption').textContent()).resolves.toBe(`Totals ${daysBefore(today(), 2)} to ${today()} (UTC days)`);
+    await browser.page.getByRole('button', { name: '30d', exact: true }).click();
+    await expect.poll(() => spendChart.getAttribute('data-days')).toBe('30');
   }, 90_000);
 
   it('shows a budget against spend as gw budgets test and the gateway count it', async () => {
