@@ -4,11 +4,16 @@
 import { html, render, useState } from '/ui/vendor/preact-htm.js';
 import { api, setCsrf } from './lib.js';
 import { Audit } from './pages/audit.js';
+import { Budgets } from './pages/budgets.js';
 import { Devices } from './pages/devices.js';
+import { Dlp } from './pages/dlp.js';
 import { Keys } from './pages/keys.js';
+import { Mcp } from './pages/mcp.js';
 import { People } from './pages/people.js';
+import { Policies } from './pages/policies.js';
 import { Providers } from './pages/providers.js';
 import { Requests } from './pages/requests.js';
+import { Routes } from './pages/routes.js';
 import { SignIn } from './pages/sign-in.js';
 import { Teams } from './pages/teams.js';
 import { Usage } from './pages/usage.js';
@@ -22,6 +27,11 @@ const PAGES = {
   requests: ['Requests', Requests],
   usage: ['Usage', Usage],
   providers: ['Providers', Providers],
+  mcp: ['MCP servers', Mcp],
+  budgets: ['Budgets', Budgets],
+  policies: ['Policies', Policies],
+  dlp: ['DLP', Dlp],
+  routes: ['Routing', Routes],
   audit: ['Audit', Audit],
 };
 

@@ -1,19 +1,38 @@
-// Provider health, from what callers actually got in the trail.
+// Providers: the ones gw uses (`gw providers list`), each tested or removed in place, a form to add
+// one, and their health from the trail. Lists and changes run the CLI on the hub (the remote CLI),
+// so the page refuses what the CLI refuses and each change is an admin.change in the trail. Keys
+// are write-only: the list says how a key is held (`set`, `env:VARIABLE`, `none`), never the key.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { api, Problem, useLoad } from '../lib.js';
+import { commandJson, runCommand } from '../lib.js';
+import { AddProvider } from './providers-add.js';
+import { ProviderHealth } from './providers-health.js';
+import { RunResult } from './providers-run-result.js';
+import { useCommand } from './providers-use-command.js';
+
+function ProviderRow({ row, onRun }) {
+  return html`<tr>
+    <td>${row.name}</td><td>${row.kind}${row.preset ? html` <span class="hint">(${row.preset})</span>` : ''}</td>
+    <td class="providers-url">${row.base_url}</td><td>${row.source}</td><td><code>${row.key}</code></td>
+    <td class=${row.in_use ? 'ok' : 'warn'}>${row.in_use ? 'in use' : 'skipped'}</td>
+    <td class="providers-actions"><button onClick=${() => onRun(['providers', 'test', row.name])} aria-label=${`Test ${row.name}`}>Test</button>
+      ${row.source === 'state' && html` <button class="danger" onClick=${() => onRun(['providers', 'remove', row.name])} aria-label=${`Remove ${row.name}`}>Remove</button>`}</td>
+  </tr>`;
+}
 
 export function Providers() {
-  const [window, setWindow] = useState('1h');
-  const [{ data, error }] = useLoad(`/admin/api/providers/health?window=${window}`, [window]);
-  // More than 5% of calls failing is what an on-call person wants to see first.
-  const health = (row) => row.errors === 0 ? ['ok', 'healthy'] : row.errors / row.requests > 0.05 ? ['error', 'failing'] : ['warn', 'some errors'];
-  return html`<h2>Provider health</h2>
-    <label>Window <select value=${window} onChange=${(event) => setWindow(event.target.value)}>
-      ${['15m', '1h', '24h', '7d'].map((name) => html`<option value=${name}>${name}</option>`)}</select></label>
-    <${Problem} error=${error} />
-    ${data && (data.providers.length === 0 ? html`<p>No calls in the last ${data.window}.</p>` : html`
-      <table aria-label="Provider health"><thead><tr><th scope="col">Provider</th><th scope="col">State</th><th scope="col">Requests</th><th scope="col">Errors (5xx)</th><th scope="col">Rate limited (429)</th><th scope="col">p50 ms</th><th scope="col">p95 ms</th><th scope="col">Last error</th></tr></thead>
-        <tbody>${data.providers.map((row) => html`<tr><td>${row.provider}</td><td class=${health(row)[0]} data-testid=${`health-${row.provider}`}>${health(row)[1]}</td><td>${row.requests}</td><td>${row.errors}</td><td>${row.rate_limited}</td>
-          <td>${row.p50_ms ?? '-'}</td><td>${row.p95_ms ?? '-'}</td><td>${row.last_error_at ? new Date(row.last_error_at).toLocaleString() : '-'}</td></tr>`)}</tbody></table>`)}
-    <p class="hint">What callers got from each provider, read from the audit trail: errors are calls answered 5xx (the provider failed, timed out or died mid-stream).</p>`;
+  const [{ data, error }, reload] = useCommand(() => commandJson(['providers', 'list']));
+  const [run, setRun] = useState(null);
+  const act = async (argv) => {
+    setRun(null);
+    try { setRun({ ...(await runCommand(argv)), argv }); } catch (caught) { setRun({ error: caught.message }); }
+    if (argv[1] !== 'test') reload();
+  };
+  return html`<h2>Providers</h2>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${data && html`<table aria-label="Providers"><thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Base URL</th><th scope="col">Source</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+      <tbody>${data.map((row) => html`<${ProviderRow} row=${row} onRun=${act} />`)}</tbody></table>`}
+    <${RunResult} run=${run} label="Provider command" />
+    <p class="hint">Providers from the hub's environment and the built-in mock are listed too; change those in the shell that runs gw serve.</p>
+    <${AddProvider} onAdded=${reload} />
+    <${ProviderHealth} />`;
 }

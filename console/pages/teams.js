@@ -1,21 +1,31 @@
-// Teams: list and create.
+// Teams: create one, and see each team's members and keys (keys not revoked, session keys
+// included, as `gw teams list` counts them).
 import { html, useState } from '/ui/vendor/preact-htm.js';
 import { api, Problem, useLoad } from '../lib.js';
+import { When } from './keys-format.js';
 
 export function Teams() {
   const [{ data, error }, reload] = useLoad('/admin/api/teams');
+  const [people, reloadPeople] = useLoad('/admin/api/people');
+  // Only the keys' records are counted here, not their use: the shortest window keeps the trail read small.
+  const [keys, reloadKeys] = useLoad('/admin/api/keys?window=1m');
   const [message, setMessage] = useState(null);
+  const members = (team) => (people.data ?? []).filter((person) => person.team === team).length;
+  const keyCount = (team) => (keys.data ?? []).filter((item) => item.team === team && item.revoked_at === null).length;
   const add = async (event) => {
     event.preventDefault();
     const name = new FormData(event.target).get('name');
-    try { await api('POST', '/admin/api/teams', { name }); setMessage(`Created team ${name}.`); event.target.reset(); } catch (caught) { setMessage(caught.message); }
-    reload();
+    try { await api('POST', '/admin/api/teams', { name }); setMessage({ text: `Created team ${name}.` }); event.target.reset(); } catch (caught) { setMessage({ error: caught.message }); }
+    reload(); reloadPeople(); reloadKeys();
   };
-  return html`
+  return html`<section class="teams-page">
     <h2>Teams</h2>
     <form class="inline" onSubmit=${add}><label>Name<input name="name" required /></label><button class="primary" type="submit">Create team</button></form>
-    ${message && html`<p role="status">${message}</p>`}
-    <${Problem} error=${error} />
-    <table><thead><tr><th scope="col">Team</th><th scope="col">Created</th></tr></thead>
-      <tbody>${(data ?? []).map((team) => html`<tr><td>${team.name}</td><td>${team.created_at}</td></tr>`)}</tbody></table>`;
+    ${message?.text && html`<p role="status">${message.text}</p>`}
+    <${Problem} error=${message?.error ?? error ?? people.error ?? keys.error} />
+    <table><thead><tr><th scope="col">Team</th><th scope="col">Created</th><th scope="col" class="number">Members</th><th scope="col" class="number">Keys</th></tr></thead>
+      <tbody>${(data ?? []).map((team) => html`<tr data-team=${team.name}><td>${team.name}</td><td><${When} at=${team.created_at} /></td>
+        <td class="number" data-testid="members">${people.data ? members(team.name) : ''}</td>
+        <td class="number" data-testid="keys">${keys.data ? keyCount(team.name) : ''}</td></tr>`)}</tbody></table>
+  </section>`;
 }

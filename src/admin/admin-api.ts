@@ -13,6 +13,8 @@ import { RemoteSettingRefused, setSettingRemotely } from './remote-settings.js';
 import { addAdminToken, adminTokensOf, revokeAdminToken } from '../state/admin-tokens.js';
 import { parseDuration } from '../state/parse-duration.js';
 import { ensureLiveKey } from '../state/live-keys.js';
+import { SESSION_KEY_NAME } from '../state/session-key-name.js';
+import { withKeyUsage } from './key-usage.js';
 import type { StateStore } from '../state/state-store.js';
 import type { AdminTokenRecord } from '../state/schema.js';
 import type { TrailReader } from './trail-reader.js';
@@ -103,6 +105,13 @@ function usageTime(name: string, text: string | null): string | undefined {
   return new Date(at).toISOString();
 }
 
+/** The start of a window given as a duration (15m, 1h, 30d), from now. */
+function windowStart(window: string, now: Date): string {
+  let span: number;
+  try { span = parseDuration(window); } catch { throw new AdminInputError(`window is a duration such as 15m, 1h or 7d; got ${window}`); }
+  return new Date(now.getTime() - span).toISOString();
+}
+
 export const ADMIN_ROUTES: AdminRoute[] = [
   { method: 'GET', path: '/admin/api/whoami', operation: 'admin.whoami', handler: (_context, request) => ok({ id: request.admin.id, name: request.admin.name }) },
   { method: 'GET', path: '/admin/api/teams', operation: 'teams.list', handler: (context) => ok(listTeams(context.store.snapshot())) },
@@ -131,10 +140,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   },
   {
     method: 'GET', path: '/admin/api/keys', operation: 'keys.list',
-    handler(context, request) {
+    async handler(context, request) {
       const now = context.store.now();
       const team = request.query.get('team') ?? undefined;
-      return ok(listKeys(context.store.snapshot(), team ? { team } : {}).map(({ hash: _hash, ...record }) => ({ ...record, status: keyStatus(record as never, now) })));
+      const keys = listKeys(context.store.snapshot(), team ? { team } : {}).map(({ hash: _hash, ...record }) => ({ ...record, status: keyStatus(record as never, now), session: record.name === SESSION_KEY_NAME }));
+      // Last use and spend over a window (default 30 days, as usage): the trail bounds the cost of the read.
+      return ok(withKeyUsage(keys, await context.trail.keyUsage(windowStart(request.query.get('window') ?? '30d', now))));
     },
   },
   {

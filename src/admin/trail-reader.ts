@@ -5,6 +5,7 @@
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
 import { createUnpricedModels, inWindow, isUnpriced, type UnpricedModel } from './usage-unpriced.js';
+import { summarizeKeyUsage, type KeyUsage } from './key-usage.js';
 
 export interface RequestSummary {
   seq: number;
@@ -59,6 +60,8 @@ export interface TrailReader {
   search(filter: RequestFilter, limit: number): Promise<RequestSummary[]>;
   usage(by: 'team' | 'person' | 'model' | 'provider' | 'day' | 'key_id', since?: string, until?: string): Promise<UsageReport>;
   providerHealth(since: string): Promise<ProviderHealthRow[]>;
+  /** Each key's last use, requests and spend since then (the Keys page; src/admin/key-usage.ts). */
+  keyUsage(since: string): Promise<KeyUsage[]>;
 }
 
 /** Summaries kept in memory (about 300 bytes each): the explorer's window on a busy hub. */
@@ -206,6 +209,10 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
     async providerHealth(since) {
       await fresh();
       return summarizeProviderHealth(summaries, since);
+    },
+    async keyUsage(since) {
+      await fresh();
+      return summarizeKeyUsage(summaries, since);
     },
   };
 }

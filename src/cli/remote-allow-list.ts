@@ -26,7 +26,7 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, ReadonlyArray<str
     list: ['--json'], set: ['--amount', '--period', '--time-zone', '--soft'], remove: ['--period'],
     test: ['--team', '--key', '--person', '--model', '--input-tokens', '--max-tokens'],
   },
-  mcp: { list: ['--json'], add: ['--url', '--transport', '--header'], remove: [], test: [] },
+  mcp: { list: ['--json'], add: ['--url', '--transport', '--header'], remove: [], test: ['--json'] },
   prices: {
     list: ['--json'], remove: [],
     set: ['--input', '--output', '--cache-read', '--cache-write', '--cache-write-1h', '--input-audio', '--output-audio', '--per-image', '--per-audio-minute', '--per-million-characters'],

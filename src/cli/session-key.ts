@@ -8,9 +8,9 @@ import path from 'node:path';
 import type { StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 import { createKey, findKeyRecord, keyStatus } from '../state/virtual-keys.js';
+// The name session keys carry: `gw keys list` and the console's Keys page hide them unless asked.
+import { SESSION_KEY_NAME } from '../state/session-key-name.js';
 
-/** The name session keys carry: `gw keys list` hides them unless --sessions. */
-export const SESSION_KEY_NAME = 'gw token';
 const LIFETIME_MS = 60 * 60_000;
 /** A key with less left than this is not handed out again: a tool's run should not outlive it. */
 const RENEW_BEFORE_MS = 15 * 60_000;

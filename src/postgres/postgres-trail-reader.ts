@@ -6,6 +6,7 @@
 import { matches, toSummary, type RequestFilter, type RequestSummary, type TrailReader, type UsageReport } from '../admin/trail-reader.js';
 import { StateError } from '../state/state-errors.js';
 import type { Database } from './database.js';
+import { queryKeyUsage } from './postgres-key-usage.js';
 import { UNPRICED_SQL, unpricedModelsIn, usageWhere } from './postgres-usage-unpriced.js';
 
 // Fields matched exactly against facets->>name; each has an index (name, ts).
@@ -81,6 +82,7 @@ export function createPostgresTrailReader(database: Database): TrailReader {
         last_error_at: row.last_error_at === null ? null : row.last_error_at.toISOString(),
       })).sort((a, b) => b.requests - a.requests || a.provider.localeCompare(b.provider));
     },
+    keyUsage: (since) => queryKeyUsage(database, since),
   };
 }
 

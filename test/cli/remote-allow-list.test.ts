@@ -9,6 +9,7 @@ describe('refuseRemoteArguments', () => {
     [['policy', 'set', 'team:eng', '--rpm', '60', '--allow-models', 'openai/*', '--deny-resources', 'file:///*']],
     [['providers', 'add', 'p', '--kind', 'openai', '--base-url=http://127.0.0.1:9/v1', '--api-key', 'sk-literal']],
     [['mcp', 'add', 'm', '--url', 'http://127.0.0.1:9/mcp', '--header', 'Authorization=Bearer literal']],
+    [['mcp', 'test', 'm', '--json']],
     [['routes', 'add', 'r', '--target', 'p/m,key=literal', '--no-fallback']],
     [['budgets', 'set', 'person:ann@example.com', '--amount', '5']],
     [['settings', 'set', 'oidc_client_secret', 'none']],

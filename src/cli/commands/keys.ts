@@ -5,7 +5,7 @@ import { withStore, formatTable } from '../state-command.js';
 import { parseDuration } from '../../state/parse-duration.js';
 import type { VirtualKeyRecord } from '../../state/schema.js';
 import { createKey, keyStatus, listKeys, revokeKey } from '../../state/virtual-keys.js';
-import { SESSION_KEY_NAME } from '../session-key.js';
+import { SESSION_KEY_NAME } from '../../state/session-key-name.js';
 import { callHub, remoteHub } from '../admin-client.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';

@@ -4,12 +4,14 @@
 // Secret values belong in gw's environment, as provider keys do: `--header-env
 // Authorization=GITHUB_MCP_AUTH` (or `--header Authorization=env:GITHUB_MCP_AUTH`) stores the
 // reference, and the value is read only when gw connects, never printed or logged.
+import { maskSecretWords } from '../../dlp/mask-secret-words.js';
 import type { Command } from 'commander';
 import { maskUrlCredentials } from '../../mask-url-credentials.js';
 import { MCP_SERVER_NAME, type StoredMcpServer } from '../../state/mcp-servers.js';
 import { hostOf } from '../../state/bound-host.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable, withStore } from '../state-command.js';
+import { registerMcpTest } from './mcp-test.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
@@ -80,7 +82,7 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
     .action(async (options: { json?: boolean; home?: string }) => {
       const servers = await withStore(context, options.home, async (store) => store.snapshot().mcp_servers ?? []);
       const rows = servers.map((server) => ({
-        name: server.name, transport: server.transport, target: server.url !== undefined ? maskUrlCredentials(server.url) : (server.command ?? []).join(' '),
+        name: server.name, transport: server.transport, target: server.url !== undefined ? maskUrlCredentials(server.url) : maskSecretWords(server.command ?? []).join(' '),
         headers: Object.fromEntries(Object.entries(server.headers ?? {}).map(([key, value]) => [key, shown(value)])),
         env: Object.fromEntries(Object.entries(server.env ?? {}).map(([key, value]) => [key, shown(value)])),
       }));
@@ -100,22 +102,5 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
       if (!removed) throw new CliExit(1, `no MCP server ${name} (see gw mcp list)`);
       context.stdout.write(`removed MCP server ${name}\n`);
     });
-  mcp.command('test').description('Connect to a server as gw would, list its tools, and say how long each step took')
-    .argument('<name>').option('--home <dir>', HOME_HELP)
-    .action(async (name: string, options: { home?: string }) => {
-      const servers = await withStore(context, options.home, async (store) => store.snapshot().mcp_servers ?? []);
-      if (!servers.some((server) => server.name === name)) throw new CliExit(1, `no MCP server ${name} (see gw mcp list)`);
-      const { UpstreamServers } = await import('../../mcp/upstream-servers.js');
-      const upstream = new UpstreamServers(() => servers, context.env);
-      try {
-        let started = Date.now();
-        const client = await upstream.client(name).catch((error: Error) => { throw new CliExit(1, `cannot connect to ${name}: ${error.message}`); });
-        const connectMs = Date.now() - started;
-        started = Date.now();
-        const { tools } = await client.listTools();
-        context.stdout.write(`${name}: connected in ${connectMs} ms; ${tools.length} tools listed in ${Date.now() - started} ms: ${tools.map((tool) => `${name}__${tool.name}`).join(', ')}\n`);
-      } finally {
-        await upstream.close();
-      }
-    });
+  registerMcpTest(mcp, context);
 }

@@ -164,7 +164,7 @@ describe('the console in Chromium', () => {
     // Its record lands just after the answer: the page must be read after it.
     await expect.poll(async () => (await readAudit(rig.hub.home)).some((record) => record.kind === 'request' && record.provider === 'mock' && Number(record.status) >= 500)).toBe(true);
     await page.getByRole('button', { name: 'Providers' }).click();
-    const row = page.getByRole('row', { name: /^mock / });
+    const row = page.getByRole('table', { name: 'Provider health' }).getByRole('row', { name: /^mock / });
     await row.waitFor();
     const records = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'request' && record.provider === 'mock');
     const cells = await row.getByRole('cell').allTextContents();
