@@ -1,45 +1,84 @@
-// Usage: requests, spend and DLP hits per day, and totals, grouped as gw usage groups.
-import { html, useEffect, useState } from '/ui/vendor/preact-htm.js';
-import uPlot from '/ui/vendor/uplot.js';
-import { api, Problem, useLoad, usd } from '../lib.js';
+// Usage: spend and requests per day as stacked bars by team, person, model, provider or key over
+// a chosen range of UTC days; budgets against spend; top spenders; unpriced calls counted, with
+// the command that prices them; the totals as a table and as a CSV of exactly that table.
+import { html, useState } from '/ui/vendor/preact-htm.js';
+import { Problem, useLoad, usd } from '../lib.js';
+import { StackedBars, daysOf } from './usage-chart.js';
+import { BudgetStatus } from './usage-budgets.js';
+import { CsvLink, TopSpenders, TotalsTable, totalsOf } from './usage-table.js';
 
-function Chart({ report, measure, label, scale = 1, format }) {
-  const [node, setNode] = useState(null);
-  useEffect(() => {
-    if (!node || !report) return undefined;
-    // The last 14 days at least, each day present (zero when quiet), so one busy day still reads as a day.
-    const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
-    const first = Math.min(today - 13 * 86_400_000, ...report.daily.map((cell) => Date.parse(`${cell.day}T00:00:00Z`)));
-    const days = [];
-    for (let at = first; at <= today; at += 86_400_000) days.push(new Date(at).toISOString().slice(0, 10));
-    const groups = [...new Set(report.daily.map((cell) => cell.group))];
-    const x = days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
-    const series = groups.map((group) => days.map((day) => (report.daily.find((cell) => cell.day === day && cell.group === group)?.[measure] ?? 0) / scale));
-    const colors = ['#0b5fb3', '#b3261e', '#1e7d32', '#8e44ad', '#d35400', '#16a085'];
-    const plot = new uPlot({ width: Math.min(900, node.clientWidth || 900), height: 260, title: label,
-      scales: { x: { time: true }, y: { range: (_plot, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-      ...(format ? { axes: [{}, { size: 70, values: (_plot, splits) => splits.map(format) }] } : {}),
-      series: [{}, ...groups.map((group, index) => ({ label: group, stroke: colors[index % colors.length], width: 2, points: { show: true } }))] }, [x, ...series], node);
-    return () => plot.destroy();
-  }, [node, report, measure]);
-  return html`<figure><div ref=${setNode} role="img" aria-label=${label}></div></figure>`;
+const GROUPINGS = [['team', 'team'], ['person', 'person'], ['model', 'model'], ['provider', 'provider'], ['key_id', 'key']];
+const PRESETS = [7, 30, 90];
+const DAY_MS = 86_400_000;
+
+const today = () => new Date().toISOString().slice(0, 10);
+const daysBefore = (day, count) => new Date(Date.parse(`${day}T00:00:00Z`) - count * DAY_MS).toISOString().slice(0, 10);
+
+/** The range as the report's window: from the first day's midnight (UTC) to the day after the last, excluded. */
+function windowOf(from, to) {
+  return { since: `${from}T00:00:00.000Z`, until: `${daysBefore(to, -1)}T00:00:00.000Z` };
 }
 
-export function Usage() {
+function RangePicker({ range, setRange }) {
+  const preset = (days) => setRange({ from: daysBefore(today(), days - 1), to: today() });
+  return html`<div class="usage-range" role="group" aria-label="Date range">
+    <label>From <input type="date" value=${range.from} max=${range.to} onChange=${(event) => event.target.value && setRange({ ...range, from: event.target.value })} /></label>
+    <label>To <input type="date" value=${range.to} min=${range.from} onChange=${(event) => event.target.value && setRange({ ...range, to: event.target.value })} /></label>
+    ${PRESETS.map((days) => html`<button type="button" aria-pressed=${range.to === today() && range.from === daysBefore(today(), days - 1) ? 'true' : 'false'} onClick=${() => preset(days)}>${days}d</button>`)}
+  </div>`;
+}
+
+/** `gw prices set mock/echo`: the record's model, prefixed with its provider unless it already is. */
+const priceName = (entry) => (entry.provider && !entry.model.startsWith(`${entry.provider}/`) ? `${entry.provider}/${entry.model}` : entry.model);
+
+function Unpriced({ report }) {
+  const count = totalsOf(report).unpriced;
+  if (count === 0) return null;
+  return html`<section aria-label="Unpriced calls" class="usage-unpriced"><h3>${count} ${count === 1 ? 'call' : 'calls'} unpriced</h3>
+    <p>Their models have no price, so their cost is in no spend figure above or below (never counted as $0). Give each model a price (USD per million tokens) and the calls from then on are priced:</p>
+    <ul>${report.unpriced_models.map((entry) => html`<li data-testid=${`unpriced-model-${priceName(entry)}`}><code>gw prices set ${priceName(entry)} --input … --output …</code> <span class="hint">(${entry.calls} ${entry.calls === 1 ? 'call' : 'calls'})</span></li>`)}</ul>
+    <p class="hint">See <code>gw prices --help</code> and docs/spend.md for the price book.</p>
+  </section>`;
+}
+
+function Headline({ report }) {
+  const total = totalsOf(report);
+  const unpriced = total.unpriced > 0 ? html`; <strong>${total.unpriced} ${total.unpriced === 1 ? 'call' : 'calls'} unpriced</strong>` : '';
+  // All calls unpriced: no bare $0.000000, the count says why there is no figure.
+  const spend = total.cost_nano_usd === 0 && total.unpriced > 0 ? 'no priced spend' : `$${usd(total.cost_nano_usd)} spent`;
+  return html`<p class="usage-headline" data-testid="usage-headline">${total.requests} requests, ${spend}${unpriced}.</p>`;
+}
+
+export function Usage({ personal }) {
   const [by, setBy] = useState('team');
-  // The charts show two weeks: only those are summed.
-  const since = new Date(Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`) - 13 * 86_400_000).toISOString();
-  const [{ data, error }] = useLoad(`/admin/api/usage?by=${by}&since=${encodeURIComponent(since)}`, [by]);
+  const [picked, setRange] = useState({ from: daysBefore(today(), 29), to: today() });
+  // A From typed after the To is read as the same days the other way round.
+  const range = picked.from <= picked.to ? picked : { from: picked.to, to: picked.from };
+  const window = windowOf(range.from, range.to);
+  const [{ data, error }] = useLoad(`/admin/api/usage?by=${by}&since=${encodeURIComponent(window.since)}&until=${encodeURIComponent(window.until)}`, [by, range.from, range.to]);
+  const label = GROUPINGS.find(([name]) => name === by)[1];
+  const days = daysOf(range.from, range.to);
+  const caption = `Totals ${range.from} to ${range.to} (UTC days)`;
   return html`
     <h2>Usage</h2>
-    <label>Group by <select value=${by} onChange=${(event) => setBy(event.target.value)}>
-      ${['team', 'person', 'model', 'provider', 'key_id'].map((name) => html`<option value=${name}>${name}</option>`)}</select></label>
+    <div class="usage-controls">
+      <label>Group by <select value=${by} onChange=${(event) => setBy(event.target.value)}>
+        ${GROUPINGS.map(([name, text]) => html`<option value=${name}>${text}</option>`)}</select></label>
+      <${RangePicker} range=${range} setRange=${setRange} />
+    </div>
     <${Problem} error=${error} />
     ${data && html`
-      <${Chart} report=${data} measure="requests" label=${`Requests per day by ${by}`} />
-      <${Chart} report=${data} measure="cost_nano_usd" scale=${1e9} format=${(value) => `$${Number(value.toPrecision(3))}`} label=${`Spend per day by ${by} (USD)`} />
-      <${Chart} report=${data} measure="dlp_hits" label=${`DLP hits per day by ${by}`} />
-      <table aria-label="Usage totals"><caption>Totals over the 14 days shown (UTC)</caption><thead><tr><th scope="col">${by}</th><th scope="col">Requests</th><th scope="col">Input tokens</th><th scope="col">Output tokens</th><th scope="col">Spend (USD)</th><th scope="col">DLP hits</th></tr></thead>
-        <tbody>${data.groups.map((group) => html`<tr><td>${group.group}</td><td data-testid=${`requests-${group.group}`}>${group.requests}</td><td>${group.input_tokens}</td><td>${group.output_tokens}</td><td data-testid=${`spend-${group.group}`}>${usd(group.cost_nano_usd)}</td><td>${group.dlp_hits}</td></tr>`)}</tbody></table>
-      <p class="hint">Spend counts priced calls, as <code>gw usage</code> does; a call whose model has no price is not in it (<code>gw prices set</code> gives it one).</p>`}`;
+      <${Headline} report=${data} />
+      <${Unpriced} report=${data} />
+      <div class="usage-charts">
+        <${StackedBars} report=${data} days=${days} measure="cost_nano_usd" scale=${1e9} format=${(value) => `$${Number(value.toPrecision(3))}`} label=${`Spend per day by ${label} (USD)`} />
+        <${StackedBars} report=${data} days=${days} measure="requests" label=${`Requests per day by ${label}`} />
+      </div>
+      <div class="usage-side">
+        <${TopSpenders} report=${data} by=${label} />
+        ${personal ? null : html`<${BudgetStatus} />`}
+      </div>
+      <${TotalsTable} report=${data} by=${label} caption=${caption} />
+      <p><${CsvLink} report=${data} by=${label} name=${`gw-usage-by-${label}-${range.from}-to-${range.to}.csv`} /></p>
+      <p class="hint">Spend counts priced calls, as <code>gw usage --since ${range.from} --until ${daysBefore(range.to, -1)}</code> does; a call whose model has no price is counted as unpriced, not as $0.</p>`}`;
 }

@@ -21,6 +21,8 @@ import type { TrailReader } from './trail-reader.js';
 import type { AuditPage } from './audit-page.js';
 import { AuditRotationError, type RotationSummary } from '../audit/file-trail-handle.js';
 import { StateError } from '../state/state-errors.js';
+import type { SpendCounter } from '../spend/spend-counter.js';
+import { budgetStatus } from './budget-status.js';
 
 export interface AdminContext {
   store: StateStore;
@@ -32,6 +34,8 @@ export interface AdminContext {
   commands?: AdminCommands;
   /** gw audit rotate on this running gw: closes its chain, opens the next under a new key (docs/audit-rotate.md). */
   rotateAudit?: () => Promise<RotationSummary>;
+  /** The counter the gateway admits calls against budgets with (absent on a sidecar: the route answers 404). */
+  spendCounter?: SpendCounter;
 }
 
 async function rotateAudit(context: AdminContext): Promise<AdminAnswer> {
@@ -92,6 +96,14 @@ const text = (body: Record<string, unknown>, name: string): string => {
 export class AdminInputError extends Error {}
 
 const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
+
+/** A usage window's bound (a date or an ISO time) as an ISO time, so the trail's times compare with it. */
+function usageTime(name: string, text: string | null): string | undefined {
+  if (text === null || text === '') return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) throw new AdminInputError(`${name} must be a time (ISO 8601, e.g. 2026-11-24 or 2026-11-24T09:00:00Z); got ${text}`);
+  return new Date(at).toISOString();
+}
 
 /** The start of a window given as a duration (15m, 1h, 30d), from now. */
 function windowStart(window: string, now: Date): string {
@@ -254,8 +266,15 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       const by = request.query.get('by') ?? 'team';
       if (!['team', 'person', 'model', 'provider', 'day', 'key_id'].includes(by)) throw new AdminInputError('by is one of team, person, model, provider, day, key_id');
       // The last 30 days unless told, as `gw usage`: a sum over the window, so the window bounds its cost.
-      const since = request.query.get('since') ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
-      return ok(await context.trail.usage(by as 'team', since));
+      const since = usageTime('since', request.query.get('since')) ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
+      return ok(await context.trail.usage(by as 'team', since, usageTime('until', request.query.get('until'))));
+    },
+  },
+  {
+    method: 'GET', path: '/admin/api/budgets/status', operation: 'budgets.status',
+    async handler(context) {
+      if (!context.spendCounter) return { status: 404, body: { error: { message: 'this gw keeps no budget counters' } } };
+      return ok({ budgets: await budgetStatus(context.store.snapshot().budgets ?? [], context.spendCounter, context.store.now()) });
     },
   },
   {

@@ -4,6 +4,7 @@
 // over the last 100,000 records is a scan of an array, not a parse of the file.
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
+import { createUnpricedModels, inWindow, isUnpriced, type UnpricedModel } from './usage-unpriced.js';
 import { summarizeKeyUsage, type KeyUsage } from './key-usage.js';
 import { describeRequest, planeOf, type RequestDescription } from './describe-request.js';
 
@@ -35,9 +36,14 @@ export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model
 export interface UsageReport {
   by: string;
   /** cost_nano_usd sums the priced calls' costs, exactly as `gw usage` does (nano-USD integers). */
-  groups: Array<{ group: string; requests: number; input_tokens: number; output_tokens: number; dlp_hits: number; cost_nano_usd: number }>;
+  groups: Array<{ group: string; requests: number; input_tokens: number; output_tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number }>;
   /** Per UTC day and group, for the charts. */
-  daily: Array<{ day: string; group: string; requests: number; tokens: number; dlp_hits: number; cost_nano_usd: number }>;
+  daily: Array<{ day: string; group: string; requests: number; tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number }>;
+  /** The window summed: since included, until excluded (as gw usage); null for no bound. */
+  since: string | null;
+  until: string | null;
+  /** `unpriced` counts calls whose model has no price (not in cost_nano_usd); these are their models. */
+  unpriced_models: UnpricedModel[];
 }
 
 /** One provider's calls in a window, for the console's provider health. */
@@ -55,7 +61,7 @@ export interface ProviderHealthRow {
 
 export interface TrailReader {
   search(filter: RequestFilter, limit: number): Promise<RequestSummary[]>;
-  usage(by: 'team' | 'person' | 'model' | 'provider' | 'day' | 'key_id', since?: string): Promise<UsageReport>;
+  usage(by: 'team' | 'person' | 'model' | 'provider' | 'day' | 'key_id', since?: string, until?: string): Promise<UsageReport>;
   providerHealth(since: string): Promise<ProviderHealthRow[]>;
   /** Each key's last use, requests and spend since then (the Keys page; src/admin/key-usage.ts). */
   keyUsage(since: string): Promise<KeyUsage[]>;
@@ -94,26 +100,32 @@ export function described(summary: RequestSummary): RequestSummary {
   return { ...summary, ...describeRequest(summary) };
 }
 
-export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, since?: string): UsageReport {
+export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, since?: string, until?: string): UsageReport {
   const groups = new Map<string, UsageReport['groups'][number]>();
   const daily = new Map<string, UsageReport['daily'][number]>();
+  const unpricedModels = createUnpricedModels();
   for (const summary of summaries) {
-    if ((since && summary.ts < since) || isControlPlaneCall(summary.operation)) continue;
+    if (!inWindow(summary.ts, since, until) || isControlPlaneCall(summary.operation)) continue;
     const day = summary.ts.slice(0, 10);
     const group = by === 'day' ? day : String((summary as unknown as Record<string, unknown>)[by] ?? '(none)');
     const input = summary.tokens?.input ?? 0;
     const output = summary.tokens?.output ?? 0;
     const hits = Object.values(summary.dlp ?? {}).reduce((sum, count) => sum + count, 0);
     const cost = costOf(summary);
-    const total = groups.get(group) ?? { group, requests: 0, input_tokens: 0, output_tokens: 0, dlp_hits: 0, cost_nano_usd: 0 };
-    total.requests += 1; total.input_tokens += input; total.output_tokens += output; total.dlp_hits += hits; total.cost_nano_usd += cost;
+    const unpriced = isUnpriced(summary) ? 1 : 0;
+    if (unpriced) unpricedModels.note(summary);
+    const total = groups.get(group) ?? { group, requests: 0, input_tokens: 0, output_tokens: 0, dlp_hits: 0, cost_nano_usd: 0, unpriced: 0 };
+    total.requests += 1; total.input_tokens += input; total.output_tokens += output; total.dlp_hits += hits; total.cost_nano_usd += cost; total.unpriced += unpriced;
     groups.set(group, total);
     const key = `${day}\u0000${group}`;
-    const cell = daily.get(key) ?? { day, group, requests: 0, tokens: 0, dlp_hits: 0, cost_nano_usd: 0 };
-    cell.requests += 1; cell.tokens += input + output; cell.dlp_hits += hits; cell.cost_nano_usd += cost;
+    const cell = daily.get(key) ?? { day, group, requests: 0, tokens: 0, dlp_hits: 0, cost_nano_usd: 0, unpriced: 0 };
+    cell.requests += 1; cell.tokens += input + output; cell.dlp_hits += hits; cell.cost_nano_usd += cost; cell.unpriced += unpriced;
     daily.set(key, cell);
   }
-  return { by, groups: [...groups.values()].sort((a, b) => b.requests - a.requests || a.group.localeCompare(b.group)), daily: [...daily.values()].sort((a, b) => a.day.localeCompare(b.day) || a.group.localeCompare(b.group)) };
+  return {
+    by, groups: [...groups.values()].sort((a, b) => b.requests - a.requests || a.group.localeCompare(b.group)), daily: [...daily.values()].sort((a, b) => a.day.localeCompare(b.day) || a.group.localeCompare(b.group)),
+    since: since ?? null, until: until ?? null, unpriced_models: unpricedModels.list(),
+  };
 }
 
 export function summarizeProviderHealth(summaries: Iterable<RequestSummary>, since: string): ProviderHealthRow[] {
@@ -199,9 +211,9 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
       }
       return found;
     },
-    async usage(by, since) {
+    async usage(by, since, until) {
       await fresh();
-      return summarizeUsage(summaries, by, since);
+      return summarizeUsage(summaries, by, since, until);
     },
     async providerHealth(since) {
       await fresh();

@@ -64,6 +64,8 @@ export interface ModeInput {
   adminCommands?: AdminCommands;
   /** gw audit rotate over the admin API (POST /admin/api/audit/rotate). */
   rotateAudit?: AdminContext['rotateAudit'];
+  /** The budget counter calls are admitted with, for the console's budget status (a hub's). */
+  spendCounter?: AdminContext['spendCounter'];
 }
 
 export async function prepareMode(input: ModeInput): Promise<GatewayMode> {
@@ -120,6 +122,7 @@ async function prepareHub(input: ModeInput): Promise<GatewayMode> {
       hub, people: createHubIdentity(hub),
       admin: { store: input.state, hubSecret: secret, trail: input.trail, auditPage: { ...input.auditPage, witnessed: () => witness.overview() }, audit: hub.audit,
         ...(input.rotateAudit ? { rotateAudit: input.rotateAudit } : {}),
+        ...(input.spendCounter ? { spendCounter: input.spendCounter } : {}),
         ...(input.adminCommands ? { commands: input.adminCommands } : {}),
         oidc: { config: (baseUrl) => oidcConfig(hub, baseUrl), fetch } },
     },

@@ -127,6 +127,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     shutdown.add('upstream client', () => upstream.close());
     const counters = options.redisUrl ? await openSharedCounters(options.redisUrl, state, logger) : null;
     if (counters) shutdown.add('shared counters', () => counters.close());
+    // Made before the mode: the console's budget status reads the counter calls are admitted with.
+    const spend = createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date(), ...(counters ? { counter: counters.spendCounter } : {}) });
     const mode = await prepareMode({
       home: options.home, env: options.env, state, audit, logger,
       ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
@@ -134,6 +136,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ...(options.adminCommands ? { adminCommands: options.adminCommands(state) } : {}),
       ...(audit.rotate ? { rotateAudit: () => audit.rotate!() } : {}),
       auditPage: createAuditPageSource({ audit, home: options.home, shared, witnessHealth: () => witnesses.health() }),
+      spendCounter: spend.counter,
     });
     shutdown.add('mode', async () => mode.stop());
     const modeUpstream = mode.wrapUpstream(upstream);
@@ -170,7 +173,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       state, audit, upstream: modeUpstream, providers: providers.current, logger, resourceIds, tracer,
       modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...(sink ? { audit_sink: sink.health() } : {}), ...mcpHealth(), ...(counters ? { redis: counters.health() } : {}) }),
       ...(counters ? { limiter: counters.limiter } : {}),
-      spend: createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date(), ...(counters ? { counter: counters.spendCounter } : {}) }),
+      spend,
     });
     sink = await startAuditSink({ home: options.home, settings: state.snapshot().settings, env: options.env, upstream, registry: services.metrics.registry, logger, ...(options.storeUrl ? { storeUrl: options.storeUrl } : {}) });
     const trail = await openTrailSource(options.home, options.storeUrl, openStoreTrailSource);

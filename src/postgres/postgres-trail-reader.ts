@@ -8,6 +8,7 @@ import { described, matches, toSummary, type RequestFilter, type RequestSummary,
 import { StateError } from '../state/state-errors.js';
 import type { Database } from './database.js';
 import { queryKeyUsage } from './postgres-key-usage.js';
+import { UNPRICED_SQL, unpricedModelsIn, usageWhere } from './postgres-usage-unpriced.js';
 
 // Fields matched exactly against facets->>name; each has an index (name, ts).
 const EXACT_FACETS = ['request_id', 'person', 'team', 'key_id', 'model', 'provider'] as const;
@@ -43,7 +44,7 @@ export function requestWhere(filter: RequestFilter): { sql: string; params: unkn
   return { sql: clauses.join(' AND '), params };
 }
 
-interface UsageRow { grouped: string | null; day: string; requests: string; input: string; output: string; dlp_hits: string; cost: string }
+interface UsageRow { grouped: string | null; day: string; requests: string; input: string; output: string; dlp_hits: string; cost: string; unpriced: string }
 
 export function createPostgresTrailReader(database: Database): TrailReader {
   return {
@@ -55,19 +56,19 @@ export function createPostgresTrailReader(database: Database): TrailReader {
       );
       return result.rows.map((row) => toSummary(row.line)).filter((summary): summary is RequestSummary => summary !== null && matches(summary, filter)).map(described);
     },
-    async usage(by, since) {
+    async usage(by, since, until) {
       if (!GROUPINGS.has(by)) throw new StateError('usage', `by is one of ${[...GROUPINGS].join(', ')}`);
-      const where = requestWhere(since ? { since } : {});
+      const where = usageWhere(requestWhere(since ? { since } : {}), until === undefined ? undefined : timeOf('until', until));
       const day = "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD')";
       // Summed in SQL from the facets: a month of a busy hub is never read into this process.
       const result = await database.query<UsageRow>(
         `SELECT ${by === 'day' ? day : `facets->>'${by}'`} AS grouped, ${day} AS day, count(*) AS requests,
                 coalesce(sum((facets->>'input')::numeric), 0) AS input, coalesce(sum((facets->>'output')::numeric), 0) AS output,
-                coalesce(sum((facets->>'dlp_hits')::numeric), 0) AS dlp_hits, coalesce(sum((facets->>'cost_nano_usd')::numeric), 0) AS cost
+                coalesce(sum((facets->>'dlp_hits')::numeric), 0) AS dlp_hits, coalesce(sum((facets->>'cost_nano_usd')::numeric), 0) AS cost, count(*) FILTER (WHERE ${UNPRICED_SQL}) AS unpriced
            FROM gw_audit_records WHERE ${where.sql} AND coalesce(facets->>'operation', '') NOT LIKE 'hub.%' GROUP BY 1, 2`,
         where.params,
       );
-      return usageReport(by, result.rows);
+      return { ...usageReport(by, result.rows), since: since ?? null, until: until ?? null, unpriced_models: await unpricedModelsIn(database, where) };
     },
     async providerHealth(since) {
       const where = requestWhere({ since });
@@ -90,16 +91,17 @@ export function createPostgresTrailReader(database: Database): TrailReader {
   };
 }
 
-function usageReport(by: string, rows: UsageRow[]): UsageReport {
+function usageReport(by: string, rows: UsageRow[]): Pick<UsageReport, 'by' | 'groups' | 'daily'> {
   const groups = new Map<string, UsageReport['groups'][number]>();
   const daily: UsageReport['daily'] = [];
   for (const row of rows) {
     const group = row.grouped ?? '(none)';
     const [requests, input, output, hits, cost] = [row.requests, row.input, row.output, row.dlp_hits, row.cost].map(Number) as [number, number, number, number, number];
-    const total = groups.get(group) ?? { group, requests: 0, input_tokens: 0, output_tokens: 0, dlp_hits: 0, cost_nano_usd: 0 };
-    total.requests += requests; total.input_tokens += input; total.output_tokens += output; total.dlp_hits += hits; total.cost_nano_usd += cost;
+    const unpriced = Number(row.unpriced);
+    const total = groups.get(group) ?? { group, requests: 0, input_tokens: 0, output_tokens: 0, dlp_hits: 0, cost_nano_usd: 0, unpriced: 0 };
+    total.requests += requests; total.input_tokens += input; total.output_tokens += output; total.dlp_hits += hits; total.cost_nano_usd += cost; total.unpriced += unpriced;
     groups.set(group, total);
-    daily.push({ day: row.day, group, requests, tokens: input + output, dlp_hits: hits, cost_nano_usd: cost });
+    daily.push({ day: row.day, group, requests, tokens: input + output, dlp_hits: hits, cost_nano_usd: cost, unpriced });
   }
   return {
     by,

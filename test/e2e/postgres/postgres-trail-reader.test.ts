@@ -89,6 +89,23 @@ describe('usage', () => {
     expect(report.groups.reduce((sum, group) => sum + group.dlp_hits, 0)).toBeGreaterThan(0);
     expect(report.groups.reduce((sum, group) => sum + group.cost_nano_usd, 0)).toBeGreaterThan(0);
   });
+
+  it.each(['team', 'model', 'key_id'] as const)('by %s counts unpriced calls (and names their models) as the lines do, in a window with an excluded end', async (by) => {
+    const [since, until] = ['2026-11-02T00:00:00.000Z', '2026-11-07T05:00:00.000Z'];
+    const expected = summarizeUsage([...written].reverse(), by, since, until);
+    const report = await reader.usage(by, since, until);
+    expect(report).toEqual(expected);
+    // Every fourth record was written with { price: 'unknown' }: counted, never summed as 0.
+    const lines = written.filter((summary) => summary.ts >= since && summary.ts < until && (summary.cost as { price?: string } | undefined)?.price === 'unknown');
+    expect(lines.length).toBeGreaterThan(10);
+    expect(report.groups.reduce((sum, group) => sum + group.unpriced, 0)).toBe(lines.length);
+    expect(report.daily.reduce((sum, cell) => sum + cell.unpriced, 0)).toBe(lines.length);
+    expect(report.unpriced_models.reduce((sum, model) => sum + model.calls, 0)).toBe(lines.length);
+    expect(report.unpriced_models.map((model) => `${model.provider}/${model.model}`).sort()).toEqual([...new Set(lines.map((summary) => `${summary.provider}/${summary.model}`))].sort());
+    // The record at the window's end is outside it, as gw usage --until leaves it out.
+    expect(written.some((summary) => summary.ts === until)).toBe(true);
+    expect(report.until).toBe(until);
+  });
 });
 
 describe('provider health', () => {
