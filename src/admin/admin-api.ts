@@ -17,6 +17,7 @@ import type { StateStore } from '../state/state-store.js';
 import type { AdminTokenRecord } from '../state/schema.js';
 import type { TrailReader } from './trail-reader.js';
 import type { AuditPage } from './audit-page.js';
+import { SessionQueryError, listSessions, showSession } from './session-routes.js';
 import { AuditRotationError, type RotationSummary } from '../audit/file-trail-handle.js';
 import { StateError } from '../state/state-errors.js';
 
@@ -90,6 +91,10 @@ const text = (body: Record<string, unknown>, name: string): string => {
 export class AdminInputError extends Error {}
 
 const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
+
+const asInputError = (error: unknown): never => {
+  throw error instanceof SessionQueryError ? new AdminInputError(error.message) : error;
+};
 
 export const ADMIN_ROUTES: AdminRoute[] = [
   { method: 'GET', path: '/admin/api/whoami', operation: 'admin.whoami', handler: (_context, request) => ok({ id: request.admin.id, name: request.admin.name }) },
@@ -235,6 +240,18 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     async handler(context, request) {
       const [found] = await context.trail.search({ request_id: request.params.id ?? '' }, 1);
       return found ? ok(found) : { status: 404, body: { error: { message: `no request ${request.params.id} in the trail` } } };
+    },
+  },
+  // Coding-agent sessions (docs/sessions.md): the recent ones, and one session's calls in order.
+  {
+    method: 'GET', path: '/admin/api/sessions', operation: 'sessions.list',
+    handler: async (context, request) => ok(await listSessions(context.trail, request.query, context.store.now()).catch(asInputError)),
+  },
+  {
+    method: 'GET', path: '/admin/api/sessions/:id', operation: 'sessions.show',
+    async handler(context, request) {
+      const found = await showSession(context.trail, request.params.id ?? '').catch(asInputError);
+      return found ? ok(found) : { status: 404, body: { error: { message: `no calls of session ${request.params.id} in the trail` } } };
     },
   },
   {

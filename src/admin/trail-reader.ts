@@ -4,6 +4,8 @@
 // over the last 100,000 records is a scan of an array, not a parse of the file.
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
+import { sessionCallsOf, type SessionCall } from './session-calls.js';
+import { summarizeSessions, type SessionFilter, type SessionSummary } from './session-list.js';
 
 export interface RequestSummary {
   seq: number;
@@ -24,6 +26,8 @@ export interface RequestSummary {
   warnings?: string[];
   data?: Record<string, unknown>;
   cost?: unknown;
+  session?: string;
+  agent?: string;
 }
 
 export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model' | 'provider' | 'status' | 'request_id' | 'since' | 'until', string>>;
@@ -53,6 +57,10 @@ export interface TrailReader {
   search(filter: RequestFilter, limit: number): Promise<RequestSummary[]>;
   usage(by: 'team' | 'person' | 'model' | 'provider' | 'day' | 'key_id', since?: string): Promise<UsageReport>;
   providerHealth(since: string): Promise<ProviderHealthRow[]>;
+  /** Recent coding-agent sessions (src/admin/session-list.ts), the most recently active first. */
+  sessions(filter: SessionFilter, limit: number): Promise<SessionSummary[]>;
+  /** Every call of one session in trail order, as `gw audit show --session --json` lists them. */
+  session(id: string): Promise<SessionCall[]>;
 }
 
 /** Summaries kept in memory (about 300 bytes each): the explorer's window on a busy hub. */
@@ -194,6 +202,14 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
     async providerHealth(since) {
       await fresh();
       return summarizeProviderHealth(summaries, since);
+    },
+    async sessions(filter, limit) {
+      await fresh();
+      return summarizeSessions(summaries, filter, limit);
+    },
+    async session(id) {
+      await fresh();
+      return sessionCallsOf(summaries, id);
     },
   };
 }

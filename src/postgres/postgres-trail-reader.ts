@@ -6,6 +6,7 @@
 import { matches, toSummary, type RequestFilter, type RequestSummary, type TrailReader, type UsageReport } from '../admin/trail-reader.js';
 import { StateError } from '../state/state-errors.js';
 import type { Database } from './database.js';
+import { storeSessionCalls, storeSessions } from './postgres-session-records.js';
 
 // Fields matched exactly against facets->>name; each has an index (name, ts).
 const EXACT_FACETS = ['request_id', 'person', 'team', 'key_id', 'model', 'provider'] as const;
@@ -80,6 +81,8 @@ export function createPostgresTrailReader(database: Database): TrailReader {
         last_error_at: row.last_error_at === null ? null : row.last_error_at.toISOString(),
       })).sort((a, b) => b.requests - a.requests || a.provider.localeCompare(b.provider));
     },
+    sessions: (filter, limit) => storeSessions(database, requestWhere(filter), filter, limit),
+    session: (id) => storeSessionCalls(database, id),
   };
 }
 
