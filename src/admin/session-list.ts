@@ -27,10 +27,10 @@ export interface SessionSummary {
 }
 
 /** At most this many sessions in one answer. */
-export const MAX_SESSIONS = 500;
+const MAX_SESSIONS = 500;
 
 /** Whether a record may belong to a listed session; the filter applies per record, as in the explorer. */
-export function sessionRecordMatches(record: SessionRecord, filter: SessionFilter): boolean {
+function sessionRecordMatches(record: SessionRecord, filter: SessionFilter): boolean {
   if (record.session === undefined || isHandshake(record)) return false;
   if (filter.since && record.ts < filter.since) return false;
   if (filter.person && record.person !== filter.person) return false;

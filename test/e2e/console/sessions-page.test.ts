@@ -128,3 +128,20 @@ async function expectTimeline(): Promise<void> {
   expect(widths).toHaveLength(1);
   expect(widths[0]).toBeGreaterThanOrEqual(2);
 }
+
+it('the admin API answers a bad session id or time with 400, an unknown session with 404', async () => {
+  const get = async (url: string) => {
+    const response = await fetch(`${rig.gw.url}${url}`, { headers: { authorization: `Bearer ${adminToken}` } });
+    return { status: response.status, body: await response.json() as { error?: { message: string }; sessions?: Array<{ session: string }> } };
+  };
+  const bad = await get(`/admin/api/sessions/${encodeURIComponent('not a session!')}`);
+  expect(bad.status).toBe(400);
+  expect(bad.body.error?.message).toMatch(/^invalid session "not a session!"/);
+  expect((await get('/admin/api/sessions?since=yesterday')).status).toBe(400);
+  const unknown = await get('/admin/api/sessions/run-nobody-made');
+  expect(unknown.status).toBe(404);
+  expect(unknown.body.error?.message).toBe('no calls of session run-nobody-made in the trail');
+  // The bootstrap key's calls are the team "local"'s; no session is another team's.
+  expect((await get('/admin/api/sessions?team=local')).body.sessions?.map((row) => row.session).sort()).toEqual([SESSION, OTHER].sort());
+  expect((await get('/admin/api/sessions?team=web')).body.sessions).toEqual([]);
+}, 30_000);
