@@ -13,8 +13,10 @@ export class SessionQueryError extends Error {}
 const DEFAULT_WINDOW_MS = 7 * 86_400_000;
 
 export async function listSessions(trail: TrailReader, query: URLSearchParams, now: Date): Promise<{ since: string; sessions: SessionSummary[] }> {
-  const since = query.get('since') ?? new Date(now.getTime() - DEFAULT_WINDOW_MS).toISOString();
-  if (Number.isNaN(Date.parse(since))) throw new SessionQueryError(`since must be a time (ISO 8601, e.g. 2026-11-24 or 2026-11-24T09:00:00Z); got ${since.slice(0, 40)}`);
+  const given = query.get('since');
+  if (given !== null && Number.isNaN(Date.parse(given))) throw new SessionQueryError(`since must be a time (ISO 8601, e.g. 2026-11-24 or 2026-11-24T09:00:00Z); got ${given.slice(0, 40)}`);
+  // As UTC ISO text: the file trail compares it with each record's ts as text (an offset such as +02:00 would not compare).
+  const since = new Date(given === null ? now.getTime() - DEFAULT_WINDOW_MS : Date.parse(given)).toISOString();
   const limit = Math.min(500, Math.max(1, Number(query.get('limit') ?? 100) || 100));
   const filter: SessionFilter = { since };
   for (const name of ['person', 'team'] as const) {

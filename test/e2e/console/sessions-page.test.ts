@@ -144,4 +144,8 @@ it('the admin API answers a bad session id or time with 400, an unknown session 
   // The bootstrap key's calls are the team "local"'s; no session is another team's.
   expect((await get('/admin/api/sessions?team=local')).body.sessions?.map((row) => row.session).sort()).toEqual([SESSION, OTHER].sort());
   expect((await get('/admin/api/sessions?team=web')).body.sessions).toEqual([]);
+  // A time with an offset means the same instant as in UTC: an hour ago (as +02:00 wall time) includes both, an hour ahead neither.
+  const withOffset = (ms: number) => `${new Date(ms + 2 * 3_600_000).toISOString().slice(0, 19)}+02:00`;
+  expect((await get(`/admin/api/sessions?since=${encodeURIComponent(withOffset(Date.now() - 3_600_000))}`)).body.sessions).toHaveLength(2);
+  expect((await get(`/admin/api/sessions?since=${encodeURIComponent(withOffset(Date.now() + 3_600_000))}`)).body.sessions).toEqual([]);
 }, 30_000);
