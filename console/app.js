@@ -1,7 +1,7 @@
 // The gw console: a page per task over the hub's admin API (/admin/api). No build step:
 // Preact with htm and uPlot are served by gw from their npm packages (/ui/vendor/…); each page
 // is its own module under pages/, and the table below is the navigation.
-import { html, render, useState } from '/ui/vendor/preact-htm.js';
+import { html, render, useEffect, useState } from '/ui/vendor/preact-htm.js';
 import { api, setCsrf } from './lib.js';
 import { Audit } from './pages/audit.js';
 import { Budgets } from './pages/budgets.js';
@@ -14,6 +14,7 @@ import { Policies } from './pages/policies.js';
 import { Providers } from './pages/providers.js';
 import { Requests } from './pages/requests.js';
 import { Routes } from './pages/routes.js';
+import { Sessions } from './pages/sessions.js';
 import { SignIn } from './pages/sign-in.js';
 import { Teams } from './pages/teams.js';
 import { Usage } from './pages/usage.js';
@@ -25,6 +26,7 @@ const PAGES = {
   teams: ['Teams', Teams],
   keys: ['Keys', Keys],
   requests: ['Requests', Requests],
+  sessions: ['Sessions', Sessions],
   usage: ['Usage', Usage],
   providers: ['Providers', Providers],
   mcp: ['MCP servers', Mcp],
@@ -40,8 +42,14 @@ const PERSONAL_PAGES = { requests: PAGES.requests, usage: PAGES.usage, audit: PA
 
 function Console({ admin }) {
   const pages = admin.personal ? PERSONAL_PAGES : PAGES;
-  const [page, setPage] = useState(location.hash.slice(1) in pages ? location.hash.slice(1) : Object.keys(pages)[0]);
+  const [page, setPage] = useState(location.hash.slice(1).split('/')[0] in pages ? location.hash.slice(1).split('/')[0] : Object.keys(pages)[0]);
   const go = (name) => { location.hash = name; setPage(name); };
+  // A link to another page's address (#sessions/<id> from a request) opens that page.
+  useEffect(() => {
+    const follow = () => { const name = location.hash.slice(1).split('/')[0]; if (name in pages) setPage(name); };
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, [pages]);
   const Page = pages[page][1];
   return html`
     <header><h1>gw console</h1>

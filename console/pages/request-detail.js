@@ -18,7 +18,7 @@ export function RequestDetail({ record, close }) {
     <dl>
       <dt>When</dt><dd>${localTime(record.ts)}</dd>
       <dt>Operation</dt><dd>${record.what ?? record.operation} <span class="hint">(${record.operation ?? '?'} on ${record.route ?? '?'})</span></dd>
-      <dt>Who</dt><dd>person ${record.person ?? '–'} · team ${record.team ?? '–'} · key ${record.key_id ?? '–'}${record.agent ? ` · ${record.agent}` : ''}${record.session ? ` · session ${record.session}` : ''}</dd>
+      <dt>Who</dt><dd>person ${record.person ?? '–'} · team ${record.team ?? '–'} · key ${record.key_id ?? '–'}${record.agent ? ` · ${record.agent}` : ''}${record.session ? html` · session <a href=${`#sessions/${encodeURIComponent(record.session)}`}>${record.session}</a>` : ''}</dd>
       <dt>Outcome</dt><dd>status ${record.status} · ${record.result ?? (record.outcome ?? []).join(', ')}</dd>
       ${record.data?.refusal && html`<dt>Refused</dt><dd>${record.data.refusal}</dd>`}
       <dt>Timings</dt><dd>${timings(record)}</dd>

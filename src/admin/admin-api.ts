@@ -19,6 +19,7 @@ import type { StateStore } from '../state/state-store.js';
 import type { AdminTokenRecord } from '../state/schema.js';
 import type { TrailReader } from './trail-reader.js';
 import type { AuditPage } from './audit-page.js';
+import { SessionQueryError, listSessions, showSession } from './session-routes.js';
 import { AuditRotationError, type RotationSummary } from '../audit/file-trail-handle.js';
 import { StateError } from '../state/state-errors.js';
 import type { SpendCounter } from '../spend/spend-counter.js';
@@ -111,6 +112,9 @@ function windowStart(window: string, now: Date): string {
   try { span = parseDuration(window); } catch { throw new AdminInputError(`window is a duration such as 15m, 1h or 7d; got ${window}`); }
   return new Date(now.getTime() - span).toISOString();
 }
+const asInputError = (error: unknown): never => {
+  throw error instanceof SessionQueryError ? new AdminInputError(error.message) : error;
+};
 
 export const ADMIN_ROUTES: AdminRoute[] = [
   { method: 'GET', path: '/admin/api/whoami', operation: 'admin.whoami', handler: (_context, request) => ok({ id: request.admin.id, name: request.admin.name }) },
@@ -248,7 +252,8 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       const limit = Math.min(500, Math.max(1, Number(request.query.get('limit') ?? 100) || 100));
       const filter = Object.fromEntries(['person', 'team', 'key_id', 'model', 'provider', 'status', 'request_id', 'since', 'until', 'plane'].flatMap((name) => {
         const value = request.query.get(name);
-        return value ? [[name, value]] : [];
+        // A time with an offset (2026-11-24T09:00+02:00) is the same instant on both trails: the file trail compares ISO text.
+        return value ? [[name, name === 'since' || name === 'until' ? usageTime(name, value)! : value]] : [];
       }));
       return ok(await context.trail.search(filter, limit));
     },
@@ -258,6 +263,18 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     async handler(context, request) {
       const [found] = await context.trail.search({ request_id: request.params.id ?? '' }, 1);
       return found ? ok(found) : { status: 404, body: { error: { message: `no request ${request.params.id} in the trail` } } };
+    },
+  },
+  // Coding-agent sessions (docs/sessions.md): the recent ones, and one session's calls in order.
+  {
+    method: 'GET', path: '/admin/api/sessions', operation: 'sessions.list',
+    handler: async (context, request) => ok(await listSessions(context.trail, request.query, context.store.now()).catch(asInputError)),
+  },
+  {
+    method: 'GET', path: '/admin/api/sessions/:id', operation: 'sessions.show',
+    async handler(context, request) {
+      const found = await showSession(context.trail, request.params.id ?? '').catch(asInputError);
+      return found ? ok(found) : { status: 404, body: { error: { message: `no calls of session ${request.params.id} in the trail` } } };
     },
   },
   {

@@ -7,6 +7,8 @@ import { isControlPlaneCall } from '../audit/record.js';
 import { createUnpricedModels, inWindow, isUnpriced, type UnpricedModel } from './usage-unpriced.js';
 import { summarizeKeyUsage, type KeyUsage } from './key-usage.js';
 import { describeRequest, planeOf, type RequestDescription } from './describe-request.js';
+import { sessionCallsOf, type SessionCall } from './session-calls.js';
+import { summarizeSessions, type SessionFilter, type SessionSummary } from './session-list.js';
 
 /** A request record as the explorer lists it, with what it was and how it ended in words (describe-request.ts). */
 export interface RequestSummary extends Partial<RequestDescription> {
@@ -28,6 +30,8 @@ export interface RequestSummary extends Partial<RequestDescription> {
   warnings?: string[];
   data?: Record<string, unknown>;
   cost?: unknown;
+  session?: string;
+  agent?: string;
 }
 
 /** `plane: 'data'` leaves out the control plane (model lists, logins, checkpoints, MCP handshakes). */
@@ -65,6 +69,10 @@ export interface TrailReader {
   providerHealth(since: string): Promise<ProviderHealthRow[]>;
   /** Each key's last use, requests and spend since then (the Keys page; src/admin/key-usage.ts). */
   keyUsage(since: string): Promise<KeyUsage[]>;
+  /** Recent coding-agent sessions (src/admin/session-list.ts), the most recently active first. */
+  sessions(filter: SessionFilter, limit: number): Promise<SessionSummary[]>;
+  /** Every call of one session in trail order, as `gw audit show --session --json` lists them. */
+  session(id: string): Promise<SessionCall[]>;
 }
 
 /** Summaries kept in memory (about 300 bytes each): the explorer's window on a busy hub. */
@@ -222,6 +230,14 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
     async keyUsage(since) {
       await fresh();
       return summarizeKeyUsage(summaries, since);
+    },
+    async sessions(filter, limit) {
+      await fresh();
+      return summarizeSessions(summaries, filter, limit);
+    },
+    async session(id) {
+      await fresh();
+      return sessionCallsOf(summaries, id);
     },
   };
 }

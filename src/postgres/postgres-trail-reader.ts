@@ -9,6 +9,7 @@ import { StateError } from '../state/state-errors.js';
 import type { Database } from './database.js';
 import { queryKeyUsage } from './postgres-key-usage.js';
 import { UNPRICED_SQL, unpricedModelsIn, usageWhere } from './postgres-usage-unpriced.js';
+import { storeSessionCalls, storeSessions } from './postgres-session-records.js';
 
 // Fields matched exactly against facets->>name; each has an index (name, ts).
 const EXACT_FACETS = ['request_id', 'person', 'team', 'key_id', 'model', 'provider'] as const;
@@ -88,6 +89,8 @@ export function createPostgresTrailReader(database: Database): TrailReader {
       })).sort((a, b) => b.requests - a.requests || a.provider.localeCompare(b.provider));
     },
     keyUsage: (since) => queryKeyUsage(database, since),
+    sessions: (filter, limit) => storeSessions(database, requestWhere(filter), filter, limit),
+    session: (id) => storeSessionCalls(database, id),
   };
 }
 

@@ -1,33 +1,20 @@
 // `gw audit show --session ID`: every model call and MCP tool call of one coding-agent session
 // (docs/sessions.md) in trail order, with time, operation, model or tool, tokens, cost and
 // outcome. Reads the same request records `gw usage` sums: the home's trail, a --file, or with
-// --store (GW_DATABASE_URL) the PostgreSQL trail of every instance.
+// --store (GW_DATABASE_URL) the PostgreSQL trail of every instance. A call is shaped by
+// src/admin/session-calls.ts, which the console's session timeline shows too.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { openStoreTrailSource } from '../../postgres/store-trail-source.js';
 import { isSessionId } from '../../pipeline/decode/read-session.js';
-import { readRequestRecords, type RequestRecord } from '../../spend/read-trail.js';
+import { isHandshake, sessionCallOf, type SessionCall } from '../../admin/session-calls.js';
+import { readRequestRecords } from '../../spend/read-trail.js';
 import { openTrailSource, type TrailSource } from '../../spend/trail-source.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable } from '../state-command.js';
 
 interface ShowFlags { session?: string; json?: boolean; file?: string; home?: string; store?: string }
-
-/** One call of a session as shown: a model call or a tool call through /mcp. */
-export interface SessionCall {
-  ts: string;
-  request_id: string | null;
-  agent: string | null;
-  operation: string;
-  /** The model, or for a tool call `server/tool`. */
-  target: string | null;
-  status: number | null;
-  input_tokens: number;
-  output_tokens: number;
-  cost_nano_usd: number | null;
-  outcome: string[];
-}
 
 export function registerAuditShowCommand(audit: Command, context: CliContext): void {
   audit.command('show').description('Every model call and MCP tool call of one coding-agent session, in trail order')
@@ -57,34 +44,6 @@ async function runAuditShow(flags: ShowFlags, context: CliContext): Promise<void
   if (flags.json) return context.stdout.write(`${JSON.stringify({ session, calls }, null, 2)}\n`);
   if (calls.length === 0) throw new CliExit(1, `no calls of session ${session} in ${trail.where}`);
   context.stdout.write(formatSessionCalls(calls));
-}
-
-function sessionCallOf(record: RequestRecord): SessionCall {
-  const mcp = mcpNote(record);
-  const operation = mcp?.method !== undefined ? `mcp ${mcp.method}` : record.operation ?? 'unknown';
-  const tool = mcp?.server !== undefined ? `${mcp.server}/${mcp.tool ?? mcp.prompt ?? ''}`.replace(/\/$/, '') : null;
-  const outcome = mcp?.status !== undefined && mcp.status !== 'ok' ? [...(record.outcome ?? []), mcp.status] : record.outcome ?? [];
-  return {
-    ts: record.ts, request_id: record.request_id ?? null, agent: record.agent ?? null, operation,
-    target: tool ?? record.model ?? null, status: record.status ?? null,
-    input_tokens: record.tokens?.input ?? 0, output_tokens: record.tokens?.output ?? 0,
-    cost_nano_usd: record.cost?.nano_usd ?? null, outcome: [...new Set(outcome)],
-  };
-}
-
-/** An MCP client's handshake, stream probes and notifications are on the trail, but are not calls a session made. */
-function isHandshake(record: RequestRecord): boolean {
-  const method = mcpNote(record)?.method;
-  // A GET or DELETE on /mcp (the SDK probing for a stream, or closing): refused with 405, no message in it.
-  if (record.operation === 'mcp' && method === undefined) return true;
-  return method === 'initialize' || method === 'ping' || (method?.startsWith('notifications/') ?? false);
-}
-
-function mcpNote(record: RequestRecord): Record<string, string | undefined> | null {
-  const note = record.data?.mcp;
-  if (typeof note !== 'object' || note === null || Array.isArray(note)) return null;
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  return { method: text(note.method), server: text(note.server), tool: text(note.tool), prompt: text(note.prompt), status: text(note.status) };
 }
 
 function formatSessionCalls(calls: readonly SessionCall[]): string {

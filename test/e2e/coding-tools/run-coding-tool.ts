@@ -45,6 +45,17 @@ export interface ToolRunOptions {
   codexWrites?: boolean;
   /** Runs in the tool's working folder after the turn, before the folder is removed. */
   inspectWorkDir?: (dir: string) => Promise<void>;
+  /**
+   * Lineage (docs/sessions.md): the run's session id, sent on its model calls (Claude Code's
+   * --session-id; x-gw-session through each other tool's own custom-header setting) and, with
+   * `mcp`, on gw's /mcp configured as the tool's MCP server named gw, so its tool calls join it.
+   */
+  session?: { id: string; mcp?: boolean };
+}
+
+/** gw's /mcp as an MCP server entry's headers: the key, and the run's session. */
+function mcpHeaders(options: ToolRunOptions): Record<string, string> {
+  return { Authorization: `Bearer ${options.key}`, 'x-gw-session': options.session!.id };
 }
 
 function toolBinary(tool: CodingTool): string {
@@ -58,8 +69,11 @@ export function missingTools(): string[] {
 interface Prepared { args: string[]; env: NodeJS.ProcessEnv }
 
 async function prepareClaude(_home: string, options: ToolRunOptions): Promise<Prepared> {
+  const session = options.session;
+  // Claude Code sends its session id to the model (x-claude-code-session-id), not to MCP servers: the MCP entry carries it.
+  const mcp = session?.mcp ? ['--mcp-config', JSON.stringify({ mcpServers: { gw: { type: 'http', url: `${options.gwUrl}/mcp`, headers: mcpHeaders(options) } } }), '--allowedTools', 'mcp__gw'] : [];
   return {
-    args: ['-p', options.prompt, '--model', options.model, '--output-format', 'json'],
+    args: ['-p', options.prompt, '--model', options.model, '--output-format', 'json', ...(session ? ['--session-id', session.id] : []), ...mcp],
     env: {
       ANTHROPIC_BASE_URL: options.gwUrl,
       ANTHROPIC_AUTH_TOKEN: options.key,
@@ -82,6 +96,12 @@ async function prepareCodex(home: string, options: ToolRunOptions): Promise<Prep
     'env_key = "GW_API_KEY"',
     'wire_api = "responses"',
     ...(options.codexWebSocket ? ['supports_websockets = true'] : []),
+    // Codex sends its own session-id; x-gw-session (which wins) names the run's session on the model calls and the MCP calls alike.
+    ...(options.session ? [`http_headers = { "x-gw-session" = ${JSON.stringify(options.session.id)} }`] : []),
+    ...(options.session?.mcp ? ['[mcp_servers.gw]', `url = ${JSON.stringify(`${options.gwUrl}/mcp`)}`, 'bearer_token_env_var = "GW_API_KEY"',
+      `http_headers = { "x-gw-session" = ${JSON.stringify(options.session.id)} }`,
+      // codex exec never asks (approval policy "never"): without this an MCP tool call fails as "requires approval".
+      'default_tools_approval_mode = "approve"'] : []),
     '[features]',
     'plugins = false', 'remote_plugin = false', 'apps = false', 'tool_suggest = false', 'unbounded_connection_retries = false',
     '',
@@ -98,10 +118,16 @@ async function prepareGemini(home: string, options: ToolRunOptions): Promise<Pre
     security: { auth: { selectedType: 'gemini-api-key' } },
     privacy: { usageStatisticsEnabled: false },
     general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 1 },
+    // trust: its tools run without a confirmation prompt (headless mode cannot answer one).
+    ...(options.session?.mcp ? { mcpServers: { gw: { httpUrl: `${options.gwUrl}/mcp`, headers: mcpHeaders(options), trust: true } } } : {}),
   }));
   return {
     args: ['-p', options.prompt, '-m', options.model, '-o', 'json'],
-    env: { GOOGLE_GEMINI_BASE_URL: options.gwUrl, GEMINI_API_KEY: options.key, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+    env: {
+      GOOGLE_GEMINI_BASE_URL: options.gwUrl, GEMINI_API_KEY: options.key, GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      // Gemini CLI sends no session id of its own; its custom-header setting names the run's.
+      ...(options.session ? { GEMINI_CLI_CUSTOM_HEADERS: `x-gw-session: ${options.session.id}` } : {}),
+    },
   };
 }
 
@@ -118,10 +144,15 @@ async function prepareOpencode(home: string, options: ToolRunOptions): Promise<P
     provider: {
       gw: {
         npm: sdk, name: 'gw',
-        options: { baseURL: `${options.gwUrl}${OPENCODE_BASE_PATHS[sdk]}`, apiKey: '{env:GW_API_KEY}' },
+        options: {
+          baseURL: `${options.gwUrl}${OPENCODE_BASE_PATHS[sdk]}`, apiKey: '{env:GW_API_KEY}',
+          // opencode sends its own x-session-id to the model only; x-gw-session (which wins) names the run's session everywhere.
+          ...(options.session ? { headers: { 'x-gw-session': options.session.id } } : {}),
+        },
         models: { [options.model]: { name: options.model } },
       },
     },
+    ...(options.session?.mcp ? { mcp: { gw: { type: 'remote', url: `${options.gwUrl}/mcp`, headers: mcpHeaders(options), enabled: true, oauth: false } } } : {}),
   };
   const configFile = path.join(home, 'opencode.json');
   await writeFile(configFile, JSON.stringify(config, null, 2));

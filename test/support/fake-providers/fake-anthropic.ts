@@ -27,9 +27,11 @@ function answerMessage(body: unknown, behaviour: FakeBehaviour): MessageAnswer {
     .map((message) => contentText(field(message, 'content')))
     .find((value) => value !== '') ?? '';
   const planned = behaviour.toolCall;
-  if (planned !== undefined && list(body, 'tools').some((tool) => text(tool, 'name') === planned.name) && !isToolResult(messages.at(-1))) {
+  const plannedName = planned === undefined ? undefined : list(body, 'tools').map((tool) => text(tool, 'name'))
+    .find((name) => name !== undefined && (planned.suffix === true ? name.endsWith(planned.name) : name === planned.name));
+  if (planned !== undefined && plannedName !== undefined && !isToolResult(messages.at(-1))) {
     const json = JSON.stringify(planned.input);
-    return { tool: { name: planned.name, jsonPieces: ['', json] }, inputTokens, outputTokens: countTokens(json) };
+    return { tool: { name: plannedName, jsonPieces: ['', json] }, inputTokens, outputTokens: countTokens(json) };
   }
   const toolName = text(list(body, 'tools')[0], 'name');
   if (toolName !== undefined && !isToolResult(messages.at(-1))) {

@@ -21,7 +21,7 @@ export interface FakeBehaviour {
   /** Pause between stream events (default from the provider options, ~30 ms). */
   eventDelayMs?: number;
   /** Anthropic: call this tool with this input (when offered, and no tool result is last) instead of the first tool with {text}. */
-  toolCall?: { name: string; input: unknown };
+  toolCall?: { name: string; input: unknown; /** Call the first offered tool whose name ends with `name` (a client names an MCP tool after its server: mcp__gw__notes__echo). */ suffix?: boolean };
 }
 
 export interface RecordedRequest {
