@@ -1,0 +1,31 @@
+// The SDK classes the compatibility matrix drives (test/e2e/translation/sdk-clients.ts): the
+// repo's pinned SDKs, or, with GW_COMPAT_CLIENTS_DIR set (npm run compat:latest), those
+// installed in that folder. There, scripts/compat-latest.mjs writes sdks.mjs, which
+// re-exports them: a module inside the folder resolves the bare package names from the
+// folder's own node_modules, with the ESM entry points Node picks for an import. The types
+// stay the pinned SDKs' (a newer SDK is checked by running it, not by compiling against it).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type AnthropicClass from '@anthropic-ai/sdk';
+import type { GoogleGenAI as GoogleGenAIClass } from '@google/genai';
+import type OpenAIClass from 'openai';
+import { CLIENTS_DIR } from './compat-matrix.js';
+
+export interface Sdks {
+  OpenAI: typeof OpenAIClass;
+  Anthropic: typeof AnthropicClass;
+  GoogleGenAI: typeof GoogleGenAIClass;
+}
+
+export async function loadSdks(): Promise<Sdks> {
+  if (CLIENTS_DIR === undefined) {
+    const [openai, anthropic, genai] = await Promise.all([import('openai'), import('@anthropic-ai/sdk'), import('@google/genai')]);
+    return { OpenAI: openai.default, Anthropic: anthropic.default, GoogleGenAI: genai.GoogleGenAI };
+  }
+  const entry = path.join(CLIENTS_DIR, 'sdks.mjs');
+  if (!existsSync(entry)) throw new Error(`GW_COMPAT_CLIENTS_DIR=${CLIENTS_DIR} has no sdks.mjs: npm run compat:latest installs the clients there`);
+  const sdks = await import(pathToFileURL(entry).href) as Partial<Sdks>;
+  if (!sdks.OpenAI || !sdks.Anthropic || !sdks.GoogleGenAI) throw new Error(`${entry} does not export OpenAI, Anthropic and GoogleGenAI`);
+  return sdks as Sdks;
+}
