@@ -22,7 +22,6 @@ export interface Row { label: string; marks: Mark[] }
 
 export const REPO_ROOT: string = matrix.REPO_ROOT;
 export const CELLS_DIR: string = matrix.CELLS_DIR;
-export const LATEST_CELLS_DIR: string = matrix.LATEST_CELLS_DIR;
 /** GW_COMPAT_CLIENTS_DIR: a folder whose node_modules holds the clients to drive instead of the pinned ones (npm run compat:latest). */
 export const CLIENTS_DIR: string | undefined = matrix.CLIENTS_DIR;
 /** Where this run records its cells: test-results/compat/, or test-results/compat-latest/ against other clients. */

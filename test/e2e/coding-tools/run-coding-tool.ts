@@ -16,8 +16,8 @@ import type { WireJson } from '../../support/wire-json.js';
  * Where scripts/ensure-test-deps.sh installs the tools (same default there); with
  * GW_COMPAT_CLIENTS_DIR set (npm run compat:latest), the newest releases installed there instead.
  */
-export const CODING_TOOLS_DIR = process.env.GW_COMPAT_CLIENTS_DIR || process.env.GW_CODING_TOOLS_DIR
-  ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gw', 'coding-tools');
+export const CODING_TOOLS_DIR = process.env.GW_COMPAT_CLIENTS_DIR
+  || (process.env.GW_CODING_TOOLS_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gw', 'coding-tools'));
 
 export type CodingTool = 'claude' | 'codex' | 'gemini' | 'opencode';
 
