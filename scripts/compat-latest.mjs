@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DOC_PATH, LATEST_CELLS_DIR, REPO_ROOT, writeLatestTable } from './compat-matrix.mjs';
+import { DOC_PATH, LATEST_CELLS_DIR, REPO_ROOT, admitsNode, writeLatestTable } from './compat-matrix.mjs';
 
 const TOOLS_MANIFEST = path.join(REPO_ROOT, 'test', 'e2e', 'coding-tools', 'tools', 'package.json');
 const SDKS = ['openai', '@anthropic-ai/sdk', '@google/genai'];
@@ -34,6 +34,28 @@ function pinnedVersions() {
   return { ...own.dependencies, ...own.devDependencies, ...tools };
 }
 
+/** The oldest Node gw supports: the version in package.json's engines.node (">=20.18.1"). */
+function gwNodeFloor() {
+  const range = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).engines?.node ?? '';
+  return /\d+(\.\d+){0,2}/.exec(range)?.[0] ?? '20';
+}
+
+function numeric(version) {
+  return version.split('.').map(Number);
+}
+
+/** The newest release from the pinned one on whose engines.node admits gw's oldest Node: where a pin can move to. */
+function newestFor(name, from, node) {
+  // Whole manifests: asked for version and engines, npm drops engines from every release once one lacks it.
+  const result = spawnSync('npm', ['view', `${name}@>=${from}`, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0 || result.stdout.trim() === '') return null;
+  const answer = JSON.parse(result.stdout);
+  const releases = (Array.isArray(answer) ? answer : [answer]).filter((release) => /^\d+\.\d+\.\d+$/.test(release.version ?? ''));
+  const fit = releases.filter((release) => admitsNode(release.engines?.node, node) === true);
+  fit.sort((a, b) => numeric(a.version).reduce((order, part, index) => order || part - numeric(b.version)[index], 0));
+  return fit.at(-1)?.version ?? null;
+}
+
 /** npm's newest published version of a package and the Node versions it declares. */
 function newest(name, pinned) {
   // The whole manifest: asked for two fields, npm answers with a bare string when one is absent.
@@ -41,7 +63,9 @@ function newest(name, pinned) {
   if (result.status !== 0) throw new Error(`npm view ${name}: ${result.stderr.trim()}`);
   const info = JSON.parse(result.stdout);
   if (typeof info.version !== 'string') throw new Error(`npm view ${name}: no version in its answer`);
-  return { name, pinned: pinned[name] ?? null, version: info.version, node: info.engines?.node ?? null };
+  const node = info.engines?.node ?? null;
+  const forGwNode = admitsNode(node, gwNodeFloor()) === true ? info.version : pinned[name] && newestFor(name, pinned[name], gwNodeFloor());
+  return { name, pinned: pinned[name] ?? null, version: info.version, node, forGwNode: forGwNode ?? null };
 }
 
 /** The scratch folder's manifest: the newest versions, with the pinned manifest's install-script allowances. */
@@ -103,7 +127,7 @@ function main(argv) {
   }
   let outcome;
   try {
-    outcome = writeLatestTable({ packages, node: process.version });
+    outcome = writeLatestTable({ packages, node: process.version, gwNode: gwNodeFloor() });
   } catch (error) {
     console.error(`compat:latest: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

@@ -131,17 +131,17 @@ function pair(pinned, latest) {
 }
 
 /** The packages' table under the matrix: pinned and newest version, and the Node versions the newest declares. */
-function packageLines(packages) {
+function packageLines(packages, gwNode) {
   if (packages.length === 0) return [];
-  return ['', '| package | pinned | newest | newest needs Node |', '|---|---|---|---|',
-    ...packages.map((pkg) => `| ${pkg.name} | ${pkg.pinned ?? '?'} | ${pkg.version} | ${pkg.node ?? 'any'} |`)];
+  return ['', `| package | pinned | newest | newest needs Node | newest for gw's Node ${gwNode} |`, '|---|---|---|---|---|',
+    ...packages.map((pkg) => `| ${pkg.name} | ${pkg.pinned ?? '?'} | ${pkg.version} | ${pkg.node ?? 'any'} | ${pkg.forGwNode ?? '?'} |`)];
 }
 
 /**
  * The page with its second table (pinned vs latest, cell by cell) written from a run's cells
  * against the newest releases; the pinned side is read from the page's matrix. `run` says
- * when and on which Node the run was made and which packages it installed. Returns the
- * latest cells that failed.
+ * when and on which Node the run was made, which packages it installed, and the oldest Node
+ * gw supports (gwNode). Returns the latest cells that failed.
  */
 export function updateLatestTable(page, cells, run) {
   const start = page.indexOf(LATEST_START);
@@ -168,17 +168,65 @@ export function updateLatestTable(page, cells, run) {
     });
     lines.push(`| ${client} ${pinnedVersion} / ${latestVersion} | ${pinnedMarks.map((mark, index) => pair(mark, latest[index])).join(' | ')} |`);
   }
-  lines.push(...packageLines(run.packages ?? []));
+  lines.push(...packageLines(run.packages ?? [], run.gwNode ?? '?'));
   const text = `${page.slice(0, start)}${LATEST_START}\n${lines.join('\n')}\n${page.slice(end)}`;
   return { text, failed };
 }
 
 /** Writes the pinned-vs-latest table from the cells of the last npm run compat:latest; throws when there are none. */
-export function writeLatestTable({ packages = [], node = process.version, date = new Date().toISOString().slice(0, 10), cellsDir = LATEST_CELLS_DIR, docPath = DOC_PATH } = {}) {
+export function writeLatestTable({ packages = [], node = process.version, gwNode = '?', date = new Date().toISOString().slice(0, 10), cellsDir = LATEST_CELLS_DIR, docPath = DOC_PATH } = {}) {
   const cells = readRecordedCells(cellsDir);
   if (cells.length === 0) throw new Error(`no compatibility cells in ${path.relative(REPO_ROOT, cellsDir) || cellsDir}: run npm run compat:latest`);
   const page = readFileSync(docPath, 'utf8');
-  const { text, failed } = updateLatestTable(page, cells, { date, node, packages });
+  const { text, failed } = updateLatestTable(page, cells, { date, node, gwNode, packages });
   if (text !== page) writeFileSync(docPath, text);
   return { cells: cells.length, changed: text !== page, failed };
+}
+
+function versionParts(text) {
+  return text.replace(/^v/, '').split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : undefined));
+}
+
+function compare(a, b) {
+  for (let index = 0; index < 3; index += 1) {
+    const diff = (a[index] ?? 0) - (b[index] ?? 0);
+    if (diff !== 0) return Math.sign(diff);
+  }
+  return 0;
+}
+
+/** One comparator of an engines range (>=, >, <=, <, =, ^, ~, a bare or x version); undefined when it is another form. */
+function admitsComparator(comparator, version) {
+  const match = /^(>=|<=|>|<|=|\^|~)?v?(\d+|[x*])(?:\.(\d+|[x*]))?(?:\.(\d+|[x*]))?$/.exec(comparator);
+  if (!match) return undefined;
+  const [, op = '', ...raw] = match;
+  const bound = raw.map((part) => (part === undefined || part === 'x' || part === '*' ? undefined : Number(part)));
+  const given = bound.findIndex((part) => part === undefined);
+  const precision = given < 0 ? 3 : given;
+  const order = compare(version, bound);
+  const samePrefix = bound.slice(0, precision).every((part, index) => part === version[index]);
+  switch (op) {
+    case '>=': return order >= 0;
+    case '>': return order > 0 && !(precision < 3 && samePrefix);
+    case '<=': return order <= 0 || (precision < 3 && samePrefix);
+    case '<': return order < 0 && !samePrefix;
+    case '^': return order >= 0 && version[0] === bound[0] && (bound[0] !== 0 || version[1] === bound[1]);
+    case '~': return order >= 0 && version[0] === bound[0] && (precision < 2 || version[1] === bound[1]);
+    default: return samePrefix && (precision < 3 || order === 0);
+  }
+}
+
+/**
+ * Whether a package's engines.node range admits a Node version (an absent range admits any);
+ * undefined for a range form this reader does not know (hyphen ranges, pre-releases).
+ */
+export function admitsNode(range, node) {
+  if (range === null || range === undefined || range.trim() === '' || range.trim() === '*') return true;
+  const version = versionParts(node);
+  const alternatives = range.split('||').map((alternative) => {
+    const results = alternative.trim().replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1').split(/\s+/).map((comparator) => admitsComparator(comparator, version));
+    return results.includes(undefined) ? undefined : results.every(Boolean);
+  });
+  if (alternatives.includes(true)) return true;
+  return alternatives.includes(undefined) ? undefined : false;
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENTS, DOC_PATH, LATEST_END, LATEST_START, MATRIX_END, MATRIX_START, REPO_ROOT, packageVersion, parseMatrix, recordCell, updateLatestTable, updateMatrix, writeCompatibilityDoc, writeLatestTable, type Cell } from './compat-matrix.js';
+import { CLIENTS, DOC_PATH, admitsNode, LATEST_END, LATEST_START, MATRIX_END, MATRIX_START, REPO_ROOT, packageVersion, parseMatrix, recordCell, updateLatestTable, updateMatrix, writeCompatibilityDoc, writeLatestTable, type Cell } from './compat-matrix.js';
 
 const empty = `# gw\n\n${MATRIX_START}\n${MATRIX_END}\n\nmore\n`;
 const cell = (pass: boolean, overrides: Partial<Cell> = {}): Cell => ({ client: 'Anthropic SDK', version: '1.0.0', provider: 'gemini', capability: 'stream', pass, ...overrides });
@@ -65,7 +65,7 @@ describe('npm run compat:latest (the pinned-vs-latest table)', () => {
     cell(true), cell(true, { capability: 'text' }),
     cell(true, { client: 'Codex', version: '0.169.0', provider: 'openai', capability: 'text' }),
   ]).text;
-  const run = { date: '2026-11-27', node: 'v20.20.2', packages: [{ name: '@anthropic-ai/sdk', pinned: '1.0.0', version: '1.1.0', node: null }, { name: 'openai', pinned: '6.49.0', version: '7.59.0', node: '>=22.0.0' }] };
+  const run = { date: '2026-11-27', node: 'v20.20.2', gwNode: '20.18.1', packages: [{ name: '@anthropic-ai/sdk', pinned: '1.0.0', version: '1.1.0', node: null, forGwNode: '1.1.0' }, { name: 'openai', pinned: '6.49.0', version: '7.59.0', node: '>=22.0.0', forGwNode: '6.49.0' }] };
   const rowOf = (text: string, client: string) => text.slice(text.indexOf(LATEST_START)).split('\n').find((line) => line.startsWith(`| ${client} `));
 
   it('writes each cell as pinned / latest with both versions, and names the latest cells that fail', () => {
@@ -77,8 +77,9 @@ describe('npm run compat:latest (the pinned-vs-latest table)', () => {
     expect(rowOf(text, 'Anthropic SDK')).toBe(`| Anthropic SDK 1.0.0 / 1.1.0 | ${Array(6).fill('—').join(' | ')} | ✓ / ✗ | ✓ / ✓ | — |`);
     expect(rowOf(text, 'Codex')).toBe(`| Codex 0.169.0 / 0.171.0 | ✓ / ✓ | ${Array(8).fill('—').join(' | ')} |`);
     expect(text).toContain('Run 2026-11-27 on Node v20.20.2.');
-    expect(text).toContain('| openai | 6.49.0 | 7.59.0 | >=22.0.0 |');
-    expect(text).toContain('| @anthropic-ai/sdk | 1.0.0 | 1.1.0 | any |');
+    expect(text).toContain("| package | pinned | newest | newest needs Node | newest for gw's Node 20.18.1 |");
+    expect(text).toContain('| openai | 6.49.0 | 7.59.0 | >=22.0.0 | 6.49.0 |');
+    expect(text).toContain('| @anthropic-ai/sdk | 1.0.0 | 1.1.0 | any | 1.1.0 |');
     // The pinned table is left as it was.
     expect(text.slice(0, text.indexOf(MATRIX_END))).toBe(pinnedPage.slice(0, pinnedPage.indexOf(MATRIX_END)));
   });
@@ -98,6 +99,18 @@ describe('npm run compat:latest (the pinned-vs-latest table)', () => {
     expect(() => updateLatestTable(empty, [cell(true)], run)).toThrow(/pinned-vs-latest markers/);
   });
 
+  it("reads the engines ranges npm packages declare against gw's oldest Node", () => {
+    expect(admitsNode('>=22.0.0', '20.18.1')).toBe(false);
+    expect(admitsNode('>=20', '20.18.1')).toBe(true);
+    expect(admitsNode(null, '20.18.1')).toBe(true);
+    expect(admitsNode('^20.19.0 || >=22', '20.18.1')).toBe(false);
+    expect(admitsNode('^20.18 || >=22', '20.18.1')).toBe(true);
+    expect(admitsNode('>= 20.0.0 < 21', '20.18.1')).toBe(true);
+    expect(admitsNode('20.x', '20.18.1')).toBe(true);
+    expect(admitsNode('~20.17.0', '20.18.1')).toBe(false);
+    expect(admitsNode('1 - 30', '20.18.1')).toBeUndefined();
+  });
+
   it('writes the page from the cells of the latest run, and says what to run when there are none', () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'gw-compat-latest-'));
     const cellsDir = path.join(folder, 'compat-latest');
@@ -111,7 +124,9 @@ describe('npm run compat:latest (the pinned-vs-latest table)', () => {
 });
 
 describe('docs/compatibility.md', () => {
-  const rows = parseMatrix(readFileSync(DOC_PATH, 'utf8'));
+  // The pinned matrix only: the pinned-vs-latest table below it has rows of the same shape.
+  const page = readFileSync(DOC_PATH, 'utf8');
+  const rows = parseMatrix(page.slice(page.indexOf(MATRIX_START), page.indexOf(MATRIX_END)));
   const tools = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/e2e/coding-tools/tools/package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
   const versions: Record<string, string | undefined> = {
     'Claude Code': tools['@anthropic-ai/claude-code'],
@@ -130,7 +145,6 @@ describe('docs/compatibility.md', () => {
   });
 
   it('has the pinned-vs-latest table after the pinned one', () => {
-    const page = readFileSync(DOC_PATH, 'utf8');
     expect(page.indexOf(LATEST_START)).toBeGreaterThan(page.indexOf(MATRIX_END));
     expect(page.indexOf(LATEST_END)).toBeGreaterThan(page.indexOf(LATEST_START));
   });

@@ -37,10 +37,12 @@ export const readRecordedCells: (cellsDir?: string) => Cell[] = matrix.readRecor
 export const parseMatrix: (block: string) => Map<string, Row> = matrix.parseMatrix;
 /** The page with its matrix updated from this run's cells, and the cells that regressed (✓ before, ✗ now). */
 export const updateMatrix: (page: string, cells: Cell[]) => { text: string; regressions: string[] } = matrix.updateMatrix;
-export interface LatestPackage { name: string; pinned: string | null; version: string; node: string | null }
+export interface LatestPackage { name: string; pinned: string | null; version: string; node: string | null; forGwNode: string | null }
+/** Whether an engines.node range admits a Node version (undefined for a range form it does not read). */
+export const admitsNode: (range: string | null | undefined, node: string) => boolean | undefined = matrix.admitsNode;
 /** The page with its pinned-vs-latest table written from a run's cells against the newest releases, and the latest cells that failed. */
-export const updateLatestTable: (page: string, cells: Cell[], run: { date: string; node: string; packages?: LatestPackage[] }) => { text: string; failed: string[] } = matrix.updateLatestTable;
-export const writeLatestTable: (options?: { packages?: LatestPackage[]; node?: string; date?: string; cellsDir?: string; docPath?: string }) => { cells: number; changed: boolean; failed: string[] } = matrix.writeLatestTable;
+export const updateLatestTable: (page: string, cells: Cell[], run: { date: string; node: string; gwNode?: string; packages?: LatestPackage[] }) => { text: string; failed: string[] } = matrix.updateLatestTable;
+export const writeLatestTable: (options?: { packages?: LatestPackage[]; node?: string; gwNode?: string; date?: string; cellsDir?: string; docPath?: string }) => { cells: number; changed: boolean; failed: string[] } = matrix.writeLatestTable;
 export const writeCompatibilityDoc: (paths?: { cellsDir?: string; docPath?: string }) => { cells: number; changed: boolean; regressions: string[] } = matrix.writeCompatibilityDoc;
 
 /** Runs `check` and records each capability as passed when it returns, failed when it throws. */
