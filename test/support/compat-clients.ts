@@ -23,16 +23,17 @@ async function loadPinned(): Promise<Sdks> {
   return { OpenAI: openai.default, Anthropic: anthropic.default, GoogleGenAI: genai.GoogleGenAI };
 }
 
-export async function loadSdks(): Promise<Sdks> {
-  if (CLIENTS_DIR === undefined) return loadPinned();
-  const entry = path.join(CLIENTS_DIR, 'sdks.mjs');
-  if (!existsSync(entry)) throw new Error(`GW_COMPAT_CLIENTS_DIR=${CLIENTS_DIR} has no sdks.mjs: npm run compat:latest installs the clients there`);
+/** The SDKs of `clientsDir` (GW_COMPAT_CLIENTS_DIR by default), or the pinned ones when there is none. */
+export async function loadSdks(clientsDir: string | undefined = CLIENTS_DIR): Promise<Sdks> {
+  if (clientsDir === undefined) return loadPinned();
+  const entry = path.join(clientsDir, 'sdks.mjs');
+  if (!existsSync(entry)) throw new Error(`GW_COMPAT_CLIENTS_DIR=${clientsDir} has no sdks.mjs: npm run compat:latest installs the clients there`);
   const sdks = await import(pathToFileURL(entry).href) as Partial<Sdks>;
   if (!sdks.OpenAI || !sdks.Anthropic || !sdks.GoogleGenAI) throw new Error(`${entry} does not export OpenAI, Anthropic and GoogleGenAI`);
   // The same class as the repo's would mean the names resolved to the pinned SDKs: the run would check nothing new.
   const pinned = await loadPinned();
   if (sdks.OpenAI === pinned.OpenAI || sdks.Anthropic === pinned.Anthropic || sdks.GoogleGenAI === pinned.GoogleGenAI) {
-    throw new Error(`${entry} loaded the repo's pinned SDKs, not those in ${CLIENTS_DIR}/node_modules`);
+    throw new Error(`${entry} loaded the repo's pinned SDKs, not those in ${clientsDir}/node_modules`);
   }
   return sdks as Sdks;
 }
