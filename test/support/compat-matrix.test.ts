@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENTS, DOC_PATH, MATRIX_END, MATRIX_START, REPO_ROOT, packageVersion, parseMatrix, recordCell, updateMatrix, writeCompatibilityDoc, type Cell } from './compat-matrix.js';
+import { CLIENTS, DOC_PATH, admitsNode, LATEST_END, LATEST_START, MATRIX_END, MATRIX_START, REPO_ROOT, packageVersion, parseMatrix, recordCell, updateLatestTable, updateMatrix, writeCompatibilityDoc, writeLatestTable, type Cell } from './compat-matrix.js';
 
 const empty = `# gw\n\n${MATRIX_START}\n${MATRIX_END}\n\nmore\n`;
 const cell = (pass: boolean, overrides: Partial<Cell> = {}): Cell => ({ client: 'Anthropic SDK', version: '1.0.0', provider: 'gemini', capability: 'stream', pass, ...overrides });
@@ -60,8 +60,73 @@ describe('npm run compat (writeCompatibilityDoc)', () => {
   });
 });
 
+describe('npm run compat:latest (the pinned-vs-latest table)', () => {
+  const pinnedPage = updateMatrix(`${empty}\n${LATEST_START}\n${LATEST_END}\n`, [
+    cell(true), cell(true, { capability: 'text' }),
+    cell(true, { client: 'Codex', version: '0.169.0', provider: 'openai', capability: 'text' }),
+  ]).text;
+  const run = { date: '2026-11-27', node: 'v20.20.2', gwNode: '20.18.1', packages: [{ name: '@anthropic-ai/sdk', pinned: '1.0.0', version: '1.1.0', node: null, forGwNode: '1.1.0' }, { name: 'openai', pinned: '6.49.0', version: '7.59.0', node: '>=22.0.0', forGwNode: '6.49.0' }] };
+  const rowOf = (text: string, client: string) => text.slice(text.indexOf(LATEST_START)).split('\n').find((line) => line.startsWith(`| ${client} `));
+
+  it('writes each cell as pinned / latest with both versions, and names the latest cells that fail', () => {
+    const { text, failed } = updateLatestTable(pinnedPage, [
+      cell(true, { version: '1.1.0' }), cell(false, { version: '1.1.0', capability: 'text' }),
+      cell(true, { client: 'Codex', version: '0.171.0', provider: 'openai', capability: 'text' }),
+    ], run);
+    expect(failed).toEqual(['Anthropic SDK 1.1.0 → gemini: text']);
+    expect(rowOf(text, 'Anthropic SDK')).toBe(`| Anthropic SDK 1.0.0 / 1.1.0 | ${Array(6).fill('—').join(' | ')} | ✓ / ✗ | ✓ / ✓ | — |`);
+    expect(rowOf(text, 'Codex')).toBe(`| Codex 0.169.0 / 0.171.0 | ✓ / ✓ | ${Array(8).fill('—').join(' | ')} |`);
+    expect(text).toContain('Run 2026-11-27 on Node v20.20.2.');
+    expect(text).toContain("| package | pinned | newest | newest needs Node | newest for gw's Node 20.18.1 |");
+    expect(text).toContain('| openai | 6.49.0 | 7.59.0 | >=22.0.0 | 6.49.0 |');
+    expect(text).toContain('| @anthropic-ai/sdk | 1.0.0 | 1.1.0 | any | 1.1.0 |');
+    // The pinned table is left as it was.
+    expect(text.slice(0, text.indexOf(MATRIX_END))).toBe(pinnedPage.slice(0, pinnedPage.indexOf(MATRIX_END)));
+  });
+
+  it('shows a pinned row the latest run did not reach as not run, and a cell that failed once as failing', () => {
+    const { text, failed } = updateLatestTable(pinnedPage, [cell(true, { client: 'Codex', version: '0.171.0', provider: 'openai', capability: 'text' }), cell(false, { client: 'Codex', version: '0.171.0', provider: 'openai', capability: 'text' })], run);
+    expect(rowOf(text, 'Anthropic SDK')).toContain('| Anthropic SDK 1.0.0 / not run | — | — | — | — | — | — | ✓ / — | ✓ / — | — |');
+    expect(failed).toEqual(['Codex 0.171.0 → openai: text']);
+  });
+
+  it('replaces the table of an earlier run and refuses a page without its markers', () => {
+    const once = updateLatestTable(pinnedPage, [cell(false, { version: '1.1.0' })], run).text;
+    const twice = updateLatestTable(once, [cell(true, { version: '1.2.0' })], { ...run, date: '2026-12-01' }).text;
+    expect(rowOf(twice, 'Anthropic SDK')).toContain('Anthropic SDK 1.0.0 / 1.2.0');
+    expect(twice).not.toContain('2026-11-27');
+    expect(twice.split(LATEST_START)).toHaveLength(2);
+    expect(() => updateLatestTable(empty, [cell(true)], run)).toThrow(/pinned-vs-latest markers/);
+  });
+
+  it("reads the engines ranges npm packages declare against gw's oldest Node", () => {
+    expect(admitsNode('>=22.0.0', '20.18.1')).toBe(false);
+    expect(admitsNode('>=20', '20.18.1')).toBe(true);
+    expect(admitsNode(null, '20.18.1')).toBe(true);
+    expect(admitsNode('^20.19.0 || >=22', '20.18.1')).toBe(false);
+    expect(admitsNode('^20.18 || >=22', '20.18.1')).toBe(true);
+    expect(admitsNode('>= 20.0.0 < 21', '20.18.1')).toBe(true);
+    expect(admitsNode('20.x', '20.18.1')).toBe(true);
+    expect(admitsNode('~20.17.0', '20.18.1')).toBe(false);
+    expect(admitsNode('1 - 30', '20.18.1')).toBeUndefined();
+  });
+
+  it('writes the page from the cells of the latest run, and says what to run when there are none', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'gw-compat-latest-'));
+    const cellsDir = path.join(folder, 'compat-latest');
+    const docPath = path.join(folder, 'compatibility.md');
+    writeFileSync(docPath, pinnedPage);
+    expect(() => writeLatestTable({ cellsDir, docPath })).toThrow(/npm run compat:latest/);
+    recordCell(cell(false, { version: '1.1.0' }), cellsDir);
+    expect(writeLatestTable({ cellsDir, docPath, ...run })).toEqual({ cells: 1, changed: true, failed: ['Anthropic SDK 1.1.0 → gemini: stream'] });
+    expect(readFileSync(docPath, 'utf8')).toContain('| Anthropic SDK 1.0.0 / 1.1.0 |');
+  });
+});
+
 describe('docs/compatibility.md', () => {
-  const rows = parseMatrix(readFileSync(DOC_PATH, 'utf8'));
+  // The pinned matrix only: the pinned-vs-latest table below it has rows of the same shape.
+  const page = readFileSync(DOC_PATH, 'utf8');
+  const rows = parseMatrix(page.slice(page.indexOf(MATRIX_START), page.indexOf(MATRIX_END)));
   const tools = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/e2e/coding-tools/tools/package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
   const versions: Record<string, string | undefined> = {
     'Claude Code': tools['@anthropic-ai/claude-code'],
@@ -77,6 +142,11 @@ describe('docs/compatibility.md', () => {
 
   it('has a row for every client, inside its markers', () => {
     expect([...rows.keys()]).toEqual(CLIENTS);
+  });
+
+  it('has the pinned-vs-latest table after the pinned one', () => {
+    expect(page.indexOf(LATEST_START)).toBeGreaterThan(page.indexOf(MATRIX_END));
+    expect(page.indexOf(LATEST_END)).toBeGreaterThan(page.indexOf(LATEST_START));
   });
 
   it('names the version of each client the suite drives (after a bump: npm run compat -- --run)', () => {

@@ -12,9 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { WireJson } from '../../support/wire-json.js';
 
-/** Where scripts/ensure-test-deps.sh installs the tools (same default there). */
-export const CODING_TOOLS_DIR = process.env.GW_CODING_TOOLS_DIR
-  ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gw', 'coding-tools');
+/**
+ * Where scripts/ensure-test-deps.sh installs the tools (same default there); with
+ * GW_COMPAT_CLIENTS_DIR set (npm run compat:latest), the newest releases installed there instead.
+ */
+export const CODING_TOOLS_DIR = process.env.GW_COMPAT_CLIENTS_DIR
+  || (process.env.GW_CODING_TOOLS_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gw', 'coding-tools'));
 
 export type CodingTool = 'claude' | 'codex' | 'gemini' | 'opencode';
 

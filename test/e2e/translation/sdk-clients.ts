@@ -1,8 +1,11 @@
 // One turn through gw with each official SDK, reduced to what a user sees: the
 // text, and the tool calls with their parsed arguments. Streaming and non-streaming.
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import { loadSdks } from '../../support/compat-clients.js';
+
+// The pinned SDKs, or the ones GW_COMPAT_CLIENTS_DIR names (npm run compat:latest).
+const sdk = await loadSdks();
 
 export type ClientDialect = 'openai-chat' | 'openai-responses' | 'anthropic' | 'genai';
 
@@ -36,7 +39,7 @@ export async function runTurn(dialect: ClientDialect, options: TurnOptions): Pro
 }
 
 async function runOpenAiChat(options: TurnOptions): Promise<Turn> {
-  const client = new OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
+  const client = new sdk.OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
   const tools = options.tools ? [{ type: 'function' as const, function: TOOL }] : undefined;
   const messages = [{ role: 'user' as const, content: options.prompt }];
   if (!options.stream) {
@@ -64,7 +67,7 @@ async function runOpenAiChat(options: TurnOptions): Promise<Turn> {
 }
 
 async function runOpenAiResponses(options: TurnOptions): Promise<Turn> {
-  const client = new OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
+  const client = new sdk.OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
   const tools = options.tools ? [{ type: 'function' as const, name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters, strict: false }] : undefined;
   const request = { model: options.model, input: options.prompt, tools };
   const response = options.stream
@@ -84,7 +87,7 @@ async function runOpenAiResponses(options: TurnOptions): Promise<Turn> {
 }
 
 async function runAnthropic(options: TurnOptions): Promise<Turn> {
-  const client = new Anthropic({ apiKey: options.key, baseURL: options.gwUrl, maxRetries: 0 });
+  const client = new sdk.Anthropic({ apiKey: options.key, baseURL: options.gwUrl, maxRetries: 0 });
   const tools = options.tools ? [{ name: TOOL.name, description: TOOL.description, input_schema: TOOL.parameters as Anthropic.Tool.InputSchema }] : undefined;
   const request = { model: options.model, max_tokens: 256, messages: [{ role: 'user' as const, content: options.prompt }], tools };
   const message = options.stream ? await client.messages.stream(request).finalMessage() : await client.messages.create(request);
@@ -95,7 +98,7 @@ async function runAnthropic(options: TurnOptions): Promise<Turn> {
 }
 
 async function runGenAi(options: TurnOptions): Promise<Turn> {
-  const ai = new GoogleGenAI({ apiKey: options.key, httpOptions: { baseUrl: `${options.gwUrl}/genai` } });
+  const ai = new sdk.GoogleGenAI({ apiKey: options.key, httpOptions: { baseUrl: `${options.gwUrl}/genai` } });
   const config = options.tools ? { tools: [{ functionDeclarations: [{ name: TOOL.name, description: TOOL.description, parametersJsonSchema: TOOL.parameters }] }] } : undefined;
   const request = { model: options.model, contents: options.prompt, config };
   if (!options.stream) {
@@ -118,7 +121,7 @@ async function runGenAi(options: TurnOptions): Promise<Turn> {
 export async function runToolRoundTrip(dialect: ClientDialect, options: Omit<TurnOptions, 'stream' | 'tools'>): Promise<string> {
   switch (dialect) {
     case 'openai-chat': {
-      const client = new OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
+      const client = new sdk.OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
       const tools = [{ type: 'function' as const, function: TOOL }];
       const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: options.prompt }];
       const first = (await client.chat.completions.create({ model: options.model, messages, tools })).choices[0]!.message;
@@ -128,7 +131,7 @@ export async function runToolRoundTrip(dialect: ClientDialect, options: Omit<Tur
       return (await client.chat.completions.create({ model: options.model, messages, tools })).choices[0]!.message.content ?? '';
     }
     case 'openai-responses': {
-      const client = new OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
+      const client = new sdk.OpenAI({ apiKey: options.key, baseURL: `${options.gwUrl}/v1`, maxRetries: 0 });
       const tools = [{ type: 'function' as const, name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters, strict: false }];
       const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: options.prompt }];
       const first = await client.responses.create({ model: options.model, input, tools, store: false });
@@ -138,7 +141,7 @@ export async function runToolRoundTrip(dialect: ClientDialect, options: Omit<Tur
       return (await client.responses.create({ model: options.model, input, tools, store: false })).output_text;
     }
     case 'anthropic': {
-      const client = new Anthropic({ apiKey: options.key, baseURL: options.gwUrl, maxRetries: 0 });
+      const client = new sdk.Anthropic({ apiKey: options.key, baseURL: options.gwUrl, maxRetries: 0 });
       const tools = [{ name: TOOL.name, description: TOOL.description, input_schema: TOOL.parameters as Anthropic.Tool.InputSchema }];
       const messages: Anthropic.MessageParam[] = [{ role: 'user', content: options.prompt }];
       const first = await client.messages.create({ model: options.model, max_tokens: 256, messages, tools });
@@ -149,7 +152,7 @@ export async function runToolRoundTrip(dialect: ClientDialect, options: Omit<Tur
       return last.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     }
     default: {
-      const ai = new GoogleGenAI({ apiKey: options.key, httpOptions: { baseUrl: `${options.gwUrl}/genai` } });
+      const ai = new sdk.GoogleGenAI({ apiKey: options.key, httpOptions: { baseUrl: `${options.gwUrl}/genai` } });
       const config = { tools: [{ functionDeclarations: [{ name: TOOL.name, description: TOOL.description, parametersJsonSchema: TOOL.parameters }] }] };
       const contents = [{ role: 'user', parts: [{ text: options.prompt }] }];
       const first = await ai.models.generateContent({ model: options.model, contents, config });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../support/fake-providers/index.js';
 import { startRig, type Rig } from '../forwarding/support.js';
-import { packageVersion, recordCells, type Capability } from '../../support/compat-matrix.js';
+import { CLIENT_MODULES, packageVersion, recordCells, type Capability } from '../../support/compat-matrix.js';
 import { runToolRoundTrip, runTurn, type ClientDialect } from './sdk-clients.js';
 import type { WireJson } from '../../support/wire-json.js';
 
@@ -22,12 +22,12 @@ const PROVIDERS = {
 
 const CLIENTS: ClientDialect[] = ['openai-chat', 'openai-responses', 'anthropic', 'genai'];
 
-/** Each client's row in the compatibility matrix (docs/compatibility.md, npm run compat). */
+/** Each client's row in the compatibility matrix (docs/compatibility.md, npm run compat), with the version of the SDK it drives. */
 const MATRIX_ROWS: Record<ClientDialect, { client: string; version: string }> = {
-  'openai-chat': { client: 'OpenAI SDK (Chat)', version: packageVersion('openai') },
-  'openai-responses': { client: 'OpenAI SDK (Responses)', version: packageVersion('openai') },
-  anthropic: { client: 'Anthropic SDK', version: packageVersion('@anthropic-ai/sdk') },
-  genai: { client: 'Google GenAI SDK', version: packageVersion('@google/genai') },
+  'openai-chat': { client: 'OpenAI SDK (Chat)', version: packageVersion('openai', CLIENT_MODULES) },
+  'openai-responses': { client: 'OpenAI SDK (Responses)', version: packageVersion('openai', CLIENT_MODULES) },
+  anthropic: { client: 'Anthropic SDK', version: packageVersion('@anthropic-ai/sdk', CLIENT_MODULES) },
+  genai: { client: 'Google GenAI SDK', version: packageVersion('@google/genai', CLIENT_MODULES) },
 };
 
 function capabilitiesOf(stream: boolean, tools: boolean): Capability[] {
