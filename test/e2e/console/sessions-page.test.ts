@@ -105,8 +105,10 @@ it('opens a session from its address, #sessions/<id>, as a link from another pag
   const { page } = browser;
   await page.goto(`${rig.gw.url}/ui#requests`);
   await page.getByRole('heading', { name: 'Requests' }).waitFor();
-  // A link on another page changes the address only: the console follows it to the session.
-  await page.evaluate((id) => { location.hash = `sessions/${id}`; }, SESSION);
+  // A request's detail links to its session: the console follows the address to the timeline.
+  const modelCall = shown.find((call) => call.operation !== 'mcp tools/call' && call.request_id)!;
+  await page.getByRole('button', { name: `Open request ${modelCall.request_id}`, exact: true }).click();
+  await page.getByRole('region', { name: `Request ${modelCall.request_id}` }).getByRole('link', { name: SESSION }).click();
   await expectTimeline();
   await page.reload();
   await expectTimeline();
