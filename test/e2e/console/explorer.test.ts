@@ -240,6 +240,20 @@ describe('the request explorer', () => {
     await browser.page.getByRole('button', { name: 'Close' }).click();
   });
 
+  it('reads a time with a UTC offset as the same instant (the file trail compares ISO text)', async () => {
+    const record = await recordOf(ids.priced!);
+    const at = Date.parse(String(record.ts));
+    // The same instants written two hours ahead of UTC: the call is inside [at, at + 1 s), outside [at + 1 ms, …).
+    const plusTwo = (ms: number) => `${new Date(ms + 2 * 3_600_000).toISOString().slice(0, 23)}+02:00`;
+    const search = async (since: string, until: string) => {
+      const response = await fetch(`${rig.hub.url}/admin/api/requests?request_id=${ids.priced}&since=${encodeURIComponent(since)}&until=${encodeURIComponent(until)}`, { headers: { authorization: `Bearer ${adminToken}` } });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as unknown[]).length;
+    };
+    expect(await search(plusTwo(at), plusTwo(at + 1000))).toBe(1);
+    expect(await search(plusTwo(at + 1), plusTwo(at + 1000))).toBe(0);
+  });
+
   it('a call gw has no price for says so, and how to set one', async () => {
     await rowOf(ids.unpriced!).getByRole('button').click();
     const detail = browser.page.getByRole('region', { name: `Request ${ids.unpriced}` });
