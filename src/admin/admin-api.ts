@@ -16,6 +16,7 @@ import { ensureLiveKey } from '../state/live-keys.js';
 import type { StateStore } from '../state/state-store.js';
 import type { AdminTokenRecord } from '../state/schema.js';
 import type { TrailReader } from './trail-reader.js';
+import { CACHE_GROUPINGS, isCacheGrouping, withCacheColumns } from './summarize-cache-usage.js';
 import type { AuditPage } from './audit-page.js';
 import { AuditRotationError, type RotationSummary } from '../audit/file-trail-handle.js';
 import { StateError } from '../state/state-errors.js';
@@ -244,7 +245,17 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       if (!['team', 'person', 'model', 'provider', 'day', 'key_id'].includes(by)) throw new AdminInputError('by is one of team, person, model, provider, day, key_id');
       // The last 30 days unless told, as `gw usage`: a sum over the window, so the window bounds its cost.
       const since = request.query.get('since') ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
-      return ok(await context.trail.usage(by as 'team', since));
+      return ok(withCacheColumns(await context.trail.usage(by as 'team', since), await context.trail.cacheUsage(by as 'team', since)));
+    },
+  },
+  {
+    // The console's prompt-cache page (docs/prompt-cache.md): by team or session (any cache grouping).
+    method: 'GET', path: '/admin/api/usage/cache', operation: 'usage.cache',
+    async handler(context, request) {
+      const by = request.query.get('by') ?? 'team';
+      if (!isCacheGrouping(by)) throw new AdminInputError(`by is one of ${CACHE_GROUPINGS.join(', ')}`);
+      const since = request.query.get('since') ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
+      return ok({ by, since, rows: await context.trail.cacheUsage(by, since) });
     },
   },
   {

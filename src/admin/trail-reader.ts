@@ -4,6 +4,7 @@
 // over the last 100,000 records is a scan of an array, not a parse of the file.
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
+import { summarizeCacheUsage, type CacheGrouping, type CacheUsageRow } from './summarize-cache-usage.js';
 
 export interface RequestSummary {
   seq: number;
@@ -53,6 +54,8 @@ export interface TrailReader {
   search(filter: RequestFilter, limit: number): Promise<RequestSummary[]>;
   usage(by: 'team' | 'person' | 'model' | 'provider' | 'day' | 'key_id', since?: string): Promise<UsageReport>;
   providerHealth(since: string): Promise<ProviderHealthRow[]>;
+  /** The prompt cache per group (summarize-cache-usage.ts, docs/prompt-cache.md). */
+  cacheUsage(by: CacheGrouping, since?: string): Promise<CacheUsageRow[]>;
 }
 
 /** Summaries kept in memory (about 300 bytes each): the explorer's window on a busy hub. */
@@ -194,6 +197,10 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
     async providerHealth(since) {
       await fresh();
       return summarizeProviderHealth(summaries, since);
+    },
+    async cacheUsage(by, since) {
+      await fresh();
+      return summarizeCacheUsage(summaries, by, since);
     },
   };
 }

@@ -5,6 +5,7 @@
 // against the filter again from its line: the index finds, the sealed record decides.
 import { matches, toSummary, type RequestFilter, type RequestSummary, type TrailReader, type UsageReport } from '../admin/trail-reader.js';
 import { StateError } from '../state/state-errors.js';
+import { cacheRowsFromSql, cacheUsageSql, isCacheGrouping, type CacheSqlRow } from '../admin/summarize-cache-usage.js';
 import type { Database } from './database.js';
 
 // Fields matched exactly against facets->>name; each has an index (name, ts).
@@ -62,6 +63,11 @@ export function createPostgresTrailReader(database: Database): TrailReader {
         where.params,
       );
       return usageReport(by, result.rows);
+    },
+    async cacheUsage(by, since) {
+      if (!isCacheGrouping(by)) throw new StateError('usage', `by is one of team, session, person, key_id, model, provider, day`);
+      const where = requestWhere(since ? { since } : {});
+      return cacheRowsFromSql((await database.query<CacheSqlRow>(cacheUsageSql(by, where.sql), where.params)).rows);
     },
     async providerHealth(since) {
       const where = requestWhere({ since });

@@ -1,0 +1,48 @@
+// The prompt cache at the record stage (docs/prompt-cache.md): the cache metrics of a call, and
+// whether the call broke its session's cache. A provider caches a prompt prefix per account and
+// model, so a session's call served by another target than its previous one (a fallback after a
+// failed attempt, a weighted route picking elsewhere) starts cold there: its record says
+// `cache_break` in its outcome. The last target of each session is remembered per process
+// (bounded, oldest forgotten first); a call that fell back counts even as a session's first.
+import type { AuditCost, AuditTokens } from '../../audit/record.js';
+import type { GatewayMetrics } from '../../metrics/gateway-metrics.js';
+import { NANOS_PER_USD } from '../../spend/price-book.js';
+import type { GatewayServices } from '../gateway-services.js';
+import type { RequestTrace } from '../request-trace.js';
+
+export const CACHE_BREAK_OUTCOME = 'cache_break';
+
+/** Sessions remembered per gateway; a busy hub's active sessions fit well within it. */
+const SESSIONS_KEPT = 20_000;
+
+const lastTargets = new WeakMap<GatewayServices, Map<string, string>>();
+
+/**
+ * Notes `cache_break` on the trace when this answered call of `session` went to another target
+ * than the session's previous one, or fell back from a failed one; returns whether it did.
+ */
+export function noteCacheBreak(services: GatewayServices, session: string, trace: RequestTrace, status: number): boolean {
+  if (trace.provider === null || status >= 400) return false;
+  let sessions = lastTargets.get(services);
+  if (!sessions) { sessions = new Map(); lastTargets.set(services, sessions); }
+  const target = `${trace.provider}\u0000${trace.target?.model ?? ''}`;
+  const previous = sessions.get(session);
+  // Re-inserted so the map's order is least recently used first.
+  sessions.delete(session);
+  sessions.set(session, target);
+  if (sessions.size > SESSIONS_KEPT) sessions.delete(sessions.keys().next().value!);
+  const fellBack = trace.warnings.some((warning) => warning.startsWith('attempt_failed:'));
+  if ((previous === undefined || previous === target) && !fellBack) return false;
+  trace.noteOutcome(CACHE_BREAK_OUTCOME);
+  return true;
+}
+
+/** gw_cache_* for one call: tokens read and written, the saving, a break. */
+export function countCacheUse(metrics: GatewayMetrics, labels: { team: string; provider: string; model: string }, tokens: AuditTokens | null, cost: AuditCost | null, broke: boolean): void {
+  if (broke) metrics.cacheBreaks.inc({ team: labels.team, provider: labels.provider });
+  const read = tokens?.cached_read ?? 0;
+  const write = tokens?.cache_write ?? 0;
+  if (read > 0) metrics.cacheReadTokens.inc(labels, read);
+  if (write > 0) metrics.cacheWriteTokens.inc(labels, write);
+  if (cost?.cache_saved_nano_usd !== undefined) metrics.cacheSaved.inc(labels, cost.cache_saved_nano_usd / NANOS_PER_USD);
+}
