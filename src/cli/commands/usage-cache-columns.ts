@@ -1,17 +1,11 @@
-// `gw usage --cache` and the cache columns of `gw usage --csv` (docs/prompt-cache.md): per group,
+// `gw usage --cache` (a table, or CSV with --csv; docs/prompt-cache.md): per group,
 // the tokens read from and written to the providers' prompt caches, the hit ratio (reads over
 // all input), what the cache saved in USD (negative: the writes cost more than the reads saved)
 // and the calls that broke their session's cache.
 import { cacheHitRatio } from '../../spend/cache-usage.js';
 import type { UsageRow } from '../../spend/usage-report.js';
 
-export const CACHE_CSV_HEADER = ['cache_hit_ratio', 'cache_saved_usd', 'cache_breaks'] as const;
-
-export function cacheCsvCells(row: UsageRow): string[] {
-  return [ratioText(row.cache_hit_ratio), usd(row.cache_saved_nano_usd), String(row.cache_breaks)];
-}
-
-/** The --cache table: one line per group and a total line. */
+/** The --cache table: a header, one line per group and a total line (left out of CSV). */
 export function cacheTable(by: string, rows: readonly UsageRow[]): string[][] {
   const header = [by, 'calls', 'input', 'cache_read', 'cache_write', 'hit_ratio', 'saved_usd', 'cache_breaks', 'cost_usd'];
   const lines = rows.map((row) => [row.group, row.calls, row.input_tokens, row.cache_read_tokens, row.cache_write_tokens, ratioText(row.cache_hit_ratio), usd(row.cache_saved_nano_usd), row.cache_breaks, usd(row.cost_nano_usd)].map(String));

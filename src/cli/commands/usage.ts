@@ -13,7 +13,7 @@ import { summariseUsage, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } fr
 import { parseDuration } from '../../state/parse-duration.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable } from '../state-command.js';
-import { CACHE_CSV_HEADER, cacheCsvCells, cacheTable } from './usage-cache-columns.js';
+import { cacheTable } from './usage-cache-columns.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
@@ -51,16 +51,21 @@ async function runUsage(options: UsageFlags, context: CliContext, now = new Date
     await trail.close().catch(() => undefined);
   }
   if (options.json) return context.stdout.write(`${JSON.stringify({ by: options.by, since: since.toISOString(), until: until?.toISOString() ?? null, rows: rows.map(withUsd) }, null, 2)}\n`);
-  // Media units, then the cache's ratio, saving and breaks, are columns after the existing ones, so a script reading the CSV by position keeps working.
-  const header = [options.by, 'calls', 'input', 'output', 'cached_read', 'cache_write', 'reasoning', 'cost_usd', 'unpriced_calls', 'images', 'audio_seconds', 'characters', ...CACHE_CSV_HEADER];
-  const lines = rows.map((row) => [row.group, row.calls, row.input_tokens, row.output_tokens, row.cached_read_tokens, row.cache_write_tokens, row.reasoning_tokens, toUsd(row.cost_nano_usd), row.unpriced_calls, row.images, row.audio_seconds, row.characters, ...cacheCsvCells(row)].map(String));
+  // --cache: the prompt cache's columns instead (docs/prompt-cache.md), as a table or CSV.
+  if (options.cache && (options.csv || rows.length > 0)) return writeCacheReport(context, options, rows);
+  // Media units are columns after the existing ones, so a script reading the CSV by position keeps working.
+  const header = [options.by, 'calls', 'input', 'output', 'cached_read', 'cache_write', 'reasoning', 'cost_usd', 'unpriced_calls', 'images', 'audio_seconds', 'characters'];
+  const lines = rows.map((row) => [row.group, row.calls, row.input_tokens, row.output_tokens, row.cached_read_tokens, row.cache_write_tokens, row.reasoning_tokens, toUsd(row.cost_nano_usd), row.unpriced_calls, row.images, row.audio_seconds, row.characters].map(String));
   if (options.csv) return context.stdout.write([header, ...lines].map((line) => line.map(csvCell).join(',')).join('\n') + '\n');
   if (rows.length === 0) return context.stdout.write(`no calls since ${since.toISOString()}\n`);
-  if (options.cache) return context.stdout.write(formatTable(cacheTable(options.by, rows)));
-  header.splice(-CACHE_CSV_HEADER.length);
-  for (const line of lines) line.splice(-CACHE_CSV_HEADER.length);
   const total = rows.reduce((sum, row) => sum + row.cost_nano_usd, 0);
   context.stdout.write(formatTable([header, ...lines, ['total', String(rows.reduce((sum, row) => sum + row.calls, 0)), '', '', '', '', '', toUsd(total), String(rows.reduce((sum, row) => sum + row.unpriced_calls, 0)), '', '', '']]));
+}
+
+function writeCacheReport(context: CliContext, options: UsageFlags, rows: UsageRow[]): void {
+  const table = cacheTable(options.by, rows);
+  if (options.csv) context.stdout.write(table.slice(0, -1).map((line) => line.map(csvCell).join(',')).join('\n') + '\n');
+  else context.stdout.write(formatTable(table));
 }
 
 /** `7d` → now − 7 days; `2026-11-01` (or any ISO time) → that instant. */

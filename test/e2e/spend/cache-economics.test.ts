@@ -164,6 +164,9 @@ describe('the cache per session and team', () => {
     const line = table.split('\n').find((text) => text.startsWith('local'))!;
     expect(line).toContain(savedAll.toFixed(9));
     expect(table.split('\n')[0]).toMatch(/hit_ratio\s+saved_usd\s+cache_breaks/);
+    const csv = (await gwCommand('usage', '--by', 'session', '--cache', '--csv')).trim().split('\n');
+    expect(csv[0]).toBe('session,calls,input,cache_read,cache_write,hit_ratio,saved_usd,cache_breaks,cost_usd');
+    expect(csv).toContain(`sess-genai,2,10000,8000,0,80.00%,0.002160000,0,${((2 * EXPECTED.genai.cost) / 1e9).toFixed(9)}`);
   });
 
   it('/metrics: gw_cache_read_tokens_total, gw_cache_write_tokens_total and gw_cache_saved_usd by team, provider and priced model', async () => {
