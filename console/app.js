@@ -4,6 +4,7 @@
 import { html, render, useState } from '/ui/vendor/preact-htm.js';
 import { api, setCsrf } from './lib.js';
 import { Audit } from './pages/audit.js';
+import { Cache } from './pages/cache.js';
 import { Devices } from './pages/devices.js';
 import { Keys } from './pages/keys.js';
 import { People } from './pages/people.js';
@@ -21,6 +22,7 @@ const PAGES = {
   keys: ['Keys', Keys],
   requests: ['Requests', Requests],
   usage: ['Usage', Usage],
+  cache: ['Prompt cache', Cache],
   providers: ['Providers', Providers],
   audit: ['Audit', Audit],
 };
