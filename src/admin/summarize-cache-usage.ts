@@ -38,7 +38,7 @@ export function summarizeCacheUsage(summaries: Iterable<RequestSummary>, by: Cac
 }
 
 /** Most requests first, then by name: the order of the usage report's groups. */
-export function sortRows(rows: CacheUsageRow[]): CacheUsageRow[] {
+function sortRows(rows: CacheUsageRow[]): CacheUsageRow[] {
   return rows.sort((a, b) => b.requests - a.requests || a.group.localeCompare(b.group));
 }
 

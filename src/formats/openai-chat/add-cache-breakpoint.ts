@@ -22,7 +22,7 @@ export function takesCacheBreakpoint(model: string | null): boolean {
 
 /** Chat: `messages`; Responses: `input` items. Returns a new body, or null when nothing is to be added. */
 export function addOpenAiCacheBreakpoint(body: JsonObject, field: 'messages' | 'input', textType: 'text' | 'input_text'): JsonObject | null {
-  const items = body[field];
+  const items: unknown = body[field];
   if (!Array.isArray(items) || hasKey(body, 'prompt_cache_breakpoint')) return null;
   const index = items.findIndex((item) => isPlainObject(item) && (item.role === 'system' || item.role === 'developer'));
   if (index < 0) return null;
@@ -32,7 +32,7 @@ export function addOpenAiCacheBreakpoint(body: JsonObject, field: 'messages' | '
   if (typeof content === 'string' && content !== '') marked = [{ type: textType, text: content, ...BREAKPOINT }];
   else if (Array.isArray(content) && content.length > 0 && isPlainObject(content[content.length - 1])) marked = withLastMarked(content, BREAKPOINT);
   else return null;
-  const copy = [...items];
+  const copy: unknown[] = [...(items as unknown[])];
   copy[index] = { ...message, content: marked };
   return { ...body, [field]: copy };
 }

@@ -10,7 +10,7 @@ import { NANOS_PER_USD } from '../../spend/price-book.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { RequestTrace } from '../request-trace.js';
 
-export const CACHE_BREAK_OUTCOME = 'cache_break';
+const CACHE_BREAK_OUTCOME = 'cache_break';
 
 /** Sessions remembered per gateway (a busy hub's active sessions fit well within it), and targets per session. */
 const SESSIONS_KEPT = 20_000;
