@@ -24,6 +24,8 @@ export interface GatewayMetrics {
   cost: Counter<'team' | 'provider' | 'model'>;
   unpriced: Counter<'provider'>;
   /** Prompt cache (docs/prompt-cache.md): tokens read from and written to the providers' caches, what that saved, and sessions moved off their cache. */
+  /** Every input token (cached ones included), so gw_cache_read_tokens_total / gw_input_tokens_total is the hit ratio. */
+  inputTokens: Counter<'team' | 'provider' | 'model'>;
   cacheReadTokens: Counter<'team' | 'provider' | 'model'>;
   cacheWriteTokens: Counter<'team' | 'provider' | 'model'>;
   cacheSaved: Gauge<'team' | 'provider' | 'model'>;
@@ -103,9 +105,10 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
 }
 
 /** The prompt cache's metrics; labels as gw_cost_usd_total's (the model as the price table names it). */
-function cacheMetrics(registers: Registry[]): Pick<GatewayMetrics, 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheSaved' | 'cacheBreaks'> {
+function cacheMetrics(registers: Registry[]): Pick<GatewayMetrics, 'inputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheSaved' | 'cacheBreaks'> {
   const labelNames = ['team', 'provider', 'model'] as const;
   return {
+    inputTokens: new Counter({ name: 'gw_input_tokens_total', help: 'Input tokens of every call, cached ones included (the hit ratio is gw_cache_read_tokens_total over this), by team, provider and priced model.', labelNames, registers }),
     cacheReadTokens: new Counter({ name: 'gw_cache_read_tokens_total', help: "Input tokens read from the provider's prompt cache, by team, provider and priced model.", labelNames, registers }),
     cacheWriteTokens: new Counter({ name: 'gw_cache_write_tokens_total', help: "Input tokens written to the provider's prompt cache (5-minute and 1-hour writes), by team, provider and priced model.", labelNames, registers }),
     cacheSaved: new Gauge({

@@ -40,8 +40,9 @@ export function noteCacheBreak(services: GatewayServices, session: string, trace
   return true;
 }
 
-/** gw_cache_* for one call: tokens read and written, the saving, a break. */
+/** gw_input_tokens_total and gw_cache_* for one call: input, tokens read and written, the saving, a break. */
 export function countCacheUse(metrics: GatewayMetrics, labels: { team: string; provider: string; model: string }, tokens: AuditTokens | null, cost: AuditCost | null, broke: boolean): void {
+  if (tokens?.input) metrics.inputTokens.inc(labels, tokens.input);
   if (broke) metrics.cacheBreaks.inc({ team: labels.team, provider: labels.provider });
   const read = tokens?.cached_read ?? 0;
   const write = tokens?.cache_write ?? 0;

@@ -92,7 +92,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
   const session = call.lineage?.session;
   const cacheBroken = session ? noteCacheBreak(services, session, trace, status) : false;
-  if (cacheBroken || trace.tokens?.cached_read || trace.tokens?.cache_write) {
+  if (cacheBroken || trace.tokens?.input) {
     countCacheUse(services.metrics, { team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost?.priced_as ?? '') }, trace.tokens, cost, cacheBroken);
   }
   if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));

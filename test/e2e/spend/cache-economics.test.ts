@@ -169,7 +169,7 @@ describe('the cache per session and team', () => {
     expect(csv).toContain(`sess-genai,2,10000,8000,0,80.00%,0.002160000,0,${((2 * EXPECTED.genai.cost) / 1e9).toFixed(9)}`);
   });
 
-  it('/metrics: gw_cache_read_tokens_total, gw_cache_write_tokens_total and gw_cache_saved_usd by team, provider and priced model', async () => {
+  it('/metrics: gw_input_tokens_total, gw_cache_read_tokens_total, gw_cache_write_tokens_total and gw_cache_saved_usd by team, provider and priced model', async () => {
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
     expect(metrics).toContain('gw_cache_read_tokens_total{team="local",provider="anthropic",model="claude-sonnet-4-5"} 16000');
     expect(metrics).toContain('gw_cache_write_tokens_total{team="local",provider="anthropic",model="claude-sonnet-4-5"} 2000');
@@ -177,6 +177,8 @@ describe('the cache per session and team', () => {
     expect(metrics).toContain('gw_cache_write_tokens_total{team="local",provider="bedrock",model="regional.anthropic.claude-sonnet-4-5-20250929-v1:0"} 1000');
     expect(metrics).toContain('gw_cache_read_tokens_total{team="local",provider="openai",model="gpt-5.6-terra"} 24000');
     expect(metrics).toContain('gw_cache_saved_usd{team="local",provider="gemini",model="gemini-2.5-flash"} 0.00216');
+    // The hit ratio from the counters: 16,000 of 18,400 input tokens.
+    expect(metrics).toContain('gw_input_tokens_total{team="local",provider="anthropic",model="claude-sonnet-4-5"} 18400');
   });
 
   it('the admin usage report: every group carries the same cache fields, and /admin/api/usage/cache groups by session', async () => {
