@@ -66,6 +66,8 @@ describe('cacheMarkerFor: the pipeline\'s choice', () => {
     expect(cacheMarkerFor(on, 'messages', 'anthropic', 'claude-sonnet-4-5')).not.toBeNull();
     expect(cacheMarkerFor(on, 'chat.completions', 'openai', 'gpt-5.6-terra')).not.toBeNull();
     expect(cacheMarkerFor(on, 'chat.completions', 'openai', 'gpt-4o')).toBeNull();
+    expect(cacheMarkerFor(on, 'responses.create', 'openai', 'gpt-5.6-sol')).not.toBeNull();
+    expect(cacheMarkerFor(on, 'files', 'openai', 'gpt-5.6-sol')).toBeNull();
     expect(cacheMarkerFor(on, 'genai.generateContent', 'gemini', 'gemini-2.5-flash')).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
-// The prompt-cache breakpoint gw adds to an OpenAI Chat or Responses body whose client sent none
+// The prompt-cache breakpoint gw adds to an OpenAI Chat or Responses body (Responses' input items
+// share Chat's message shape: role and content parts) whose client sent none
 // (policy `cache_marker on`, docs/prompt-cache.md), only for the models that take one: GPT-5.6
 // and later. The breakpoint, `prompt_cache_breakpoint: {mode: "explicit"}`, goes on a content
 // part and marks the exact end of a reusable prefix; gw puts it on the last part of the first

@@ -36,7 +36,7 @@ beforeAll(async () => {
   fake = await startCacheUsageProvider({
     messages: { input_tokens: 10, cache_creation_input_tokens: 2_000, cache_read_input_tokens: 0, output_tokens: 5 },
     chat: { prompt_tokens: 2_010, completion_tokens: 5, total_tokens: 2_015, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 2_000 } },
-    responses: { input_tokens: 1, output_tokens: 1, total_tokens: 2 }, genai: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 }, bedrock: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+    responses: { input_tokens: 2_010, output_tokens: 5, total_tokens: 2_015, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 2_000 } }, genai: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 }, bedrock: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
   });
   gw = await startGatewayProcess({ env: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${fake.url}/v1`, ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: fake.url, GW_LOG_LEVEL: 'warn' } });
   const created = await gwCommand('keys', 'create', '--team', 'local', '--name', 'cached');
@@ -92,6 +92,16 @@ describe('cache_marker on (this key only)', () => {
     expect(record.warnings).toContain('cache_marker_added');
     const older = JSON.stringify({ ...client, model: 'gpt-4o' });
     expect((await send('/v1/chat/completions', older, markerKey)).received).toBe(older);
+  });
+
+  it('OpenAI Responses (Codex) to GPT-5.6: the breakpoint on its developer message\'s last part', async () => {
+    const developer = { type: 'message', role: 'developer', content: [{ type: 'input_text', text: SYSTEM }] };
+    const client = { model: 'gpt-5.6-terra', instructions: 'be brief', input: [developer, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }] };
+    const { received, record } = await send('/v1/responses', JSON.stringify(client), markerKey);
+    expect(JSON.parse(received).input[0]).toEqual({ ...developer, content: [{ type: 'input_text', text: SYSTEM, prompt_cache_breakpoint: { mode: 'explicit' } }] });
+    expect(record.warnings).toContain('cache_marker_added');
+    // Written by the provider at 1.25× input (2,500 nano-USD a token, 500 above input), as usage says.
+    expect(record.tokens).toMatchObject({ cache_write: 2_000 });
   });
 });
 
