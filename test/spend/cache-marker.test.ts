@@ -5,6 +5,7 @@ import { cacheMarkerOn } from '../../src/policy/cache-marker-on.js';
 import { addAnthropicCacheMarker } from '../../src/formats/anthropic-messages/add-cache-marker.js';
 import { addOpenAiCacheBreakpoint, takesCacheBreakpoint } from '../../src/formats/openai-chat/add-cache-breakpoint.js';
 import { cacheMarkerFor } from '../../src/pipeline/plan/cache-marker-for.js';
+import { readGovernance } from '../../src/state/parse-governance.js';
 
 const EPHEMERAL = { type: 'ephemeral' };
 
@@ -18,6 +19,14 @@ describe('cacheMarkerOn: the most specific scope that names it decides; off by d
     [[{ scope: 'team:eng', cache_marker: 'on' }, { scope: 'key:vk_1', max_tokens: 5 }], true],
   ] as const)('%j → %s', (policies, expected) => {
     expect(cacheMarkerOn(policies as never)).toBe(expected);
+  });
+});
+
+describe('state.json: cache_marker is on or off', () => {
+  it('a policy with another value is refused when state is read', () => {
+    const read = (value: unknown) => readGovernance({ policies: [{ scope: 'team:eng', cache_marker: value }], dlp: [], routes: [] });
+    expect(typeof read('on')).toBe('object');
+    expect(read('yes')).toMatch(/cache_marker is not on or off/);
   });
 });
 
