@@ -7,7 +7,6 @@ import { encodeResponsesUsage, mapResponsesUsage } from '../../src/formats/opena
 import { mapAnthropicUsage } from '../../src/formats/anthropic-messages/map-usage.js';
 import { toAuditTokens } from '../../src/pipeline/relay/audit-tokens.js';
 import { createPriceBook } from '../../src/spend/price-book.js';
-import { cacheSavings, withoutCache } from '../../src/spend/cache-savings.js';
 import { cacheHitRatio } from '../../src/spend/cache-usage.js';
 import { summariseUsage } from '../../src/spend/usage-report.js';
 import { summarizeCacheUsage, withCacheColumns } from '../../src/admin/summarize-cache-usage.js';
@@ -40,28 +39,37 @@ describe('OpenAI cache writes (GPT-5.6 and later report cache_write_tokens)', ()
   });
 });
 
-describe('cacheSavings', () => {
+describe('what the cache saved (price book: cost.cache_saved_nano_usd)', () => {
   const tokens = toAuditTokens(mapAnthropicUsage({ input_tokens: 200, cache_read_input_tokens: 8_000, cache_creation_input_tokens: 1_000, cache_creation: { ephemeral_5m_input_tokens: 400, ephemeral_1h_input_tokens: 600 }, output_tokens: 50 }))!;
 
   it('Anthropic: reads × (3000 − 300) − 5-minute writes × (3750 − 3000) − 1-hour writes × (6000 − 3000)', () => {
-    const cost = book.price(sonnet, tokens);
-    expect(cost.nano_usd).toBe(8_850_000);
-    expect(cacheSavings(book, sonnet, tokens, cost)).toBe(8_000 * 2_700 - 400 * 750 - 600 * 3_000);
+    expect(book.price(sonnet, tokens)).toEqual({ nano_usd: 8_850_000, price: 'dataset', priced_as: 'claude-sonnet-4-5', cache_saved_nano_usd: 8_000 * 2_700 - 400 * 750 - 600 * 3_000 });
   });
 
   it('a miss (writes only) saves a negative amount: the write premium', () => {
-    const miss = { input: 5_000, output: 10, cache_write: 4_000 };
-    expect(cacheSavings(book, sonnet, miss, book.price(sonnet, miss))).toBe(-4_000 * 750);
+    expect(book.price(sonnet, { input: 5_000, output: 10, cache_write: 4_000 }).cache_saved_nano_usd).toBe(-4_000 * 750);
   });
 
   it('no cache tokens, or an unknown price: no saving (never 0 for unknown)', () => {
-    expect(cacheSavings(book, sonnet, { input: 10, output: 1 }, book.price(sonnet, { input: 10, output: 1 }))).toBeUndefined();
-    const nobody = { provider: 'openai', kind: 'openai', model: 'gpt-nobody-prices-this' };
-    expect(cacheSavings(book, nobody, tokens, book.price(nobody, tokens))).toBeUndefined();
+    expect(book.price(sonnet, { input: 10, output: 1 })).not.toHaveProperty('cache_saved_nano_usd');
+    expect(book.price({ provider: 'openai', kind: 'openai', model: 'gpt-nobody-prices-this' }, tokens)).toEqual({ price: 'unknown' });
   });
 
-  it('withoutCache keeps every other count', () => {
-    expect(withoutCache({ input: 9, output: 2, cached_read: 3, cache_write: 4, cache_write_1h: 1, reasoning: 1 })).toEqual({ input: 9, output: 2, reasoning: 1 });
+  // The saving is worked out from the rates in force, not by pricing the call twice: it must equal
+  // the price of the same tokens without the cache minus the cost, tiers (chosen by the whole input) included.
+  const targets = [sonnet, terra, { provider: 'openai', kind: 'openai', model: 'gpt-4o' }, { provider: 'gemini', kind: 'gemini', model: 'gemini-2.5-pro' },
+    { provider: 'bedrock', kind: 'bedrock', model: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }, { provider: 'anthropic', kind: 'anthropic', model: 'claude-opus-4-1' }];
+  const usages = [
+    { input: 9_200, output: 50, cached_read: 8_000, cache_write: 1_000 },
+    { input: 9_200, output: 50, cached_read: 8_000, cache_write: 1_000, cache_write_1h: 600 },
+    { input: 300_000, output: 500, cached_read: 250_000, cache_write: 40_000 },
+    { input: 4_000, output: 5, cache_write: 3_500 },
+  ];
+  it.each(targets.flatMap((target) => usages.map((usage) => [target.model, target, usage] as const)))('%s %j: price without the cache − cost', (_model, target, usage) => {
+    const cost = book.price(target, usage);
+    const plain = book.price(target, { input: usage.input, output: usage.output });
+    expect(cost.nano_usd).toBeDefined();
+    expect(Math.abs(cost.cache_saved_nano_usd! - (plain.nano_usd! - cost.nano_usd!))).toBeLessThanOrEqual(1);
   });
 });
 

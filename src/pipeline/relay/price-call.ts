@@ -5,7 +5,6 @@
 import type { AuditCost } from '../../audit/record.js';
 import { createSpendServices, type SpendServices } from '../../spend/spend-services.js';
 import { NANOS_PER_USD } from '../../spend/price-book.js';
-import { usedCache, withCacheSavings } from '../../spend/cache-savings.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineResponse } from '../pipeline-types.js';
 import type { RequestTrace } from '../request-trace.js';
@@ -32,10 +31,8 @@ export function spendOf(services: GatewayServices): SpendServices {
 export function priceCall(services: GatewayServices, trace: RequestTrace): AuditCost | null {
   if (trace.cost) return trace.cost;
   if (!trace.tokens || !trace.target?.model) return null;
-  const prices = spendOf(services).prices;
-  const listed = prices.price(trace.target, trace.tokens, trace.image ?? undefined);
-  // What the prompt cache saved (or a miss cost), priced only for calls that touched the cache.
-  const priced = usedCache(trace.tokens) ? withCacheSavings(prices, trace.target, trace.tokens, listed) : listed;
+  // A call that touched the prompt cache is priced with what that saved (or a miss cost).
+  const priced = spendOf(services).prices.price(trace.target, trace.tokens, trace.image ?? undefined);
   const batched = trace.batch ? atBatchPrice(priced) : priced;
   // gw's estimate of a call whose usage never came in full (settle-cut-call.ts) says so in the record.
   const cost: AuditCost = trace.usageEstimated ? { ...batched, estimated: true } : batched;
