@@ -1,7 +1,7 @@
 // The prompt-cache report of the console and the admin API (docs/prompt-cache.md): per team,
 // session, person, key, model, provider or day, the calls, their input tokens and the cache
 // columns of src/spend/cache-usage.ts. The file trail sums its in-memory summaries here; the
-// PostgreSQL trail sums the same fields in SQL (cacheUsageSql) and both give the same rows.
+// PostgreSQL trail sums the same fields' facets in SQL (cacheUsageSql) and both give the same rows.
 import { isControlPlaneCall } from '../audit/record.js';
 import { addCacheFields, emptyCacheFields, finishCacheFields, type CacheFields } from '../spend/cache-usage.js';
 import type { RequestSummary, UsageReport } from './trail-reader.js';
@@ -59,17 +59,15 @@ export function withCacheColumns(report: UsageReport, rows: readonly CacheUsageR
 export interface CacheSqlRow { grouped: string | null; requests: string; input: string; cache_read: string; cache_write: string; saved: string; breaks: string }
 
 /**
- * The PostgreSQL trail's sums, from each request record's sealed line (the facets carry no cache
- * fields). `by` must be a CacheGrouping (checked by the caller); `where` is requestWhere's clause.
+ * The PostgreSQL trail's sums, from the rows' facets (src/postgres/cache-facets.ts: no line is
+ * parsed). `by` must be a CacheGrouping (checked by the caller); `where` is requestWhere's clause.
  */
 export function cacheUsageSql(by: CacheGrouping, where: string): string {
-  const group = by === 'day' ? "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD')" : `r->>'${by}'`;
-  const sum = (path: string) => `coalesce(sum((r #>> '{${path}}')::numeric), 0)`;
-  return `SELECT ${group} AS grouped, count(*) AS requests, ${sum('tokens,input')} AS input,
-            ${sum('tokens,cached_read')} AS cache_read, ${sum('tokens,cache_write')} AS cache_write,
-            ${sum('cost,cache_saved_nano_usd')} AS saved, count(*) FILTER (WHERE r->'outcome' ? 'cache_break') AS breaks
-       FROM (SELECT ts, line::jsonb AS r FROM gw_audit_records WHERE ${where} AND coalesce(facets->>'operation', '') NOT LIKE 'hub.%') AS requests
-      GROUP BY 1`;
+  const group = by === 'day' ? "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD')" : `facets->>'${by}'`;
+  const sum = (facet: string) => `coalesce(sum((facets->>'${facet}')::numeric), 0)`;
+  return `SELECT ${group} AS grouped, count(*) AS requests, ${sum('input')} AS input, ${sum('cache_read')} AS cache_read, ${sum('cache_write')} AS cache_write,
+            ${sum('cache_saved_nano_usd')} AS saved, ${sum('cache_break')} AS breaks
+       FROM gw_audit_records WHERE ${where} AND coalesce(facets->>'operation', '') NOT LIKE 'hub.%' GROUP BY 1`;
 }
 
 export function cacheRowsFromSql(rows: readonly CacheSqlRow[]): CacheUsageRow[] {

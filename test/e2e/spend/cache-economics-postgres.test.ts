@@ -8,6 +8,7 @@ import { openPostgresAuditTrail } from '../../../src/postgres/postgres-audit-tra
 import { createPostgresTrailReader } from '../../../src/postgres/postgres-trail-reader.js';
 import { toSummary, type RequestSummary, type TrailReader } from '../../../src/admin/trail-reader.js';
 import { CACHE_GROUPINGS, summarizeCacheUsage } from '../../../src/admin/summarize-cache-usage.js';
+import { facetsAgree } from '../../../src/postgres/request-facets.js';
 import { loadOrCreateSigningKey } from '../../../src/audit/signing-key.js';
 import { makeHome } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
@@ -61,5 +62,16 @@ describe('cacheUsage on PostgreSQL equals the file trail\'s', () => {
     expect(all.reduce((sum, row) => sum + row.cache_breaks, 0)).toBe(written.filter((line) => line.outcome?.includes('cache_break')).length);
     // Record 12 wrote 600 tokens and read none: −450,000 nano-USD.
     expect((await reader.search({ request_id: 'req_12' }, 1))[0]!.cost).toMatchObject({ cache_saved_nano_usd: -450_000 });
+  });
+});
+
+describe('the cache facets', () => {
+  it('are summed, not parsed from lines; a row stored before them still verifies, an edited one does not', async () => {
+    const row = (await database.query<{ line: string; facets: Record<string, unknown> }>("SELECT line, facets FROM gw_audit_records WHERE facets->>'request_id' = 'req_12'")).rows[0]!;
+    expect(row.facets).toMatchObject({ cache_read: 0, cache_write: 600, cache_saved_nano_usd: -450_000 });
+    const { cache_read: _read, cache_write: _write, cache_saved_nano_usd: _saved, ...before } = row.facets;
+    expect(facetsAgree(row.line, before)).toBe(true);
+    expect(facetsAgree(row.line, { ...row.facets, cache_saved_nano_usd: 1 })).toBe(false);
+    expect(facetsAgree(row.line, { ...row.facets, cache_break: 1 })).toBe(false);
   });
 });
