@@ -5,6 +5,7 @@ import { html, render, useEffect, useState } from '/ui/vendor/preact-htm.js';
 import { api, setCsrf } from './lib.js';
 import { Audit } from './pages/audit.js';
 import { Budgets } from './pages/budgets.js';
+import { Cache } from './pages/cache.js';
 import { Devices } from './pages/devices.js';
 import { Dlp } from './pages/dlp.js';
 import { Keys } from './pages/keys.js';
@@ -28,6 +29,7 @@ const PAGES = {
   requests: ['Requests', Requests],
   sessions: ['Sessions', Sessions],
   usage: ['Usage', Usage],
+  cache: ['Prompt cache', Cache],
   providers: ['Providers', Providers],
   mcp: ['MCP servers', Mcp],
   budgets: ['Budgets', Budgets],

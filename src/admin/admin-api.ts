@@ -18,6 +18,7 @@ import { withKeyUsage } from './key-usage.js';
 import type { StateStore } from '../state/state-store.js';
 import type { AdminTokenRecord } from '../state/schema.js';
 import type { TrailReader } from './trail-reader.js';
+import { CACHE_GROUPINGS, isCacheGrouping, withCacheColumns } from './summarize-cache-usage.js';
 import type { AuditPage } from './audit-page.js';
 import { SessionQueryError, listSessions, showSession } from './session-routes.js';
 import { AuditRotationError, type RotationSummary } from '../audit/file-trail-handle.js';
@@ -284,7 +285,8 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       if (!['team', 'person', 'model', 'provider', 'day', 'key_id'].includes(by)) throw new AdminInputError('by is one of team, person, model, provider, day, key_id');
       // The last 30 days unless told, as `gw usage`: a sum over the window, so the window bounds its cost.
       const since = usageTime('since', request.query.get('since')) ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
-      return ok(await context.trail.usage(by as 'team', since, usageTime('until', request.query.get('until'))));
+      const until = usageTime('until', request.query.get('until'));
+      return ok(withCacheColumns(await context.trail.usage(by as 'team', since, until), await context.trail.cacheUsage(by as 'team', since, until)));
     },
   },
   {
@@ -292,6 +294,17 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     async handler(context) {
       if (!context.spendCounter) return { status: 404, body: { error: { message: 'this gw keeps no budget counters' } } };
       return ok({ budgets: await budgetStatus(context.store.snapshot().budgets ?? [], context.spendCounter, context.store.now()) });
+    },
+  },
+  {
+    // The console's prompt-cache page (docs/prompt-cache.md): by team or session (any cache grouping).
+    method: 'GET', path: '/admin/api/usage/cache', operation: 'usage.cache',
+    async handler(context, request) {
+      const by = request.query.get('by') ?? 'team';
+      if (!isCacheGrouping(by)) throw new AdminInputError(`by is one of ${CACHE_GROUPINGS.join(', ')}`);
+      const since = usageTime('since', request.query.get('since')) ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
+      const until = usageTime('until', request.query.get('until'));
+      return ok({ by, since, until: until ?? null, rows: await context.trail.cacheUsage(by, since, until) });
     },
   },
   {

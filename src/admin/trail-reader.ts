@@ -9,6 +9,7 @@ import { summarizeKeyUsage, type KeyUsage } from './key-usage.js';
 import { describeRequest, planeOf, type RequestDescription } from './describe-request.js';
 import { sessionCallsOf, type SessionCall } from './session-calls.js';
 import { summarizeSessions, type SessionFilter, type SessionSummary } from './session-list.js';
+import { summarizeCacheUsage, type CacheGrouping, type CacheUsageRow } from './summarize-cache-usage.js';
 
 /** A request record as the explorer lists it, with what it was and how it ended in words (describe-request.ts). */
 export interface RequestSummary extends Partial<RequestDescription> {
@@ -73,6 +74,8 @@ export interface TrailReader {
   sessions(filter: SessionFilter, limit: number): Promise<SessionSummary[]>;
   /** Every call of one session in trail order, as `gw audit show --session --json` lists them. */
   session(id: string): Promise<SessionCall[]>;
+  /** The prompt cache per group (summarize-cache-usage.ts, docs/prompt-cache.md). */
+  cacheUsage(by: CacheGrouping, since?: string, until?: string): Promise<CacheUsageRow[]>;
 }
 
 /** Summaries kept in memory (about 300 bytes each): the explorer's window on a busy hub. */
@@ -238,6 +241,10 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
     async session(id) {
       await fresh();
       return sessionCallsOf(summaries, id);
+    },
+    async cacheUsage(by, since, until) {
+      await fresh();
+      return summarizeCacheUsage(summaries, by, since, until);
     },
   };
 }

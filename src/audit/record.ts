@@ -67,6 +67,12 @@ export interface AuditCost {
    * (src/spend/estimate-cut-usage.ts, docs/budgets-cut-calls.md).
    */
   estimated?: true;
+  /**
+   * What the provider's prompt cache saved on this call (src/spend/cache-savings.ts, docs/prompt-cache.md):
+   * the call priced as if every cached and cache-written token were plain input, minus its cost.
+   * Negative when cache writes cost more than the reads saved (a miss). Absent without cache tokens.
+   */
+  cache_saved_nano_usd?: number;
 }
 
 /**

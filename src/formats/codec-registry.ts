@@ -67,3 +67,6 @@ export function codecForCall(dialect: RouteDialect, operation: string): DialectC
 // The one same-dialect body edit the pipeline asks of a codec folder: an Anthropic-bound body
 // loses thinking blocks gw wrapped because another provider signed them (docs/wire-fidelity.md).
 export { stripForeignThinking } from './anthropic-messages/strip-foreign-thinking.js';
+// The opt-in prompt-cache markers (pipeline/plan/cache-marker-for.ts picks one per call).
+export { addAnthropicCacheMarker } from './anthropic-messages/add-cache-marker.js';
+export { addOpenAiCacheBreakpoint, takesCacheBreakpoint } from './openai-chat/add-cache-breakpoint.js';

@@ -23,6 +23,13 @@ export interface GatewayMetrics {
   /** Spend: USD by team, provider and the model as the price table names it (bounded; unpriced calls count apart). */
   cost: Counter<'team' | 'provider' | 'model'>;
   unpriced: Counter<'provider'>;
+  /** Prompt cache (docs/prompt-cache.md): tokens read from and written to the providers' caches, what that saved, and sessions moved off their cache. */
+  /** Every input token (cached ones included), so gw_cache_read_tokens_total / gw_input_tokens_total is the hit ratio. */
+  inputTokens: Counter<'team' | 'provider' | 'model'>;
+  cacheReadTokens: Counter<'team' | 'provider' | 'model'>;
+  cacheWriteTokens: Counter<'team' | 'provider' | 'model'>;
+  cacheSaved: Gauge<'team' | 'provider' | 'model'>;
+  cacheBreaks: Counter<'team' | 'provider'>;
   render(): Promise<string>;
 }
 
@@ -92,8 +99,24 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
       name: 'gw_cost_unknown_total', help: 'Calls with usage but no known price (recorded as unknown, never 0), by provider.',
       labelNames: ['provider'], registers,
     }),
+    ...cacheMetrics(registers),
   };
   return { ...metrics, render: () => registry.metrics() };
+}
+
+/** The prompt cache's metrics; labels as gw_cost_usd_total's (the model as the price table names it). */
+function cacheMetrics(registers: Registry[]): Pick<GatewayMetrics, 'inputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheSaved' | 'cacheBreaks'> {
+  const labelNames = ['team', 'provider', 'model'] as const;
+  return {
+    inputTokens: new Counter({ name: 'gw_input_tokens_total', help: 'Input tokens of every call, cached ones included (the hit ratio is gw_cache_read_tokens_total over this), by team, provider and priced model.', labelNames, registers }),
+    cacheReadTokens: new Counter({ name: 'gw_cache_read_tokens_total', help: "Input tokens read from the provider's prompt cache, by team, provider and priced model.", labelNames, registers }),
+    cacheWriteTokens: new Counter({ name: 'gw_cache_write_tokens_total', help: "Input tokens written to the provider's prompt cache (5-minute and 1-hour writes), by team, provider and priced model.", labelNames, registers }),
+    cacheSaved: new Gauge({
+      name: 'gw_cache_saved_usd', help: 'What the prompt cache saved in USD since start (the calls priced without a cache minus their cost; negative when writes cost more than reads saved).',
+      labelNames, registers,
+    }),
+    cacheBreaks: new Counter({ name: 'gw_cache_breaks_total', help: 'Calls of a session served by another target than its previous call (a fallback or a route change): the provider cache starts cold.', labelNames: ['team', 'provider'], registers }),
+  };
 }
 
 /** RFC 8628 "keep polling" answers: HTTP 400 by the RFC, but a login in progress, not an error. */

@@ -26,6 +26,12 @@ export interface PolicyRecord {
   deny_resources?: string[];
   allow_prompts?: string[];
   deny_prompts?: string[];
+  /**
+   * Prompt cache (docs/prompt-cache.md): `on` adds a cache marker to calls whose client sent none
+   * (a cost decision: off unless set). Unlike the rules above, the most specific scope decides
+   * (key, then team, then *), so a team can turn on what a key turns off.
+   */
+  cache_marker?: 'on' | 'off';
 }
 
 /** `*`, `team:NAME` or `key:vk_…`. */

@@ -6,6 +6,7 @@
 import { CONTROL_OPERATIONS } from '../admin/describe-request.js';
 import { described, matches, toSummary, type RequestFilter, type RequestSummary, type TrailReader, type UsageReport } from '../admin/trail-reader.js';
 import { StateError } from '../state/state-errors.js';
+import { cacheRowsFromSql, cacheUsageSql, isCacheGrouping, type CacheSqlRow } from '../admin/summarize-cache-usage.js';
 import type { Database } from './database.js';
 import { queryKeyUsage } from './postgres-key-usage.js';
 import { UNPRICED_SQL, unpricedModelsIn, usageWhere } from './postgres-usage-unpriced.js';
@@ -70,6 +71,11 @@ export function createPostgresTrailReader(database: Database): TrailReader {
         where.params,
       );
       return { ...usageReport(by, result.rows), since: since ?? null, until: until ?? null, unpriced_models: await unpricedModelsIn(database, where) };
+    },
+    async cacheUsage(by, since, until) {
+      if (!isCacheGrouping(by)) throw new StateError('usage', `by is one of team, session, person, key_id, model, provider, day`);
+      const where = usageWhere(requestWhere(since ? { since } : {}), until === undefined ? undefined : timeOf('until', until));
+      return cacheRowsFromSql((await database.query<CacheSqlRow>(cacheUsageSql(by, where.sql), where.params)).rows);
     },
     async providerHealth(since) {
       const where = requestWhere({ since });

@@ -5,8 +5,9 @@
 // a copy: the explorer re-checks every row against its line, and `gw audit verify --store`
 // compares each row's facets with the ones its line gives, so an edited facet is caught too.
 import { isDeepStrictEqual } from 'node:util';
+import { cacheFacets, storedBeforeCacheFacets, withoutCacheFacets, type CacheFacetFields, type CacheFacets } from './cache-facets.js';
 
-export interface RequestFacets {
+export interface RequestFacets extends CacheFacets {
   request_id?: string;
   person?: string;
   team?: string;
@@ -23,9 +24,10 @@ export interface RequestFacets {
   operation?: string;
 }
 
-interface RecordFields {
+interface RecordFields extends CacheFacetFields {
   kind?: unknown; request_id?: unknown; operation?: unknown; person?: unknown; team?: unknown; key_id?: unknown; model?: unknown; provider?: unknown;
-  status?: unknown; latency_ms?: unknown; tokens?: { input?: unknown; output?: unknown }; cost?: { nano_usd?: unknown }; dlp?: unknown;
+  status?: unknown; latency_ms?: unknown; tokens?: { input?: unknown; output?: unknown; cached_read?: unknown; cache_write?: unknown };
+  cost?: { nano_usd?: unknown; cache_saved_nano_usd?: unknown }; dlp?: unknown;
 }
 
 const TEXT_FIELDS = ['request_id', 'person', 'team', 'key_id', 'model', 'provider', 'operation'] as const;
@@ -50,7 +52,7 @@ export function requestFacets(record: RecordFields): RequestFacets | null {
     const hits = Object.values(record.dlp).reduce<number>((sum, count) => sum + (typeof count === 'number' ? count : 0), 0);
     if (hits > 0) facets.dlp_hits = hits;
   }
-  return facets;
+  return { ...facets, ...cacheFacets(record) };
 }
 
 /** Whether a row's stored facets are the ones its line gives (verify --store). */
@@ -61,5 +63,6 @@ export function facetsAgree(line: string, stored: unknown): boolean {
   } catch {
     return true; // a line that is not JSON is the chain verifier's finding, not this one's
   }
-  return isDeepStrictEqual(requestFacets(record), stored ?? null);
+  const facets = requestFacets(record);
+  return isDeepStrictEqual(facets !== null && storedBeforeCacheFacets(stored) ? withoutCacheFacets(facets) : facets, stored ?? null);
 }

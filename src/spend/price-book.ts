@@ -6,6 +6,7 @@ import { calcPrice, type ModelPrice, type Provider, type Usage as PriceUsage } f
 import type { AuditCost, AuditTokens } from '../audit/record.js';
 import type { StoredPrice } from '../state/governance-schema.js';
 import { flatPrices, priceTextTokens } from './flat-price.js';
+import { cacheSavingAt, usedCache } from './cache-savings.js';
 import { datasetIdFor, type PricedTarget } from './price-ids.js';
 import { dearestImagePrice, hasUnits, imagePricesOf, libraryUnitPrices, totalWithUnits, UNIT_PRICE_FIELDS, type ImagePrices, type ImageVariant } from './unit-prices.js';
 
@@ -27,6 +28,7 @@ export interface PriceBook {
   /**
    * The cost of a call's tokens and units (images at `image`'s size and quality); `price: 'unknown'`
    * when neither an override nor the dataset knows the model, or a unit it used has no price.
+   * A text call that read or wrote the prompt cache also says what that saved (cache_saved_nano_usd).
    */
   price(target: PricedTarget, tokens: AuditTokens, image?: ImageVariant): AuditCost;
   /** The input and output rates, or null when the model has no known price. */
@@ -60,13 +62,13 @@ export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceB
       if (!match) return { price: 'unknown' };
       if (hasUnits(tokens)) return priceWithUnits(match, tokens, image);
       const fast = match.flat ? priceTextTokens(match.flat, tokens) : null;
-      if (fast !== null) return { nano_usd: Math.round(fast * NANOS_PER_USD), price: match.source, priced_as: match.provider.models[0]!.id };
+      if (fast !== null) return withSaving({ nano_usd: Math.round(fast * NANOS_PER_USD), price: match.source, priced_as: match.provider.models[0]!.id }, match.flat!, tokens);
       try {
         const result = calcPrice(toPriceUsage(tokens), match.model, { provider: match.provider });
         if (!result || !Number.isFinite(result.total_price)) return { price: 'unknown' };
         // A model priced only per unit (whisper-1, an override with --per-image) prices tokens at nothing: unknown, not 0.
         if (result.model_price.input_mtok === undefined && result.model_price.output_mtok === undefined) return { price: 'unknown' };
-        return { nano_usd: Math.round(result.total_price * NANOS_PER_USD), price: match.source, priced_as: result.model.id };
+        return withSaving({ nano_usd: Math.round(result.total_price * NANOS_PER_USD), price: match.source, priced_as: result.model.id }, result.model_price, tokens);
       } catch {
         // A dataset entry or override the library refuses (a missing ancestor price): unknown, not 0.
         return { price: 'unknown' };
@@ -82,6 +84,13 @@ export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceB
       return { input: input / 1e6, output: output / 1e6, ...units };
     },
   };
+}
+
+/** A call that read or wrote the prompt cache: what that saved, at the prices it was charged (cache-savings.ts). */
+function withSaving(cost: AuditCost, prices: ModelPrice, tokens: AuditTokens): AuditCost {
+  if (!usedCache(tokens)) return cost;
+  const saved = cacheSavingAt(prices, tokens);
+  return saved === undefined ? cost : { ...cost, cache_saved_nano_usd: saved };
 }
 
 function lookUpDataset(target: PricedTarget): Found {

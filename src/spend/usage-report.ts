@@ -4,18 +4,19 @@
 // price are counted apart (unpriced), never as 0.
 import type { RequestRecord } from './read-trail.js';
 import { isControlPlaneCall } from '../audit/record.js';
+import { addCacheFields, emptyCacheFields, finishCacheFields, type CacheFields } from './cache-usage.js';
 
 export type UsageGrouping = 'team' | 'person' | 'key' | 'model' | 'provider' | 'day' | 'session';
 
 export const USAGE_GROUPINGS: readonly UsageGrouping[] = ['team', 'person', 'key', 'model', 'provider', 'day', 'session'];
 
-export interface UsageRow {
+/** The prompt-cache columns (cache-usage.ts) come with every row. */
+export interface UsageRow extends CacheFields {
   group: string;
   calls: number;
   input_tokens: number;
   output_tokens: number;
   cached_read_tokens: number;
-  cache_write_tokens: number;
   reasoning_tokens: number;
   /** Media units (src/audit/record.ts AuditTokens): images made, seconds of audio heard, characters spoken. */
   images: number;
@@ -44,7 +45,7 @@ export async function summariseUsage(records: AsyncIterable<RequestRecord> | Ite
     const group = groupOf(record, by);
     let row = rows.get(group);
     if (!row) {
-      row = { group, calls: 0, input_tokens: 0, output_tokens: 0, cached_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, images: 0, audio_seconds: 0, characters: 0, cost_nano_usd: 0, unpriced_calls: 0 };
+      row = { group, calls: 0, input_tokens: 0, output_tokens: 0, cached_read_tokens: 0, reasoning_tokens: 0, images: 0, audio_seconds: 0, characters: 0, cost_nano_usd: 0, unpriced_calls: 0, ...emptyCacheFields() };
       rows.set(group, row);
     }
     row.calls += 1;
@@ -52,15 +53,15 @@ export async function summariseUsage(records: AsyncIterable<RequestRecord> | Ite
     row.input_tokens += tokens?.input ?? 0;
     row.output_tokens += tokens?.output ?? 0;
     row.cached_read_tokens += tokens?.cached_read ?? 0;
-    row.cache_write_tokens += tokens?.cache_write ?? 0;
     row.reasoning_tokens += tokens?.reasoning ?? 0;
     row.images += tokens?.images ?? 0;
     row.audio_seconds += tokens?.audio_seconds ?? 0;
     row.characters += tokens?.characters ?? 0;
     if (record.cost?.nano_usd !== undefined) row.cost_nano_usd += record.cost.nano_usd;
     else if (record.cost?.price === 'unknown') row.unpriced_calls += 1;
+    addCacheFields(row, record);
   }
-  return [...rows.values()].sort((a, b) => b.cost_nano_usd - a.cost_nano_usd || a.group.localeCompare(b.group));
+  return [...rows.values()].map((row) => finishCacheFields(row, row.input_tokens)).sort((a, b) => b.cost_nano_usd - a.cost_nano_usd || a.group.localeCompare(b.group));
 }
 
 function groupOf(record: RequestRecord, by: UsageGrouping): string {

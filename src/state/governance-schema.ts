@@ -29,6 +29,8 @@ export interface StoredPolicy {
   deny_resources?: string[];
   allow_prompts?: string[];
   deny_prompts?: string[];
+  /** Prompt cache (docs/prompt-cache.md): add a cache marker where the client sent none; the most specific scope decides. */
+  cache_marker?: 'on' | 'off';
 }
 
 export type StoredDlpAction = 'block' | 'redact' | 'log';

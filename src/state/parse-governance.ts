@@ -51,6 +51,7 @@ function readPolicy(item: Json): string | null {
   for (const field of ['max_tokens', 'requests_per_minute', 'tokens_per_minute']) {
     if (item[field] !== undefined && !isPositiveInteger(item[field])) return `${field} is not a positive whole number`;
   }
+  if (item.cache_marker !== undefined && item.cache_marker !== 'on' && item.cache_marker !== 'off') return 'cache_marker is not on or off';
   return null;
 }
 

@@ -13,7 +13,7 @@ interface SetOptions {
   mode?: string; allowModels?: string; denyModels?: string; allowProviders?: string; denyProviders?: string;
   allowOperations?: string; denyOperations?: string;
   allowTools?: string; denyTools?: string; allowMcpServers?: string; denyMcpServers?: string;
-  allowResources?: string; denyResources?: string; allowPrompts?: string; denyPrompts?: string; maxTokens?: string; rpm?: string; tpm?: string; home?: string;
+  allowResources?: string; denyResources?: string; allowPrompts?: string; denyPrompts?: string; maxTokens?: string; rpm?: string; tpm?: string; cacheMarker?: string; home?: string;
 }
 
 const LIST_OPTIONS: Array<[keyof SetOptions, keyof PolicyRecord, string]> = [
@@ -52,6 +52,7 @@ export function registerPolicyCommand(program: Command, context: CliContext): vo
     .option('--mode <mode>', 'enforce (refuse) or shadow (record only)');
   for (const [, field, help] of LIST_OPTIONS) set.option(`--${field.replace(/_/g, '-')} <list>`, `${help}; "none" clears`);
   for (const [, , flag, help] of NUMBER_OPTIONS) set.option(flag, `${help}; 0 clears`);
+  set.option('--cache-marker <on|off|none>', 'add a prompt-cache marker where the client sent none (docs/prompt-cache.md; the most specific scope decides); "none" clears');
   set.option('--home <dir>', HOME_HELP).action(async (scope: string, options: SetOptions) => {
     const change = readChange(scope, options);
     const record = await withStore(context, options.home, (store) => store.update((draft) => {
@@ -139,6 +140,10 @@ function readChange(scope: string, options: SetOptions): Partial<PolicyRecord> {
     if (!/^\d+$/.test(text)) throw new CliExit(2, `invalid ${flag.split(' ')[0]} "${text}": use a whole number (0 clears)`);
     change[field] = Number(text) === 0 ? undefined : Number(text);
   }
+  if (options.cacheMarker !== undefined) {
+    if (!['on', 'off', 'none'].includes(options.cacheMarker)) throw new CliExit(2, `invalid --cache-marker "${options.cacheMarker}": use on, off or none`);
+    change.cache_marker = options.cacheMarker === 'none' ? undefined : options.cacheMarker;
+  }
   if (Object.keys(change).length === 0) throw new CliExit(2, 'nothing to set: give --mode, --allow-models, --rpm, …');
   return change;
 }
@@ -150,5 +155,6 @@ function describe(record: PolicyRecord): string {
     if (value !== undefined) parts.push(`${field}=${value.join(',') || '(none)'}`);
   }
   for (const [, field] of NUMBER_OPTIONS) if (record[field] !== undefined) parts.push(`${field}=${String(record[field])}`);
+  if (record.cache_marker !== undefined) parts.push(`cache_marker=${record.cache_marker}`);
   return parts.join(' ') || '(no rules)';
 }

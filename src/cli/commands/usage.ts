@@ -13,10 +13,11 @@ import { summariseUsage, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } fr
 import { parseDuration } from '../../state/parse-duration.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable } from '../state-command.js';
+import { cacheTable } from './usage-cache-columns.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
-interface UsageFlags { by: string; since?: string; until?: string; person?: string; json?: boolean; csv?: boolean; file?: string; home?: string; store?: string }
+interface UsageFlags { by: string; since?: string; until?: string; person?: string; json?: boolean; csv?: boolean; cache?: boolean; file?: string; home?: string; store?: string }
 
 export function registerUsageCommand(program: Command, context: CliContext): void {
   program.command('usage').description('Tokens and cost from the audit trail, by team, person, key, model, provider, day or session')
@@ -25,6 +26,7 @@ export function registerUsageCommand(program: Command, context: CliContext): voi
     .option('--until <when>', 'up to this long ago or this date (default now)')
     .option('--person <email>', 'only this person\'s calls')
     .option('--json', 'print JSON').option('--csv', 'print CSV')
+    .option('--cache', 'the prompt cache: tokens read and written, hit ratio, what it saved, session cache breaks (docs/prompt-cache.md)')
     .option('--file <path>', 'the trail to read (default: <home>/audit/audit.jsonl)').option('--home <dir>', HOME_HELP)
     .option('--store <url>', 'read the PostgreSQL trail of every instance (default: GW_DATABASE_URL)')
     .action(async (options: UsageFlags) => runUsage(options, context));
@@ -49,6 +51,8 @@ async function runUsage(options: UsageFlags, context: CliContext, now = new Date
     await trail.close().catch(() => undefined);
   }
   if (options.json) return context.stdout.write(`${JSON.stringify({ by: options.by, since: since.toISOString(), until: until?.toISOString() ?? null, rows: rows.map(withUsd) }, null, 2)}\n`);
+  // --cache: the prompt cache's columns instead (docs/prompt-cache.md), as a table or CSV.
+  if (options.cache && (options.csv || rows.length > 0)) return writeCacheReport(context, options, rows);
   // Media units are columns after the existing ones, so a script reading the CSV by position keeps working.
   const header = [options.by, 'calls', 'input', 'output', 'cached_read', 'cache_write', 'reasoning', 'cost_usd', 'unpriced_calls', 'images', 'audio_seconds', 'characters'];
   const lines = rows.map((row) => [row.group, row.calls, row.input_tokens, row.output_tokens, row.cached_read_tokens, row.cache_write_tokens, row.reasoning_tokens, toUsd(row.cost_nano_usd), row.unpriced_calls, row.images, row.audio_seconds, row.characters].map(String));
@@ -56,6 +60,12 @@ async function runUsage(options: UsageFlags, context: CliContext, now = new Date
   if (rows.length === 0) return context.stdout.write(`no calls since ${since.toISOString()}\n`);
   const total = rows.reduce((sum, row) => sum + row.cost_nano_usd, 0);
   context.stdout.write(formatTable([header, ...lines, ['total', String(rows.reduce((sum, row) => sum + row.calls, 0)), '', '', '', '', '', toUsd(total), String(rows.reduce((sum, row) => sum + row.unpriced_calls, 0)), '', '', '']]));
+}
+
+function writeCacheReport(context: CliContext, options: UsageFlags, rows: UsageRow[]): void {
+  const table = cacheTable(options.by, rows);
+  if (options.csv) context.stdout.write(table.slice(0, -1).map((line) => line.map(csvCell).join(',')).join('\n') + '\n');
+  else context.stdout.write(formatTable(table));
 }
 
 /** `7d` → now − 7 days; `2026-11-01` (or any ISO time) → that instant. */
@@ -73,8 +83,8 @@ function toUsd(nanos: number): string {
   return (nanos / 1e9).toFixed(9);
 }
 
-function withUsd(row: UsageRow): UsageRow & { cost_usd: string } {
-  return { ...row, cost_usd: toUsd(row.cost_nano_usd) };
+function withUsd(row: UsageRow): UsageRow & { cost_usd: string; cache_saved_usd: string } {
+  return { ...row, cost_usd: toUsd(row.cost_nano_usd), cache_saved_usd: toUsd(row.cache_saved_nano_usd) };
 }
 
 function csvCell(value: string): string {

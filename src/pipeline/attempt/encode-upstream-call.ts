@@ -14,6 +14,7 @@ import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import type { ProviderRequest } from './send-to-provider.js';
 import { isPlainObject } from '../../is-plain-object.js';
+import { CACHE_MARKER_WARNING, type AddCacheMarker } from '../plan/cache-marker-for.js';
 
 export interface EncodedCall {
   request: ProviderRequest;
@@ -37,7 +38,7 @@ function needsUsageRequested(call: InboundCall, target: Target, body: JsonObject
   return !(isObject(options) && options.include_usage === true);
 }
 
-function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Target): { bytes: Buffer; hideUsageChunk: boolean; warnings?: TranslationWarning[] } {
+function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Target, mark: AddCacheMarker | null): { bytes: Buffer; hideUsageChunk: boolean; warnings?: TranslationWarning[] } {
   let original = request.body as JsonObject;
   // A session that crossed dialects may hold thinking with a gw carrier, never an Anthropic signature.
   const stripped = call.operation === 'messages' && request.rawBody && adapterFor(target.provider.kind).dialect === 'anthropic' ? stripForeignThinking(request.rawBody, original) : null;
@@ -47,6 +48,9 @@ function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Tar
   if (setModel) json = { ...json, model: target.upstreamModel };
   const hideUsageChunk = needsUsageRequested(call, target, original);
   if (hideUsageChunk) json = { ...json, stream_options: { ...(isObject(original.stream_options) ? original.stream_options : {}), include_usage: true } };
+  // A prompt-cache marker (policy cache_marker on, none from the client): the body is re-encoded, and the record says so.
+  const marked = mark === null ? null : mark(json);
+  if (marked) return { bytes: Buffer.from(JSON.stringify(marked)), hideUsageChunk, warnings: [...(stripped?.warnings ?? []), { code: CACHE_MARKER_WARNING }] };
   if (stripped) return { bytes: Buffer.from(JSON.stringify(json)), hideUsageChunk, warnings: stripped.warnings };
   const raw = request.rawBody;
   // DLP's key count already proved the bytes free of duplicates; scan only when it did not run.
@@ -56,7 +60,8 @@ function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Tar
   return { bytes: patched ?? Buffer.from(JSON.stringify(json)), hideUsageChunk };
 }
 
-export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, target: Target): EncodedCall {
+/** `mark`: the prompt-cache marker to add (plan/cache-marker-for.ts), null when the setting is off. */
+export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, target: Target, mark: AddCacheMarker | null = null): EncodedCall {
   const upstreamCall: UpstreamCall = { operation: call.operation, model: target.upstreamModel, stream: call.stream, query: queryFor(request, target) };
   // A passthrough forwards the rest of its path; a provider of every dialect (another gw) is sent the client's own path.
   if (call.passthroughPath !== undefined) upstreamCall.clientPath = call.passthroughPath;
@@ -67,7 +72,7 @@ export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, 
     const refusal = request.bodyRefusal ? { bodyRefusal: request.bodyRefusal } : {};
     return { request: { call: upstreamCall, method: request.method, clientHeaders: request.headers, body, ...refusal }, hideUsageChunk: false, resource: null };
   }
-  const encoded = encodeJsonBody(request, call, target);
+  const encoded = encodeJsonBody(request, call, target, mark);
   return {
     request: { call: upstreamCall, method: 'POST', clientHeaders: request.headers, body: encoded.bytes, contentType: 'application/json' },
     hideUsageChunk: encoded.hideUsageChunk, resource: null, ...(encoded.warnings ? { warnings: encoded.warnings } : {}),

@@ -10,6 +10,7 @@ import { GatewayError } from '../../errors.js';
 import type { ProviderAdapter, UpstreamCall } from '../../providers/provider-adapter.js';
 import { adapterFor } from '../../providers/registry.js';
 import { clientCodecFor, providerSideFor } from '../decode/codec-choice.js';
+import { CACHE_MARKER_WARNING, cacheMarkerFor } from '../plan/cache-marker-for.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
@@ -50,13 +51,17 @@ export async function forwardTranslated(
   const encoded = provider.codec.encodeRequest({ ...decoded.value, model: target.upstreamModel ?? decoded.value.model });
   // Betas are Anthropic's own: to another dialect they are dropped, and said so (never forwarded into a 400).
   const betaWarning: TranslationWarning[] = adapter.dialect !== 'anthropic' && request.headers['anthropic-beta'] !== undefined ? [{ code: 'dropped:anthropic-beta' }] : [];
-  noteWarnings(trace, [...decoded.warnings, ...encoded.warnings, ...betaWarning], services);
+  // A prompt-cache marker (policy cache_marker on) where the client sent none, on the provider's own body.
+  const mark = cacheMarkerFor(governed.policies, provider.operation, adapter.dialect, target.upstreamModel);
+  const marked = mark === null ? null : mark(encoded.value);
+  const markWarning: TranslationWarning[] = marked ? [{ code: CACHE_MARKER_WARNING }] : [];
+  noteWarnings(trace, [...decoded.warnings, ...encoded.warnings, ...betaWarning, ...markWarning], services);
   // The client's encoder sees its own request: what only its dialect knows comes back (Codex namespaces).
   const clientContext: CodecContext = { ...CODEC_CONTEXT, request: decoded.value };
 
   const call: UpstreamCall = { operation: provider.operation, model: target.upstreamModel, stream: inbound.stream };
   const upstream = await sendToProvider(target, {
-    call, method: 'POST', clientHeaders: withoutClientDialectHeaders(request.headers, adapter), body: Buffer.from(JSON.stringify(encoded.value)), contentType: 'application/json',
+    call, method: 'POST', clientHeaders: withoutClientDialectHeaders(request.headers, adapter), body: Buffer.from(JSON.stringify(marked ?? encoded.value)), contentType: 'application/json',
   }, services, request.signal, trace);
 
   if (upstream.status >= 400) {

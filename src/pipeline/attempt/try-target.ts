@@ -11,6 +11,7 @@ import type { CanonicalResponse } from '../../canonical/response.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import { COUNT_OPERATIONS, countTokens } from '../routes/count-tokens.js';
 import { encodeUpstreamCall } from './encode-upstream-call.js';
+import { CACHE_MARKER_WARNING, cacheMarkerFor, withMarkedBody } from '../plan/cache-marker-for.js';
 import { encodeResourceCall, type ResourceCall } from '../routes/forward-resource.js';
 import { forwardTranslated, type TranslatedReply } from './forward-translated.js';
 import type { GatewayServices } from '../gateway-services.js';
@@ -38,7 +39,10 @@ export async function tryTarget(
       : await forwardTranslated(attemptRequest, call, target, services, trace, governed);
     return { kind: 'answered', status: response.status, response, answer, discard: () => discard(response.body) };
   }
-  const encoded = call.resource ? encodeResourceCall(attemptRequest, call, target) : encodeUpstreamCall(attemptRequest, call, target);
+  const mark = cacheMarkerFor(governed.policies, call.resource?.operation ?? call.operation, adapterFor(target.provider.kind).dialect, target.upstreamModel);
+  const encoded = call.resource
+    ? encodeResourceCall(withMarkedBody(attemptRequest, mark, () => noteMarker(trace, services)), call, target)
+    : encodeUpstreamCall(attemptRequest, call, target, mark);
   // A held call cut before its answer is priced by these (settle-cut-call.ts): a multipart form's model is only here.
   if (encoded.resource && trace.budget) trace.noteRequestFields(encoded.resource.fields);
   for (const warning of 'warnings' in encoded ? encoded.warnings ?? [] : []) {
@@ -52,6 +56,11 @@ export async function tryTarget(
     discard: () => discard(upstream.body),
     ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
   };
+}
+
+function noteMarker(trace: RequestTrace, services: GatewayServices): void {
+  trace.noteWarning(CACHE_MARKER_WARNING, { once: true });
+  services.metrics.translationDrops.inc({ code: CACHE_MARKER_WARNING });
 }
 
 /**

@@ -15,6 +15,7 @@ import { estimateCutCall, needsCutEstimate } from './settle-cut-call.js';
 import { NANOS_PER_USD } from '../../spend/price-book.js';
 import type { RequestState } from '../request-state.js';
 import { SESSION_IGNORED_WARNING, type Lineage } from '../decode/read-lineage.js';
+import { countCacheUse, noteCacheBreak } from './note-cache-use.js';
 
 /** 499: nginx's code for "client closed the request", used in audit and logs only. */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -100,6 +101,11 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   if (cost?.nano_usd !== undefined) {
     services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost.priced_as ?? '') }, cost.nano_usd / NANOS_PER_USD);
   } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
+  const session = call.lineage?.session;
+  const cacheBroken = session ? noteCacheBreak(services, session, trace, status) : false;
+  if (cacheBroken || trace.tokens?.input) {
+    countCacheUse(services.metrics, { team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost?.priced_as ?? '') }, trace.tokens, cost, cacheBroken);
+  }
   if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
   // A batch's usage, or a multipart media call (its model known only from its form): no hold to settle, so charged now.
   else if (cost?.nano_usd && identity) chargeWithoutHold(services, identity, cost.nano_usd, call.id).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'spend not counted against budgets'));

@@ -31,6 +31,7 @@ export function spendOf(services: GatewayServices): SpendServices {
 export function priceCall(services: GatewayServices, trace: RequestTrace): AuditCost | null {
   if (trace.cost) return trace.cost;
   if (!trace.tokens || !trace.target?.model) return null;
+  // A call that touched the prompt cache is priced with what that saved (or a miss cost).
   const priced = spendOf(services).prices.price(trace.target, trace.tokens, trace.image ?? undefined);
   const batched = trace.batch ? atBatchPrice(priced) : priced;
   // gw's estimate of a call whose usage never came in full (settle-cut-call.ts) says so in the record.
@@ -47,7 +48,8 @@ export function priceCall(services: GatewayServices, trace: RequestTrace): Audit
  */
 function atBatchPrice(cost: AuditCost): AuditCost {
   if (cost.nano_usd === undefined) return cost;
-  return { ...cost, nano_usd: Math.round(cost.nano_usd / 2), discount: 'batch' };
+  const saved = cost.cache_saved_nano_usd === undefined ? {} : { cache_saved_nano_usd: Math.round(cost.cache_saved_nano_usd / 2) };
+  return { ...cost, nano_usd: Math.round(cost.nano_usd / 2), ...saved, discount: 'batch' };
 }
 
 /**

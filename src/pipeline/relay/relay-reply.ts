@@ -5,8 +5,10 @@
 //   - same format, event stream: forwarded as it arrives, usage read on the side, scanned
 //     event by event with a look-behind (scan-output.ts);
 //   - same format, JSON: read whole (bounded) for its usage, scanned, sent unchanged;
-//   - same format, Bedrock's binary frames: held and scanned frame by frame, relayed as they are;
-//   - same format, GenAI's JSON array (no alt=sse): relayed as it is, the record says unscanned;
+//   - same format, Bedrock's binary frames: usage read on the side (tap-frame-usage.ts), held and
+//     scanned frame by frame, relayed as they are;
+//   - same format, GenAI's JSON array (no alt=sse): relayed as it is, usage read on the side
+//     (tap-array-usage.ts), the record says unscanned;
 //   - resource routes: relay-resource.ts (ids remembered, downloads piped through).
 // Every relayed stream is tracked on the trace, so the record waits for its end.
 import type { CanonicalResponse } from '../../canonical/response.js';
@@ -22,6 +24,8 @@ import type { InboundCall } from '../decode/read-inbound-call.js';
 import { relayResource } from '../routes/relay-resource.js';
 import { readJsonBody } from './read-json-reply.js';
 import { relayStream } from './relay-same-dialect.js';
+import { tapFrameUsage } from './tap-frame-usage.js';
+import { tapArrayUsage } from './tap-array-usage.js';
 import type { RelayedOutput } from './relayed-output.js';
 import type { RequestTrace } from '../request-trace.js';
 import { scanOutputAnswer, scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
@@ -60,10 +64,20 @@ export async function relayReply(
   if (upstream.status < 400 && call.stream) {
     // Bedrock's frames are read and held like SSE events; GenAI's JSON array (no alt=sse) is not.
     if (codec.streamFraming === 'aws-event-stream') {
-      return { status: upstream.status, headers, body: trace.trackStream(countBytes(scanOutputFrames(upstream.body, governed, codec, trace), trace, trace.relayOutput(codec))) };
+      const tapped = tapFrameUsage(upstream.body, codec, (usage) => {
+        const tokens = toAuditTokens(usage);
+        trace.noteUsage(tokens);
+        governed.settle(tokens);
+      });
+      return { status: upstream.status, headers, body: trace.trackStream(countBytes(scanOutputFrames(tapped, governed, codec, trace), trace, trace.relayOutput(codec))) };
     }
     if (governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
-    return { status: upstream.status, headers, body: trace.trackStream(countBytes(upstream.body, trace, trace.relayOutput(codec))) };
+    const body = contentType.includes('json') ? tapArrayUsage(upstream.body, codec, (usage) => {
+      const tokens = toAuditTokens(usage);
+      trace.noteUsage(tokens);
+      governed.settle(tokens);
+    }) : upstream.body;
+    return { status: upstream.status, headers, body: trace.trackStream(countBytes(body, trace, trace.relayOutput(codec))) };
   }
   const readStarted = process.hrtime.bigint();
   const json = await readJsonBody(upstream.body, codec, upstream.headers);
