@@ -271,6 +271,7 @@ complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcomman
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l max-tokens -r -d 'largest max_tokens a request may ask for; 0 clears'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l rpm -r -d 'requests per minute (sliding window, shared by the scope); 0 clears'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l tpm -r -d 'tokens per minute (estimated, corrected by usage); 0 clears'
+complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l cache-marker -r -d 'add a prompt-cache marker where the client sent none (docs/prompt-cache.md; the most specific scope decides); "none" clears'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from policy; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
@@ -504,6 +505,7 @@ complete -c gw -n '__fish_seen_subcommand_from usage' -l until -r -d 'up to this
 complete -c gw -n '__fish_seen_subcommand_from usage' -l person -r -d 'only this person\'s calls'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l csv -d 'print CSV'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l cache -d 'the prompt cache: tokens read and written, hit ratio, what it saved, session cache breaks (docs/prompt-cache.md)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l file -r -d 'the trail to read (default: <home>/audit/audit.jsonl)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l store -r -d 'read the PostgreSQL trail of every instance (default: GW_DATABASE_URL)'
@@ -569,7 +571,7 @@ complete -c gw -n '__fish_seen_subcommand_from token' -s h -l help -d 'display h
 complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'add' -d 'Add (or replace) a server: --url for a remote one, --command for a local one gw starts'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'list' -d 'List MCP servers (header and variable values only as env: references)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'remove' -d 'Remove an MCP server'
-complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'test' -d 'Connect to a server as gw would, list its tools, and say how long each step took'
+complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'test' -d 'Connect to a server as gw would, list its tools, resources and prompts, and say how long each step took'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and not __fish_seen_subcommand_from add list remove test help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from mcp' -s h -l help -d 'display help for command'
 
@@ -592,6 +594,7 @@ complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_f
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
 
+complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from test' -l json -d 'print the whole catalog as JSON'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from test' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from test' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_from test' -s h -l help -d 'display help for command'
