@@ -18,12 +18,17 @@ export async function api(method, path, body) {
   return json;
 }
 
-export function useLoad(path, deps = []) {
+/** `load()`'s answer as { data, error }, loaded again when deps change or on reload(); a null `load` loads nothing. */
+function useLoader(load, deps) {
   const [state, setState] = useState({ data: null, error: null });
-  // A null path loads nothing (a page part that is not for this console).
-  const reload = () => path === null ? undefined : api('GET', path).then((data) => setState({ data, error: null }), (error) => setState({ data: null, error: error.message }));
+  const reload = () => load === null ? undefined : load().then((data) => setState({ data, error: null }), (error) => setState({ data: null, error: error.message }));
   useEffect(() => { reload(); }, deps);
   return [state, reload];
+}
+
+/** An admin API GET; a null path loads nothing (a page part that is not for this console). */
+export function useLoad(path, deps = []) {
+  return useLoader(path === null ? null : () => api('GET', path), deps);
 }
 
 export function Problem({ error }) {
@@ -49,12 +54,19 @@ export async function commandJson(argv) {
   return JSON.parse(run.stdout);
 }
 
-/** What a command printed: its output when it went through, its message (as an alert) when refused. */
-export function CommandOutput({ run }) {
+/** A read command's --json answer, as useLoad gives an API answer; a refusal shows the CLI's message. */
+export function useCommandJson(argv, deps = []) {
+  return useLoader(() => commandJson(argv), deps);
+}
+
+/**
+ * What a command printed: its output when it went through (with the notes it wrote to stderr,
+ * such as a takeover warning), its message as an alert when refused. `label` names the region.
+ */
+export function CommandOutput({ run, label }) {
   if (!run) return null;
-  if (run.error) return html`<p class="error" role="alert">${run.error}</p>`;
-  const text = (run.exit_code === 0 ? run.stdout : run.stderr || run.stdout).trim();
-  return run.exit_code === 0
-    ? html`<pre class="ok" role="status">${text || 'Done.'}</pre>`
-    : html`<p class="error" role="alert">${text}</p>`;
+  if (run.error) return html`<p class="error" role="alert" aria-label=${label}>${run.error}</p>`;
+  if (run.exit_code !== 0) return html`<p class="error" role="alert" aria-label=${label}>${(run.stderr || run.stdout).trim()}</p>`;
+  const notes = run.stderr.trim();
+  return html`<div role="status" aria-label=${label}><pre class="ok">${run.stdout.trim() || 'Done.'}</pre>${notes && html`<pre class="warn">${notes}</pre>`}</div>`;
 }

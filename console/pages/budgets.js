@@ -1,8 +1,8 @@
 // Budgets: what is in force per scope, set or replace one, remove one, and what each budget has
 // spent this period. Reads and changes are the CLI's own `gw budgets …` commands run on the hub.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { CommandOutput, Problem } from '../lib.js';
-import { ScopePicker, TeamPicker, option, useCommandJson, useRunner } from './governance-shared.js';
+import { CommandOutput, Problem, useCommandJson } from '../lib.js';
+import { ScopePicker, TeamPicker, option, useRunner } from './governance-shared.js';
 
 export function Budgets() {
   const [{ data, error }, reload] = useCommandJson(['budgets', 'list']);

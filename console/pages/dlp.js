@@ -3,8 +3,8 @@
 // text. Reads and changes are the CLI's own `gw dlp …` commands run on the hub; the test prints
 // which rules fire and what they would do, never the matches.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { CommandOutput, Problem } from '../lib.js';
-import { ScopePicker, TeamPicker, option, useCommandJson, useRunner } from './governance-shared.js';
+import { CommandOutput, Problem, useCommandJson } from '../lib.js';
+import { ScopePicker, TeamPicker, option, useRunner } from './governance-shared.js';
 
 const ACTIONS = ['block', 'redact', 'log', 'off'];
 

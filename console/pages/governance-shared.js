@@ -1,23 +1,14 @@
 // What the four governance pages (budgets, policies, DLP, routing) share: a scope picker fed by
-// the hub's teams, people and keys; a loader over a read command's --json answer; and a runner
-// for the change commands. Every change goes through POST /admin/api/commands, so a form
+// the hub's teams, people and keys, and a runner for the change commands. Every change goes through POST /admin/api/commands, so a form
 // refuses what `gw … --hub` refuses, with the CLI's own message, and is an admin.change record.
-import { html, useEffect, useState } from '/ui/vendor/preact-htm.js';
-import { commandJson, runCommand, useLoad } from '../lib.js';
+import { html, useState } from '/ui/vendor/preact-htm.js';
+import { runCommand, useLoad } from '../lib.js';
 
 /**
  * `--name=value`: a value is always joined to its option, so one that starts with "-" (an amount
  * of -1) reaches the CLI as a value, and the CLI's own check answers it.
  */
 export const option = (name, value) => `--${name}=${value}`;
-
-/** A read command's --json answer, reloaded when deps change; a refusal shows the CLI's message. */
-export function useCommandJson(argv, deps = []) {
-  const [state, setState] = useState({ data: null, error: null });
-  const reload = () => commandJson(argv).then((data) => setState({ data, error: null }), (error) => setState({ data: null, error: error.message }));
-  useEffect(() => { reload(); }, deps);
-  return [state, reload];
-}
 
 /** Runs a command and keeps what it printed (for CommandOutput); resolves true when it went through. */
 export function useRunner() {

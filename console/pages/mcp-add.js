@@ -2,8 +2,7 @@
 // the hub through the remote CLI (a server over stdio runs a program on the hub: the shell only).
 // Header values are write-only: sent once, never read back, the fields emptied once the hub has them.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { runCommand } from '../lib.js';
-import { RunResult } from './providers-run-result.js';
+import { CommandOutput, runCommand } from '../lib.js';
 
 function addCommand(form, headerCount) {
   const value = (name) => String(form.get(name) ?? '').trim();
@@ -41,6 +40,6 @@ export function AddMcpServer({ onAdded }) {
       <div class="inline"><button type="button" onClick=${() => setHeaders(headers + 1)}>Another header</button>
         <button class="primary" type="submit">Add MCP server</button></div>
     </form>
-    <${RunResult} run=${run} label="Add an MCP server" />
+    <${CommandOutput} run=${run} label="Add an MCP server" />
     <p class="hint">Header values are written once and never shown again; the audit record hides them. Its tools become <code>NAME__tool</code> at <code>/mcp</code>.</p>`;
 }

@@ -1,8 +1,7 @@
 // What one MCP server offers through gw's /mcp: its tools, resources and prompts, as the gateway
 // discovers them (`gw mcp test NAME --json` on the hub), under the names agents use at /mcp.
 import { html } from '/ui/vendor/preact-htm.js';
-import { commandJson } from '../lib.js';
-import { useCommand } from './providers-use-command.js';
+import { useCommandJson } from '../lib.js';
 
 function Listing({ title, rows, empty }) {
   return html`<h4>${title} (${rows.length})</h4>
@@ -10,7 +9,7 @@ function Listing({ title, rows, empty }) {
 }
 
 export function McpCatalog({ name }) {
-  const [{ data, error }] = useCommand(() => commandJson(['mcp', 'test', name]), [name]);
+  const [{ data, error }] = useCommandJson(['mcp', 'test', name], [name]);
   const prompt = (entry) => `${entry.gateway_name}(${entry.arguments.map((argument) => `${argument.name}${argument.required ? '' : '?'}`).join(', ')})`;
   return html`<section class="card mcp-catalog" aria-label=${`What ${name} offers`}>
     <h3>${name}</h3>

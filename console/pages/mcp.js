@@ -4,11 +4,9 @@
 // the page refuses what the CLI refuses, and each change is an admin.change in the trail. Header
 // values are write-only: the list shows a literal value as "(literal, hidden)".
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { commandJson, runCommand } from '../lib.js';
+import { CommandOutput, runCommand, useCommandJson } from '../lib.js';
 import { AddMcpServer } from './mcp-add.js';
 import { McpCatalog } from './mcp-catalog.js';
-import { RunResult } from './providers-run-result.js';
-import { useCommand } from './providers-use-command.js';
 
 const headerText = (headers) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join(', ') || '-';
 
@@ -21,7 +19,7 @@ function ServerRow({ server, onRun }) {
 }
 
 export function Mcp() {
-  const [{ data, error }, reload] = useCommand(() => commandJson(['mcp', 'list']));
+  const [{ data, error }, reload] = useCommandJson(['mcp', 'list']);
   const [run, setRun] = useState(null);
   const [generation, setGeneration] = useState(0);
   const act = async (argv) => {
@@ -35,7 +33,7 @@ export function Mcp() {
     ${data && (data.length === 0 ? html`<p>No MCP servers yet: add one below, and agents reach its tools at <code>/mcp</code> with their gw key.</p>` : html`
       <table aria-label="MCP servers"><thead><tr><th scope="col">Name</th><th scope="col">Transport</th><th scope="col">URL or command</th><th scope="col">Headers</th><th scope="col">Actions</th></tr></thead>
         <tbody>${data.map((server) => html`<${ServerRow} server=${server} onRun=${act} />`)}</tbody></table>`)}
-    <${RunResult} run=${run} label="MCP command" />
+    <${CommandOutput} run=${run} label="MCP command" />
     ${data && data.length > 0 && html`<h2>What each server offers</h2>
       ${data.map((server) => html`<${McpCatalog} key=${`${server.name}-${generation}`} name=${server.name} />`)}`}
     <${AddMcpServer} onAdded=${added} />`;

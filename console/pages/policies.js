@@ -2,8 +2,8 @@
 // left empty stay as they are), remove it, and which policy a sample call meets. Reads and
 // changes are the CLI's own `gw policy …` commands run on the hub.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { CommandOutput, Problem } from '../lib.js';
-import { ScopePicker, TeamPicker, option, useCommandJson, useRunner } from './governance-shared.js';
+import { CommandOutput, Problem, useCommandJson } from '../lib.js';
+import { ScopePicker, TeamPicker, option, useRunner } from './governance-shared.js';
 
 // The form's fields, as `gw policy set` names them; "none" clears a list and 0 a number.
 const LISTS = [['allow-models', 'Allow models'], ['deny-models', 'Deny models'], ['allow-providers', 'Allow providers'], ['deny-providers', 'Deny providers'], ['allow-operations', 'Allow operations'], ['deny-operations', 'Deny operations']];

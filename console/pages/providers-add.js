@@ -4,8 +4,7 @@
 // emptied once the hub has it. An `env:VARIABLE` reference goes as --api-key-env VARIABLE, which
 // the hub refuses remotely (its environment is its own), saying so.
 import { html, useEffect, useState } from '/ui/vendor/preact-htm.js';
-import { runCommand } from '../lib.js';
-import { RunResult } from './providers-run-result.js';
+import { CommandOutput, runCommand } from '../lib.js';
 
 /** The choices an option of `gw providers add --help` lists, e.g. --kind's: the CLI's own list. */
 function choicesOf(help, option) {
@@ -54,6 +53,6 @@ export function AddProvider({ onAdded }) {
       <label>API version<input name="api_version" size="10" placeholder="Azure only" /></label>
       <button class="primary" type="submit">Add provider</button>
     </form>
-    <${RunResult} run=${run} label="Add a provider" />
+    <${CommandOutput} run=${run} label="Add a provider" />
     <p class="hint">The key is written once and never shown again (the list says <code>set</code>); the audit record hides it. A provider with the same name is replaced.</p>`;
 }

@@ -3,11 +3,9 @@
 // so the page refuses what the CLI refuses and each change is an admin.change in the trail. Keys
 // are write-only: the list says how a key is held (`set`, `env:VARIABLE`, `none`), never the key.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { commandJson, runCommand } from '../lib.js';
+import { CommandOutput, runCommand, useCommandJson } from '../lib.js';
 import { AddProvider } from './providers-add.js';
 import { ProviderHealth } from './providers-health.js';
-import { RunResult } from './providers-run-result.js';
-import { useCommand } from './providers-use-command.js';
 
 function ProviderRow({ row, onRun }) {
   return html`<tr>
@@ -20,7 +18,7 @@ function ProviderRow({ row, onRun }) {
 }
 
 export function Providers() {
-  const [{ data, error }, reload] = useCommand(() => commandJson(['providers', 'list']));
+  const [{ data, error }, reload] = useCommandJson(['providers', 'list']);
   const [run, setRun] = useState(null);
   const act = async (argv) => {
     setRun(null);
@@ -31,7 +29,7 @@ export function Providers() {
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${data && html`<table aria-label="Providers"><thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Base URL</th><th scope="col">Source</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
       <tbody>${data.map((row) => html`<${ProviderRow} row=${row} onRun=${act} />`)}</tbody></table>`}
-    <${RunResult} run=${run} label="Provider command" />
+    <${CommandOutput} run=${run} label="Provider command" />
     <p class="hint">Providers from the hub's environment and the built-in mock are listed too; change those in the shell that runs gw serve.</p>
     <${AddProvider} onAdded=${reload} />
     <${ProviderHealth} />`;

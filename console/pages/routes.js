@@ -2,8 +2,8 @@
 // in force, add or replace a rule, remove one, and `routes test`: which rule a model name hits
 // and the order its targets are tried in. All through the CLI's own `gw routes …` on the hub.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { CommandOutput, Problem } from '../lib.js';
-import { TeamPicker, option, useCommandJson, useRunner } from './governance-shared.js';
+import { CommandOutput, Problem, useCommandJson } from '../lib.js';
+import { TeamPicker, option, useRunner } from './governance-shared.js';
 
 /** `mock/echo (weight 1) | mock/other (weight 2)`, as `gw routes list` prints them. */
 const targetsOf = (rule) => rule.targets.map((target) => `${target.model} (weight ${target.weight ?? 1}${target.timeout_ms ? `, ${target.timeout_ms} ms` : ''}${target.key ? ', own key' : ''})`).join(' | ');

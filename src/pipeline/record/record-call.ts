@@ -98,14 +98,13 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
       .catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'cut call not estimated'));
   }
   const cost = priceCall(services, trace);
-  if (cost?.nano_usd !== undefined) {
-    services.metrics.cost.inc({ team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost.priced_as ?? '') }, cost.nano_usd / NANOS_PER_USD);
-  } else if (cost) services.metrics.unpriced.inc({ provider: trace.provider ?? '' });
+  // The spend and cache metrics' labels: the model as the price table names it.
+  const spendLabels = { team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost?.priced_as ?? '') };
+  if (cost?.nano_usd !== undefined) services.metrics.cost.inc(spendLabels, cost.nano_usd / NANOS_PER_USD);
+  else if (cost) services.metrics.unpriced.inc({ provider: spendLabels.provider });
   const session = call.lineage?.session;
   const cacheBroken = session ? noteCacheBreak(services, session, trace, status) : false;
-  if (cacheBroken || trace.tokens?.input) {
-    countCacheUse(services.metrics, { team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost?.priced_as ?? '') }, trace.tokens, cost, cacheBroken);
-  }
+  if (cacheBroken || trace.tokens?.input) countCacheUse(services.metrics, spendLabels, trace.tokens, cost, cacheBroken);
   if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
   // A batch's usage, or a multipart media call (its model known only from its form): no hold to settle, so charged now.
   else if (cost?.nano_usd && identity) chargeWithoutHold(services, identity, cost.nano_usd, call.id).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'spend not counted against budgets'));
