@@ -41,7 +41,7 @@ afterAll(async () => { await rig?.close(); });
 
 const mcpMethod = (line: AuditLine) => (line.data as { mcp?: { method?: string } } | undefined)?.mcp?.method;
 
-interface ShownCall { operation: string; target: string | null; agent: string | null; input_tokens: number; output_tokens: number; cost_nano_usd: number | null; outcome: string[] }
+interface ShownCall { ts: string; latency_ms: number | null; operation: string; target: string | null; agent: string | null; input_tokens: number; output_tokens: number; cost_nano_usd: number | null; outcome: string[] }
 
 // One tool at a time: each run's records are those written while it ran.
 describe.each(['claude', 'codex', 'gemini', 'opencode'] as const)('%s', (tool) => {
@@ -72,9 +72,14 @@ describe.each(['claude', 'codex', 'gemini', 'opencode'] as const)('%s', (tool) =
     const operations = calls.map((call) => call.operation);
     const toolAt = operations.indexOf('mcp tools/call');
     expect(calls[toolAt]!.target).toBe('notes/echo');
-    // A model call asked for the tool before it ran, and one carried its result after.
-    expect(operations.slice(0, toolAt).some((operation) => !operation.startsWith('mcp ')), operations.join(', ')).toBe(true);
-    expect(operations.slice(toolAt + 1).some((operation) => !operation.startsWith('mcp ')), operations.join(', ')).toBe(true);
+    // A model call asked for the tool before it ran, and one carried its result after. The trail
+    // lists calls as they end, and a client may run the tool while the asking stream is still
+    // open (Codex does), so the order is judged by when each call started.
+    const startOf = (call: ShownCall) => Date.parse(call.ts) - (call.latency_ms ?? 0);
+    const modelStarts = calls.filter((call) => !call.operation.startsWith('mcp ')).map(startOf);
+    const toolCall = calls[toolAt]!;
+    expect(modelStarts.some((start) => start <= startOf(toolCall)), operations.join(', ')).toBe(true);
+    expect(modelStarts.some((start) => start >= startOf(toolCall)), operations.join(', ')).toBe(true);
     expect(calls.filter((call) => !call.operation.startsWith('mcp ')).length).toBe(models.length);
     for (const call of calls.filter((entry) => !entry.operation.startsWith('mcp '))) {
       expect(call.input_tokens).toBeGreaterThan(0);
