@@ -8,7 +8,9 @@
 // also messages,messages-stream, messages-translated (non-streaming), and messages-1mb-stream: a 1 MB coding-agent request),
 // BENCH_TARGETS (direct,bare-proxy,fastify-floor,gw; fastify-floor: fastify + undici parsing JSON, no gw logic), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
 // GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…),
-// BENCH_DLP (0 skips the DLP case), BENCH_SPEND (0 skips the spend case).
+// BENCH_DLP (0 skips the DLP case), BENCH_SPEND (0 skips the spend case),
+// BENCH_BASELINE (another checkout's folder or its bin/gw.js: runs it as target gw-baseline, interleaved with gw in
+// every run, and prints gw against it: "no change may make a ratio worse" judged within one run, not across two).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
@@ -19,19 +21,29 @@ import { request } from 'undici';
 import { clientHeaders, scenarios } from './lib/fixtures.mjs';
 import { formatDlpRows, runDlpBench } from './dlp.mjs';
 import { formatSpendRows, runSpendBench } from './spend.mjs';
-import { compareGwWithBare, formatReport, median, summarize } from './lib/report.mjs';
+import { compareGwWithBare, compareWithBaseline, formatReport, median, summarize } from './lib/report.mjs';
 import { findFreePort, installCleanup, planCpus, runToCompletion, startNode, stopAll, waitForOutput, waitForPort } from './lib/processes.mjs';
 
 const benchFolder = path.dirname(fileURLToPath(import.meta.url));
 const projectRoot = path.resolve(benchFolder, '..');
 const list = (value, fallback) => (value ?? fallback).split(',').map((item) => item.trim()).filter(Boolean);
+/** BENCH_BASELINE's bin script, resolved: a checkout's folder means its bin/gw.js. */
+const baselineEntry = process.env.BENCH_BASELINE
+  ? (process.env.BENCH_BASELINE.endsWith('.js') || process.env.BENCH_BASELINE.endsWith('.mjs') ? path.resolve(process.env.BENCH_BASELINE) : path.resolve(process.env.BENCH_BASELINE, 'bin', 'gw.js'))
+  : undefined;
+/** gw-baseline right after gw, so each run measures the two back to back under the same machine weather. */
+function withBaseline(targets) {
+  if (!baselineEntry || targets.includes('gw-baseline')) return targets;
+  const at = targets.indexOf('gw');
+  return at === -1 ? [...targets, 'gw-baseline'] : [...targets.slice(0, at + 1), 'gw-baseline', ...targets.slice(at + 1)];
+}
 const settings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 4),
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 1),
   runs: Number(process.env.BENCH_RUNS ?? 2),
   connections: list(process.env.BENCH_CONNECTIONS, '1,32').map(Number),
   scenarios: list(process.env.BENCH_SCENARIOS, 'chat,chat-stream,messages-stream-translated,messages-large-stream'),
-  targets: list(process.env.BENCH_TARGETS, 'direct,bare-proxy,fastify-floor,gw'),
+  targets: withBaseline(list(process.env.BENCH_TARGETS, 'direct,bare-proxy,fastify-floor,gw')),
   cpuCount: os.availableParallelism(),
   pinning: planCpus(process.env.BENCH_PIN !== '0'),
 };
@@ -41,10 +53,10 @@ const cellSeconds = settings.durationSeconds + settings.warmupSeconds;
 const cells = settings.runs * settings.scenarios.length * settings.connections.length * settings.targets.length;
 const log = (text) => process.stderr.write(`${text}\n`);
 log(`bench: ${cells} cells × ${cellSeconds} s ≈ ${Math.ceil((cells * (cellSeconds + 0.3)) / 60 * 10) / 10} min`);
-const gwHome = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-home-'));
+const gwHomes = [];
 const stopWatchdog = installCleanup((cells * (cellSeconds + 15) + 60) * 1000, (reason) => log(`bench: ${reason}`));
 const bodyFolder = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-bodies-'));
-process.on('exit', () => { for (const folder of [gwHome, bodyFolder]) rmSync(folder, { recursive: true, force: true }); });
+process.on('exit', () => { for (const folder of [...gwHomes, bodyFolder]) rmSync(folder, { recursive: true, force: true }); });
 
 async function startListening(name, script, env, cpus) {
   const handle = startNode(name, script, [], { env: { ...process.env, ...env, PORT: '0' }, cpus });
@@ -53,23 +65,24 @@ async function startListening(name, script, env, cpus) {
 }
 
 /** gw as a user runs it; the virtual key comes from its first-start output unless GW_BENCH_KEY is set. */
-async function startGw(mockOrigin) {
+async function startGw(mockOrigin, entry, name = 'gw') {
   const port = await findFreePort();
+  const gwHome = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-home-'));
+  gwHomes.push(gwHome);
   const env = {
     ...process.env, OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: `${mockOrigin}/v1`, ANTHROPIC_API_KEY: 'bench-key', ANTHROPIC_BASE_URL: mockOrigin,
   };
-  const entry = path.resolve(projectRoot, process.env.GW_BENCH_ENTRY ?? path.join('bin', 'gw.js'));
   // BENCH_GW_SETTINGS="audit_fsync=interval,…": gw settings applied before it starts, to price each one.
   for (const pair of (process.env.BENCH_GW_SETTINGS ?? '').split(',').filter(Boolean)) {
     const [name, value] = pair.split('=');
     execFileSync(process.execPath, [entry, 'settings', 'set', name, value, '--home', gwHome], { stdio: 'ignore' });
   }
-  const handle = startNode('gw', entry, ['serve', '--port', String(port), '--home', gwHome], { env, cpus: settings.pinning?.target, cwd: projectRoot });
+  const handle = startNode(name, entry, ['serve', '--port', String(port), '--home', gwHome], { env, cpus: settings.pinning?.target, cwd: projectRoot });
   await waitForPort(handle, port, 20_000);
   let key = process.env.GW_BENCH_KEY;
   if (!key) key = (await waitForOutput(handle, /sk-gw-[A-Za-z0-9]+/, 2_000).catch(() => undefined))?.[0];
   const keySource = process.env.GW_BENCH_KEY ? 'GW_BENCH_KEY' : 'its first-start output';
-  log(key ? `bench: gw on :${port}, key ${key.slice(0, 10)}… from ${keySource}` : 'bench: gw printed no sk-gw-… key and GW_BENCH_KEY is not set; sending requests without a valid key');
+  log(key ? `bench: ${name} on :${port}, key ${key.slice(0, 10)}… from ${keySource}` : 'bench: gw printed no sk-gw-… key and GW_BENCH_KEY is not set; sending requests without a valid key');
   return { handle, origin: `http://127.0.0.1:${port}`, key: key ?? 'sk-gw-missing' };
 }
 
@@ -103,10 +116,17 @@ if (settings.targets.includes('bare-proxy')) {
 let gwFailure;
 if (settings.targets.includes('gw')) {
   try {
-    targets.set('gw', await startGw(mock.origin));
+    targets.set('gw', await startGw(mock.origin, path.resolve(projectRoot, process.env.GW_BENCH_ENTRY ?? path.join('bin', 'gw.js'))));
   } catch (error) {
     gwFailure = `did not start: ${error.message}`;
     log(`bench: gw ${gwFailure}`);
+  }
+}
+if (baselineEntry) {
+  try {
+    targets.set('gw-baseline', await startGw(mock.origin, baselineEntry, 'gw-baseline'));
+  } catch (error) {
+    log(`bench: gw-baseline (${baselineEntry}) did not start: ${error.message}`);
   }
 }
 
@@ -114,7 +134,7 @@ const probes = new Map();
 for (const name of settings.targets) {
   for (const scenarioName of settings.scenarios) {
     const target = targets.get(name);
-    const failure = target ? await probe(target, scenarios[scenarioName]) : gwFailure ?? 'not started';
+    const failure = target ? await probe(target, scenarios[scenarioName]) : (name === 'gw' ? gwFailure : undefined) ?? 'not started';
     if (failure) log(`bench: ${name} ${scenarioName}: ${failure}`);
     probes.set(`${name}/${scenarioName}`, failure);
   }
@@ -133,13 +153,20 @@ function bodyArgument(name, scenario) {
   return { bodyFile: bodyFiles.get(name) };
 }
 
+/** gw and gw-baseline swap places every other run, so neither always runs on the warmer (or busier) side of the other. */
+function orderForRun(names, run) {
+  const at = names.indexOf('gw');
+  if (run % 2 === 1 || at === -1 || names[at + 1] !== 'gw-baseline') return names;
+  return [...names.slice(0, at), 'gw-baseline', 'gw', ...names.slice(at + 2)];
+}
+
 const measurements = [];
 const benchPids = [mock.handle.pid];
 for (let run = 1; run <= settings.runs; run += 1) {
   for (const scenarioName of settings.scenarios) {
     const scenario = scenarios[scenarioName];
     for (const connections of settings.connections) {
-      for (const name of settings.targets) {
+      for (const name of orderForRun(settings.targets, run)) {
         const cell = { run, scenario: scenarioName, connections, target: name };
         const failure = probes.get(`${name}/${scenarioName}`);
         if (failure) {
@@ -173,7 +200,8 @@ const noise = {
   foreignBusyPercent: median(measured.map((item) => item.result.machine.foreignBusyPercent)),
   stealPercent: median(measured.map((item) => item.result.machine.stealPercent)),
 };
-const report = formatReport(rows, ratios, settings, noise);
+const baseline = compareWithBaseline(measurements, settings);
+const report = formatReport(rows, ratios, settings, noise, baseline);
 process.stdout.write(`\n${report}`);
 // DLP on a Claude Code–shaped 200 KB request, in this process (the scan is pure CPU): bench/dlp.mjs.
 const dlp = process.env.BENCH_DLP === '0' ? [] : runDlpBench();
@@ -187,7 +215,7 @@ const resultsFolder = path.join(benchFolder, 'results');
 mkdirSync(resultsFolder, { recursive: true });
 const environment = { node: process.version, platform: `${os.platform()} ${os.release()}`, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg() };
 const resultFile = path.join(resultsFolder, `${stamp}.json`);
-writeFileSync(resultFile, `${JSON.stringify({ stamp, settings, environment, probes: Object.fromEntries(probes), rows, ratios, noise, dlp, spend, measurements }, null, 2)}\n`);
+writeFileSync(resultFile, `${JSON.stringify({ stamp, settings, environment, baselineEntry, probes: Object.fromEntries(probes), rows, ratios, baseline, noise, dlp, spend, measurements }, null, 2)}\n`);
 log(`bench: wrote ${path.relative(process.cwd(), resultFile)}`);
 stopWatchdog();
 stopAll();

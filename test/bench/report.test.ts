@@ -3,7 +3,7 @@
 // arithmetic over recorded measurements (the bench itself runs real processes and is no test).
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs bench module without type declarations
-import { compareGwWithBare, formatReport, summarize } from '../../bench/lib/report.mjs';
+import { compareGwWithBare, compareWithBaseline, formatReport, summarize } from '../../bench/lib/report.mjs';
 
 interface Cell { run: number; scenario: string; connections: number; target: string; cpu?: number; p50?: number; skipped?: string }
 
@@ -21,7 +21,7 @@ function cells(): Cell[] {
   const list: Cell[] = [];
   const cpu: Record<string, Record<string, number[]>> = {
     chat: { 'bare-proxy': [50, 60, 55], 'fastify-floor': [45, 48, 52], gw: [150, 140, 160] },
-    'messages-large-stream': { 'bare-proxy': [400, 380, 420], 'fastify-floor': [3000, 3100, 2900], gw: [790, 800, 810] },
+    'messages-large-stream': { 'bare-proxy': [400, 380, 420], 'fastify-floor': [3000, 3100, 2900], gw: [1190, 1200, 1210] },
   };
   for (let run = 1; run <= 3; run++) {
     for (const scenario of settings.scenarios) {
@@ -38,16 +38,16 @@ describe('bench report', () => {
     const ratios = compareGwWithBare(rows);
     const chat = ratios.find((ratio: { scenario: string }) => ratio.scenario === 'chat');
     const large = ratios.find((ratio: { scenario: string }) => ratio.scenario === 'messages-large-stream');
-    expect(chat).toMatchObject({ bareCpuMicros: 55, floorCpuMicros: 48, gwCpuMicros: 150, targetCpuRatio: 1.5, p50Ratio: 3 });
+    expect(chat).toMatchObject({ bareCpuMicros: 55, floorCpuMicros: 48, gwCpuMicros: 150, targetCpuRatio: 2.5, p50Ratio: 3 });
     expect(chat.cpuRatio).toBeCloseTo(150 / 55, 6);
     expect(chat.floorCpuRatio).toBeCloseTo(150 / 48, 6);
-    expect(large.cpuRatio).toBeCloseTo(800 / 400, 6);
+    expect(large.cpuRatio).toBeCloseTo(1200 / 400, 6);
 
     const report: string = formatReport(rows, ratios, settings, { foreignBusyPercent: 1, stealPercent: 0 });
     const line = (scenario: string) => report.split('\n').find((text) => text.startsWith(`${scenario} `) && text.includes('×'));
-    expect(line('chat')).toMatch(/\b55\s+48\s+150\s+2\.73×\s+3\.13×\s+≤ 1\.5× not met\s+3\.00×$/);
-    // Exactly at the target counts as met ("at most 2×").
-    expect(line('messages-large-stream')).toMatch(/\b400\s+3,000\s+800\s+2\.00×\s+0\.27×\s+≤ 2\.0× met\s+3\.00×$/);
+    expect(line('chat')).toMatch(/\b55\s+48\s+150\s+2\.73×\s+3\.13×\s+≤ 2\.5× not met\s+3\.00×$/);
+    // Exactly at the target counts as met ("at most 3×").
+    expect(line('messages-large-stream')).toMatch(/\b400\s+3,000\s+1,200\s+3\.00×\s+0\.40×\s+≤ 3\.0× met\s+3\.00×$/);
   });
 
   it('without the floor the column says so, and a scenario gw could not answer gives no ratio', () => {
@@ -60,6 +60,28 @@ describe('bench report', () => {
     expect(ratios[0].floorCpuRatio).toBeUndefined();
     const report: string = formatReport(rows, ratios, narrow, { foreignBusyPercent: 1, stealPercent: 0 });
     expect(report).toMatch(/chat\s+c32\s+gw\s+gw: 401 unauthorized/);
-    expect(report).toMatch(/messages-large-stream\s+c32\s+400\s+-\s+800\s+2\.00×\s+-\s+≤ 2\.0× met/);
+    expect(report).toMatch(/messages-large-stream\s+c32\s+400\s+-\s+1,200\s+3\.00×\s+-\s+≤ 3\.0× met/);
+  });
+
+  it('pairs gw with gw-baseline run by run: the median of each run\'s ratio, not the ratio of medians', () => {
+    const both = { ...settings, scenarios: ['chat'], targets: ['direct', 'bare-proxy', 'gw', 'gw-baseline'] };
+    // The machine slows down in run 3: every target's CPU doubles. Per run gw costs 1.1× the baseline.
+    const cpu: Record<string, number[]> = { 'bare-proxy': [50, 50, 100], gw: [110, 220, 220], 'gw-baseline': [100, 200, 200] };
+    const list: Cell[] = [];
+    for (let run = 1; run <= 3; run++) {
+      for (const target of Object.keys(cpu)) list.push({ run, scenario: 'chat', connections: 32, target, cpu: cpu[target]![run - 1]!, p50: target === 'bare-proxy' ? 1 : target === 'gw' ? 2.2 : 2 });
+    }
+    const baseline = compareWithBaseline(list.map(measurement), both);
+    expect(baseline).toHaveLength(1);
+    expect(baseline[0].runs).toBe(3);
+    expect(baseline[0].cpuRatio).toBeCloseTo(1.1, 6);
+    expect(baseline[0].p50Ratio).toBeCloseTo(1.1, 6);
+    expect(baseline[0].gwCpuOverBare).toBeCloseTo(2.2, 6);
+    expect(baseline[0].baseCpuOverBare).toBeCloseTo(2, 6);
+    const rows = summarize(list.map(measurement), both);
+    const report: string = formatReport(rows, compareGwWithBare(rows), both, { foreignBusyPercent: 1, stealPercent: 0 }, baseline);
+    expect(report.split('\n').find((text) => text.startsWith('chat ') && text.includes('1.10×'))).toMatch(/c32\s+3\s+1\.10×\s+1\.10×\s+2\.20×\s+2\.00×\s+2\.20×\s+2\.00×$/);
+    // Without a baseline target there is no table.
+    expect(compareWithBaseline(list.map(measurement), settings)).toEqual([]);
   });
 });
