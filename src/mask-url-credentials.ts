@@ -21,12 +21,19 @@ export function maskUrlCredentialsDeep(value: unknown, depth = 0): unknown {
   }
   // Errors and class instances keep their identity; pino serializes them itself.
   if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  let changed = false;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
+  // Copied only from the first member that changes: every request's log line passes here, and
+  // almost none holds a URL with a password, so the usual answer is the object itself, unallocated.
+  let out: Record<string, unknown> | undefined;
+  const keys = Object.keys(value);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index]!;
+    const item = (value as Record<string, unknown>)[key];
     const masked = maskUrlCredentialsDeep(item, depth + 1);
-    if (masked !== item) changed = true;
-    out[key] = masked;
+    if (out === undefined && masked !== item) {
+      out = {};
+      for (let earlier = 0; earlier < index; earlier += 1) out[keys[earlier]!] = (value as Record<string, unknown>)[keys[earlier]!];
+    }
+    if (out !== undefined) out[key] = masked;
   }
-  return changed ? out : value;
+  return out ?? value;
 }
