@@ -32,11 +32,7 @@ export interface Launch {
   env: Record<string, string>;
   /** Files to write before starting (path relative to a temporary folder gw makes → content). */
   files: Record<string, string>;
-  /** The session id every call of the run carries, when gw named it (gw run's own readiness check carries it too). */
-  session?: string;
 }
-
-const withSession = (session: string | undefined): Pick<Launch, 'session'> => (session !== undefined ? { session } : {});
 
 const namesModel = (args: readonly string[], flags: readonly string[]) => args.some((arg) => flags.some((flag) => arg === flag || arg.startsWith(`${flag}=`)));
 
@@ -55,10 +51,7 @@ function claude(input: LaunchInput): Launch {
   const mcp = input.mcp
     ? ['--mcp-config', JSON.stringify({ mcpServers: { gw: { type: 'http', url: `${input.url}/mcp`, headers } } })]
     : [];
-  return {
-    args: [...model, ...(input.mcp ? sessionArgs : []), ...mcp, ...input.args], env: { ANTHROPIC_BASE_URL: input.url, ANTHROPIC_AUTH_TOKEN: input.credential }, files: {},
-    ...(input.mcp && session !== undefined ? { session } : {}),
-  };
+  return { args: [...model, ...(input.mcp ? sessionArgs : []), ...mcp, ...input.args], env: { ANTHROPIC_BASE_URL: input.url, ANTHROPIC_AUTH_TOKEN: input.credential }, files: {} };
 }
 
 function codex(input: LaunchInput): Launch {
@@ -68,7 +61,7 @@ function codex(input: LaunchInput): Launch {
   const provider = `{ name = "gw", base_url = ${JSON.stringify(`${input.url}/v1`)}, env_key = "GW_API_KEY", wire_api = "responses", supports_websockets = true${codexProviderHeaders(session)} }`;
   const model = input.model !== null && !namesModel(input.args, ['-m', '--model']) ? ['-c', `model=${JSON.stringify(input.model)}`] : [];
   const mcp = input.mcp ? codexMcpOverrides(input.url, session) : [];
-  return { args: ['-c', 'model_provider="gw"', '-c', `model_providers.gw=${provider}`, ...model, ...mcp, ...input.args], env: { GW_API_KEY: input.credential }, files: {}, ...withSession(session) };
+  return { args: ['-c', 'model_provider="gw"', '-c', `model_providers.gw=${provider}`, ...model, ...mcp, ...input.args], env: { GW_API_KEY: input.credential }, files: {} };
 }
 
 function gemini(input: LaunchInput): Launch {
@@ -93,7 +86,6 @@ function gemini(input: LaunchInput): Launch {
     args: [...model, ...input.args],
     env: { GOOGLE_GEMINI_BASE_URL: input.url, GEMINI_API_KEY: input.credential, GEMINI_CLI_HOME: '{dir}', ...geminiCustomHeaders(input.geminiCustomHeaders, session) },
     files: { '.gemini/settings.json': `${JSON.stringify(merged, null, 2)}\n` },
-    ...withSession(session),
   };
 }
 
@@ -125,7 +117,7 @@ function opencode(input: LaunchInput): Launch {
     ...(named === undefined ? { model: `gw/${model}` } : {}),
     ...(input.mcp ? { mcp: { gw: opencodeMcp(input.url, session) } } : {}),
   };
-  return { args: [...input.args], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify(config), GW_API_KEY: input.credential }, files: {}, ...withSession(session) };
+  return { args: [...input.args], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify(config), GW_API_KEY: input.credential }, files: {} };
 }
 
 const BUILDERS: Record<RunnableTool, (input: LaunchInput) => Launch> = { claude, codex, gemini, opencode };

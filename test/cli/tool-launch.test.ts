@@ -112,18 +112,6 @@ describe('gw run opencode', () => {
   });
 });
 
-describe('the session the run carries (gw run\'s own readiness check sends it too)', () => {
-  it.each(['claude', 'codex', 'gemini', 'opencode'] as const)('%s names the session gw issued when it fronts MCP, none without', (tool) => {
-    expect(launchFor(tool, input()).session).toBe(SESSION);
-    expect(launchFor(tool, input({ mcp: false })).session).toBeUndefined();
-  });
-  it('a resumed run names none', () => {
-    expect(launchFor('claude', input({ args: ['--resume', 'abc'] })).session).toBeUndefined();
-    expect(launchFor('codex', input({ args: ['resume', '--last'] })).session).toBeUndefined();
-    expect(launchFor('opencode', input({ args: ['run', '-c'] })).session).toBeUndefined();
-  });
-});
-
 describe('gw run claude (unchanged)', () => {
   it('names the session and hands it to /mcp', () => {
     const launch = launchFor('claude', input({ args: ['-p', 'hi'] }));

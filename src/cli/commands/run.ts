@@ -42,20 +42,14 @@ async function shortLivedKey(context: CliContext, home: string): Promise<string>
 async function credentialFor(gateway: LocalGateway, context: CliContext, home: string): Promise<string> {
   if (gateway.sidecar) return SIDECAR_CREDENTIAL;
   const key = await shortLivedKey(context, home);
-  await untilAccepted(gateway, key, undefined);
-  return key;
-}
-
-/** The running gateway reads state.json about four times a second: the tool's first call must not beat it. */
-async function untilAccepted(gateway: LocalGateway, key: string, session: string | undefined): Promise<void> {
-  // This check is a call of the run too: it carries the run's session, so every record of the run has it.
-  const headers = { authorization: `Bearer ${key}`, ...(session !== undefined ? { 'x-gw-session': session } : {}) };
+  // The running gateway reads state.json about four times a second: the tool's first call must not beat it.
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
-    const answer = await fetch(`${gateway.url}/v1/models`, { headers, signal: AbortSignal.timeout(2_000) }).catch(() => null);
+    const answer = await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(2_000) }).catch(() => null);
     if (answer && answer.status !== 401) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return key;
 }
 
 function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -112,8 +106,7 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   if (command === null) throw new CliExit(127, notInstalledMessage(tool, context.env));
   const home = context.home(homeFlag);
   const gateway = await findOrStartGateway(context, home);
-  // The key first, its readiness check once the launch says which session the run carries.
-  const credential = gateway.sidecar ? SIDECAR_CREDENTIAL : await shortLivedKey(context, home);
+  const credential = await credentialFor(gateway, context, home);
   // A gateway with only the mock provider cannot serve a tool's default model: ask for mock/echo.
   const mockOnly = !gateway.sidecar && gateway.providers.every((name) => name === 'mock');
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
@@ -122,7 +115,6 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   const named = gateway.sidecar ? null : modelInArgs(args);
   if (named !== null) await checkRouteAnswers(named, await withStore(context, home, async (store) => store.snapshot()), context.env, gateway.providers);
   const launch = launchFor(tool, { url: gateway.url, credential, model, args, geminiSettings, mcp: gateway.mcp, sessionId: randomUUID(), geminiCustomHeaders: context.env.GEMINI_CLI_CUSTOM_HEADERS });
-  if (!gateway.sidecar) await untilAccepted(gateway, credential, launch.session);
   const folder = await mkdtemp(path.join(os.tmpdir(), `gw-run-${tool}-`));
   try {
     for (const [name, content] of Object.entries(launch.files)) {
