@@ -3,6 +3,7 @@
 // reads nothing else, a settings file of its own in a temporary folder. Pure: the caller
 // spawns the tool. What each tool needs is from ../shared/research/real-clients.md.
 import { isPlainObject } from '../is-plain-object.js';
+import { codexMcpOverrides, codexProviderHeaders, geminiCustomHeaders, geminiMcpServer, opencodeMcp, runSession, sessionHeader } from './tool-mcp-config.js';
 
 export const RUNNABLE_TOOLS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 export type RunnableTool = (typeof RUNNABLE_TOOLS)[number];
@@ -20,8 +21,10 @@ export interface LaunchInput {
   geminiSettings?: string | null;
   /** The gateway fronts MCP servers: the tool gets gw's /mcp as one more MCP server. */
   mcp?: boolean;
-  /** A fresh session id (a UUID) for a tool that takes one, so its MCP calls can carry it (docs/sessions.md). */
+  /** A fresh session id (a UUID) for the run, so its MCP calls carry the same session as its model calls (docs/sessions.md). */
   sessionId?: string;
+  /** The user's own GEMINI_CLI_CUSTOM_HEADERS, kept when gw adds its session header to them. */
+  geminiCustomHeaders?: string;
 }
 
 export interface Launch {
@@ -53,9 +56,12 @@ function claude(input: LaunchInput): Launch {
 
 function codex(input: LaunchInput): Launch {
   // -c overrides for this run only: the user's ~/.codex/config.toml is read as usual, untouched.
-  const provider = `{ name = "gw", base_url = ${JSON.stringify(`${input.url}/v1`)}, env_key = "GW_API_KEY", wire_api = "responses", supports_websockets = true }`;
+  // With /mcp, gw's /mcp joins the user's MCP servers and the run's session goes on both (tool-mcp-config.ts).
+  const session = input.mcp ? runSession('codex', input.args, input.sessionId) : undefined;
+  const provider = `{ name = "gw", base_url = ${JSON.stringify(`${input.url}/v1`)}, env_key = "GW_API_KEY", wire_api = "responses", supports_websockets = true${codexProviderHeaders(session)} }`;
   const model = input.model !== null && !namesModel(input.args, ['-m', '--model']) ? ['-c', `model=${JSON.stringify(input.model)}`] : [];
-  return { args: ['-c', 'model_provider="gw"', '-c', `model_providers.gw=${provider}`, ...model, ...input.args], env: { GW_API_KEY: input.credential }, files: {} };
+  const mcp = input.mcp ? codexMcpOverrides(input.url, session) : [];
+  return { args: ['-c', 'model_provider="gw"', '-c', `model_providers.gw=${provider}`, ...model, ...mcp, ...input.args], env: { GW_API_KEY: input.credential }, files: {} };
 }
 
 function gemini(input: LaunchInput): Launch {
@@ -70,11 +76,15 @@ function gemini(input: LaunchInput): Launch {
   } catch { /* unreadable settings: start from none */ }
   const security = (typeof settings.security === 'object' && settings.security !== null ? settings.security : {}) as Record<string, unknown>;
   const auth = (typeof security.auth === 'object' && security.auth !== null ? security.auth : {}) as Record<string, unknown>;
-  const merged = { ...settings, security: { ...security, auth: { ...auth, selectedType: 'gemini-api-key' } } };
+  // With /mcp: gw's /mcp next to the user's own servers, and the run's session on both (tool-mcp-config.ts).
+  const session = input.mcp ? runSession('gemini', input.args, input.sessionId) : undefined;
+  const servers = isPlainObject(settings.mcpServers) ? settings.mcpServers : {};
+  const mcp = input.mcp ? { mcpServers: { ...servers, gw: geminiMcpServer(input.url, session) } } : {};
+  const merged = { ...settings, security: { ...security, auth: { ...auth, selectedType: 'gemini-api-key' } }, ...mcp };
   const model = input.model !== null && !namesModel(input.args, ['-m', '--model']) ? ['-m', input.model] : [];
   return {
     args: [...model, ...input.args],
-    env: { GOOGLE_GEMINI_BASE_URL: input.url, GEMINI_API_KEY: input.credential, GEMINI_CLI_HOME: '{dir}' },
+    env: { GOOGLE_GEMINI_BASE_URL: input.url, GEMINI_API_KEY: input.credential, GEMINI_CLI_HOME: '{dir}', ...geminiCustomHeaders(input.geminiCustomHeaders, session) },
     files: { '.gemini/settings.json': `${JSON.stringify(merged, null, 2)}\n` },
   };
 }
@@ -94,15 +104,18 @@ function opencode(input: LaunchInput): Launch {
   // a model the user names as gw/<model> is declared in it (opencode only runs declared models).
   const named = modelArgument(input.args);
   const model = named?.startsWith('gw/') ? named.slice(3) : input.model ?? 'claude-sonnet-4-5';
+  // With /mcp: gw's /mcp as mcp.gw, and the run's session on the provider and the MCP entry (tool-mcp-config.ts).
+  const session = input.mcp ? runSession('opencode', input.args, input.sessionId) : undefined;
   const config = {
     provider: {
       gw: {
         npm: '@ai-sdk/openai-compatible', name: 'gw',
-        options: { baseURL: `${input.url}/v1`, apiKey: '{env:GW_API_KEY}' },
+        options: { baseURL: `${input.url}/v1`, apiKey: '{env:GW_API_KEY}', ...(session !== undefined ? { headers: sessionHeader(session) } : {}) },
         models: { [model]: { name: model } },
       },
     },
     ...(named === undefined ? { model: `gw/${model}` } : {}),
+    ...(input.mcp ? { mcp: { gw: opencodeMcp(input.url, session) } } : {}),
   };
   return { args: [...input.args], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify(config), GW_API_KEY: input.credential }, files: {} };
 }
