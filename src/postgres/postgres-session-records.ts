@@ -29,38 +29,62 @@ const UNFACETED = `NOT (facets ? 'session') AND strpos(line, '"session":"') > 0`
 
 type Where = { sql: string; params: unknown[] };
 
+/** The newest rows with a session facet ranked at first; four times as many each time that is not enough. */
+const FIRST_RANKED_ROWS = 16_384;
+
+interface Ranking {
+  /** The sessions of the newest rows of the window, each with its newest row's time, newest first. */
+  sessions: Array<{ session: string; last: number }>;
+  /** When the window has more rows: the oldest time ranked, which no unranked session's newest row is after. */
+  edge: number | null;
+}
+
+/**
+ * The sessions of the newest `rows` rows of the window with a session facet (walking the time, person or
+ * team index newest first), each at its newest row: a session among them is ranked exactly, and any other
+ * one has no row after the oldest ranked. The facet is a copy, but it only ranks; the lines decide.
+ */
+async function rank(database: Database, where: Where, rows: number): Promise<Ranking> {
+  const result = await database.query<{ session: string; last: Date; edge: Date; taken: string }>(
+    `WITH newest AS (SELECT facets->>'session' AS session, ts FROM gw_audit_records WHERE ${where.sql} AND ${FACETED} ORDER BY ts DESC LIMIT $${where.params.length + 1})
+     SELECT session, max(ts) AS last, (SELECT min(ts) FROM newest) AS edge, (SELECT count(*) FROM newest) AS taken FROM newest GROUP BY 1 ORDER BY 2 DESC, 1`,
+    [...where.params, rows],
+  );
+  const first = result.rows[0];
+  return {
+    sessions: result.rows.map((row) => ({ session: row.session, last: row.last.getTime() })),
+    edge: first !== undefined && Number(first.taken) === rows ? first.edge.getTime() : null,
+  };
+}
+
 /** `where`: the filter as the explorer's WHERE clause (postgres-trail-reader.ts requestWhere), handed in by the reader. */
 export async function storeSessions(database: Database, where: Where, filter: SessionFilter, limit: number): Promise<SessionSummary[]> {
   const wanted = Math.max(0, Math.min(limit, MAX_SESSIONS));
   if (wanted === 0) return [];
-  const older = await linesOf(database, `${where.sql} AND ${UNFACETED}`, where.params, MAX_ROWS);
-  // Each session's newest row in the window, by its facet: at least its newest call (a handshake counts here, not in the list).
-  const ranked = (await database.query<{ session: string; last: Date }>(
-    `SELECT facets->>'session' AS session, max(ts) AS last FROM gw_audit_records WHERE ${where.sql} AND ${FACETED} GROUP BY 1 ORDER BY 2 DESC, 1`,
-    where.params,
-  )).rows;
-  const records = [...older];
+  const records = await linesOf(database, `${where.sql} AND ${UNFACETED}`, where.params, MAX_ROWS);
   const read = new Set<string>();
   // A session seen in older rows may have newer, faceted rows too: read them with the first page.
-  let page = [...new Set(older.map((record) => record.session).filter((session): session is string => session !== undefined))];
-  let next = 0;
+  let pending = records.map((record) => record.session).filter((session): session is string => session !== undefined);
+  let rows = FIRST_RANKED_ROWS;
+  let ranking = await rank(database, where, rows);
   const pageSize = Math.max(50, wanted * 2);
   for (;;) {
-    page.push(...ranked.slice(next, next + pageSize).map((row) => row.session));
-    next += pageSize;
-    const unread = page.filter((session) => !read.has(session));
-    unread.forEach((session) => read.add(session));
-    if (unread.length > 0) {
-      const budget = MAX_ROWS - records.length;
-      if (budget > 0) records.push(...await linesOf(database, `${where.sql} AND ${FACETED} AND facets->>'session' = ANY($${where.params.length + 1}::text[])`, [...where.params, unread], budget));
+    const unread = ranking.sessions.filter((ranked) => !read.has(ranked.session));
+    if (unread.length === 0 && ranking.edge !== null) {
+      ranking = await rank(database, where, rows *= 4);
+      continue;
     }
+    const page = [...new Set([...pending, ...unread.slice(0, pageSize).map((ranked) => ranked.session)])].filter((session) => !read.has(session));
+    pending = [];
+    page.forEach((session) => read.add(session));
+    const budget = MAX_ROWS - records.length;
+    if (page.length > 0 && budget > 0) records.push(...await linesOf(database, `${where.sql} AND ${FACETED} AND facets->>'session' = ANY($${where.params.length + 1}::text[])`, [...where.params, page], budget));
     records.sort((a, b) => a.ts.localeCompare(b.ts));
     const list = summarizeSessions(records, filter, wanted);
-    // Done when no session not yet read can rank among the list: its newest row is no newer than the next one ranked.
-    const bound = ranked[next]?.last.getTime();
-    if (bound === undefined || records.length >= MAX_ROWS) return list;
+    // Done when no session not yet read can rank among the list: none has a row after the next ranked one's newest (or the ranking's edge).
+    const bound = unread[pageSize]?.last ?? ranking.edge;
+    if (bound === null || records.length >= MAX_ROWS) return list;
     if (list.length === wanted && Date.parse(list.at(-1)!.last_ts) > bound) return list;
-    page = [];
   }
 }
 

@@ -18,7 +18,7 @@ import { makeHome } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 
 const START = Date.parse('2026-11-20T09:00:00Z');
-const FILLER = 20_000;
+const FILLER = 30_000;
 let postgres: PostgresServer;
 let database: Database;
 let reader: TrailReader;
@@ -29,7 +29,7 @@ const model = (id: string, session: string, extra: Partial<AuditFields> = {}): A
   outcome: ['ok'], session, agent: 'claude-code/2.1.197', ...extra,
 });
 
-/** Rows as gw's writer stores them (line and facets), for many sessions over October: some end with an MCP handshake, which the list does not count. */
+/** Rows as gw's writer stores them (line and facets), for many sessions over October: many end with an MCP handshake, which the list does not count. */
 async function fill(): Promise<void> {
   const chain = randomUUID();
   await database.query(`INSERT INTO gw_audit_chains (chain_id, instance, started_at, head_seq, head_hash) VALUES ($1, 'filler', now(), 0, 'x')`, [chain]);
@@ -38,13 +38,22 @@ async function fill(): Promise<void> {
   const facets: string[] = [];
   for (let n = 1; n <= FILLER; n += 1) {
     const ts = new Date(Date.parse('2026-10-01T00:00:00Z') + n * 60_000 + (n % 7) * 3_600_000).toISOString();
-    const session = n % 4 === 0 ? undefined : `fill-${n % 700}`;
-    const handshake = n % 700 < 40 && n > FILLER - 1_400;
+    // About 750 sessions of about 36 calls, ten at a time: a list of 500 ranks more rows than the first ranking reads.
+    const session = n % 11 === 0 ? undefined : `fill-${Math.floor(n / 400)}-${n % 10}`;
+    const handshake = n % 400 >= 380 && n % 3 === 0;
     const record = {
       v: 1, seq: n, ts, kind: 'request', request_id: `f_${n}`, person: `p${n % 30}@example.com`, team: `team-${n % 5}`, route: handshake ? '/mcp' : '/v1/messages',
       operation: handshake ? 'mcp' : 'messages', ...(handshake ? { data: { mcp: { method: 'initialize' } } } : { model: 'claude-sonnet-4-5', tokens: { input: n % 100, output: 3 }, cost: { nano_usd: n } }),
       status: 200, latency_ms: 20, outcome: ['ok'], ...(session ? { session } : {}), agent: 'codex/0.169.0',
     };
+    lines.push(JSON.stringify(record));
+    times.push(ts);
+    facets.push(JSON.stringify(requestFacets(record)));
+  }
+  // MCP clients that connected and did nothing, after every session above: ranked first by their facets, listed never.
+  for (let n = 1; n <= 120; n += 1) {
+    const ts = new Date(Date.parse('2026-10-31T00:00:00Z') + n * 1_000).toISOString();
+    const record = { v: 1, seq: FILLER + n, ts, kind: 'request', request_id: `idle_${n}`, person: 'p7@example.com', team: 'team-2', route: '/mcp', operation: 'mcp', data: { mcp: { method: 'initialize' } }, status: 200, latency_ms: 5, outcome: ['ok'], session: `idle-${n}` };
     lines.push(JSON.stringify(record));
     times.push(ts);
     facets.push(JSON.stringify(requestFacets(record)));
@@ -122,7 +131,7 @@ describe('the list of sessions on PostgreSQL', () => {
   it('is exactly the list summed from every line of the window, page after page of the index', async () => {
     const everything = (await database.query<{ line: string }>(`SELECT line FROM gw_audit_records WHERE kind = 'request' ORDER BY ts, chain_id, seq`)).rows
       .map((row) => toSummary(row.line)).filter((summary) => summary !== null);
-    for (const [filter, limit] of [[{ since: '2026-10-01' }, 100], [{ since: '2026-10-05' }, 500], [{ since: '2026-10-01', team: 'team-2' }, 37], [{ since: '2026-10-01', person: 'p7@example.com' }, 3]] as const) {
+    for (const [filter, limit] of [[{ since: '2026-10-01' }, 100], [{ since: '2026-10-05' }, 500], [{ since: '2026-10-01', team: 'team-2' }, 37], [{ since: '2026-10-01', person: 'p7@example.com' }, 3], [{ since: '2026-10-01' }, 10]] as const) {
       const expected = summarizeSessions(everything, filter, limit).filter((row) => row.session !== 'run-a' && row.session !== 'run-b');
       const listed = (await reader.sessions(filter, limit)).filter((row) => row.session !== 'run-a' && row.session !== 'run-b');
       expect(listed.length).toBeGreaterThan(0);
