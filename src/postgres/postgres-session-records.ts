@@ -13,8 +13,11 @@
 // facets; the second index holds exactly the rows of that kind whose line has a `"session":"`
 // field, which includes every older row that names a session (the line is compact JSON, so a
 // session field always reads `"session":"…"`). The two sets are disjoint (the facet key is there
-// or not), so nothing is read twice. That index only holds older rows, so it stops growing after
-// the upgrade, and reading it is not a scan of the trail.
+// or not), so nothing is read twice. That index holds the older rows (written by a gw between
+// session lineage and the prompt-cache facets) and, rarely, a newer one whose line has such a field
+// nested without a session of its own (the line check drops it): it stops growing once every
+// instance writes the facet, so a session's lookup reads that small set, not the trail. The list
+// ranks sessions by facet and reads whole sessions' lines, page by page (storeSessions).
 import { toSummary, type RequestSummary } from '../admin/trail-reader.js';
 import { sessionCallsOf, type SessionCall } from '../admin/session-calls.js';
 import { MAX_SESSIONS, summarizeSessions, type SessionFilter, type SessionSummary } from '../admin/session-list.js';
