@@ -40,7 +40,7 @@ const PAGES = {
 };
 
 // A laptop sidecar shows its person their own trail, read-only.
-const PERSONAL_PAGES = { requests: PAGES.requests, usage: PAGES.usage, audit: PAGES.audit };
+const PERSONAL_PAGES = { requests: PAGES.requests, sessions: PAGES.sessions, usage: PAGES.usage, audit: PAGES.audit };
 
 function Console({ admin }) {
   const pages = admin.personal ? PERSONAL_PAGES : PAGES;

@@ -27,7 +27,7 @@ export interface SessionSummary {
 }
 
 /** At most this many sessions in one answer. */
-const MAX_SESSIONS = 500;
+export const MAX_SESSIONS = 500;
 
 /** Whether a record may belong to a listed session; the filter applies per record, as in the explorer. */
 function sessionRecordMatches(record: SessionRecord, filter: SessionFilter): boolean {

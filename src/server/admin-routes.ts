@@ -29,7 +29,7 @@ export interface AdminServerContext extends AdminContext {
 }
 
 /** What a sidecar's read-only console may call: its own trail, nothing that changes state. */
-const PERSONAL_OPERATIONS = new Set(['admin.whoami', 'requests.search', 'requests.get', 'usage.report', 'audit.state', 'audit.verify']);
+const PERSONAL_OPERATIONS = new Set(['admin.whoami', 'requests.search', 'requests.get', 'sessions.list', 'sessions.show', 'usage.report', 'audit.state', 'audit.verify']);
 
 /** console/ at the repository's top, from src/server or dist/server alike. */
 const CONSOLE_DIR = path.resolve(import.meta.dirname, '../../console');

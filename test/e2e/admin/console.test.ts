@@ -285,7 +285,7 @@ describe('a laptop sidecar', () => {
     const laptopPage = await context.newPage();
     await laptopPage.goto(`${sidecar.url}/ui`);
     await laptopPage.getByText(`Your own requests on this laptop: ${PERSON} (read-only)`).waitFor();
-    expect(await laptopPage.getByRole('navigation').getByRole('button').allTextContents()).toEqual(['Requests', 'Usage', 'Audit']);
+    expect(await laptopPage.getByRole('navigation').getByRole('button').allTextContents()).toEqual(['Requests', 'Sessions', 'Usage', 'Audit']);
     await expect.poll(() => laptopPage.getByRole('row').filter({ hasText: PERSON }).count()).toBeGreaterThanOrEqual(1);
     await laptopPage.screenshot({ path: path.join(SHOTS, 'sidecar-requests.png'), fullPage: true });
     // The person can check their own trail too; the hub lists it among the trails it witnesses.
