@@ -41,6 +41,10 @@ export function codexMcpOverrides(url: string, session: string | undefined): str
   return [
     '-c', `mcp_servers.gw.url=${JSON.stringify(`${url}/mcp`)}`,
     '-c', 'mcp_servers.gw.bearer_token_env_var="GW_API_KEY"',
+    // Codex waits only a short grace for an optional MCP server before its first turn: on a busy
+    // machine that turn went out without gw's tools. Required, it waits (and a /mcp that cannot
+    // start fails the run by name instead of leaving the tools silently out).
+    '-c', 'mcp_servers.gw.required=true',
     ...(session !== undefined ? ['-c', `mcp_servers.gw.http_headers=${tomlTable(sessionHeader(session))}`] : []),
   ];
 }

@@ -49,6 +49,7 @@ describe('gw run codex', () => {
     const set = overrides(launch.args);
     expect(set.get('mcp_servers.gw.url')).toBe(`"${URL}/mcp"`);
     expect(set.get('mcp_servers.gw.bearer_token_env_var')).toBe('"GW_API_KEY"');
+    expect(set.get('mcp_servers.gw.required')).toBe('true');
     expect(set.get('mcp_servers.gw.http_headers')).toBe(`{ "x-gw-session" = "${SESSION}" }`);
     expect(set.get('model_providers.gw')).toContain(`http_headers = { "x-gw-session" = "${SESSION}" }`);
     expect(launch.env.GW_API_KEY).toBe(KEY);

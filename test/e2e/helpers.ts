@@ -185,6 +185,26 @@ export async function readAudit(home: string): Promise<AuditLine[]> {
   return lines.map((line) => JSON.parse(line) as AuditLine);
 }
 
+/**
+ * The trail once it has stopped growing for `quietMs`: a record is written when its call ends, and a
+ * coding tool's last calls (an MCP session's close, a model call still streaming) can end after the
+ * tool exits, later still on a loaded machine. A fixed sleep read some of them and not others.
+ */
+export async function readSettledAudit(home: string, options: { quietMs?: number; timeoutMs?: number } = {}): Promise<AuditLine[]> {
+  const quietMs = options.quietMs ?? 1_000;
+  const deadline = performance.now() + (options.timeoutMs ?? 20_000);
+  let lines = await readAudit(home);
+  let stableSince = performance.now();
+  while (performance.now() - stableSince < quietMs) {
+    if (performance.now() > deadline) throw new Error(`the audit trail was still growing after ${options.timeoutMs ?? 20_000} ms`);
+    await sleep(100);
+    const next = await readAudit(home);
+    if (next.length !== lines.length) stableSince = performance.now();
+    lines = next;
+  }
+  return lines;
+}
+
 /** Every regular file under `dir`, recursively. */
 export async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GW_BIN, cleanEnv, runGw } from '../../support/gateway-process.js';
 import { CODING_TOOLS_DIR, missingTools } from '../coding-tools/run-coding-tool.js';
-import { readAudit, sleep } from '../helpers.js';
+import { readSettledAudit } from '../helpers.js';
 import { startRig, type Rig } from '../forwarding/support.js';
 
 const SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../support/mcp-servers/notes-server.mjs');
@@ -58,8 +58,7 @@ it('every model and MCP record of one Claude Code run shares its session id', as
   const output = await runClaude();
   expect(output, output).toContain('"num_turns":2');
   const sessionId = (JSON.parse(output.slice(output.indexOf('{'))) as { session_id?: string }).session_id;
-  await sleep(1200);
-  const records = (await readAudit(rig.gw.home)).filter((line) => line.kind === 'request');
+  const records = (await readSettledAudit(rig.gw.home)).filter((line) => line.kind === 'request');
   const models = records.filter((line) => line.route === '/v1/messages');
   const tool = records.find((line) => (line.data as { mcp?: { method?: string } } | undefined)?.mcp?.method === 'tools/call');
   expect(models.length).toBeGreaterThanOrEqual(2);

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGw } from '../../support/gateway-process.js';
 import { CODING_TOOLS_DIR, missingTools, runCodingTool, type CodingTool } from '../coding-tools/run-coding-tool.js';
-import { readAudit, sleep, type AuditLine } from '../helpers.js';
+import { readAudit, readSettledAudit, type AuditLine } from '../helpers.js';
 import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';
 
 const SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../support/mcp-servers/notes-server.mjs');
@@ -54,8 +54,7 @@ describe.each(['claude', 'codex', 'gemini', 'opencode'] as const)('%s', (tool) =
     rig.anthropic.setBehaviour(undefined);
     const context = `exit ${run.code}\nstdout: ${run.stdout.slice(-3000)}\nstderr: ${run.stderr.slice(-3000)}`;
     expect(run.code, context).toBe(0);
-    await sleep(1200); // records are written as each call ends
-    const records = (await readAudit(rig.gw.home)).slice(before).filter((line) => line.kind === 'request');
+    const records = (await readSettledAudit(rig.gw.home)).slice(before).filter((line) => line.kind === 'request');
     const models = records.filter((line) => line.route !== '/mcp' && line.operation !== 'mcp');
     const toolCalls = records.filter((line) => mcpMethod(line) === 'tools/call');
     // The model calls: the one that called the tool, and the one with its result (opencode adds a title call).

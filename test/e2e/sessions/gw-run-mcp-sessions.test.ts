@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GW_BIN, cleanEnv, runGw } from '../../support/gateway-process.js';
 import { CODING_TOOLS_DIR, missingTools } from '../coding-tools/run-coding-tool.js';
-import { readAudit, sleep, type AuditLine } from '../helpers.js';
+import { readAudit, readSettledAudit, sleep, type AuditLine } from '../helpers.js';
 import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';
 
 const SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../support/mcp-servers/notes-server.mjs');
@@ -102,11 +102,10 @@ describe.each(['codex', 'gemini', 'opencode'] as const)('gw run %s', (tool) => {
     rig.anthropic.setBehaviour(undefined);
     const context = `exit ${run.code}\nstdout: ${run.stdout.slice(-3000)}\nstderr: ${run.stderr.slice(-3000)}`;
     expect(run.code, context).toBe(0);
-    await sleep(1200); // records are written as each call ends
     // The tool's records: gw run's own check that the gateway takes the run's key (a bare GET /v1/models
     // before the tool starts, no agent) is gw's, not the agent's work, and belongs to no session.
     const ownCheck = (line: AuditLine) => line.route === '/v1/models' && line.agent === undefined;
-    const records = (await readAudit(rig.gw.home)).slice(before).filter((line) => line.kind === 'request' && !ownCheck(line));
+    const records = (await readSettledAudit(rig.gw.home)).slice(before).filter((line) => line.kind === 'request' && !ownCheck(line));
     const trail = records.map((line) => [line.route, mcpMethod(line) ?? line.operation, line.session ?? '-', line.agent ?? '-'].map(String).join(' ')).join('\n');
     const models = records.filter((line) => line.route !== '/mcp' && line.operation !== 'mcp');
     const toolCalls = records.filter((line) => mcpMethod(line) === 'tools/call');
