@@ -77,7 +77,7 @@ export function createPostgresTrailReader(database: Database): TrailReader {
     async cacheUsage(by, since, until, tz = 'UTC') {
       if (!isCacheGrouping(by)) throw new StateError('usage', `by is one of team, session, person, key_id, model, provider, day`);
       const where = usageWhere(requestWhere(since ? { since } : {}), until === undefined ? undefined : timeOf('until', until));
-      return cacheRowsFromSql((await database.query<CacheSqlRow>(cacheUsageSql(by, where.sql, `$${where.params.length + 1}`), [...where.params, tz])).rows);
+      return cacheRowsFromSql((await database.query<CacheSqlRow>(cacheUsageSql(by, where.sql, `$${where.params.length + 1}`), by === 'day' ? [...where.params, tz] : where.params)).rows);
     },
     async providerHealth(since) {
       const where = requestWhere({ since });
