@@ -29,12 +29,16 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The zone's canonical name (as Intl resolves it), or UnknownTimeZoneError. Empty or absent is UTC. */
+/**
+ * The zone as named (its case as Intl spells it), or UnknownTimeZoneError. Empty or absent is UTC.
+ * An alias keeps the name given (Asia/Kolkata, not ICU's Asia/Calcutta): the report says what was asked.
+ */
 export function checkTimeZone(zone: string | undefined | null): string {
   const wanted = zone?.trim() || DEFAULT_USAGE_ZONE;
   // Intl accepts offsets such as +01:00 too; a day's zone here is a named one (PostgreSQL reads "+01:00" the other way round).
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(wanted)) throw new UnknownTimeZoneError(wanted);
-  return formatterFor(wanted).resolvedOptions().timeZone;
+  const resolved = formatterFor(wanted).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === wanted.toLowerCase() ? resolved : wanted;
 }
 
 function partsIn(instant: Date, zone: string): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number> {

@@ -56,6 +56,7 @@ describe('checkTimeZone', () => {
     expect(checkTimeZone('America/Los_Angeles')).toBe('America/Los_Angeles');
     expect(checkTimeZone('america/los_angeles')).toBe('America/Los_Angeles');
     expect(checkTimeZone('UTC')).toBe('UTC');
+    expect(checkTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
     expect(checkTimeZone(undefined)).toBe('UTC');
     expect(checkTimeZone('')).toBe('UTC');
   });
