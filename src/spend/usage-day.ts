@@ -3,7 +3,7 @@
 // the PostgreSQL reader puts daySql in its query, and a date-only since/until is that day's
 // midnight in the same zone (startOfDayIn). UTC is the default, as gw usage always counted.
 
-export const DEFAULT_USAGE_ZONE = 'UTC';
+const DEFAULT_USAGE_ZONE = 'UTC';
 
 /** Thrown for a zone Intl does not know; each surface turns it into its own error. */
 export class UnknownTimeZoneError extends Error {
@@ -44,7 +44,7 @@ export function checkTimeZone(zone: string | undefined | null): string {
 function partsIn(instant: Date, zone: string): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number> {
   const parts: Record<string, number> = {};
   for (const part of formatterFor(zone).formatToParts(instant)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return parts as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
+  return parts;
 }
 
 /** `2026-03-01T06:30:00Z` in America/Los_Angeles → `2026-02-28`. `ts` is an ISO time in UTC (the trail's). */
