@@ -237,6 +237,10 @@ export const ERROR_CATALOG = {
     status: 403, kind: 'permission', retryable: false,
     message: 'A hard spend budget applies, but this model has no known price, so the call cannot be held against it (gw prices set gives it one).',
   },
+  GW_ERR_USAGE_UNKNOWN_TIME_ZONE: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: 'Unknown time zone for the usage report\'s days: an IANA zone name such as America/Los_Angeles or Europe/Berlin, or UTC.',
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -9,7 +9,7 @@ const COLORS = ['#0b5fb3', '#b3261e', '#1e7d32', '#8e44ad', '#d35400', '#16a085'
 const MOST_BANDS = COLORS.length;
 const DAY_MS = 86_400_000;
 
-/** Every UTC day from `from` to `to` (YYYY-MM-DD), both included. */
+/** Every date from `from` to `to` (YYYY-MM-DD), both included (calendar arithmetic, done in UTC for its fixed days). */
 export function daysOf(from, to) {
   const days = [];
   for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += DAY_MS) days.push(new Date(at).toISOString().slice(0, 10));
@@ -41,7 +41,8 @@ export function StackedBars({ report, days, measure, label, scale = 1, format = 
   const bands = bandsOf(report, days, measure);
   useEffect(() => {
     if (!node) return undefined;
-    const x = days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
+    // Each day's local midnight: uPlot labels its time axis in the browser's zone, the zone the days are counted in.
+    const x = days.map((day) => Date.parse(`${day}T00:00:00`) / 1000);
     // Band k drawn as the sum of bands k… (those below it): drawn first, it is overdrawn but for its own share.
     const stacked = bands.map((_band, index) => days.map((_day, at) => bands.slice(index).reduce((sum, band) => sum + band.values[at], 0) / scale));
     const bars = uPlot.paths.bars({ size: [0.7, 48] });

@@ -36,15 +36,19 @@ export function TotalsTable({ report, by, caption }) {
   </table>`;
 }
 
-/** A link that downloads the table as CSV: a Blob made here, no second request to the hub. */
-export function CsvLink({ report, by, name }) {
+/**
+ * A link that downloads the table as CSV: a Blob made here, no second request to the hub. The
+ * table's caption names the zone of its days; the file has no caption, so a last column does.
+ */
+export function CsvLink({ report, by, zone, name }) {
   const [href, setHref] = useState(null);
   useEffect(() => {
     const { header, rows, total } = totalsRows(report, by);
-    const url = URL.createObjectURL(new Blob([toCsv([header, ...rows, total])], { type: 'text/csv' }));
+    const lines = [[...header, 'Days in'], ...[...rows, total].map((row) => [...row, zone])];
+    const url = URL.createObjectURL(new Blob([toCsv(lines)], { type: 'text/csv' }));
     setHref(url);
     return () => URL.revokeObjectURL(url);
-  }, [report, by]);
+  }, [report, by, zone]);
   return href ? html`<a class="button" href=${href} download=${name}>Download CSV</a>` : null;
 }
 

@@ -1,5 +1,5 @@
 // Usage: spend and requests per day as stacked bars by team, person, model, provider or key over
-// a chosen range of UTC days; budgets against spend; top spenders; unpriced calls counted, with
+// a chosen range of days in the browser's time zone (the hub counts them there: ?tz=); budgets against spend; top spenders; unpriced calls counted, with
 // the command that prices them; the totals as a table and as a CSV of exactly that table.
 import { html, useState } from '/ui/vendor/preact-htm.js';
 import { Problem, useLoad, usd } from '../lib.js';
@@ -11,12 +11,16 @@ const GROUPINGS = [['team', 'team'], ['person', 'person'], ['model', 'model'], [
 const PRESETS = [7, 30, 90];
 const DAY_MS = 86_400_000;
 
-const today = () => new Date().toISOString().slice(0, 10);
+// The browser's zone: a team lead in San Francisco sees San Francisco days, as gw usage --tz shows them.
+const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+// en-CA writes dates as YYYY-MM-DD.
+const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+// Calendar arithmetic on dates (no instants): UTC here only because it has no daylight saving.
 const daysBefore = (day, count) => new Date(Date.parse(`${day}T00:00:00Z`) - count * DAY_MS).toISOString().slice(0, 10);
 
-/** The range as the report's window: from the first day's midnight (UTC) to the day after the last, excluded. */
+/** The range as the report's window: dates the hub reads in the zone, the day after the last excluded. */
 function windowOf(from, to) {
-  return { since: `${from}T00:00:00.000Z`, until: `${daysBefore(to, -1)}T00:00:00.000Z` };
+  return { since: from, until: daysBefore(to, -1) };
 }
 
 function RangePicker({ range, setRange }) {
@@ -55,10 +59,10 @@ export function Usage({ personal }) {
   // A From typed after the To is read as the same days the other way round.
   const range = picked.from <= picked.to ? picked : { from: picked.to, to: picked.from };
   const window = windowOf(range.from, range.to);
-  const [{ data, error }] = useLoad(`/admin/api/usage?by=${by}&since=${encodeURIComponent(window.since)}&until=${encodeURIComponent(window.until)}`, [by, range.from, range.to]);
+  const [{ data, error }] = useLoad(`/admin/api/usage?by=${by}&since=${window.since}&until=${window.until}&tz=${encodeURIComponent(ZONE)}`, [by, range.from, range.to]);
   const label = GROUPINGS.find(([name]) => name === by)[1];
   const days = daysOf(range.from, range.to);
-  const caption = `Totals ${range.from} to ${range.to} (UTC days)`;
+  const caption = `Totals ${range.from} to ${range.to} (days in ${ZONE})`;
   return html`
     <h2>Usage</h2>
     <div class="usage-controls">
@@ -79,6 +83,6 @@ export function Usage({ personal }) {
         ${personal ? null : html`<${BudgetStatus} />`}
       </div>
       <${TotalsTable} report=${data} by=${label} caption=${caption} />
-      <p><${CsvLink} report=${data} by=${label} name=${`gw-usage-by-${label}-${range.from}-to-${range.to}.csv`} /></p>
-      <p class="hint">Spend counts priced calls, as <code>gw usage --since ${range.from} --until ${daysBefore(range.to, -1)}</code> does; a call whose model has no price is counted as unpriced, not as $0.</p>`}`;
+      <p><${CsvLink} report=${data} by=${label} zone=${data.tz ?? ZONE} name=${`gw-usage-by-${label}-${range.from}-to-${range.to}.csv`} /></p>
+      <p class="hint">Spend counts priced calls, as <code>gw usage --since ${range.from} --until ${daysBefore(range.to, -1)} --tz ${ZONE}</code> does; a call whose model has no price is counted as unpriced, not as $0.</p>`}`;
 }

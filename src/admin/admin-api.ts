@@ -25,6 +25,7 @@ import { AuditRotationError, type RotationSummary } from '../audit/file-trail-ha
 import { StateError } from '../state/state-errors.js';
 import type { SpendCounter } from '../spend/spend-counter.js';
 import { budgetStatus } from './budget-status.js';
+import { UsageWindowError, usageWindow, type UsageWindow } from './usage-window.js';
 
 export interface AdminContext {
   store: StateStore;
@@ -105,6 +106,11 @@ function usageTime(name: string, text: string | null): string | undefined {
   const at = Date.parse(text);
   if (Number.isNaN(at)) throw new AdminInputError(`${name} must be a time (ISO 8601, e.g. 2026-11-24 or 2026-11-24T09:00:00Z); got ${text}`);
   return new Date(at).toISOString();
+}
+
+/** A usage report's window and zone (usage-window.ts); a bad bound is a 400 like any other input. */
+function windowOf(query: URLSearchParams, now: Date): UsageWindow {
+  try { return usageWindow(query, now); } catch (error) { throw error instanceof UsageWindowError ? new AdminInputError(error.message) : error; }
 }
 
 /** The start of a window given as a duration (15m, 1h, 30d), from now. */
@@ -283,10 +289,8 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     async handler(context, request) {
       const by = request.query.get('by') ?? 'team';
       if (!['team', 'person', 'model', 'provider', 'day', 'key_id'].includes(by)) throw new AdminInputError('by is one of team, person, model, provider, day, key_id');
-      // The last 30 days unless told, as `gw usage`: a sum over the window, so the window bounds its cost.
-      const since = usageTime('since', request.query.get('since')) ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
-      const until = usageTime('until', request.query.get('until'));
-      return ok(withCacheColumns(await context.trail.usage(by as 'team', since, until), await context.trail.cacheUsage(by as 'team', since, until)));
+      const { since, until, tz } = windowOf(request.query, context.store.now());
+      return ok(withCacheColumns(await context.trail.usage(by as 'team', since, until, tz), await context.trail.cacheUsage(by as 'team', since, until, tz)));
     },
   },
   {
@@ -302,9 +306,8 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     async handler(context, request) {
       const by = request.query.get('by') ?? 'team';
       if (!isCacheGrouping(by)) throw new AdminInputError(`by is one of ${CACHE_GROUPINGS.join(', ')}`);
-      const since = usageTime('since', request.query.get('since')) ?? new Date(context.store.now().getTime() - 30 * 86_400_000).toISOString();
-      const until = usageTime('until', request.query.get('until'));
-      return ok({ by, since, until: until ?? null, rows: await context.trail.cacheUsage(by, since, until) });
+      const { since, until, tz } = windowOf(request.query, context.store.now());
+      return ok({ by, since, until: until ?? null, tz, rows: await context.trail.cacheUsage(by, since, until, tz) });
     },
   },
   {

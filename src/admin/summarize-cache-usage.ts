@@ -4,6 +4,7 @@
 // PostgreSQL trail sums the same fields' facets in SQL (cacheUsageSql) and both give the same rows.
 import { isControlPlaneCall } from '../audit/record.js';
 import { inWindow } from './usage-unpriced.js';
+import { dayIn, daySql } from '../spend/usage-day.js';
 import { addCacheFields, emptyCacheFields, finishCacheFields, type CacheFields } from '../spend/cache-usage.js';
 
 /** The fields of a request summary (trail-reader.ts) this reads; structural, so no import cycle. */
@@ -28,11 +29,11 @@ function emptyRow(group: string): CacheUsageRow {
   return { group, requests: 0, input_tokens: 0, ...emptyCacheFields() };
 }
 
-export function summarizeCacheUsage(summaries: Iterable<CachedCall>, by: CacheGrouping, since?: string, until?: string): CacheUsageRow[] {
+export function summarizeCacheUsage(summaries: Iterable<CachedCall>, by: CacheGrouping, since?: string, until?: string, tz = 'UTC'): CacheUsageRow[] {
   const rows = new Map<string, CacheUsageRow>();
   for (const summary of summaries) {
     if (!inWindow(summary.ts, since, until) || isControlPlaneCall(summary.operation)) continue;
-    const group = by === 'day' ? summary.ts.slice(0, 10) : String((summary as unknown as Record<string, unknown>)[by] ?? '(none)');
+    const group = by === 'day' ? dayIn(summary.ts, tz) : String((summary as unknown as Record<string, unknown>)[by] ?? '(none)');
     let row = rows.get(group);
     if (!row) { row = emptyRow(group); rows.set(group, row); }
     row.requests += 1;
@@ -65,10 +66,11 @@ export interface CacheSqlRow { grouped: string | null; requests: string; input: 
 
 /**
  * The PostgreSQL trail's sums, from the rows' facets (src/postgres/cache-facets.ts: no line is
- * parsed). `by` must be a CacheGrouping (checked by the caller); `where` is requestWhere's clause.
+ * parsed). `by` must be a CacheGrouping (checked by the caller); `where` is requestWhere's clause;
+ * `zonePlaceholder` the parameter holding the zone of the days.
  */
-export function cacheUsageSql(by: CacheGrouping, where: string): string {
-  const group = by === 'day' ? "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD')" : `facets->>'${by}'`;
+export function cacheUsageSql(by: CacheGrouping, where: string, zonePlaceholder: string): string {
+  const group = by === 'day' ? daySql(zonePlaceholder) : `facets->>'${by}'`;
   const sum = (facet: string) => `coalesce(sum((facets->>'${facet}')::numeric), 0)`;
   return `SELECT ${group} AS grouped, count(*) AS requests, ${sum('input')} AS input, ${sum('cache_read')} AS cache_read, ${sum('cache_write')} AS cache_write,
             ${sum('cache_saved_nano_usd')} AS saved, ${sum('cache_break')} AS breaks

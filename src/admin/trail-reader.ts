@@ -9,6 +9,7 @@ import { summarizeKeyUsage, type KeyUsage } from './key-usage.js';
 import { describeRequest, planeOf, type RequestDescription } from './describe-request.js';
 import { sessionCallsOf, type SessionCall } from './session-calls.js';
 import { summarizeSessions, type SessionFilter, type SessionSummary } from './session-list.js';
+import { dayIn } from '../spend/usage-day.js';
 import { summarizeCacheUsage, type CacheGrouping, type CacheUsageRow } from './summarize-cache-usage.js';
 
 /** A request record as the explorer lists it, with what it was and how it ended in words (describe-request.ts). */
@@ -42,11 +43,13 @@ export interface UsageReport {
   by: string;
   /** cost_nano_usd sums the priced calls' costs, exactly as `gw usage` does (nano-USD integers). */
   groups: Array<{ group: string; requests: number; input_tokens: number; output_tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number }>;
-  /** Per UTC day and group, for the charts. */
+  /** Per day (in `tz`) and group, for the charts. */
   daily: Array<{ day: string; group: string; requests: number; tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number }>;
   /** The window summed: since included, until excluded (as gw usage); null for no bound. */
   since: string | null;
   until: string | null;
+  /** The time zone whose days `daily` (and the day grouping) count (src/spend/usage-day.ts). */
+  tz: string;
   /** `unpriced` counts calls whose model has no price (not in cost_nano_usd); these are their models. */
   unpriced_models: UnpricedModel[];
 }
@@ -66,7 +69,8 @@ export interface ProviderHealthRow {
 
 export interface TrailReader {
   search(filter: RequestFilter, limit: number): Promise<RequestSummary[]>;
-  usage(by: 'team' | 'person' | 'model' | 'provider' | 'day' | 'key_id', since?: string, until?: string): Promise<UsageReport>;
+  /** `tz`: the zone of the days (checked by the caller, usage-day.ts checkTimeZone); UTC when absent. */
+  usage(by: 'team' | 'person' | 'model' | 'provider' | 'day' | 'key_id', since?: string, until?: string, tz?: string): Promise<UsageReport>;
   providerHealth(since: string): Promise<ProviderHealthRow[]>;
   /** Each key's last use, requests and spend since then (the Keys page; src/admin/key-usage.ts). */
   keyUsage(since: string): Promise<KeyUsage[]>;
@@ -75,7 +79,7 @@ export interface TrailReader {
   /** Every call of one session in trail order, as `gw audit show --session --json` lists them. */
   session(id: string): Promise<SessionCall[]>;
   /** The prompt cache per group (summarize-cache-usage.ts, docs/prompt-cache.md). */
-  cacheUsage(by: CacheGrouping, since?: string, until?: string): Promise<CacheUsageRow[]>;
+  cacheUsage(by: CacheGrouping, since?: string, until?: string, tz?: string): Promise<CacheUsageRow[]>;
 }
 
 /** Summaries kept in memory (about 300 bytes each): the explorer's window on a busy hub. */
@@ -111,13 +115,13 @@ export function described(summary: RequestSummary): RequestSummary {
   return { ...summary, ...describeRequest(summary) };
 }
 
-export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, since?: string, until?: string): UsageReport {
+export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, since?: string, until?: string, tz = 'UTC'): UsageReport {
   const groups = new Map<string, UsageReport['groups'][number]>();
   const daily = new Map<string, UsageReport['daily'][number]>();
   const unpricedModels = createUnpricedModels();
   for (const summary of summaries) {
     if (!inWindow(summary.ts, since, until) || isControlPlaneCall(summary.operation)) continue;
-    const day = summary.ts.slice(0, 10);
+    const day = dayIn(summary.ts, tz);
     const group = by === 'day' ? day : String((summary as unknown as Record<string, unknown>)[by] ?? '(none)');
     const input = summary.tokens?.input ?? 0;
     const output = summary.tokens?.output ?? 0;
@@ -135,7 +139,7 @@ export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, 
   }
   return {
     by, groups: [...groups.values()].sort((a, b) => b.requests - a.requests || a.group.localeCompare(b.group)), daily: [...daily.values()].sort((a, b) => a.day.localeCompare(b.day) || a.group.localeCompare(b.group)),
-    since: since ?? null, until: until ?? null, unpriced_models: unpricedModels.list(),
+    since: since ?? null, until: until ?? null, tz, unpriced_models: unpricedModels.list(),
   };
 }
 
@@ -222,9 +226,9 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
       }
       return found;
     },
-    async usage(by, since, until) {
+    async usage(by, since, until, tz) {
       await fresh();
-      return summarizeUsage(summaries, by, since, until);
+      return summarizeUsage(summaries, by, since, until, tz);
     },
     async providerHealth(since) {
       await fresh();
@@ -242,9 +246,9 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
       await fresh();
       return sessionCallsOf(summaries, id);
     },
-    async cacheUsage(by, since, until) {
+    async cacheUsage(by, since, until, tz) {
       await fresh();
-      return summarizeCacheUsage(summaries, by, since, until);
+      return summarizeCacheUsage(summaries, by, since, until, tz);
     },
   };
 }

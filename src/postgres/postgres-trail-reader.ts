@@ -10,6 +10,7 @@ import { cacheRowsFromSql, cacheUsageSql, isCacheGrouping, type CacheSqlRow } fr
 import type { Database } from './database.js';
 import { queryKeyUsage } from './postgres-key-usage.js';
 import { UNPRICED_SQL, unpricedModelsIn, usageWhere } from './postgres-usage-unpriced.js';
+import { daySql } from '../spend/usage-day.js';
 import { storeSessionCalls, storeSessions } from './postgres-session-records.js';
 
 // Fields matched exactly against facets->>name; each has an index (name, ts).
@@ -58,24 +59,25 @@ export function createPostgresTrailReader(database: Database): TrailReader {
       );
       return result.rows.map((row) => toSummary(row.line)).filter((summary): summary is RequestSummary => summary !== null && matches(summary, filter)).map(described);
     },
-    async usage(by, since, until) {
+    async usage(by, since, until, tz = 'UTC') {
       if (!GROUPINGS.has(by)) throw new StateError('usage', `by is one of ${[...GROUPINGS].join(', ')}`);
       const where = usageWhere(requestWhere(since ? { since } : {}), until === undefined ? undefined : timeOf('until', until));
-      const day = "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD')";
+      // The zone is a parameter after the window's: the same day as the file trail's (usage-day.ts).
+      const day = daySql(`$${where.params.length + 1}`);
       // Summed in SQL from the facets: a month of a busy hub is never read into this process.
       const result = await database.query<UsageRow>(
         `SELECT ${by === 'day' ? day : `facets->>'${by}'`} AS grouped, ${day} AS day, count(*) AS requests,
                 coalesce(sum((facets->>'input')::numeric), 0) AS input, coalesce(sum((facets->>'output')::numeric), 0) AS output,
                 coalesce(sum((facets->>'dlp_hits')::numeric), 0) AS dlp_hits, coalesce(sum((facets->>'cost_nano_usd')::numeric), 0) AS cost, count(*) FILTER (WHERE ${UNPRICED_SQL}) AS unpriced
            FROM gw_audit_records WHERE ${where.sql} AND coalesce(facets->>'operation', '') NOT LIKE 'hub.%' GROUP BY 1, 2`,
-        where.params,
+        [...where.params, tz],
       );
-      return { ...usageReport(by, result.rows), since: since ?? null, until: until ?? null, unpriced_models: await unpricedModelsIn(database, where) };
+      return { ...usageReport(by, result.rows), since: since ?? null, until: until ?? null, tz, unpriced_models: await unpricedModelsIn(database, where) };
     },
-    async cacheUsage(by, since, until) {
+    async cacheUsage(by, since, until, tz = 'UTC') {
       if (!isCacheGrouping(by)) throw new StateError('usage', `by is one of team, session, person, key_id, model, provider, day`);
       const where = usageWhere(requestWhere(since ? { since } : {}), until === undefined ? undefined : timeOf('until', until));
-      return cacheRowsFromSql((await database.query<CacheSqlRow>(cacheUsageSql(by, where.sql), where.params)).rows);
+      return cacheRowsFromSql((await database.query<CacheSqlRow>(cacheUsageSql(by, where.sql, `$${where.params.length + 1}`), by === 'day' ? [...where.params, tz] : where.params)).rows);
     },
     async providerHealth(since) {
       const where = requestWhere({ since });

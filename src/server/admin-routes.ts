@@ -15,6 +15,7 @@ import type { AuditFields } from '../audit/record.js';
 import { findAdminToken } from '../state/admin-tokens.js';
 import type { AdminTokenRecord } from '../state/schema.js';
 import { StateError } from '../state/state-errors.js';
+import { GatewayError } from '../errors.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
 
 export interface AdminServerContext extends AdminContext {
@@ -154,6 +155,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
       const extra = entry.operation !== 'admin.whoami' ? {} : context.personal ? { personal: true } : who.session ? { csrf: csrfFor(context.hubSecret, who.session) } : {};
       return reply.code(answer.status).header('cache-control', 'no-store').send(entry.operation === 'admin.whoami' ? { ...(answer.body as object), ...extra } : answer.body);
     } catch (error) {
+      // A refusal with a catalog code (src/errors.ts) keeps its status and code.
+      if (error instanceof GatewayError) return reply.code(error.status).send({ error: { message: error.message, code: error.code } });
       const status = error instanceof AdminInputError ? 400 : error instanceof StateError ? (error.kind === 'usage' ? 400 : error.kind === 'refused' ? 409 : 500) : 500;
       const message = error instanceof AdminInputError || error instanceof StateError ? error.message : 'internal error';
       return reply.code(status).send({ error: { message, code: status === 409 ? 'conflict' : status === 400 ? 'invalid_request' : 'internal' } });

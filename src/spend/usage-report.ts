@@ -5,6 +5,7 @@
 import type { RequestRecord } from './read-trail.js';
 import { isControlPlaneCall } from '../audit/record.js';
 import { addCacheFields, emptyCacheFields, finishCacheFields, type CacheFields } from './cache-usage.js';
+import { dayIn } from './usage-day.js';
 
 export type UsageGrouping = 'team' | 'person' | 'key' | 'model' | 'provider' | 'day' | 'session';
 
@@ -32,6 +33,8 @@ export interface UsageFilter {
   until?: Date;
   /** Only this person's calls (a laptop's own usage). */
   person?: string;
+  /** The zone whose days `day` groups by (usage-day.ts, checked by the caller); UTC when absent. */
+  tz?: string;
 }
 
 export async function summariseUsage(records: AsyncIterable<RequestRecord> | Iterable<RequestRecord>, by: UsageGrouping, filter: UsageFilter = {}): Promise<UsageRow[]> {
@@ -42,7 +45,7 @@ export async function summariseUsage(records: AsyncIterable<RequestRecord> | Ite
     if ((since !== undefined && record.ts < since) || (until !== undefined && record.ts >= until)) continue;
     if (filter.person !== undefined && record.person !== filter.person) continue;
     if (isControlPlaneCall(record.operation)) continue;
-    const group = groupOf(record, by);
+    const group = groupOf(record, by, filter.tz ?? 'UTC');
     let row = rows.get(group);
     if (!row) {
       row = { group, calls: 0, input_tokens: 0, output_tokens: 0, cached_read_tokens: 0, reasoning_tokens: 0, images: 0, audio_seconds: 0, characters: 0, cost_nano_usd: 0, unpriced_calls: 0, ...emptyCacheFields() };
@@ -64,14 +67,14 @@ export async function summariseUsage(records: AsyncIterable<RequestRecord> | Ite
   return [...rows.values()].map((row) => finishCacheFields(row, row.input_tokens)).sort((a, b) => b.cost_nano_usd - a.cost_nano_usd || a.group.localeCompare(b.group));
 }
 
-function groupOf(record: RequestRecord, by: UsageGrouping): string {
+function groupOf(record: RequestRecord, by: UsageGrouping, zone: string): string {
   switch (by) {
     case 'team': return record.team ?? '(none)';
     case 'person': return record.person ?? '(no person)';
     case 'key': return record.key_id ?? '(no key)';
     case 'model': return record.model ?? '(no model)';
     case 'provider': return record.provider ?? '(no provider)';
-    case 'day': return record.ts.slice(0, 10);
+    case 'day': return dayIn(record.ts, zone);
     // A coding-agent session (docs/sessions.md): its model calls and its MCP tool calls together.
     case 'session': return record.session ?? '(no session)';
   }

@@ -25,10 +25,11 @@ export interface ConsoleBrowser {
   close(): Promise<void>;
 }
 
-export async function openConsoleBrowser(): Promise<ConsoleBrowser> {
+/** `timezoneId`: the browser's time zone (an IANA name), for pages that show days; the machine's when absent. */
+export async function openConsoleBrowser(options: { timezoneId?: string } = {}): Promise<ConsoleBrowser> {
   await mkdir(SHOTS, { recursive: true });
   const profile = await mkdtemp(path.join(os.tmpdir(), 'gw-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { ...CHROMIUM, locale: 'en-US', viewport: { width: LAYOUT_WIDTH, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, { ...CHROMIUM, locale: 'en-US', viewport: { width: LAYOUT_WIDTH, height: 900 }, ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}) });
   const page = context.pages()[0] ?? await context.newPage();
   // A locator that finds nothing fails the step, naming it, well before the test's own time-out.
   page.setDefaultTimeout(10_000);

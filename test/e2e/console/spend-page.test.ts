@@ -3,7 +3,9 @@
 // calls and shows the `gw prices set` command, never a bare $0), then priced. The stacked bars
 // cover the chosen range; totals and top spenders equal `gw usage --json` over the same days;
 // a budget set with the CLI shows the spend and what is left as `gw budgets test` and the
-// gateway's refusal say; the CSV download holds exactly the table shown.
+// gateway's refusal say; the CSV download holds exactly the table shown. The browser runs in
+// Kiritimati (UTC+14, no DST), so its days are not UTC's for most of the day: the page counts
+// the browser's days, as `gw usage --tz` does.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../helpers.js';
@@ -63,7 +65,9 @@ async function shownTable(): Promise<string[][]> {
   return table.locator('tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('th, td')].map((cell) => (cell.textContent ?? '').trim())));
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+const ZONE = 'Pacific/Kiritimati';
+/** Today in the browser's zone (en-CA writes YYYY-MM-DD). */
+const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 const daysBefore = (day: string, count: number) => new Date(Date.parse(`${day}T00:00:00Z`) - count * 86_400_000).toISOString().slice(0, 10);
 
@@ -73,7 +77,7 @@ beforeAll(async () => {
       await runChecked(['teams', 'create', OPS], home);
       await runChecked(['people', 'add', BOB, '--team', OPS], home);
     } }),
-    openConsoleBrowser(),
+    openConsoleBrowser({ timezoneId: ZONE }),
   ]);
   adminToken = (await runChecked(['admin', 'tokens', 'create', '--name', 'lead@example.com'], rig.hub.home)).trim();
   // The running hub reads the CLI's change from state.json on its next poll.
@@ -120,7 +124,14 @@ describe('the Usage page', () => {
 
     await openPage(browser.page, 'Requests');
     await openPage(browser.page, 'Usage');
+    const report = browser.page.waitForResponse((response) => response.url().includes('/admin/api/usage?') && response.url().includes(`since=${daysBefore(today(), 6)}&`));
     await browser.page.getByRole('button', { name: '7d', exact: true }).click();
+    // The page asks for the browser's days: every call made today counts on the zone's today.
+    const asked = await report;
+    expect(new URL(asked.url()).searchParams.get('tz')).toBe(ZONE);
+    const answered = await asked.json() as { tz: string; daily: Array<{ day: string }> };
+    expect(answered.tz).toBe(ZONE);
+    expect([...new Set(answered.daily.map((cell) => cell.day))]).toEqual([today()]);
     const spendChart = browser.page.locator('figure', { has: browser.page.getByRole('img', { name: 'Spend per day by team (USD)' }) });
     await spendChart.locator('canvas').waitFor();
     await expect(spendChart.getAttribute('data-days')).resolves.toBe('7');
@@ -131,7 +142,8 @@ describe('the Usage page', () => {
     expect(legend.map((entry) => entry.split(' ')[0]).sort()).toEqual([TEAM, OPS].sort());
 
     const from = daysBefore(today(), 6);
-    const usage = JSON.parse(await runChecked(['usage', '--by', 'team', '--since', from, '--until', dayAfter(today()), '--json'], rig.hub.home)) as { rows: Array<{ group: string; calls: number; cost_nano_usd: number; unpriced_calls: number }> };
+    const usage = JSON.parse(await runChecked(['usage', '--by', 'team', '--since', from, '--until', dayAfter(today()), '--tz', ZONE, '--json'], rig.hub.home)) as { tz: string; rows: Array<{ group: string; calls: number; cost_nano_usd: number; unpriced_calls: number }> };
+    expect(usage.tz).toBe(ZONE);
     await expect.poll(async () => (await shownTable()).length).toBe(usage.rows.length + 2);
     const table = await shownTable();
     for (const row of usage.rows) {
@@ -149,7 +161,7 @@ describe('the Usage page', () => {
 
     // Cost per key: grouped by key, each key's calls and spend.
     await browser.page.getByLabel('Group by').selectOption('key_id');
-    const byKey = JSON.parse(await runChecked(['usage', '--by', 'key', '--since', from, '--until', dayAfter(today()), '--json'], rig.hub.home)) as { rows: Array<{ group: string; calls: number; cost_nano_usd: number }> };
+    const byKey = JSON.parse(await runChecked(['usage', '--by', 'key', '--since', from, '--until', dayAfter(today()), '--tz', ZONE, '--json'], rig.hub.home)) as { rows: Array<{ group: string; calls: number; cost_nano_usd: number }> };
     await browser.page.getByRole('img', { name: 'Spend per day by key (USD)' }).waitFor();
     await expect.poll(async () => (await shownTable())[0]![0]).toBe('key');
     const keyTable = await shownTable();
@@ -161,7 +173,7 @@ describe('the Usage page', () => {
     await browser.page.getByLabel('From').fill(daysBefore(today(), 2));
     await expect.poll(() => spendChart.getAttribute('data-days')).toBe('3');
     await expect(spendChart.getAttribute('data-from')).resolves.toBe(daysBefore(today(), 2));
-    await expect(browser.page.getByRole('table', { name: 'Usage totals' }).locator('caption').textContent()).resolves.toBe(`Totals ${daysBefore(today(), 2)} to ${today()} (UTC days)`);
+    await expect(browser.page.getByRole('table', { name: 'Usage totals' }).locator('caption').textContent()).resolves.toBe(`Totals ${daysBefore(today(), 2)} to ${today()} (days in ${ZONE})`);
     await browser.page.getByRole('button', { name: '30d', exact: true }).click();
     await expect.poll(() => spendChart.getAttribute('data-days')).toBe('30');
   }, 90_000);
@@ -197,13 +209,22 @@ describe('the Usage page', () => {
     expect(((await answer.json()) as { error: { message: string } }).error.message).toBe('until must be a time (ISO 8601, e.g. 2026-11-24 or 2026-11-24T09:00:00Z); got next-tuesday');
   });
 
+  it('refuses a time zone it does not know with the catalog\'s code', async () => {
+    const answer = await fetch(`${rig.hub.url}/admin/api/usage?by=day&tz=Mars%2FOlympus_Mons`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(answer.status).toBe(400);
+    const body = (await answer.json()) as { error: { message: string; code: string } };
+    expect(body.error.code).toBe('GW_ERR_USAGE_UNKNOWN_TIME_ZONE');
+    expect(body.error.message).toContain('unknown time zone "Mars/Olympus_Mons"');
+  });
+
   it('downloads a CSV of exactly the table shown; nothing overflows at 1280 px', async () => {
     const table = await shownTable();
     const [download] = await Promise.all([browser.page.waitForEvent('download'), browser.page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^gw-usage-by-team-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile(await download.path(), 'utf8');
     const parsed = csv.trimEnd().split('\r\n').map((line) => line.split(','));
-    expect(parsed).toEqual(table);
+    // The table's rows, and the zone of its days (the caption on screen) as a last column.
+    expect(parsed).toEqual(table.map((row, index) => [...row, index === 0 ? 'Days in' : ZONE]));
     expect(parsed.length).toBeGreaterThan(3);
     expect(await layoutProblems(browser.page)).toEqual([]);
     await browser.shot('usage');

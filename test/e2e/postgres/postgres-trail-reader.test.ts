@@ -10,6 +10,7 @@ import { facetsAgree } from '../../../src/postgres/request-facets.js';
 import { openPostgresAuditTrail } from '../../../src/postgres/postgres-audit-trail.js';
 import { createPostgresTrailReader } from '../../../src/postgres/postgres-trail-reader.js';
 import { matches, summarizeProviderHealth, summarizeUsage, toSummary, type RequestFilter, type RequestSummary, type TrailReader } from '../../../src/admin/trail-reader.js';
+import { summarizeCacheUsage } from '../../../src/admin/summarize-cache-usage.js';
 import { loadOrCreateSigningKey } from '../../../src/audit/signing-key.js';
 import { makeHome } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
@@ -105,6 +106,31 @@ describe('usage', () => {
     // The record at the window's end is outside it, as gw usage --until leaves it out.
     expect(written.some((summary) => summary.ts === until)).toBe(true);
     expect(report.until).toBe(until);
+  });
+});
+
+describe('usage in a time zone (days read there, src/spend/usage-day.ts)', () => {
+  // The records run an hour apart from 2026-11-01T00:00Z: Los Angeles left summer time that
+  // morning (02:00 PDT = 09:00Z), so its 2026-11-01 is 25 hours long; Kolkata is 5:30 ahead.
+  it.each([['America/Los_Angeles', 'day'], ['America/Los_Angeles', 'team'], ['Asia/Kolkata', 'day'], ['UTC', 'day']] as const)('%s by %s: SQL days equal the lines\' days', async (tz, by) => {
+    const expected = summarizeUsage([...written].reverse(), by, undefined, undefined, tz);
+    const report = await reader.usage(by, undefined, undefined, tz);
+    expect(report).toEqual(expected);
+    expect(report.tz).toBe(tz);
+    const cache = await reader.cacheUsage(by, undefined, undefined, tz);
+    expect(cache).toEqual(summarizeCacheUsage([...written].reverse(), by, undefined, undefined, tz));
+  });
+
+  it('a UTC morning is the day before in Los Angeles, and the day clocks go back has 25 hours', async () => {
+    const report = await reader.usage('day', undefined, undefined, 'America/Los_Angeles');
+    const calls = (day: string) => report.groups.find((group) => group.group === day)?.requests;
+    // 00:00Z-06:00Z on 2026-11-01 are 17:00-23:00 PDT on 2026-10-31 (one checkpoint push is control plane, not usage).
+    expect(calls('2026-10-31')).toBe(7);
+    expect(calls('2026-11-01')).toBe(25);
+    expect(calls('2026-11-02')).toBe(24);
+    const utc = await reader.usage('day');
+    expect(utc.groups.find((group) => group.group === '2026-10-31')).toBeUndefined();
+    expect(utc.groups.find((group) => group.group === '2026-11-01')?.requests).toBe(24);
   });
 });
 
