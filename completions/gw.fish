@@ -502,6 +502,7 @@ complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcomma
 complete -c gw -n '__fish_seen_subcommand_from usage' -l by -r -d 'team, person, key, model, provider, day, session'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l since -r -d 'from this long ago (7d, 12h) or this date (2026-11-01)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l until -r -d 'up to this long ago or this date (default now)'
+complete -c gw -n '__fish_seen_subcommand_from usage' -l tz -r -d 'the time zone of --by day and of a date-only --since/--until: an IANA name such as America/Los_Angeles (default: UTC, as before)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l person -r -d 'only this person\'s calls'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l json -d 'print JSON'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l csv -d 'print CSV'
