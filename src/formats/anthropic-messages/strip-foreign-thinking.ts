@@ -4,7 +4,7 @@
 // the whole turn (`Invalid signature in thinking block`). Those blocks are dropped, and counted;
 // every other byte of the body stays the client's unless one is found.
 import type { TranslationWarning } from '../../canonical/codec.js';
-import { FOREIGN_SIGNATURE_MARK, unwrapForeignSignature } from '../shared/foreign-thinking-signature.js';
+import { unwrapForeignSignature } from '../shared/foreign-thinking-signature.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -17,17 +17,23 @@ function isCarriedThinking(block: unknown): boolean {
 }
 
 /**
- * The body without gw-carried thinking, or null when there is none (the common case, decided by
- * one byte search of the raw body, so the client's bytes go out untouched).
+ * The body without gw-carried thinking, or null when there is none (the common case: the
+ * client's bytes go out untouched). Decided on the parsed body, whose thinking blocks are few
+ * and cheap to check; a byte search of the raw body for the carrier mark cost ~130 µs on a
+ * 212 KB Claude Code request, about a tenth of gw's whole cost for it.
  */
-export function stripForeignThinking(raw: Buffer, body: JsonObject): { body: JsonObject; warnings: TranslationWarning[] } | null {
-  if (raw.indexOf(FOREIGN_SIGNATURE_MARK) < 0 || !Array.isArray(body.messages)) return null;
+export function stripForeignThinking(body: JsonObject): { body: JsonObject; warnings: TranslationWarning[] } | null {
+  if (!Array.isArray(body.messages) || !body.messages.some(holdsCarriedThinking)) return null;
   const warnings: TranslationWarning[] = [];
   const messages = body.messages.map((message: unknown, index) => {
-    if (!isObject(message) || !Array.isArray(message.content) || !message.content.some(isCarriedThinking)) return message;
-    const content = message.content.filter((block: unknown) => !isCarriedThinking(block));
+    if (!holdsCarriedThinking(message)) return message;
+    const content = (message as { content: unknown[] }).content.filter((block: unknown) => !isCarriedThinking(block));
     warnings.push({ code: 'dropped:reasoning', detail: `messages[${index}]: thinking from another provider has no Anthropic signature` });
-    return { ...message, content };
+    return { ...(message as JsonObject), content };
   });
-  return warnings.length === 0 ? null : { body: { ...body, messages }, warnings };
+  return { body: { ...body, messages }, warnings };
+}
+
+function holdsCarriedThinking(message: unknown): boolean {
+  return isObject(message) && Array.isArray(message.content) && message.content.some(isCarriedThinking);
 }

@@ -5,7 +5,7 @@
 // encrypted_content, or empty for unsigned reasoning. It is never an Anthropic signature: gw unwraps
 // it when the client sends it back, so the opaque value returns to the provider that made it, and
 // drops the block (counted) whenever it would reach Anthropic.
-export const FOREIGN_SIGNATURE_MARK = 'gwsig.v1.';
+const FOREIGN_SIGNATURE_MARK = 'gwsig.v1.';
 
 export type ForeignOrigin = 'openai' | 'google' | 'none';
 

@@ -41,7 +41,7 @@ function needsUsageRequested(call: InboundCall, target: Target, body: JsonObject
 function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Target, mark: AddCacheMarker | null): { bytes: Buffer; hideUsageChunk: boolean; warnings?: TranslationWarning[] } {
   let original = request.body as JsonObject;
   // A session that crossed dialects may hold thinking with a gw carrier, never an Anthropic signature.
-  const stripped = call.operation === 'messages' && request.rawBody && adapterFor(target.provider.kind).dialect === 'anthropic' ? stripForeignThinking(request.rawBody, original) : null;
+  const stripped = call.operation === 'messages' && adapterFor(target.provider.kind).dialect === 'anthropic' ? stripForeignThinking(original) : null;
   if (stripped) original = stripped.body;
   let json = original;
   const setModel = adapterFor(target.provider.kind).modelInBody(target.provider) && target.upstreamModel !== null && original.model !== target.upstreamModel;

@@ -166,10 +166,10 @@ describe('thinking signatures are never forged', () => {
     const body = { model: 'm', messages: [
       { role: 'assistant', content: [{ type: 'thinking', thinking: 'a', signature: 'gwsig.v1.google.X' }, { type: 'thinking', thinking: 'b', signature: 'EqReal' }, { type: 'text', text: 'hi' }] },
     ] };
-    const stripped = stripForeignThinking(Buffer.from(JSON.stringify(body)), body);
+    const stripped = stripForeignThinking(body);
     expect(stripped?.warnings.map((warning) => warning.code)).toEqual(['dropped:reasoning']);
     expect((stripped?.body.messages as Array<{ content: Block[] }>)[0]!.content.map((block) => block.thinking ?? block.text)).toEqual(['b', 'hi']);
     const clean = { model: 'm', messages: [{ role: 'user', content: 'gwsig is just a word here' }] };
-    expect(stripForeignThinking(Buffer.from(JSON.stringify(clean)), clean)).toBeNull();
+    expect(stripForeignThinking(clean)).toBeNull();
   });
 });
