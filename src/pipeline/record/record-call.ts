@@ -16,6 +16,7 @@ import { NANOS_PER_USD } from '../../spend/price-book.js';
 import type { RequestState } from '../request-state.js';
 import { SESSION_IGNORED_WARNING, type Lineage } from '../decode/read-lineage.js';
 import { countCacheUse, noteCacheBreak } from './note-cache-use.js';
+import { copyWith } from '../../copy-with.js';
 
 /** 499: nginx's code for "client closed the request", used in audit and logs only. */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -69,7 +70,7 @@ export interface FinishedCall {
  */
 function dataOf(data: RequestState['trace']['data'], state: RequestState): AuditFields['data'] {
   if (state.overheadSeconds === null) return Object.keys(data).length > 0 ? { ...data } : undefined;
-  return { ...data, upstream_ms: Number(state.trace.upstreamNanos / 1_000_000n), overhead_us: Math.round(state.overheadSeconds * 1e6) };
+  return copyWith(data, { upstream_ms: Number(state.trace.upstreamNanos / 1_000_000n), overhead_us: Math.round(state.overheadSeconds * 1e6) });
 }
 
 export async function recordCall(services: GatewayServices, call: FinishedCall): Promise<void> {

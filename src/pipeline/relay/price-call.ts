@@ -8,6 +8,7 @@ import { NANOS_PER_USD } from '../../spend/price-book.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineResponse } from '../pipeline-types.js';
 import type { RequestTrace } from '../request-trace.js';
+import { copyWith } from '../../copy-with.js';
 
 const COST_HEADER = 'x-gw-cost-usd';
 
@@ -70,7 +71,7 @@ export function withCostHeader(response: PipelineResponse, services: GatewayServ
   if (!Buffer.isBuffer(response.body)) return response;
   const cost = priceCall(services, trace);
   if (!cost) return response;
-  return { ...response, headers: { ...response.headers, [COST_HEADER]: formatUsd(cost) } };
+  return copyWith(response, { headers: copyWith(response.headers, { [COST_HEADER]: formatUsd(cost) }) });
 }
 
 /** nano-USD → `0.00325` (nine decimals at most, trailing zeros dropped); unknown stays `unknown`. */
