@@ -89,7 +89,13 @@ async function windowRequests(): Promise<number> {
   });
 }
 
-interface TrailSums { calls: number; nanos: number; unwarned: number }
+interface TrailSums {
+  calls: number;
+  nanos: number;
+  unwarned: number;
+  /** Calls served under the fail mode (limits_unavailable) that started before `instant` (ms since the epoch). */
+  warnedStartedBefore(instant: number): number;
+}
 
 /** What the PostgreSQL trail recorded: every request, its cost, and how many Redis's limiter admitted (no limits_unavailable warning). */
 async function trail(): Promise<TrailSums> {
@@ -97,11 +103,13 @@ async function trail(): Promise<TrailSums> {
   await client.connect();
   try {
     const { rows } = await client.query<{ line: string }>(`SELECT line FROM gw_audit_records WHERE kind = 'request'`);
-    const records = rows.map((row) => JSON.parse(row.line) as { team?: string; cost?: { nano_usd?: number }; warnings?: string[] }).filter((record) => record.team === 'eng');
+    const records = rows.map((row) => JSON.parse(row.line) as { team?: string; ts: string; latency_ms: number; cost?: { nano_usd?: number }; warnings?: string[] }).filter((record) => record.team === 'eng');
+    const warned = records.filter((record) => (record.warnings ?? []).some((warning) => warning.startsWith('limits_unavailable')));
     return {
       calls: records.length,
       nanos: records.reduce((sum, record) => sum + (record.cost?.nano_usd ?? 0), 0),
-      unwarned: records.filter((record) => !(record.warnings ?? []).some((warning) => warning.startsWith('limits_unavailable'))).length,
+      unwarned: records.length - warned.length,
+      warnedStartedBefore: (instant) => warned.filter((record) => Date.parse(record.ts) - record.latency_ms < instant).length,
     };
   } finally {
     await client.end();
@@ -169,8 +177,13 @@ it('Redis frozen 10 s under load: calls keep their speed (open); afterwards the 
   }
   expect(sums.calls).toBe(outcomes.length);
   expect.soft(counter).toBe(sums.nanos);
-  // Admits that ran late (queued while Redis was frozen) added nothing to the window.
-  expect.soft(await windowRequests()).toBe(sums.unwarned);
+  // Admits that ran late (queued while Redis was frozen) added nothing to the window. One that Redis ran
+  // just before the stop may have counted while its reply waited for the end of Redis's event-loop turn
+  // (replies are written after the turn), so its call was served as unchecked: the window may hold those
+  // calls, sent before the freeze, and nothing sent during it.
+  const window = await windowRequests();
+  expect.soft(window).toBeGreaterThanOrEqual(sums.unwarned);
+  expect.soft(window).toBeLessThanOrEqual(sums.unwarned + sums.warnedStartedBefore(frozeAt));
 }, 120_000);
 
 it('limits_when_redis_down=closed: a frozen Redis refuses budgeted calls with 503 at once; served again once it answers, and the counter still equals the trail', async () => {
