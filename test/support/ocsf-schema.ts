@@ -1,12 +1,12 @@
-// A small OCSF schema resolver for tests: reads the schema's own JSON files (the copy in
-// ../shared/ocsf-schema beside the repository) and checks an event against its class, at every
+// A small OCSF schema resolver for tests: reads the schema's own JSON files (the part of OCSF
+// 1.9.0-dev the export uses, in test/fixtures/ocsf-schema; its README says where it came from) and checks an event against its class, at every
 // nesting level. A class is base_event + its `extends` chain + the profiles it `$include`s and
 // the event applies (metadata.profiles); an object is its `extends` chain (e.g. product →
 // _entity → object) + its `$include`s;
 // dictionary.json gives each attribute's type (an object's name, or a scalar `*_t`) and whether
 // it is an array. Checked: required attributes present, no attribute the schema does not
 // define, scalar types, enum values, and `at_least_one` constraints.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 interface AttributeSpec {
@@ -39,15 +39,8 @@ interface DictionaryEntry {
 /** Set by the schema's compiler from the class itself, not listed in any enum: checked against the class instead. */
 const DERIVED = new Set(['class_uid', 'category_uid', 'type_uid']);
 
-/** The schema folder: ../shared/ocsf-schema from the repository root, or from a folder above it (a worktree). */
-export function findOcsfSchema(): string {
-  const root = path.resolve(import.meta.dirname, '../..');
-  for (let dir = root; ; dir = path.dirname(dir)) {
-    const candidate = path.join(path.dirname(dir), 'shared', 'ocsf-schema');
-    if (existsSync(path.join(candidate, 'dictionary.json'))) return candidate;
-    if (path.dirname(dir) === dir) throw new Error(`no OCSF schema in ../shared/ocsf-schema above ${root}`);
-  }
-}
+/** The schema folder, inside the repository: a clone needs nothing beside it. */
+export const OCSF_SCHEMA_DIR = path.resolve(import.meta.dirname, '../fixtures/ocsf-schema');
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
@@ -66,7 +59,7 @@ export class OcsfSchema {
   private readonly classes = new Map<number, string>();
   readonly version: string;
 
-  constructor(readonly root: string = findOcsfSchema()) {
+  constructor(readonly root: string = OCSF_SCHEMA_DIR) {
     const dictionary = readJson<{ attributes: Record<string, DictionaryEntry>; types: { attributes: Record<string, { type?: string }> } }>(path.join(root, 'dictionary.json'));
     this.dictionary = dictionary.attributes;
     this.scalarTypes = dictionary.types.attributes;
