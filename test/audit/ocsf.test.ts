@@ -16,7 +16,7 @@ const schema = new OcsfSchema();
 
 const EVERY_KIND: AuditFields[] = [
   { kind: 'gateway.start', data: { pid: 1 } },
-  { kind: 'request', request_id: 'req_1', origin: '127.0.0.1', key_id: 'vk_1', person: 'ada@example.com', team: 'eng', route: '/v1/chat/completions', family: 'openai', operation: 'chat.completions', model: 'gpt-4o', provider: 'openai', status: 200, latency_ms: 12, tokens: { input: 3, output: 5 }, outcome: ['ok'], cost: { nano_usd: 120, price: 'dataset' } },
+  { kind: 'request', request_id: 'req_1', origin: '127.0.0.1', key_id: 'vk_1', person: 'ada@example.com', team: 'eng', route: '/v1/chat/completions', family: 'openai', operation: 'chat.completions', model: 'gpt-4o', provider: 'openai', status: 200, latency_ms: 12, tokens: { input: 3, output: 5 }, outcome: ['ok'], cost: { nano_usd: 120, price: 'dataset' }, session: 'ses_7f3a', agent: 'claude-code/2.1.197' },
   { kind: 'request', origin: '10.0.0.2', operation: 'embeddings', status: 502, outcome: ['GW_ERR_UPSTREAM_UNAVAILABLE'] },
   { kind: 'auth.refused', origin: '127.0.0.1', outcome: ['GW_ERR_AUTH_INVALID'] },
   { kind: 'auth.refused_burst', origin: '127.0.0.1', data: { count: 12 } },
@@ -89,6 +89,16 @@ describe('the OCSF mapping', () => {
     for (const event of events) expect(schema.check(event), String(event.raw_data)).toEqual([]);
     const classes = Object.fromEntries(events.map((event) => [(event.unmapped as { gw: { kind: string } }).gw.kind, event.class_uid]));
     expect(classes).toMatchObject({ request: 6003, 'login.exchange': 3002, 'auth.refused': 3002, 'admin.change': 3004, 'gateway.start': 6002, 'audit.gap': 6008, 'guard.refused': 6003, 'realtime.open': 6003 });
+  });
+
+  it('says which schema it follows, and a call from a coding agent carries the agent and its session as ai_agent', async () => {
+    const events = (await exported(trail)).map((line) => JSON.parse(line) as { metadata: { version: string; profiles: string[] }; ai_agent?: unknown; ai_model?: unknown });
+    for (const event of events) expect(event.metadata.version).toBe(schema.version);
+    const [agentCall, plainCall] = events.filter((_, index) => EVERY_KIND[index]!.kind === 'request');
+    expect(agentCall!.ai_agent).toEqual({ name: 'claude-code', version: '2.1.197', instance_uid: 'ses_7f3a', ai_model: { name: 'gpt-4o', ai_provider: 'openai' } });
+    expect(agentCall!.metadata.profiles).toContain('ai_operation');
+    // Without a known agent there is no ai_agent (and this call named no model either).
+    expect(plainCall!.ai_agent).toBeUndefined();
   });
 
   it('each event carries its chain, link, fingerprint, stable uid and, on the checkpoint\'s record, the signature', async () => {

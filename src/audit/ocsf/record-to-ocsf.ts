@@ -6,7 +6,8 @@ import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord, AuditValue } from '../record.js';
 import { adminActionOf, ocsfClassOf } from './ocsf-class.js';
 
-const OCSF_VERSION = '1.9.0-dev';
+/** The schema the events follow: the copy the tests check them against (test/fixtures/ocsf-schema/version.json). */
+export const OCSF_VERSION = '1.9.0-dev';
 const RECORD_SERIALIZATION = 'gw audit record v1: SHA-256 of prev, "\\n" and the JCS (RFC 8785) of raw_data without hash';
 const CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash';
 const CLOSED_CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash "\\nclosed"';
@@ -136,7 +137,18 @@ function apiFields(record: AuditRecord): OcsfEvent {
   if (record.provider !== undefined) fields.dst_endpoint = { svc_name: record.provider };
   if (record.status !== undefined) fields.http_response = { code: record.status };
   if (record.model !== undefined && record.provider !== undefined) fields.ai_model = { name: record.model, ai_provider: record.provider };
+  if (record.agent !== undefined) fields.ai_agent = aiAgentOf(record.agent, record.session, fields.ai_model);
   return fields;
+}
+
+/**
+ * The coding agent that made the call (docs/sessions.md): the client's name/version as the
+ * agent, the session as its instance (one run), and the model the call went to.
+ */
+function aiAgentOf(agent: string, session: string | undefined, model: OcsfValue | undefined): OcsfEvent {
+  const slash = agent.lastIndexOf('/');
+  const named: OcsfEvent = slash > 0 ? { name: agent.slice(0, slash), version: agent.slice(slash + 1) } : { name: agent };
+  return { ...named, ...(session !== undefined ? { instance_uid: session } : {}), ...(model !== undefined ? { ai_model: model } : {}) };
 }
 
 function classFields(record: AuditRecord, classUid: number): OcsfEvent {
@@ -173,7 +185,7 @@ export function recordToOcsf(record: AuditRecord, line: string, link: EventLink)
   const ocsfClass = ocsfClassOf(record);
   const time = Date.parse(record.ts);
   const specific = classFields(record, ocsfClass.class_uid);
-  const profiles = ['record_integrity', ...(specific.ai_model ? ['ai_operation'] : [])];
+  const profiles = ['record_integrity', ...(specific.ai_model || specific.ai_agent ? ['ai_operation'] : [])];
   const unmapped: OcsfEvent = { gw: gwFields(record) };
   if (link.signature) unmapped.gw_signatures = signatureEntries(record, link);
   return {
