@@ -1,11 +1,10 @@
-// The import rules of ../shared/CONVENTIONS.md ("Which way imports run") and the "nevers" of the
-// architecture picture (docs/architecture.md), checked in the test run
+// The import rules (which way imports run) and the "nevers" of the architecture picture
+// (docs/architecture.md), checked in the test run
 // (test/e2e/architecture/import-rules.test.ts). What dependency-cruiser cannot see, property reads
 // such as process.env and calls such as Date.now(), test/architecture/source-rules.test.ts greps for.
 const pure = '^src/(formats|policy|dlp|routing|canonical|streaming)/|^src/audit/(chain|verify)\\.ts$|^src/errors\\.ts$';
 
-// The parts of the architecture picture (../shared/architecture/intended-layers.json, drawn in
-// docs/architecture.md) and the folders each holds. Registry is the two files of src/formats/
+// The parts of the architecture picture (the table and arrows of docs/architecture.md) and the folders each holds. Registry is the two files of src/formats/
 // that are the door into the dialects; Formats is the rest of src/formats/.
 const REGISTRY = '^src/formats/(codec-registry|patch-json-field)\\.ts$';
 const parts = {

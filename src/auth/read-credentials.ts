@@ -1,7 +1,7 @@
 // Reads every place a credential can arrive, from the raw header list: Node keeps
 // only the first of two Authorization headers and joins duplicate x-api-key values
 // with ", ", so `request.headers` would hide an ambiguous request.
-// The rules are the spec's Authentication table (../shared/spec/data-plane-api.md).
+// The rules are the spec's Authentication table (docs/configuration.md, "Authentication: the spec's table").
 
 export type CredentialPlace = 'x-gw-vk' | 'authorization' | 'x-api-key' | 'x-goog-api-key' | 'api-key';
 

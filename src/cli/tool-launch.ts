@@ -1,7 +1,7 @@
 // How `gw run <tool>` points each coding tool at gw without touching the user's own
 // configuration: environment variables and command-line overrides only, plus, where a tool
 // reads nothing else, a settings file of its own in a temporary folder. Pure: the caller
-// spawns the tool. What each tool needs is from ../shared/research/real-clients.md.
+// spawns the tool. What each tool needs: docs/getting-started.md (gw run), docs/compatibility.md.
 import { isPlainObject } from '../is-plain-object.js';
 import { codexMcpOverrides, codexProviderHeaders, geminiCustomHeaders, geminiMcpServer, opencodeMcp, runSession, sessionHeader } from './tool-mcp-config.js';
 

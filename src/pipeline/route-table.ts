@@ -1,4 +1,4 @@
-// Every route of the data-plane contract (../shared/spec/data-plane-api.md), tagged
+// Every route of the data-plane contract (docs/routes.md), tagged
 // with its dialect (which error shape and credential rules apply) and operation
 // (what the pipeline does). Auth, audit and metrics hook on these tags, so a route
 // is governed from the day it is listed, even before its operation is delivered.

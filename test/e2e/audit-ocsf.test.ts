@@ -1,7 +1,7 @@
 // The trail where an auditor's SIEM looks (issue 27): `gw audit export --format ocsf` writes
 // one OCSF 1.9 event per record of a real trail (model calls, a refused credential, a device
 // login, admin changes, two starts and stops), each complete and defined per the schema files
-// in ../shared/ocsf-schema, and `gw audit verify --ocsf FILE --key PUB` checks the file with
+// in test/fixtures/ocsf-schema, and `gw audit verify --ocsf FILE --key PUB` checks the file with
 // nothing else: an edited, dropped or reordered event fails and is named. The same for a
 // chain of a real PostgreSQL store.
 import { readFile, writeFile } from 'node:fs/promises';

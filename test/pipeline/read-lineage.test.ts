@@ -1,5 +1,5 @@
 // The one reader of "which session is this" (affinity and the audit record) and of the agent,
-// on the headers each client really sends (../shared/research/real-clients.md).
+// on the headers each client really sends (docs/sessions.md).
 import { describe, expect, it } from 'vitest';
 import { agentOf, readAgent } from '../../src/pipeline/decode/read-agent.js';
 import { readLineage } from '../../src/pipeline/decode/read-lineage.js';

@@ -1,6 +1,6 @@
 // Which coding-agent session a call belongs to, read from what the client itself sends: one
 // reader for session affinity (plan-targets.ts) and the audit record's `session` (lineage,
-// docs/sessions.md). What each client really sends is in ../shared/research/real-clients.md:
+// docs/sessions.md). What each client really sends (docs/sessions.md has the table):
 //   x-gw-session               gw's own header, for any client (wins when present)
 //   x-claude-code-session-id   Claude Code
 //   session-id                 Codex (session_id / conversation_id in older releases)

@@ -1,4 +1,4 @@
-// The coding tools of ../shared/research/real-clients.md (Claude Code, Codex,
+// The coding tools of docs/compatibility.md (Claude Code, Codex,
 // Gemini CLI, opencode), run headless as a user runs them, each completing one
 // turn with a tool call through a real `gw serve` against each provider dialect
 // (openai, anthropic, gemini, all fake providers on 127.0.0.1). The fakes call the

@@ -1,5 +1,5 @@
 // Runs one headless turn of a real coding tool (Claude Code, Codex, Gemini CLI,
-// opencode) against gw, the way ../shared/research/real-clients.md says a user
+// opencode) against gw, the way docs/getting-started.md (gw run) says a user
 // does: a fresh HOME and working folder in the temp dir (never the repo: the
 // fake providers make the tool call its first tool, which may be Bash), only the
 // gw base URL and key in an otherwise empty environment, and every setting that

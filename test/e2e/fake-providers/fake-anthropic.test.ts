@@ -46,7 +46,7 @@ describe('fake Anthropic with @anthropic-ai/sdk', () => {
   });
 
   it('serves /v1/messages?beta=true, count_tokens and models', async () => {
-    // Claude Code always posts to /v1/messages?beta=true (shared/research/real-clients.md).
+    // Claude Code always posts to /v1/messages?beta=true.
     const beta = await fetch(`${fake.url}/v1/messages?beta=true`, {
       method: 'POST', headers: { 'x-api-key': 'sk-ant-fake', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' }, body: JSON.stringify(request),
     });
