@@ -3,9 +3,12 @@
 // the command and its flags in the commander program (buildProgram, what --help and completions/
 // are made from). Links are test/docs/doc-links.test.ts's; commands in fenced shell blocks are
 // test/cli/readme-commands.test.ts's.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../src/cli/cli-context.js';
 import { buildProgram } from '../../src/cli/main.js';
+import { REPO_ROOT, readMarkdown } from './markdown-files.js';
 import { commandsNamed, missingPath, pathsNamed, referenceFiles, repositoryPaths, unknownCommand, type Reference } from './doc-references.js';
 
 const context: CliContext = { stdout: { write: () => undefined }, stderr: { write: () => undefined }, env: {}, home: () => '/nonexistent' };
@@ -36,6 +39,14 @@ describe.each(files.map((file) => [file]))('%s', (file) => {
     });
     expect(unknown).toEqual([]);
   });
+});
+
+it('docs/README.md is the index: each page of docs/ on one line, under the reader\'s groups', () => {
+  const index = readMarkdown('docs/README.md');
+  const pages = readdirSync(path.join(REPO_ROOT, 'docs')).filter((name) => name.endsWith('.md') && name !== 'README.md');
+  const listed = [...index.matchAll(/^- \[[^\]]+\]\(([^)#]+)\)/gm)].map((match) => match[1]);
+  expect([...listed].sort()).toEqual(pages.sort());
+  expect([...index.matchAll(/^## (.+)$/gm)].map((match) => match[1])).toEqual(['Start', 'Run', 'Govern', 'Audit', 'Operate', 'Develop']);
 });
 
 describe('the check itself', () => {
