@@ -1,6 +1,7 @@
 // What the docs name that a reader would look for: file paths of the repository and `gw` commands
-// with their flags, found in README.md, docs/**/*.md and the folder READMEs (src/**/README.md),
-// and the check of each against the repository's files and the commander program (issue 37).
+// with their flags, found in README.md, docs/**/*.md and the folder READMEs (src/**/README.md,
+// test/fixtures/**/README.md), and the check of each against the repository's files and the
+// commander program (issue 37).
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -15,7 +16,7 @@ const ROOTED_PATH = new RegExp(`(?<![\\w./@~$-])((?:${ROOTS.map((root) => root.r
 /** A source file named without its folder (`chain.ts`, `sink/sink-queue.ts`): only inside inline code. */
 const SOURCE_FILE = /^[\w-]+(?:\/[\w.-]+)*\.(?:ts|mjs|cjs|sh|md)$/;
 
-/** README.md, docs/**, then every folder README under src/. */
+/** README.md, docs/**, then every folder README under src/ and test/fixtures/. */
 export function referenceFiles(): string[] {
   const readmes: string[] = [];
   const walk = (folder: string): void => {
@@ -26,6 +27,7 @@ export function referenceFiles(): string[] {
     }
   };
   walk('src');
+  walk('test/fixtures');
   return [...markdownFiles(), ...readmes.sort()];
 }
 
