@@ -1,7 +1,7 @@
 // Docs that stay true (issue 37): every file path and every `gw` command and flag that README.md,
-// docs/**/*.md and the folder READMEs (src/**/README.md, test/fixtures/**/README.md) name exists: the path in the repository,
-// the command and its flags in the commander program (buildProgram, what --help and completions/
-// are made from). Links are test/docs/doc-links.test.ts's; commands in fenced shell blocks are
+// docs/**/*.md and the folder READMEs (src/**/README.md, test/fixtures/**/README.md) name
+// exists: the path in the repository, the command and its flags in the commander program
+// (buildProgram, what --help and completions/ are made from). Links are test/docs/doc-links.test.ts's; commands in fenced shell blocks are
 // test/cli/readme-commands.test.ts's.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
