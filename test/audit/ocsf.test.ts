@@ -95,10 +95,10 @@ describe('the OCSF mapping', () => {
     const events = (await exported(trail)).map((line) => JSON.parse(line) as { metadata: { version: string; profiles: string[] }; ai_agent?: unknown; ai_model?: unknown });
     for (const event of events) expect(event.metadata.version).toBe(schema.version);
     const [agentCall, plainCall] = events.filter((_, index) => EVERY_KIND[index]!.kind === 'request');
-    expect(agentCall!.ai_agent).toEqual({ name: 'claude-code', version: '2.1.197', instance_uid: 'ses_7f3a', ai_model: { name: 'gpt-4o', ai_provider: 'openai' } });
-    expect(agentCall!.metadata.profiles).toContain('ai_operation');
+    expect(agentCall?.ai_agent).toEqual({ name: 'claude-code', version: '2.1.197', instance_uid: 'ses_7f3a', ai_model: { name: 'gpt-4o', ai_provider: 'openai' } });
+    expect(agentCall?.metadata.profiles).toContain('ai_operation');
     // Without a known agent there is no ai_agent (and this call named no model either).
-    expect(plainCall!.ai_agent).toBeUndefined();
+    expect(plainCall?.ai_agent).toBeUndefined();
   });
 
   it('each event carries its chain, link, fingerprint, stable uid and, on the checkpoint\'s record, the signature', async () => {
@@ -124,6 +124,23 @@ describe('verify --ocsf, pure', () => {
   it('an untouched export verifies', async () => {
     const verdict = await verify(await exported(trail));
     expect(verdict).toMatchObject({ ok: true, events: EVERY_KIND.length, head: { seq: EVERY_KIND.length } });
+  });
+
+  it('an export an older gw made, without ai_agent, still verifies; an edited or half-removed ai_agent does not', async () => {
+    const events = await exported(trail);
+    const agentIndex = EVERY_KIND.findIndex((fields) => fields.agent !== undefined);
+    const rewrite = (change: (event: { ai_agent?: { name?: string }; metadata: { profiles: string[] } }) => void) => events.map((line, index) => {
+      if (index !== agentIndex) return line;
+      const event = JSON.parse(line) as { ai_agent?: { name?: string }; metadata: { profiles: string[] } };
+      change(event);
+      return JSON.stringify(event);
+    });
+    // What the mapping gave before ai_agent: the same event without it (ai_model keeps ai_operation).
+    expect(await verify(rewrite((event) => { delete event.ai_agent; }))).toMatchObject({ ok: true, events: EVERY_KIND.length });
+    const renamed = await verify(rewrite((event) => { if (event.ai_agent) event.ai_agent.name = 'mallory-agent'; }));
+    expect(renamed.firstBad?.reason).toContain('ai_agent.name differs');
+    const halfRemoved = await verify(rewrite((event) => { delete event.ai_agent; event.metadata.profiles = ['record_integrity']; }));
+    expect(halfRemoved).toMatchObject({ ok: false, firstBad: { reason: expect.stringContaining('differs from what its raw_data gives') } });
   });
 
   it('an edited OCSF field, an edited record, a dropped, reordered or cut event, and an untrusted key each fail, naming the event', async () => {

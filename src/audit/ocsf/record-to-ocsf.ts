@@ -129,7 +129,13 @@ function endpointOf(origin: string | undefined): OcsfEvent {
   return isIP(origin) !== 0 ? { ip: origin } : { name: origin };
 }
 
-function apiFields(record: AuditRecord): OcsfEvent {
+/**
+ * Which mapping to apply: the current one, or the one gw wrote before events carried `ai_agent`,
+ * so that an export an older gw made still verifies (its raw_data, which holds the agent, is the same).
+ */
+export type OcsfMapping = 'current' | 'before-ai-agent';
+
+function apiFields(record: AuditRecord, mapping: OcsfMapping): OcsfEvent {
   const api: OcsfEvent = { operation: record.operation ?? record.route ?? record.kind };
   if (record.provider !== undefined) api.service = { name: record.provider };
   if (record.request_id !== undefined) api.request = { uid: record.request_id };
@@ -137,7 +143,7 @@ function apiFields(record: AuditRecord): OcsfEvent {
   if (record.provider !== undefined) fields.dst_endpoint = { svc_name: record.provider };
   if (record.status !== undefined) fields.http_response = { code: record.status };
   if (record.model !== undefined && record.provider !== undefined) fields.ai_model = { name: record.model, ai_provider: record.provider };
-  if (record.agent !== undefined) fields.ai_agent = aiAgentOf(record.agent, record.session, fields.ai_model);
+  if (record.agent !== undefined && mapping === 'current') fields.ai_agent = aiAgentOf(record.agent, record.session, fields.ai_model);
   return fields;
 }
 
@@ -151,10 +157,10 @@ function aiAgentOf(agent: string, session: string | undefined, model: OcsfValue 
   return { ...named, ...(session !== undefined ? { instance_uid: session } : {}), ...(model !== undefined ? { ai_model: model } : {}) };
 }
 
-function classFields(record: AuditRecord, classUid: number): OcsfEvent {
+function classFields(record: AuditRecord, classUid: number, mapping: OcsfMapping): OcsfEvent {
   switch (classUid) {
     case 6003:
-      return apiFields(record);
+      return apiFields(record, mapping);
     case 3002:
       return { user: userOf(record), actor: { user: userOf(record) }, service: { name: 'gw' }, src_endpoint: endpointOf(record.origin) };
     case 3004: {
@@ -181,10 +187,10 @@ function gwFields(record: AuditRecord): OcsfEvent {
   return fields;
 }
 
-export function recordToOcsf(record: AuditRecord, line: string, link: EventLink): OcsfEvent {
+export function recordToOcsf(record: AuditRecord, line: string, link: EventLink, mapping: OcsfMapping = 'current'): OcsfEvent {
   const ocsfClass = ocsfClassOf(record);
   const time = Date.parse(record.ts);
-  const specific = classFields(record, ocsfClass.class_uid);
+  const specific = classFields(record, ocsfClass.class_uid, mapping);
   const profiles = ['record_integrity', ...(specific.ai_model || specific.ai_agent ? ['ai_operation'] : [])];
   const unmapped: OcsfEvent = { gw: gwFields(record) };
   if (link.signature) unmapped.gw_signatures = signatureEntries(record, link);

@@ -13,7 +13,7 @@ import { fingerprintOf } from '../key-fingerprint.js';
 import type { AuditRecord } from '../record.js';
 import { checkRecordLine, checkRecordLink, checkRotationRecord, type ChainClosing, type ChainOpening } from '../verify.js';
 import { handOverNote, handOverProblem } from './ocsf-rotation.js';
-import { eventUidOf, recordToOcsf, type EventCosignature, type EventSignature } from './record-to-ocsf.js';
+import { eventUidOf, recordToOcsf, type EventCosignature, type EventLink, type EventSignature } from './record-to-ocsf.js';
 import { isPlainObject } from '../../is-plain-object.js';
 
 type Canonicalize = (input: unknown) => string | undefined;
@@ -138,6 +138,16 @@ function firstDifference(actual: unknown, expected: unknown, at = ''): string | 
   return canonicalize(actual) === canonicalize(expected) ? undefined : at || '(the event)';
 }
 
+/**
+ * Where an event differs from what its raw_data gives, or undefined. An event without ai_agent may
+ * come from an export an older gw made: it must then match that mapping, whole.
+ */
+function mappingDifference(event: Record<string, unknown>, record: AuditRecord, line: string, link: EventLink): string | undefined {
+  const difference = firstDifference(event, recordToOcsf(record, line, link));
+  if (difference === undefined || event.ai_agent !== undefined) return difference;
+  return firstDifference(event, recordToOcsf(record, line, link, 'before-ai-agent')) === undefined ? undefined : difference;
+}
+
 function linkProblem(record: AuditRecord, state: State, options: OcsfVerifyOptions): string | undefined {
   if (state.head === null && record.seq !== 1) {
     if (!options.window) return `the file starts at seq ${record.seq}: the ${record.seq - 1} earlier event(s) of the chain are not in it (dropped, or a --since export: verify it with --window)`;
@@ -229,7 +239,7 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
   const cosigned = signatures ? cosignatureProblem(record, chain, signatures.cosignatures, options, state) : undefined;
   if (cosigned) return bad(cosigned);
   const signedBy = signatures ? { signature: signatures.signature, ...(signatures.cosignatures.length > 0 ? { cosignatures: signatures.cosignatures } : {}) } : {};
-  const difference = firstDifference(event, recordToOcsf(record, event.raw_data, { chain, ...signedBy }));
+  const difference = mappingDifference(event, record, event.raw_data, { chain, ...signedBy });
   if (difference !== undefined) return bad(`${difference} differs from what its raw_data gives (an OCSF field was edited)`);
   if (state.chain === undefined) state.chains.push(chain);
   state.chain = chain;
