@@ -49,6 +49,18 @@ it('docs/README.md is the index: each page of docs/ on one line, under the reade
   expect([...index.matchAll(/^## (.+)$/gm)].map((match) => match[1])).toEqual(['Start', 'Run', 'Govern', 'Audit', 'Operate', 'Develop']);
 });
 
+it('docs/request-stages.md opens with the lifecycle tree: each stage in the order the code runs it, each status one an error code has', () => {
+  const page = readMarkdown('docs/request-stages.md');
+  const tree = /```text\n([\s\S]*?)\n```/.exec(page)?.[1] ?? '';
+  expect(page.indexOf(tree)).toBeLessThan(page.indexOf('\n## ')); // before the first section
+  const stages = [...tree.matchAll(/─▶ (\d)\. /g)].map((match) => Number(match[1]));
+  expect(stages).toEqual([0, 2, 1, 3, 4, 5, 6, 7, 8]);
+  const documented = new Set([...readMarkdown('docs/errors.md').matchAll(/^\| `GW_ERR_\w+` \| (\d{3}) \|/gm)].map((match) => match[1]));
+  const shown = [...tree.matchAll(/([\d/]+) ◀─/g)].flatMap((match) => (match[1] ?? '').split('/'));
+  expect(shown.length).toBeGreaterThan(20);
+  expect(shown.filter((status) => !documented.has(status))).toEqual([]);
+});
+
 describe('the check itself', () => {
   const at = (text: string): Reference => ({ file: 'docs/example.md', line: 1, text });
 
