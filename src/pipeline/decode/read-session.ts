@@ -63,7 +63,8 @@ function keeps(read: SessionRead, text: string, dlp: DlpSettings | null | undefi
  * own clean-text cache, so a session's repeated id is scanned once per rule set.
  */
 export function ruleMatching(text: string, dlp: DlpSettings | null | undefined): string | null {
-  if (!dlp || dlp.rules.length === 0) return null;
+  // The common case, a clean id seen before: no scan, nothing allocated (this runs on every call's record).
+  if (!dlp || dlp.rules.length === 0 || dlp.cache.hasKey(text)) return null;
   return scanPlaces([{ place: 'header', text }], dlp.rules, dlp.cache).findings[0]?.rule ?? null;
 }
 
