@@ -4,7 +4,8 @@
 // tool call through /mcp to an MCP server built with the official SDK, a Responses WebSocket
 // turn); the record names the rule, never the value, and neither the trail, `gw usage --by
 // session`, the sessions API nor the log carries it. Another team's caller, whose scope has no
-// such rule, keeps a session the same pattern would match.
+// such rule, keeps a session the same pattern would match. Session affinity reads the session the
+// same way: a refused one keeps its calls to no account of a weighted route.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { runGw } from '../../support/gateway-process.js';
 import { readAudit, sleep, type AuditLine } from '../helpers.js';
-import { auditRecord, auditRecordWhere, startRig, type Rig } from '../forwarding/support.js';
+import { UPSTREAM_KEYS, auditRecord, auditRecordWhere, startRig, type Rig } from '../forwarding/support.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/formats');
 const SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../support/mcp-servers/notes-server.mjs');
@@ -28,7 +29,7 @@ let adminToken: string;
 
 beforeAll(async () => {
   // Debug: the log check below reads every line gw writes, not only warnings.
-  rig = await startRig({ eventDelayMs: 2, env: { GW_LOG_LEVEL: 'debug' } });
+  rig = await startRig({ eventDelayMs: 2, azure: true, env: { GW_LOG_LEVEL: 'debug' } });
   const home = { home: rig.gw.home };
   const added = await runGw(['mcp', 'add', 'notes', '--command', `${process.execPath} ${SERVER_SCRIPT} stdio local`], home);
   expect(added.code, added.stderr).toBe(0);
@@ -111,6 +112,40 @@ describe('a session or agent the team\'s own rule matches is not recorded', () =
     expect(turn).not.toHaveProperty('session');
     expect(turn.warnings).toContain(REFUSED);
   });
+});
+
+describe('session affinity reads the session as the record does', () => {
+  beforeAll(async () => {
+    // Two accounts behind a 50/50 route: the rig's OpenAI fake and its second one (standing in for Azure).
+    for (const args of [
+      ['providers', 'add', 'account-a', '--kind', 'openai', '--base-url', `${rig.openai.url}/v1`, '--api-key', UPSTREAM_KEYS.openai],
+      ['providers', 'add', 'account-b', '--kind', 'openai', '--base-url', `${rig.azure!.url}/v1`, '--api-key', UPSTREAM_KEYS.azure],
+      ['routes', 'add', 'split', '--target', 'account-a/gpt-4o,weight=1', '--target', 'account-b/gpt-4o,weight=1'],
+    ]) {
+      const result = await runGw(args, { home: rig.gw.home });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    await sleep(1000);
+  }, 30_000);
+
+  /** Sends 16 calls of one session through the route: how many each account served, fewer first. */
+  async function spread(key: string, session: string): Promise<number[]> {
+    const before = [rig.openai.requests.length, rig.azure!.requests.length];
+    for (let call = 0; call < 16; call += 1) {
+      const response = await fetch(`${rig.gw.url}/v1/chat/completions`, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-gw-session': session },
+        body: JSON.stringify({ ...chat, model: 'split' }),
+      });
+      expect(response.status, await response.text()).toBe(200);
+    }
+    return [rig.openai.requests.length - before[0]!, rig.azure!.requests.length - before[1]!].sort((a, b) => a - b);
+  }
+
+  it('a session the caller\'s rule refuses keeps to no account (its calls spread); another team\'s session keeps to one', async () => {
+    expect(await spread(otherKey, OTHER_TOKEN)).toEqual([0, 16]);
+    // All 16 on one account at random: 2 in 65,536.
+    expect((await spread(rig.key, TOKEN))[0]).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('nothing of the refused value anywhere', () => {
