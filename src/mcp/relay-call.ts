@@ -2,8 +2,10 @@
 // method, the server and the tool or prompt it names, its status and duration, where a DLP
 // block was found) and, for tools/call, the metrics. Names only, never arguments, results or
 // URIs. SDK-free: the route records a message blocked at the door with it too.
+import type { AuditValue } from '../audit/record.js';
 import type { RequestTrace } from '../pipeline/request-trace.js';
 import type { McpBlock } from './scan-mcp-message.js';
+import type { WithheldItem } from './screen-listing.js';
 import type { UpstreamServers } from './upstream-servers.js';
 
 export const SEPARATOR = '__';
@@ -68,7 +70,7 @@ function namesOf(method: string, params: Params): Record<string, string> {
 
 export class RelayCall {
   readonly #started = process.hrtime.bigint();
-  readonly #fields: Record<string, string | number>;
+  readonly #fields: Record<string, AuditValue>;
   #settled = false;
 
   constructor(private readonly deps: RecordDeps, readonly method: string, params: Params, block: McpBlock | null = null) {
@@ -98,5 +100,10 @@ export class RelayCall {
   /** A place found later (a result's block) joins the record. */
   notePlace(place: string): void {
     this.#fields.dlp_place = place;
+  }
+
+  /** The items DLP left out of a listing (screen-listing.ts): rule, place and the name when it holds no match. */
+  noteWithheld(items: readonly WithheldItem[]): void {
+    this.#fields.dlp_withheld = items.map((item) => ({ ...item }));
   }
 }

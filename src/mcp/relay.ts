@@ -3,14 +3,16 @@
 // (names, descriptions, URIs, annotations, schemas, content, _meta: every string, wherever it
 // sits) before it leaves. The agent's message was scanned at the door (src/server/mcp-route.ts,
 // the same scan), so both directions pass one function. Block: an MCP error naming the rule and
-// the place; redact: the answer goes with the text replaced.
+// the place; redact: the answer goes with the text replaced. A listing is scanned item by item
+// (screen-listing.ts): a block there leaves out only the item it matched.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError, type ServerNotification, type ServerRequest, type ServerResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCallContext } from './mcp-context.js';
 import { RelayCall } from './relay-call.js';
-import { blockedText, scanMcpMessage } from './scan-mcp-message.js';
+import { blockedText, scanMcpMessage, type McpBlock } from './scan-mcp-message.js';
+import { LISTING_FIELDS, screenListing } from './screen-listing.js';
 
 export type RelayExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export type RelayHandler<T extends AnyObjectSchema> = (request: SchemaOutput<T>, extra: RelayExtra, call: RelayCall) => Promise<ServerResult>;
@@ -27,7 +29,8 @@ export function relay<T extends AnyObjectSchema>(server: Server, context: McpCal
       call.settle('upstream_error');
       throw error;
     }
-    const block = scanMcpMessage(context.dlp, context.trace, result, 'result');
+    const { answer, block } = screenAnswer(context, call, method, result);
+    result = answer;
     if (block !== null) {
       call.notePlace(block.place);
       call.settle('blocked');
@@ -36,4 +39,17 @@ export function relay<T extends AnyObjectSchema>(server: Server, context: McpCal
     call.settle((result as { isError?: unknown }).isError === true ? 'tool_error' : 'ok');
     return result;
   });
+}
+
+/** The answer scanned: a listing item by item (what was left out joins the record), anything else, and the rest of a listing, whole. */
+function screenAnswer(context: McpCallContext, call: RelayCall, method: string, result: ServerResult): { answer: ServerResult; block: McpBlock | null } {
+  const field = LISTING_FIELDS[method];
+  if (field === undefined) return { answer: result, block: scanMcpMessage(context.dlp, context.trace, result, 'result') };
+  const listing: Record<string, unknown> = result;
+  const withheld = screenListing(context.dlp, context.trace, listing, field);
+  if (withheld.length > 0) call.noteWithheld(withheld);
+  // The cursor and _meta beside the items: scanned whole, and taken back as the scan left them (a redacted key renamed).
+  const { [field]: items, ...rest } = listing;
+  const block = scanMcpMessage(context.dlp, context.trace, rest, 'result');
+  return { answer: { ...rest, [field]: items }, block };
 }

@@ -15,12 +15,17 @@ export interface McpBlock {
 
 /** Scans `value` (the message's params or result) in place; the rule counts go to the record. Null: nothing blocked. */
 export function scanMcpMessage(dlp: DlpSettings, trace: RequestTrace, value: unknown, part: 'request' | 'params' | 'result'): McpBlock | null {
-  if (dlp.rules.length === 0 || typeof value !== 'object' || value === null) return null;
+  const { block, redacted } = scanMcpValue(dlp, trace, value, part);
+  if (redacted > 0) trace.noteWarning(`dlp_redacted_mcp_${part}: ${redacted}`);
+  return block;
+}
+
+/** One value of a message (the whole of it, or an item of a listing) at `path`, scanned in place: the block and where, and the strings redacted. */
+export function scanMcpValue(dlp: DlpSettings, trace: RequestTrace, value: unknown, path: string): { block: McpBlock | null; redacted: number } {
+  if (dlp.rules.length === 0 || typeof value !== 'object' || value === null) return { block: null, redacted: 0 };
   const found = scanRequestBody(value, dlp.rules, dlp.cache);
   for (const [ruleId, matches] of Object.entries(found.counts)) trace.noteDlp(ruleId, matches);
-  if (found.redacted > 0) trace.noteWarning(`dlp_redacted_mcp_${part}: ${found.redacted}`);
-  if (found.blockedBy === null) return null;
-  return { rule: found.blockedBy, place: locate(dlp, value, part) };
+  return { block: found.blockedBy === null ? null : { rule: found.blockedBy, place: locate(dlp, value, path) }, redacted: found.redacted };
 }
 
 /**
@@ -34,7 +39,7 @@ function locate(dlp: DlpSettings, value: unknown, path: string, depth = 0): stri
   const entries: [string, unknown][] = Object.entries(value);
   for (const [key, child] of entries) {
     if (!blocks(dlp, { [key]: child })) continue;
-    const step = Array.isArray(value) ? `${path}[${key}]` : `${path}.${matches(dlp, key) ? '(a key)' : key}`;
+    const step = Array.isArray(value) ? `${path}[${key}]` : `${path}.${textMatches(dlp, key) ? '(a key)' : key}`;
     return locate(dlp, child, step, depth + 1);
   }
   return path;
@@ -44,8 +49,9 @@ function blocks(dlp: DlpSettings, value: unknown): boolean {
   return scanRequestBody(structuredClone(value), dlp.rules).blockedBy !== null;
 }
 
-function matches(dlp: DlpSettings, key: string): boolean {
-  return Object.keys(scanRequestBody({ key }, dlp.rules).counts).length > 0;
+/** Whether any rule matches `text` (a key, a name): such a text is never written into a path or a record. */
+export function textMatches(dlp: DlpSettings, text: string): boolean {
+  return Object.keys(scanRequestBody({ key: text }, dlp.rules).counts).length > 0;
 }
 
 /** The text an agent reads for a block: the rule, never the matched text. */

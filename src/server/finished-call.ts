@@ -2,7 +2,6 @@
 // (pipeline/record/record-call.ts): the only part of stage 8 that knows fastify.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FinishedCall } from '../pipeline/record/record-call.js';
-import { readLineage } from '../pipeline/decode/read-lineage.js';
 
 /** Null for a request the door never saw (fastify answered it before onRequest). */
 export function readFinishedCall(request: FastifyRequest, reply: FastifyReply): FinishedCall | null {
@@ -17,6 +16,6 @@ export function readFinishedCall(request: FastifyRequest, reply: FastifyReply): 
     origin: state.origin ?? request.ip,
     bytesIn: state.rawBody?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
     contentLength: Number(reply.getHeader('content-length') ?? 0),
-    lineage: readLineage(request.headers, request.body),
+    lineageSource: { headers: request.headers, body: request.body },
   };
 }

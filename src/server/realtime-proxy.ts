@@ -19,7 +19,7 @@ import { codecForDialect } from '../formats/codec-registry.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { AuditFields, AuditTokens } from '../audit/record.js';
 import { statusClass } from '../metrics/gateway-metrics.js';
-import type { Governed } from '../pipeline/govern/govern-request.js';
+import { callerDlp, type Governed } from '../pipeline/govern/govern-request.js';
 import { RequestTrace } from '../pipeline/request-trace.js';
 import { openRealtimeSession, releaseRealtimeHold, type RealtimeSession } from '../pipeline/realtime/realtime-session.js';
 import { RealtimeSpend, settleRealtimeSession } from '../pipeline/realtime/realtime-spend.js';
@@ -86,8 +86,10 @@ export function attachRealtimeProxy(app: FastifyInstance, services: GatewayServi
     const session: Session = {
       id: `req_${randomUUID().replace(/-/g, '')}`, route, identity: admission.identity,
       origin: request.socket.remoteAddress ?? 'unknown', started: Date.now(), trace: new RequestTrace(),
-      lineage: readLineage(request.headers),
+      lineage: readLineage(request.headers, undefined, callerDlp(services, admission.identity.team, admission.identity.keyId)),
     };
+    // A session or agent the caller's DLP rules refused: named on realtime.open by its rule, never its value.
+    for (const warning of session.lineage.warnings) session.trace.noteWarning(warning);
     // The corridor (src/pipeline/realtime/realtime-session.ts): govern, plan, attempt, before the client's handshake is answered.
     const cancel = new ClientCancel();
     const onGone = () => cancel.abort(new Error('client went away'));

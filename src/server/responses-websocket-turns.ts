@@ -25,7 +25,6 @@ import { toGatewayError } from './send-error.js';
 import { isAsyncIterable } from './send-pipeline-response.js';
 import { toText } from './websocket-data.js';
 import { startCallSpan } from './start-call-span.js';
-import { readLineage } from '../pipeline/decode/read-lineage.js';
 
 export interface ResponsesSocket {
   /** The WebSocket route the client connected to (GET …/responses). */
@@ -43,7 +42,7 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
   if (createRoute === undefined) throw new Error(`no POST route beside ${socket.route.url}`);
   const headers = turnHeaders(socket.headers);
   // One socket, one session: every turn's record carries the handshake's session and agent.
-  const lineage = readLineage(socket.headers);
+  const lineageSource = { headers: socket.headers };
   const conversation = new ResponsesConversation();
   const cancel = new ClientCancel();
   client.once('close', () => cancel.abort(new Error('client went away')));
@@ -91,7 +90,7 @@ export function serveResponsesTurns(client: WebSocket, socket: ResponsesSocket, 
     } finally {
       await recordCall(services, {
         id, method: 'POST', url: createRoute!.url, state, clientLeft: cancel.aborted && !state.trace.finished && !delivered, status,
-        origin: socket.origin, bytesIn: state.rawBody?.length ?? Buffer.byteLength(text ?? ''), contentLength: 0, lineage,
+        origin: socket.origin, bytesIn: state.rawBody?.length ?? Buffer.byteLength(text ?? ''), contentLength: 0, lineageSource,
       });
     }
   }

@@ -251,3 +251,8 @@ export async function governOperation(request: PipelineRequest, operation: strin
   const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
   return { policies, dlp, directKey: null, settle: () => admission.settle(undefined) };
 }
+
+/** The caller's DLP rules as governRequest resolves them (the same cached settings), for what the record stage checks: the call's lineage. */
+export function callerDlp(services: GatewayServices, team: string, keyId: string | null): DlpSettings {
+  return governanceOf(services).dlp.resolve(services.state.snapshot().dlp ?? [], team, keyId);
+}

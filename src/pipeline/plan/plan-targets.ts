@@ -10,6 +10,7 @@
 //   5. a resource route with nothing else: the first configured provider of its kinds.
 // Then policy filters the providers (allow/deny_providers, shadow mode only warns),
 // and a caller's own key (x-gw-direct-key) replaces the provider key.
+import type { DlpSettings } from '../../dlp/dlp-config.js';
 import { GatewayError } from '../../errors.js';
 import { refuseProvider } from '../../policy/evaluate-policy.js';
 import type { ProviderConfig, ProviderKind } from '../../providers/provider-adapter.js';
@@ -42,7 +43,7 @@ const PASSTHROUGH_KINDS: Readonly<Record<string, ProviderKind>> = { openai: 'ope
 
 export function planTargets(call: InboundCall, request: PipelineRequest, services: GatewayServices, governed: Governed): TargetAttempt[] {
   const set = services.providers();
-  let attempts = candidates(call, request, services, set);
+  let attempts = candidates(call, request, services, set, governed.dlp);
   if (call.resource) attempts = attempts.map((attempt) => ({ ...attempt, target: offering(attempt.target, call, set.providers) }));
   attempts = filterByPolicy(attempts, governed, call.operation === 'passthrough' ? null : call.model);
   const directKey = governed.directKey;
@@ -59,7 +60,7 @@ export function planCatalogTargets(services: GatewayServices, governed: Governed
     .map((provider) => ({ provider, upstreamModel: null }));
 }
 
-function candidates(call: InboundCall, request: PipelineRequest, services: GatewayServices, set: ProviderSet): TargetAttempt[] {
+function candidates(call: InboundCall, request: PipelineRequest, services: GatewayServices, set: ProviderSet, dlp: DlpSettings): TargetAttempt[] {
   const byName = (name: string | undefined) => name === undefined ? undefined : set.providers.find((provider) => provider.name === name);
   if (call.resource) {
     const id = resourceIdOf(request, call.resource);
@@ -75,7 +76,7 @@ function candidates(call: InboundCall, request: PipelineRequest, services: Gatew
   }
   if (call.model !== null && call.model !== '') {
     const rule = (services.state.snapshot().routes ?? []).find((candidate: RouteRule) => candidate.name === call.model);
-    const planned = rule ? ruleTargets(rule, request, set) : [once(modelTarget(call, set))];
+    const planned = rule ? ruleTargets(rule, request, set, dlp) : [once(modelTarget(call, set))];
     if (namedProvider) requireAgreement(namedProvider, planned, call.model);
     return stayWithCreator(planned, byName(bodyString(request.body, 'previous_response_id', (id) => services.resourceIds?.providerOf(id))));
   }
@@ -99,8 +100,9 @@ function once(target: Target): TargetAttempt {
   return { target, retry: 0 };
 }
 
-function ruleTargets(rule: RouteRule, request: PipelineRequest, set: ProviderSet): TargetAttempt[] {
-  const planned = planAttempts(rule, { random: Math.random, sessionId: readSession(request.headers, request.body).session });
+/** A session keeps to one target of a weighted route: read as the record reads it, under the caller's DLP rules. */
+function ruleTargets(rule: RouteRule, request: PipelineRequest, set: ProviderSet, dlp: DlpSettings): TargetAttempt[] {
+  const planned = planAttempts(rule, { random: Math.random, sessionId: readSession(request.headers, request.body, dlp).session });
   const attempts = planned.flatMap((attempt) => toTargetAttempt(attempt, set));
   if (attempts.length === 0) throw new GatewayError('GW_ERR_PROVIDER_NOT_CONFIGURED', { message: `Route "${rule.name}" has no usable target (see gw routes list).` });
   return attempts;

@@ -14,7 +14,9 @@ import { urlCarriesSecret } from '../../dlp/url-carries-secret.js';
 import { estimateCutCall, needsCutEstimate } from './settle-cut-call.js';
 import { NANOS_PER_USD } from '../../spend/price-book.js';
 import type { RequestState } from '../request-state.js';
-import { SESSION_IGNORED_WARNING, type Lineage } from '../decode/read-lineage.js';
+import { readLineage, type Lineage } from '../decode/read-lineage.js';
+import type { HeaderBag } from '../decode/read-session.js';
+import { callerDlp } from '../govern/govern-request.js';
 import { countCacheUse, noteCacheBreak } from './note-cache-use.js';
 import { copyWith } from '../../copy-with.js';
 
@@ -58,8 +60,8 @@ export interface FinishedCall {
   bytesIn: number;
   /** The response's own length, when the trace has no byte count. */
   contentLength: number;
-  /** The session and agent the call came from (decode/read-lineage.ts); absent: none known. */
-  lineage?: Lineage;
+  /** What the session and agent are read from (decode/read-lineage.ts), under the caller's DLP rules; absent: none known. */
+  lineageSource?: { headers: HeaderBag; body?: unknown };
 }
 
 /**
@@ -103,7 +105,8 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   const spendLabels = { team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost?.priced_as ?? '') };
   if (cost?.nano_usd !== undefined) services.metrics.cost.inc(spendLabels, cost.nano_usd / NANOS_PER_USD);
   else if (cost) services.metrics.unpriced.inc({ provider: spendLabels.provider });
-  const session = call.lineage?.session;
+  const lineage = lineageOf(services, call);
+  const session = lineage?.session;
   const cacheBroken = session ? noteCacheBreak(services, session, trace, status) : false;
   if (cacheBroken || trace.tokens?.input) countCacheUse(services.metrics, spendLabels, trace.tokens, cost, cacheBroken);
   if (trace.budget) settleBudget(services, trace).catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'budget settle failed'));
@@ -139,12 +142,12 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     bytes_out: trace.bytesOut ?? call.contentLength,
     tokens: trace.tokens ?? undefined,
     outcome: [...trace.outcome],
-    warnings: warningsOf(trace.warnings, call.lineage),
+    warnings: warningsOf(trace.warnings, lineage),
     dlp: trace.dlp,
     data: dataOf(trace.data, state),
     cost: cost ?? undefined,
-    session: call.lineage?.session ?? undefined,
-    agent: call.lineage?.agent ?? undefined,
+    session: lineage?.session ?? undefined,
+    agent: lineage?.agent ?? undefined,
   };
   services.audit.append(trace.scrub(fields)).then(
     () => services.metrics.auditRecords.inc({ kind: 'request' }),
@@ -155,8 +158,16 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   );
 }
 
+/** The session and agent the record may carry: checked against the caller's own DLP rules, as resolved for its scope. */
+function lineageOf(services: GatewayServices, call: FinishedCall): Lineage | undefined {
+  if (call.lineageSource === undefined) return undefined;
+  const identity = call.state.identity;
+  const dlp = identity ? callerDlp(services, identity.team, identity.keyId) : null;
+  return readLineage(call.lineageSource.headers, call.lineageSource.body, dlp);
+}
+
 function warningsOf(warnings: readonly string[], lineage: Lineage | undefined): string[] | undefined {
-  const all = lineage?.sessionIgnored ? [...warnings, SESSION_IGNORED_WARNING] : [...warnings];
+  const all = lineage && lineage.warnings.length > 0 ? [...warnings, ...lineage.warnings] : [...warnings];
   return all.length > 0 ? all : undefined;
 }
 

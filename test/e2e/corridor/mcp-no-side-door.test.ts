@@ -10,7 +10,8 @@
 //   agent → server: a planted secret (as a value, and as an object key) is refused at the door,
 //     naming the rule, and never reaches a server; a clean message is relayed, or answered by gw,
 //     or refused, or dropped, as the list says, and only a relayed one reaches a server;
-//   server → agent: a planted answer never reaches the agent (an MCP error naming the rule); a
+//   server → agent: a planted answer never reaches the agent (an MCP error naming the rule; a
+//     listing goes without its planted items, each recorded by rule and place); a
 //     message a server sends gw that gw does not relay never reaches the agent;
 //   policy: a denied operation refuses every method at the door; the capability lists (tools,
 //     resources, prompts) and the server lists (the default) refuse or hide every relayed one;
@@ -102,6 +103,8 @@ const SERVER_ROWS: Record<ServerMethod, { tool: 'slow' | 'chatter' }> = {
 };
 
 const AGENT = Object.keys(AGENT_METHODS) as AgentMethod[];
+/** Listings are scanned item by item (issue 36): a planted item is left out, the answer goes. */
+const LISTINGS = new Set<string>(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
 const RELAYED = AGENT.filter((method) => AGENT_METHODS[method] === 'relayed');
 const isNotification = (method: string) => method.startsWith('notifications/');
 
@@ -273,7 +276,21 @@ describe.each(AGENT)('%s', (method) => {
 
   if (handling !== 'relayed') return;
 
-  it('server → agent: a planted answer never reaches the agent; the error names the rule and the record the place', async () => {
+  if (LISTINGS.has(method)) {
+    it('server → agent: a listing\'s planted items never reach the agent; the answer goes without them, the record names rule and place', async () => {
+      const answer = await send('planted', method, row.params('hello'));
+      expect(answer.text).not.toContain(SECRET);
+      expect(answerOf(answer)?.result, answer.text).toBeDefined();
+      const record = await recordOf(answer);
+      expect(record, JSON.stringify(record)).toMatchObject({ dlp: { github_token: expect.any(Number) }, data: { mcp: { method, status: 'ok' } } });
+      const withheld = (record.data as { mcp: { dlp_withheld: Array<{ rule: string; place: string }> } }).mcp.dlp_withheld;
+      expect(withheld.length).toBeGreaterThan(0);
+      for (const item of withheld) expect(item).toMatchObject({ rule: 'github_token', place: expect.stringMatching(PLANTED_PLACES[method]!) });
+      expect(JSON.stringify(record)).not.toContain(SECRET);
+    });
+  }
+
+  if (!LISTINGS.has(method)) it('server → agent: a planted answer never reaches the agent; the error names the rule and the record the place', async () => {
     const params = JSON.parse(JSON.stringify(row.params('hello')).replaceAll('clean', 'planted')) as Record<string, unknown>;
     const answer = await send('planted', method, params);
     expect(answer.text).not.toContain(SECRET);
