@@ -82,12 +82,14 @@ function worstCaseOf(request: PipelineRequest, attempts: readonly TargetAttempt[
 
 function dearestRates(attempts: readonly TargetAttempt[], ratesOf: (target: { provider: string; kind: string; preset?: string; model: string }) => Rates | null): Rates | null {
   let dearest: Rates = { input: 0, output: 0 };
-  for (const { target } of attempts) {
+  for (const [index, { target }] of attempts.entries()) {
     const rates = ratesOf({ provider: target.provider.name, kind: target.provider.kind, preset: target.provider.preset, model: target.upstreamModel ?? '' });
     if (rates === null) return null;
     dearest = {
       input: Math.max(dearest.input, rates.input), output: Math.max(dearest.output, rates.output),
       perImage: Math.max(dearest.perImage ?? 0, rates.perImage ?? 0), perCharacter: Math.max(dearest.perCharacter ?? 0, rates.perCharacter ?? 0),
+      // A target whose ceiling is unknown leaves it unknown (the default then applies): the largest otherwise.
+      ...(rates.outputCeiling !== undefined && (index === 0 || dearest.outputCeiling !== undefined) ? { outputCeiling: Math.max(dearest.outputCeiling ?? 0, rates.outputCeiling) } : {}),
     };
   }
   return dearest;
