@@ -57,12 +57,16 @@ export async function estimateCutCall(trace: RequestTrace, call: CutCall): Promi
   trace.noteEstimatedUsage(unit === undefined ? completed.tokens : { ...completed.tokens, ...mediaUnits(unit, call, trace.requestFields) });
 }
 
-/** After the estimate was priced (`cost`): a cut call's cost is raised to its hold when the hold is more. */
+/**
+ * After the estimate was priced (`cost`): a cut call is charged its hold when the hold is more,
+ * even when the provider's counts looked whole (Anthropic's message_start reports input and one
+ * output token; the rest of the bill never came).
+ */
 export function chargeCutAtHold(trace: RequestTrace, cost: AuditCost | null): void {
   const held = trace.budget?.held ?? 0;
   // An unknown price settles to the hold already (settleBudget); a stream that ended on its own was not cut.
   if (held === 0 || cost?.nano_usd === undefined || cost.nano_usd >= held || !wasCut(trace)) return;
-  trace.noteCost(copyWith(cost, { nano_usd: held, source: 'hold' as const }));
+  trace.noteCost(copyWith(cost, { nano_usd: held, estimated: true as const, source: 'hold' as const }));
 }
 
 /** The client left, or the provider's stream failed or timed out, before the usage came. */
