@@ -78,7 +78,7 @@ describe('cost of a call', () => {
     expect(response.headers.get('x-gw-cost-usd')).toBe('unknown');
     const record = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
     expect(record.tokens).toBeDefined();
-    expect(record.cost).toEqual({ price: 'unknown' });
+    expect(record.cost).toEqual({ price: 'unknown', source: 'usage' });
     const metrics = await (await fetch(`${rig.gw.url}/metrics`)).text();
     expect(metrics).toMatch(/gw_cost_unknown_total\{provider="openai"\} [1-9]/);
   });
