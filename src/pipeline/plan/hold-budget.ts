@@ -4,7 +4,7 @@
 // budget's name and reset time; a soft budget already spent adds a warning (header and audit).
 // The record stage settles the hold to the real cost (settleBudget).
 import type { Rates } from '../../spend/price-book.js';
-import { estimateWorstCase } from '../../spend/estimate-worst-case.js';
+import { DEFAULT_OUTPUT_TOKENS, estimateWorstCase } from '../../spend/estimate-worst-case.js';
 import { expectedMediaUnits } from '../routes/media-units.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
@@ -82,14 +82,14 @@ function worstCaseOf(request: PipelineRequest, attempts: readonly TargetAttempt[
 
 function dearestRates(attempts: readonly TargetAttempt[], ratesOf: (target: { provider: string; kind: string; preset?: string; model: string }) => Rates | null): Rates | null {
   let dearest: Rates = { input: 0, output: 0 };
-  for (const [index, { target }] of attempts.entries()) {
+  for (const { target } of attempts) {
     const rates = ratesOf({ provider: target.provider.name, kind: target.provider.kind, preset: target.provider.preset, model: target.upstreamModel ?? '' });
     if (rates === null) return null;
     dearest = {
       input: Math.max(dearest.input, rates.input), output: Math.max(dearest.output, rates.output),
       perImage: Math.max(dearest.perImage ?? 0, rates.perImage ?? 0), perCharacter: Math.max(dearest.perCharacter ?? 0, rates.perCharacter ?? 0),
-      // A target whose ceiling is unknown leaves it unknown (the default then applies): the largest otherwise.
-      ...(rates.outputCeiling !== undefined && (index === 0 || dearest.outputCeiling !== undefined) ? { outputCeiling: Math.max(dearest.outputCeiling ?? 0, rates.outputCeiling) } : {}),
+      // The largest output ceiling among the targets, one whose ceiling is unknown counting the default's.
+      outputCeiling: Math.max(dearest.outputCeiling ?? 0, rates.outputCeiling ?? DEFAULT_OUTPUT_TOKENS),
     };
   }
   return dearest;
