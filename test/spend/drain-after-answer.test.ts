@@ -2,7 +2,7 @@
 // answer is complete; then a hang-up lets the relay read the rest for usage, within its bounds.
 import { describe, expect, it } from 'vitest';
 import { ClientCancel } from '../../src/upstream/cancel-signal.js';
-import { DRAIN_MAX_BYTES, DrainCancel, drainAfterAnswer, endsAnswer } from '../../src/pipeline/relay/drain-after-answer.js';
+import { answerEndTest, DRAIN_MAX_BYTES, DrainCancel, drainAfterAnswer, endsAnswer } from '../../src/pipeline/relay/drain-after-answer.js';
 
 async function* items(values: string[]): AsyncGenerator<string> {
   for (const value of values) yield value;
@@ -84,5 +84,14 @@ describe('endsAnswer', () => {
     ['Bedrock messageStop', { event: 'messageStop', data: '{"stopReason":"end_turn"}' }, true],
   ])('%s', (_name, event, ends) => {
     expect(endsAnswer(event)).toBe(ends);
+  });
+
+  it('each dialect\'s own test agrees with the general one on its own events', () => {
+    expect(answerEndTest('openai-chat')({ data: '{"choices":[{"finish_reason":"length"}]}' })).toBe(true);
+    expect(answerEndTest('openai-chat')({ data: '{"choices":[{"finish_reason":null}]}' })).toBe(false);
+    expect(answerEndTest('google-genai')({ data: '{"candidates":[{"finishReason":"STOP"}]}' })).toBe(true);
+    expect(answerEndTest('anthropic-messages')({ event: 'message_delta', data: '{}' })).toBe(true);
+    expect(answerEndTest('openai-responses')({ event: 'response.output_text.delta', data: '{}' })).toBe(false);
+    expect(answerEndTest('bedrock-converse')({ event: 'messageStop', data: '{}' })).toBe(true);
   });
 });

@@ -120,13 +120,29 @@ async function readRest<T>(inner: AsyncIterator<T>, drain: AfterAnswer<T>): Prom
   }
 }
 
+type AnswerEvent = { event?: string; data: string };
+
 /**
  * Whether an event ends the answer the client reads (the usage may still follow): Chat's and
  * Completions' finish_reason, Anthropic's message_delta (with stop_reason), Responses' text or
  * arguments done, GenAI's finishReason, Bedrock's messageStop. A substring test: no parse.
  */
-export function endsAnswer(event: { event?: string; data: string }): boolean {
+export function endsAnswer(event: AnswerEvent): boolean {
+  return namedEnd(event) || event.data.includes('"finish_reason":"') || event.data.includes('"finishReason"') || event.data.startsWith('{"stopReason"');
+}
+
+/** The test for one provider dialect (by its codec's name): one substring search per event at most, run on every event until the end. */
+export function answerEndTest(codecName: string): (event: AnswerEvent) => boolean {
+  switch (codecName) {
+    case 'openai-chat': case 'openai-completions': return (event) => event.data.includes('"finish_reason":"');
+    case 'google-genai': return (event) => event.data.includes('"finishReason"');
+    case 'anthropic-messages': case 'openai-responses': case 'bedrock-converse': return namedEnd;
+    default: return endsAnswer;
+  }
+}
+
+function namedEnd(event: AnswerEvent): boolean {
   const name = event.event;
-  if (name !== undefined) return name === 'message_delta' || name === 'messageStop' || name === 'response.output_text.done' || name === 'response.function_call_arguments.done';
-  return event.data.includes('"finish_reason":"') || event.data.includes('"finishReason"') || event.data.startsWith('{"stopReason"');
+  return name === 'message_delta' || name === 'messageStop' || name === 'response.output_text.done' || name === 'response.function_call_arguments.done'
+    || (name === undefined && event.data.startsWith('{"stopReason"'));
 }

@@ -13,7 +13,7 @@ import { classifyUpstreamError } from '../../upstream/upstream-client.js';
 import type { RelayedOutput } from './relayed-output.js';
 import { createUsageTap } from './usage-tap.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
-import { drainAfterAnswer, endsAnswer, type DrainCancel } from './drain-after-answer.js';
+import { answerEndTest, drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';
 
 /**
  * The client's codec: its in-stream error event (Responses' response.failed, not Chat's data line),
@@ -67,6 +67,7 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
   const drain = options.drain ?? null;
   // Whether the answer's end has been seen (nothing to watch for without a drain).
   let answered = drain === null;
+  const endsAnswer = answerEndTest(codec.name);
   const upstream = drainAfterAnswer(body, drain && { cancel: drain, read: (chunk: Uint8Array) => {
     for (const event of decoder.push(chunk)) tap.readEventData(event.data);
     return chunk.length;

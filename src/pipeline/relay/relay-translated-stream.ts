@@ -13,7 +13,7 @@ import { decodeBedrockEventStream } from '../../providers/bedrock/event-stream.j
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import type { OutputPartHold } from './scan-output.js';
 import type { RelayedOutput } from './relayed-output.js';
-import { drainAfterAnswer, endsAnswer, type DrainCancel } from './drain-after-answer.js';
+import { answerEndTest, drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';
 
 export interface TranslatedRelayOptions {
   providerCodec: DialectCodec;
@@ -81,6 +81,7 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
     // A hang-up once the provider's answer is complete reads on for its usage, relaying nothing.
     const drain = options.drain ?? null;
     let answered = drain === null;
+    const endsAnswer = answerEndTest(options.providerCodec.name);
     const events = drainAfterAnswer(binary ? decodeBedrockEventStream(body) : sseEvents(body), drain && { cancel: drain, read: (event: WireEvent) => {
       for (const part of decoder.push(event)) if ((part.type === 'usage' || part.type === 'finish') && part.usage) usage = part.usage;
       return event.data.length;
