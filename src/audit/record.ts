@@ -53,6 +53,8 @@ export interface AuditTokens {
  * What a request cost, from the price in force (src/spend): in nano-USD so the record keeps
  * integers only. `price: 'unknown'` (no amount) when no price is known, never a cost of 0.
  */
+export type CostSource = 'usage' | 'usage_after_hangup' | 'hold' | 'estimate';
+
 export interface AuditCost {
   nano_usd?: number;
   /** `hub`: a sidecar's call, at the cost the hub that served it priced (its x-gw-cost-usd). */
@@ -67,6 +69,14 @@ export interface AuditCost {
    * (src/spend/estimate-cut-usage.ts, docs/budgets-cut-calls.md).
    */
   estimated?: true;
+  /**
+   * Where the priced figures came from (docs/spend.md): `usage`, the provider's own report read as
+   * the answer passed; `usage_after_hangup`, the provider's report read after the client hung up
+   * with its answer complete; `hold`, the call was cut before its usage came and is charged its
+   * budget hold (its worst case), never less; `estimate`, gw's count of a call whose usage never
+   * came in full (docs/budgets-cut-calls.md). Absent in records written before it.
+   */
+  source?: CostSource;
   /**
    * What the provider's prompt cache saved on this call (src/spend/cache-savings.ts, docs/prompt-cache.md):
    * the call priced as if every cached and cache-written token were plain input, minus its cost.

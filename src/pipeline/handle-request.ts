@@ -25,6 +25,7 @@ import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan/plan-t
 import { withCostHeader } from './relay/price-call.js';
 import { readInboundCall } from './decode/read-inbound-call.js';
 import { relayReply } from './relay/relay-reply.js';
+import { withDrainableSignal } from './relay/drain-after-answer.js';
 import type { RequestTrace } from './request-trace.js';
 import { refusePlainGet } from './realtime/responses-websocket.js';
 import { scanRelayedError } from './relay/scan-provider-reply.js';
@@ -59,8 +60,10 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   // 6. attempt: in turn (fallbacks, retries, per-target time-outs) until one answers, all
   // before the first byte reaches the client.
   let reply: TargetReply;
+  // A stream's provider is not stopped by a hang-up after its answer is complete: its usage is read first.
+  const upstreamRequest = withDrainableSignal(request, call.stream, trace);
   try {
-    reply = await attemptTargets(attempts, request, trace, (target, signal) => tryTarget(request, call, target, services, trace, signal, governed));
+    reply = await attemptTargets(attempts, upstreamRequest, trace, (target, signal) => tryTarget(upstreamRequest, call, target, services, trace, signal, governed));
   } catch (error) {
     // A provider's refusal re-encoded for the client carries the provider's text: output DLP reads it.
     throw scanRelayedError(error, governed, trace);

@@ -9,6 +9,7 @@ import type { ImageVariant } from '../spend/unit-prices.js';
 import type { CallSpan } from '../telemetry/call-tracer.js';
 import type { DialectCodec } from '../canonical/codec.js';
 import { RelayedOutput } from './relay/relayed-output.js';
+import type { DrainCancel } from './relay/drain-after-answer.js';
 
 /** What the record stage reads. */
 export interface TraceView {
@@ -67,6 +68,10 @@ export class RequestTrace implements TraceView {
   relayed: RelayedOutput | null = null;
   /** The tokens are gw's estimate of a call whose usage never came in full (src/pipeline/record/settle-cut-call.ts). */
   usageEstimated = false;
+  /** A stream's upstream cancel signal, which the relay holds open once the answer is complete (relay/drain-after-answer.ts). */
+  upstreamDrain: DrainCancel | null = null;
+  /** The provider's usage was read after the client hung up with its answer complete. */
+  usageAfterHangUp = false;
   /** A held media call's fields (its JSON body, or its form as read on the way up), for the estimate of a cut one. */
   requestFields: Readonly<Record<string, unknown>> | null = null;
 
@@ -99,6 +104,10 @@ export class RequestTrace implements TraceView {
   }
 
   noteUsage(tokens: AuditTokens | null): void { this.tokens = tokens; }
+
+  noteUpstreamDrain(drain: DrainCancel): void { this.upstreamDrain = drain; }
+
+  noteUsageAfterHangUp(): void { this.usageAfterHangUp = true; }
 
   noteEstimatedUsage(tokens: AuditTokens): void {
     this.tokens = tokens;

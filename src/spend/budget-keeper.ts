@@ -21,6 +21,8 @@ export interface BudgetSubject {
 export interface BudgetAdmission {
   /** Soft budgets already spent: one line each, for the response header and the audit warnings. */
   warnings: string[];
+  /** The worst case held against the hard budgets (nano-USD; 0 when none holds it): what a call cut before its usage is charged at least. */
+  held: number;
   /** The call's real cost in nano-USD; null when unknown (the reservation is kept: it is the worst case). */
   settle(actualNanos: number | null): Promise<void>;
 }
@@ -35,7 +37,7 @@ export interface BudgetKeeper {
   charge(budgets: readonly StoredBudget[], subject: BudgetSubject, nanos: number, callId?: string): Promise<void>;
 }
 
-const NO_BUDGET: BudgetAdmission = { warnings: [], settle: async () => {} };
+const NO_BUDGET: BudgetAdmission = { warnings: [], held: 0, settle: async () => {} };
 
 export function budgetApplies(budget: StoredBudget, subject: BudgetSubject): boolean {
   const [kind, name] = [budget.scope.slice(0, budget.scope.indexOf(':')), budget.scope.slice(budget.scope.indexOf(':') + 1)];
@@ -85,6 +87,7 @@ export function createBudgetKeeper(counter: SpendCounter, now: () => Date): Budg
       let settled = false;
       return {
         warnings,
+        held: Math.max(0, ...held.map((hold) => hold.reserved)),
         async settle(actual) {
           if (settled) return;
           settled = true;

@@ -22,6 +22,8 @@ export interface Rates {
   perImage?: number;
   perAudioSecond?: number;
   perCharacter?: number;
+  /** The most output the model can write in one call (its context window, from the dataset), for a request that sets no cap. */
+  outputCeiling?: number;
 }
 
 export interface PriceBook {
@@ -39,7 +41,7 @@ export interface PriceBook {
  * `flat`: the model's prices when plain numbers over text tokens only (the arithmetic below applies); else null.
  * `images`: an override's image prices (the dataset has none).
  */
-type Found = { source: 'override' | 'dataset'; provider: Provider; model: string; flat: ModelPrice | null; images?: ImagePrices } | null;
+type Found = { source: 'override' | 'dataset'; provider: Provider; model: string; flat: ModelPrice | null; images?: ImagePrices; contextWindow?: number } | null;
 
 /** `overrides` is read on each call (state.json may change under a running gw). */
 export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceBook {
@@ -81,7 +83,8 @@ export function createPriceBook(overrides: () => readonly StoredPrice[]): PriceB
       const output = highest(prices.map((price) => price.output_mtok));
       const units = unitRates(prices, match?.images);
       if (input === null || output === null) return Object.keys(units).length > 0 ? { input: 0, output: 0, ...units } : null;
-      return { input: input / 1e6, output: output / 1e6, ...units };
+      const ceiling = match?.contextWindow;
+      return { input: input / 1e6, output: output / 1e6, ...units, ...(ceiling ? { outputCeiling: ceiling } : {}) };
     },
   };
 }
@@ -99,7 +102,8 @@ function lookUpDataset(target: PricedTarget): Found {
   const probe = calcPrice({ input_tokens: 0, output_tokens: 0 }, id.model, id.providerId ? { providerId: id.providerId } : {});
   if (!probe) return null;
   const provider: Provider = { ...probe.provider, models: [{ ...probe.model, match: { equals: id.model } }] };
-  return { source: 'dataset', provider, model: id.model, flat: flatPrices(probe.model.prices) };
+  const contextWindow = probe.model.context_window;
+  return { source: 'dataset', provider, model: id.model, flat: flatPrices(probe.model.prices), ...(contextWindow ? { contextWindow } : {}) };
 }
 
 function overrideProvider(entry: StoredPrice): Provider {

@@ -73,13 +73,15 @@ export async function forwardTranslated(
   if (inbound.stream) {
     const stream = relayTranslatedStream(upstream.body, {
       providerCodec: provider.codec, clientCodec, model: inbound.model ?? '', context: clientContext,
-      signal: request.signal, relayed: trace.relayOutput(null),
+      signal: request.signal, relayed: trace.relayOutput(null), drain: trace.upstreamDrain,
       // Output DLP holds canonical parts back before the client's encoder sees them.
       hold: createOutputPartHold(governed, trace),
       onFinished: () => trace.noteFinished(),
       onFirstByte: () => trace.noteUpstreamFirstByte(),
-      onDone: ({ usage, bytes, failure }) => {
-        trace.noteUsage(toAuditTokens(usage));
+      onDone: ({ usage, bytes, failure, afterHangUp }) => {
+        const tokens = toAuditTokens(usage);
+        trace.noteUsage(tokens);
+        if (afterHangUp && tokens?.output !== undefined) trace.noteUsageAfterHangUp();
         trace.noteBytesOut(bytes);
         if (failure) trace.noteOutcome(failure.code);
       },

@@ -4,7 +4,7 @@
 // budget's name and reset time; a soft budget already spent adds a warning (header and audit).
 // The record stage settles the hold to the real cost (settleBudget).
 import type { Rates } from '../../spend/price-book.js';
-import { estimateWorstCase } from '../../spend/estimate-worst-case.js';
+import { DEFAULT_OUTPUT_TOKENS, estimateWorstCase } from '../../spend/estimate-worst-case.js';
 import { expectedMediaUnits } from '../routes/media-units.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
@@ -88,6 +88,8 @@ function dearestRates(attempts: readonly TargetAttempt[], ratesOf: (target: { pr
     dearest = {
       input: Math.max(dearest.input, rates.input), output: Math.max(dearest.output, rates.output),
       perImage: Math.max(dearest.perImage ?? 0, rates.perImage ?? 0), perCharacter: Math.max(dearest.perCharacter ?? 0, rates.perCharacter ?? 0),
+      // The largest output ceiling among the targets, one whose ceiling is unknown counting the default's.
+      outputCeiling: Math.max(dearest.outputCeiling ?? 0, rates.outputCeiling ?? DEFAULT_OUTPUT_TOKENS),
     };
   }
   return dearest;

@@ -26,6 +26,9 @@ import type { RequestTrace } from '../request-trace.js';
 import { loadTokenizer } from '../record/settle-cut-call.js';
 import { isPlainObject } from '../../is-plain-object.js';
 
+/** OpenAI Realtime caps one response's output at 4,096 tokens (max_response_output_tokens): one response's worst case. */
+const REALTIME_RESPONSE_OUTPUT_TOKENS = 4096;
+
 const PCM16_BYTES_PER_SECOND = 48_000;
 const G711_BYTES_PER_SECOND = 8_000;
 /** Client text kept for the input estimate; past it, a byte counts as a token. */
@@ -99,7 +102,7 @@ export class RealtimeSpend {
     }
     const rates = spend.prices.rates(trace.target);
     try {
-      const next = await spend.budgets.admit(budgets, subject, rates === null ? null : estimateWorstCase(rates, 0, null));
+      const next = await spend.budgets.admit(budgets, subject, rates === null ? null : estimateWorstCase(rates, 0, { max_tokens: REALTIME_RESPONSE_OUTPUT_TOKENS }));
       await next.settle(0);
       return null;
     } catch (error) {

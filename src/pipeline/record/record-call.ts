@@ -11,7 +11,7 @@ import type { GatewayServices } from '../gateway-services.js';
 import { chargeWithoutHold, settleBudget } from '../plan/hold-budget.js';
 import { priceCall } from '../relay/price-call.js';
 import { urlCarriesSecret } from '../../dlp/url-carries-secret.js';
-import { estimateCutCall, needsCutEstimate } from './settle-cut-call.js';
+import { chargeCutAtHold, estimateCutCall, needsCutEstimate } from './settle-cut-call.js';
 import { NANOS_PER_USD } from '../../spend/price-book.js';
 import type { RequestState } from '../request-state.js';
 import { readLineage, type Lineage } from '../decode/read-lineage.js';
@@ -99,6 +99,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   if (needsCutEstimate(trace)) {
     await estimateCutCall(trace, { operation: state.operation, rawBody: state.rawBody, bytesIn: call.bytesIn })
       .catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'cut call not estimated'));
+    chargeCutAtHold(trace, priceCall(services, trace));
   }
   const cost = priceCall(services, trace);
   // The spend and cache metrics' labels: the model as the price table names it.

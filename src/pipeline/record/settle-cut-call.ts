@@ -4,8 +4,13 @@
 // call reached a provider that did not refuse it, and then: the client hung up (before the first
 // byte, mid-stream, after finish_reason but before the usage chunk), the provider cut the stream,
 // a time-out fired, or the stream ended without usage. Only while a budget holds the call: with
-// none, nothing is kept on the way and nothing is estimated.
-import type { AuditTokens } from '../../audit/record.js';
+// none, nothing is kept on the way and nothing is estimated. A call that was cut (the client
+// left, the provider's stream failed) is then charged at least its hold: the provider may bill
+// what the client never saw (hidden reasoning, media it fetched), which the worst case counts and
+// the relayed text does not (cost.source "hold"). A stream that ended on its own without usage
+// keeps the estimate (cost.source "estimate").
+import type { AuditCost, AuditTokens } from '../../audit/record.js';
+import { copyWith } from '../../copy-with.js';
 import { completeUsage, estimateInputTokens, MEDIA_BLOB_TOKENS, type CountTokens } from '../../spend/estimate-cut-usage.js';
 import { toAuditTokens } from '../relay/audit-tokens.js';
 import { expectedMediaUnits, mediaUnitOf, type RequestFields } from '../routes/media-units.js';
@@ -21,7 +26,7 @@ export interface CutCall {
 
 /** Checked without an await: most calls are complete and pay nothing here. */
 export function needsCutEstimate(trace: RequestTrace): boolean {
-  if (!trace.budget || trace.usageEstimated || trace.upstreamSentAt === null || trace.cost) return false;
+  if (!trace.budget || trace.usageEstimated || trace.usageAfterHangUp || trace.upstreamSentAt === null || trace.cost) return false;
   // A client that left mid-request is seen by the relay as an unreachable provider: the provider had the call.
   const reached = trace.relayed !== null || trace.outcome.includes('client_disconnected');
   if (trace.outcome.some((outcome) => providerRefused(outcome, reached))) return false;
@@ -50,6 +55,23 @@ export async function estimateCutCall(trace: RequestTrace, call: CutCall): Promi
   });
   if (!completed.estimated && unit === undefined) return trace.noteUsage(completed.tokens);
   trace.noteEstimatedUsage(unit === undefined ? completed.tokens : { ...completed.tokens, ...mediaUnits(unit, call, trace.requestFields) });
+}
+
+/**
+ * After the estimate was priced (`cost`): a cut call is charged its hold when the hold is more,
+ * even when the provider's counts looked whole (Anthropic's message_start reports input and one
+ * output token; the rest of the bill never came).
+ */
+export function chargeCutAtHold(trace: RequestTrace, cost: AuditCost | null): void {
+  const held = trace.budget?.held ?? 0;
+  // An unknown price settles to the hold already (settleBudget); a stream that ended on its own was not cut.
+  if (held === 0 || cost?.nano_usd === undefined || cost.nano_usd >= held || !wasCut(trace)) return;
+  trace.noteCost(copyWith(cost, { nano_usd: held, estimated: true as const, source: 'hold' as const }));
+}
+
+/** The client left, or the provider's stream failed or timed out, before the usage came. */
+function wasCut(trace: RequestTrace): boolean {
+  return trace.outcome.some((outcome) => outcome === 'client_disconnected' || outcome.startsWith('GW_ERR_UPSTREAM_'));
 }
 
 /** A media call cut short is charged the units it asked for (the provider makes them all the same); audio heard, from the upload's size. */

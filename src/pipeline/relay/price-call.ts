@@ -2,7 +2,7 @@
 // answered, the usage it reported) for the record stage, the metrics and the x-gw-cost-usd
 // header. A buffered answer gets the header; a stream's headers leave before its usage is
 // known, so its cost is only in the audit record and the metrics (README: Spend).
-import type { AuditCost } from '../../audit/record.js';
+import type { AuditCost, CostSource } from '../../audit/record.js';
 import { createSpendServices, type SpendServices } from '../../spend/spend-services.js';
 import { NANOS_PER_USD } from '../../spend/price-book.js';
 import type { GatewayServices } from '../gateway-services.js';
@@ -36,9 +36,13 @@ export function priceCall(services: GatewayServices, trace: RequestTrace): Audit
   const priced = spendOf(services).prices.price(trace.target, trace.tokens, trace.image ?? undefined);
   const batched = trace.batch ? atBatchPrice(priced) : priced;
   // gw's estimate of a call whose usage never came in full (settle-cut-call.ts) says so in the record.
-  const cost: AuditCost = trace.usageEstimated ? { ...batched, estimated: true } : batched;
+  const cost: AuditCost = trace.usageEstimated ? copyWith(batched, { estimated: true as const, source: 'estimate' as const }) : copyWith(batched, { source: sourceOf(trace) });
   trace.noteCost(cost);
   return cost;
+}
+
+function sourceOf(trace: RequestTrace): CostSource {
+  return trace.usageAfterHangUp ? 'usage_after_hangup' : 'usage';
 }
 
 /**
@@ -61,9 +65,9 @@ function atBatchPrice(cost: AuditCost): AuditCost {
 export function noteHubCost(trace: RequestTrace, headers: Record<string, string | string[] | undefined>): void {
   const header = headers[COST_HEADER];
   if (trace.target?.kind !== 'gateway' || typeof header !== 'string') return;
-  if (header === 'unknown') return trace.noteCost({ price: 'unknown' });
+  if (header === 'unknown') return trace.noteCost({ price: 'unknown', source: 'usage' });
   if (!/^\d+(\.\d{1,9})?$/.test(header)) return;
-  trace.noteCost({ nano_usd: Math.round(Number(header) * NANOS_PER_USD), price: 'hub', priced_as: trace.target.model });
+  trace.noteCost({ nano_usd: Math.round(Number(header) * NANOS_PER_USD), price: 'hub', priced_as: trace.target.model, source: 'usage' });
 }
 
 /** A buffered answer's cost as a header: USD as a decimal, or `unknown`. */

@@ -12,6 +12,7 @@
 //   - resource routes: relay-resource.ts (ids remembered, downloads piped through).
 // Every relayed stream is tracked on the trace, so the record waits for its end.
 import type { CanonicalResponse } from '../../canonical/response.js';
+import type { Usage } from '../../canonical/usage.js';
 import { codecForCall } from '../../formats/codec-registry.js';
 import { classifyUpstreamError } from '../../upstream/upstream-client.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
@@ -49,12 +50,13 @@ export async function relayReply(
   const codec = codecForCall(call.dialect, call.operation);
   if (upstream.status < 400 && contentType.includes('text/event-stream')) {
     const relayed = relayStream(upstream.body, {
-      codec, hideUsageChunk: reply.hideUsageChunk, signal, relayed: trace.relayOutput(codec),
+      codec, hideUsageChunk: reply.hideUsageChunk, signal, relayed: trace.relayOutput(codec), drain: trace.upstreamDrain,
       onFinished: () => trace.noteFinished(),
       onFirstByte: () => trace.noteUpstreamFirstByte(),
-      onDone: ({ usage, bytes, failure }) => {
+      onDone: ({ usage, bytes, failure, afterHangUp }) => {
         const tokens = toAuditTokens(usage);
         trace.noteUsage(tokens);
+        if (afterHangUp && tokens?.output !== undefined) trace.noteUsageAfterHangUp();
         governed.settle(tokens);
         trace.noteBytesOut(bytes);
         if (failure) trace.noteOutcome(failure.code);
@@ -65,19 +67,11 @@ export async function relayReply(
   if (upstream.status < 400 && call.stream) {
     // Bedrock's frames are read and held like SSE events; GenAI's JSON array (no alt=sse) is not.
     if (codec.streamFraming === 'aws-event-stream') {
-      const tapped = tapFrameUsage(upstream.body, codec, (usage) => {
-        const tokens = toAuditTokens(usage);
-        trace.noteUsage(tokens);
-        governed.settle(tokens);
-      });
+      const tapped = tapFrameUsage(upstream.body, codec, (usage, afterHangUp) => noteTappedUsage(usage, afterHangUp, governed, trace), trace.upstreamDrain);
       return { status: upstream.status, headers, body: trace.trackStream(countBytes(scanOutputFrames(tapped, governed, codec, trace), trace, trace.relayOutput(codec))) };
     }
     if (governed.dlp.outputScan) trace.noteWarning('dlp_output_unscanned: binary stream');
-    const body = contentType.includes('json') ? tapArrayUsage(upstream.body, codec, (usage) => {
-      const tokens = toAuditTokens(usage);
-      trace.noteUsage(tokens);
-      governed.settle(tokens);
-    }) : upstream.body;
+    const body = contentType.includes('json') ? tapArrayUsage(upstream.body, codec, (usage, afterHangUp) => noteTappedUsage(usage, afterHangUp, governed, trace), trace.upstreamDrain) : upstream.body;
     return { status: upstream.status, headers, body: trace.trackStream(countBytes(body, trace, trace.relayOutput(codec))) };
   }
   const readStarted = process.hrtime.bigint();
@@ -92,6 +86,14 @@ export async function relayReply(
   else body = scanErrorBody(json.bytes, json.answer, governed, trace);
   trace.noteBytesOut(body.length);
   return { status: upstream.status, headers, body };
+}
+
+/** A byte stream's usage, read on the side once it ended (after a hang-up with the answer complete, read on for it). */
+function noteTappedUsage(usage: Usage | undefined, afterHangUp: boolean, governed: Governed, trace: RequestTrace): void {
+  const tokens = toAuditTokens(usage);
+  trace.noteUsage(tokens);
+  if (afterHangUp && tokens?.output !== undefined) trace.noteUsageAfterHangUp();
+  governed.settle(tokens);
 }
 
 /**

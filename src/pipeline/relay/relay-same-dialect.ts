@@ -13,6 +13,7 @@ import { classifyUpstreamError } from '../../upstream/upstream-client.js';
 import type { RelayedOutput } from './relayed-output.js';
 import { createUsageTap } from './usage-tap.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
+import { answerEndTest, drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';
 
 /**
  * The client's codec: its in-stream error event (Responses' response.failed, not Chat's data line),
@@ -26,13 +27,15 @@ export type RelayOptions = RelayCodecChoice & {
   hideUsageChunk: boolean;
   signal: CancelSignal;
   /** Called once when the body is done, with what was learned on the side. */
-  onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
+  onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null; afterHangUp: boolean }): void;
   /** Called once the stream's last event has been handed to the client (Codex hangs up right after it). */
   onFinished?(): void;
   /** Called when the provider's first body byte arrives (the stream first-byte histograms). */
   onFirstByte?(): void;
   /** Keeps what the client was handed (while budgets apply), for a stream cut before its usage. */
   relayed?: RelayedOutput;
+  /** The upstream signal to hold open once the answer is complete, so a hang-up then still reads the usage. */
+  drain?: DrainCancel | null;
 };
 
 function codecOf(choice: RelayCodecChoice): DialectCodec {
@@ -61,8 +64,16 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
   let failure: GatewayError | null = null;
   // Whether everything received so far ended on an event boundary (the decoder holds no partial event).
   let aligned = true;
+  const drain = options.drain ?? null;
+  // Whether the answer's end has been seen (nothing to watch for without a drain).
+  let answered = drain === null;
+  const endsAnswer = answerEndTest(codec.name);
+  const upstream = drainAfterAnswer(body, drain && { cancel: drain, read: (chunk: Uint8Array) => {
+    for (const event of decoder.push(chunk)) tap.readEventData(event.data);
+    return chunk.length;
+  } });
   try {
-    for await (const chunk of body) {
+    for await (const chunk of upstream) {
       if (bytes === 0) options.onFirstByte?.();
       let events: SseEvent[] = [];
       try {
@@ -75,6 +86,7 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
       // this runs for every chunk of every stream.
       let finished = false;
       for (const event of events) if (codec.isTerminalEvent(event)) { finished = true; break; }
+      if (!answered) for (const event of events) if (endsAnswer(event)) { answered = true; drain?.holdOpen(); break; }
       eventsSent += events.length;
       if (finished) options.onFinished?.();
       let hidden = false;
@@ -119,7 +131,7 @@ export async function* relayStream(body: AsyncIterable<Uint8Array>, options: Rel
       yield event;
     }
   } finally {
-    options.onDone({ usage: tap.usage(), bytes, failure });
+    options.onDone({ usage: tap.usage(), bytes, failure, afterHangUp: drain?.heldAtHangUp ?? false });
   }
 }
 

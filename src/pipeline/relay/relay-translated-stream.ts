@@ -13,6 +13,7 @@ import { decodeBedrockEventStream } from '../../providers/bedrock/event-stream.j
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import type { OutputPartHold } from './scan-output.js';
 import type { RelayedOutput } from './relayed-output.js';
+import { answerEndTest, drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';
 
 export interface TranslatedRelayOptions {
   providerCodec: DialectCodec;
@@ -21,7 +22,7 @@ export interface TranslatedRelayOptions {
   model: string;
   context: CodecContext;
   signal: CancelSignal;
-  onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null }): void;
+  onDone(result: { usage: Usage | undefined; bytes: number; failure: GatewayError | null; afterHangUp: boolean }): void;
   /** Called once the client's stream has been closed properly (its final events handed over). */
   onFinished?(): void;
   /** Called when the provider's first body byte arrives (the stream first-byte histograms). */
@@ -30,6 +31,8 @@ export interface TranslatedRelayOptions {
   hold?: OutputPartHold | null;
   /** Keeps the text relayed (while budgets apply), for a stream cut before its usage. */
   relayed?: RelayedOutput;
+  /** The upstream signal held open once the provider's answer is complete (drain-after-answer.ts). */
+  drain?: DrainCancel | null;
 }
 
 async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {
@@ -75,10 +78,18 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
   };
   try {
     const binary = options.providerCodec.streamFraming === 'aws-event-stream';
-    const events = binary ? decodeBedrockEventStream(body) : sseEvents(body);
+    // A hang-up once the provider's answer is complete reads on for its usage, relaying nothing.
+    const drain = options.drain ?? null;
+    let answered = drain === null;
+    const endsAnswer = answerEndTest(options.providerCodec.name);
+    const events = drainAfterAnswer(binary ? decodeBedrockEventStream(body) : sseEvents(body), drain && { cancel: drain, read: (event: WireEvent) => {
+      for (const part of decoder.push(event)) if ((part.type === 'usage' || part.type === 'finish') && part.usage) usage = part.usage;
+      return event.data.length;
+    } });
     let first = true;
     for await (const event of events) {
       if (first) { first = false; options.onFirstByte?.(); }
+      if (!answered && endsAnswer(event)) { answered = true; drain?.holdOpen(); }
       const out = emit(decoder.push(event));
       if (out.length > 0) { bytes += out.length; yield out; }
       // The hold noted the block on the trace; the provider's stream is dropped here.
@@ -99,7 +110,7 @@ export async function* relayTranslatedStream(body: AsyncIterable<Uint8Array>, op
       if (out.length > 0) { bytes += out.length; yield out; }
     }
   } finally {
-    options.onDone({ usage, bytes, failure });
+    options.onDone({ usage, bytes, failure, afterHangUp: options.drain?.heldAtHangUp ?? false });
   }
 }
 

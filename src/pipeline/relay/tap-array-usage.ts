@@ -4,21 +4,32 @@
 // relayed untouched; only the element being read is held (up to a bound), never the stream.
 import type { DialectCodec } from '../../canonical/codec.js';
 import type { Usage } from '../../canonical/usage.js';
+import { drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';
 
 /** An element larger than this is not read for usage (GenAI's chunks are a few KB). */
 const MAX_ELEMENT_CHARS = 4 * 1024 * 1024;
 
-export async function* tapArrayUsage(body: AsyncIterable<Uint8Array>, codec: Pick<DialectCodec, 'createStreamUsageReader'>, onUsage: (usage: Usage | undefined) => void): AsyncGenerator<Uint8Array> {
+/** `afterHangUp`: the client left after the finishReason element, and the rest was read for its usage (drain-after-answer.ts). */
+export async function* tapArrayUsage(
+  body: AsyncIterable<Uint8Array>, codec: Pick<DialectCodec, 'createStreamUsageReader'>, onUsage: (usage: Usage | undefined, afterHangUp: boolean) => void, drain: DrainCancel | null = null,
+): AsyncGenerator<Uint8Array> {
   const reader = codec.createStreamUsageReader();
-  const split = createArraySplitter((element) => void reader.read(element));
+  const split = createArraySplitter((element) => {
+    reader.read(element);
+    if (drain !== null && element.includes('"finishReason"')) drain.holdOpen();
+  });
   const decoder = new TextDecoder();
+  const chunks = drainAfterAnswer(body, drain && { cancel: drain, read: (chunk: Uint8Array) => {
+    split(decoder.decode(chunk, { stream: true }));
+    return chunk.length;
+  } });
   try {
-    for await (const chunk of body) {
+    for await (const chunk of chunks) {
       split(decoder.decode(chunk, { stream: true }));
       yield chunk;
     }
   } finally {
-    onUsage(reader.usage());
+    onUsage(reader.usage(), drain?.heldAtHangUp ?? false);
   }
 }
 

@@ -6,15 +6,25 @@
 import type { DialectCodec } from '../../canonical/codec.js';
 import type { Usage } from '../../canonical/usage.js';
 import { readBedrockFrames } from '../../providers/bedrock/event-stream.js';
+import { drainAfterAnswer, endsAnswer, type DrainCancel } from './drain-after-answer.js';
 
-export async function* tapFrameUsage(body: AsyncIterable<Uint8Array>, codec: Pick<DialectCodec, 'createStreamUsageReader'>, onUsage: (usage: Usage | undefined) => void): AsyncGenerator<Uint8Array> {
+/** `afterHangUp`: the client left after messageStop, and the frames after it were read for their usage (drain-after-answer.ts). */
+export async function* tapFrameUsage(
+  body: AsyncIterable<Uint8Array>, codec: Pick<DialectCodec, 'createStreamUsageReader'>, onUsage: (usage: Usage | undefined, afterHangUp: boolean) => void, drain: DrainCancel | null = null,
+): AsyncGenerator<Uint8Array> {
   const reader = codec.createStreamUsageReader();
+  let answered = drain === null;
+  const frames = drainAfterAnswer(readBedrockFrames(body), drain && { cancel: drain, read: ({ frame, event }) => {
+    reader.read(event.data);
+    return frame.length;
+  } });
   try {
-    for await (const { frame, event } of readBedrockFrames(body)) {
+    for await (const { frame, event } of frames) {
       reader.read(event.data);
+      if (!answered && endsAnswer(event)) { answered = true; drain?.holdOpen(); }
       yield frame;
     }
   } finally {
-    onUsage(reader.usage());
+    onUsage(reader.usage(), drain?.heldAtHangUp ?? false);
   }
 }

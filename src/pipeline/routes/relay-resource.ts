@@ -117,11 +117,14 @@ function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, tra
   const body = relayStream(tapped, {
     // The route's own codec: a Responses stream fails with response.failed, not Chat's error line.
     codec: codecForCall('openai', context.route.operation), hideUsageChunk: false, signal: context.signal,
+    // A hang-up once the answer is complete reads on for response.completed's usage (relay/drain-after-answer.ts).
+    drain: trace.upstreamDrain,
     onFinished: () => trace.noteFinished(),
-    onDone: ({ usage, bytes, failure }) => {
+    onDone: ({ usage, bytes, failure, afterHangUp }) => {
       const reported = toAuditTokens(usage) ?? (images?.usage ? toAuditTokens(mapOpenAiShapedUsage(images.usage)) : null);
       const tokens = unit && !failure ? noteMediaUsage(trace, context.fields, unit, images ? answerOf(images) : undefined, reported) : toAuditTokens(usage);
       trace.noteUsage(tokens);
+      if (afterHangUp && tokens?.output !== undefined) trace.noteUsageAfterHangUp();
       context.governed.settle(tokens);
       trace.noteBytesOut(bytes);
       if (failure) trace.noteOutcome(failure.code);

@@ -135,7 +135,7 @@ describe('each dialect\'s cache fields, streamed and not: the record, its cost a
     const record = await auditRecord(gw.home, sent.id);
     const expected = EXPECTED[client];
     expect(record.tokens).toMatchObject(expected.tokens);
-    expect(record.cost).toEqual({ nano_usd: expected.cost, price: 'dataset', priced_as: expected.pricedAs, cache_saved_nano_usd: expected.saved });
+    expect(record.cost).toEqual({ source: 'usage', nano_usd: expected.cost, price: 'dataset', priced_as: expected.pricedAs, cache_saved_nano_usd: expected.saved });
     expect(record.session).toBe(`sess-${client}`);
   }, 30_000);
 });

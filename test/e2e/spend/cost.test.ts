@@ -42,7 +42,7 @@ describe('cost of a call', () => {
     const record = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
     const tokens = { input: data.usage.input_tokens, output: data.usage.output_tokens };
     expect(tokens.input).toBeGreaterThan(0);
-    expect(record.cost).toEqual({ nano_usd: sonnetNanos(tokens), price: 'dataset', priced_as: 'claude-sonnet-4-0' });
+    expect(record.cost).toEqual({ source: 'usage', nano_usd: sonnetNanos(tokens), price: 'dataset', priced_as: 'claude-sonnet-4-0' });
     expect(Number(response.headers.get('x-gw-cost-usd'))).toBeCloseTo(sonnetNanos(tokens) / 1e9, 12);
     const metrics = await (await fetch(`${rig.gw.url}/metrics`)).text();
     expect(metrics).toMatch(/gw_cost_usd_total\{team="local",provider="anthropic",model="claude-sonnet-4-0"\} [0-9.e-]+/);
@@ -70,7 +70,7 @@ describe('cost of a call', () => {
     expect(response.headers.get('x-gw-cost-usd')).toBeNull();
     const record = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
     // 2 USD per million input = 2,000 nano-USD a token; 10 per million output = 10,000.
-    expect(record.cost).toEqual({ nano_usd: usage!.prompt_tokens * 2_000 + usage!.completion_tokens * 10_000, price: 'override', priced_as: 'gpt-4o' });
+    expect(record.cost).toEqual({ source: 'usage', nano_usd: usage!.prompt_tokens * 2_000 + usage!.completion_tokens * 10_000, price: 'override', priced_as: 'gpt-4o' });
   });
 
   it('a model with no known price is recorded as unknown, never 0', async () => {
@@ -78,7 +78,7 @@ describe('cost of a call', () => {
     expect(response.headers.get('x-gw-cost-usd')).toBe('unknown');
     const record = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
     expect(record.tokens).toBeDefined();
-    expect(record.cost).toEqual({ price: 'unknown' });
+    expect(record.cost).toEqual({ price: 'unknown', source: 'usage' });
     const metrics = await (await fetch(`${rig.gw.url}/metrics`)).text();
     expect(metrics).toMatch(/gw_cost_unknown_total\{provider="openai"\} [1-9]/);
   });

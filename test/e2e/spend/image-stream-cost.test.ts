@@ -52,6 +52,6 @@ it('a streamed gpt-image-1 generation: one image, its tokens from the completed 
   const record = await auditRecord(gw.home, response.headers.get('x-request-id')!);
   expect(record.tokens).toMatchObject({ input: 1_000, output: 100, image_input: 800, images: 1 });
   // 200 text input × 5 + 800 image input × 10 + 100 output × 40, per million: 0.001 + 0.008 + 0.004.
-  expect(record.cost).toEqual({ nano_usd: 13_000_000, price: 'dataset', priced_as: 'gpt-image-1' });
+  expect(record.cost).toEqual({ source: 'usage', nano_usd: 13_000_000, price: 'dataset', priced_as: 'gpt-image-1' });
   expect(record.data).toMatchObject({ image: { size: '1024x1024', quality: 'low' } });
 });

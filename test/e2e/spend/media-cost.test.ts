@@ -95,7 +95,7 @@ describe('media calls priced per unit', () => {
     const record = await recordOf(response);
     expect(record.tokens).toEqual({ images: 1 });
     expect(record.data).toMatchObject({ image: { size: '1024x1792', quality: 'hd' } });
-    expect(record.cost).toEqual({ nano_usd: 120_000_000, price: 'override', priced_as: 'dall-e-3' });
+    expect(record.cost).toEqual({ source: 'usage', nano_usd: 120_000_000, price: 'override', priced_as: 'dall-e-3' });
     expect(response.headers.get('x-gw-cost-usd')).toBe('0.12');
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
     expect(metrics).toMatch(/gw_cost_usd_total\{team="local",provider="openai",model="dall-e-3"\} 0\.12\b/);
@@ -107,7 +107,7 @@ describe('media calls priced per unit', () => {
     expect(seen.at(-1)).toMatchObject({ path: '/v1/images/edits', fields: { model: 'dall-e-2', n: '2' } });
     expect(record.model).toBe('dall-e-2');
     expect(record.tokens).toEqual({ images: 2 });
-    expect(record.cost).toEqual({ nano_usd: 40_000_000, price: 'override', priced_as: 'dall-e-2' });
+    expect(record.cost).toEqual({ source: 'usage', nano_usd: 40_000_000, price: 'override', priced_as: 'dall-e-2' });
     expect(response.headers.get('x-gw-cost-usd')).toBe('0.04');
   });
 
@@ -115,19 +115,19 @@ describe('media calls priced per unit', () => {
     const json = await client.audio.transcriptions.create({ model: 'whisper-1', file: await audio() }).withResponse();
     const jsonRecord = await recordOf(json.response);
     expect(jsonRecord.tokens).toEqual({ audio_seconds: 61 });
-    expect(jsonRecord.cost).toEqual({ nano_usd: 6_100_000, price: 'dataset', priced_as: 'whisper-1' });
+    expect(jsonRecord.cost).toEqual({ source: 'usage', nano_usd: 6_100_000, price: 'dataset', priced_as: 'whisper-1' });
     expect(json.response.headers.get('x-gw-cost-usd')).toBe('0.0061');
     const verbose = await client.audio.transcriptions.create({ model: 'whisper-1', file: await audio(), response_format: 'verbose_json' }).withResponse();
     const verboseRecord = await recordOf(verbose.response);
     expect(verboseRecord.tokens).toEqual({ audio_seconds: 91 });
-    expect(verboseRecord.cost).toEqual({ nano_usd: 9_100_000, price: 'dataset', priced_as: 'whisper-1' });
+    expect(verboseRecord.cost).toEqual({ source: 'usage', nano_usd: 9_100_000, price: 'dataset', priced_as: 'whisper-1' });
   });
 
   it('a translation: 30 s at 0.006 a minute', async () => {
     const { response } = await client.audio.translations.create({ model: 'whisper-1', file: await audio() }).withResponse();
     const record = await recordOf(response);
     expect(record.operation).toBe('audio.translations');
-    expect(record.cost).toEqual({ nano_usd: 3_000_000, price: 'dataset', priced_as: 'whisper-1' });
+    expect(record.cost).toEqual({ source: 'usage', nano_usd: 3_000_000, price: 'dataset', priced_as: 'whisper-1' });
   });
 
   it('a text transcript has no duration: units and cost unknown, never 0', async () => {
@@ -145,7 +145,7 @@ describe('media calls priced per unit', () => {
     await response.arrayBuffer();
     const record = await recordOf(response);
     expect(record.tokens).toEqual({ characters: 11 });
-    expect(record.cost).toEqual({ nano_usd: 165_000, price: 'override', priced_as: 'tts-1' });
+    expect(record.cost).toEqual({ source: 'usage', nano_usd: 165_000, price: 'override', priced_as: 'tts-1' });
   });
 
   it('the hard budget counts every priced call, multipart ones included: the next 0.12 hold no longer fits', async () => {
@@ -159,7 +159,7 @@ describe('media calls priced per unit', () => {
   it('a multipart call cannot be estimated first, but once the budget is spent it is refused too', async () => {
     // Four edits at 0.02 fit (the call holds one nano-USD; its cost is known only from the form) and overshoot: 0.258365.
     const { response } = await client.images.edit({ model: 'dall-e-2', image: await toFile(Buffer.alloc(2048, 1), 'cat.png', { type: 'image/png' }), prompt: 'a scarf', n: 4 }).withResponse();
-    expect((await recordOf(response)).cost).toEqual({ nano_usd: 80_000_000, price: 'override', priced_as: 'dall-e-2' });
+    expect((await recordOf(response)).cost).toEqual({ source: 'usage', nano_usd: 80_000_000, price: 'override', priced_as: 'dall-e-2' });
     const calls = seen.length;
     const refused = await client.audio.translations.create({ model: 'whisper-1', file: await audio() }).catch((error: unknown) => error);
     expect((refused as { status?: number }).status).toBe(429);

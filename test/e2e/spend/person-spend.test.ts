@@ -110,7 +110,7 @@ describe('spend by person through a sidecar', () => {
     await waitUntil(async () => (await requests(laptop)).some((line) => line.status === 200 && line.cost?.price === 'dataset'), { timeoutMs: 10_000, what: 'the stream record' });
     const record = (await requests(laptop)).find((line) => line.status === 200 && line.cost?.price === 'dataset') as RequestLine & { tokens: { input: number; output: number } };
     const expected = calcPrice({ input_tokens: record.tokens.input, output_tokens: record.tokens.output }, 'gpt-4o-mini', { providerId: 'openai' })!.total_price;
-    expect(record.cost).toEqual({ nano_usd: Math.round(expected * 1e9), price: 'dataset', priced_as: 'gpt-4o-mini' });
+    expect(record.cost).toEqual({ source: 'usage', nano_usd: Math.round(expected * 1e9), price: 'dataset', priced_as: 'gpt-4o-mini' });
     expect(record.cost!.nano_usd).toBeGreaterThan(0);
   }, 30_000);
 });
