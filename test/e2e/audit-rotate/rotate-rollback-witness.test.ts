@@ -3,12 +3,12 @@
 // rotate` holds the chain against the witness first and refuses it, changing nothing; a rotation
 // that went through anyway (as an older gw's did: the witness sent a closed checkpoint below
 // what it holds) is a rollback at the next start; `--accept-audit-gap` records the gap once.
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { makeHome, runGw, startGatewayProcess } from '../../support/gateway-process.js';
-import { CHAT_BODY, GatewayJar } from '../helpers.js';
+import { CHAT_BODY, GatewayJar, waitUntil } from '../helpers.js';
 
 const jar = new GatewayJar();
 afterEach(async () => { await jar.stopAll(); });
@@ -123,4 +123,34 @@ it('gw audit rotate --accept-audit-gap rotates the cut chain and records the gap
   await serveCalls(home, 1);
   expect((await readLines<Line>(path.join(home, 'audit', 'audit.jsonl'))).some((line) => line.kind === 'audit.gap')).toBe(false);
   expect((await runGw(['audit', 'verify'], { home })).code).toBe(0);
+}, 180_000);
+
+it('through the admin API: a running gw (its witness away at start) refuses to rotate the cut chain with a 409, and rotates with accept_audit_gap', async () => {
+  const { home, witness, witnessed } = await rolledBackHome();
+  const volume = path.dirname(witness);
+  await rename(volume, `${volume}-away`); // unmounted at start: the start compares nothing
+  const gateway = await jar.start({ home, args: ['--standalone'], env: { GW_LOG_LEVEL: 'warn' } });
+  await rename(`${volume}-away`, volume);
+  const token = (await runGw(['admin', 'tokens', 'create', '--name', 'rotator'], { home })).stdout.trim();
+  const rotate = (body: object) => fetch(`${gateway.url}/admin/api/audit/rotate`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  await waitUntil(async () => (await fetch(`${gateway.url}/admin/api/whoami`, { headers: { authorization: `Bearer ${token}` } })).status === 200, { timeoutMs: 15_000 });
+
+  const refused = await rotate({});
+  const answer = await refused.json() as { error: { code: string; message: string } };
+  expect(refused.status).toBe(409);
+  expect(answer.error.code).toBe('GW_ERR_AUDIT_ROTATE_BEHIND_WITNESS');
+  expect(answer.error.message).toMatch(new RegExp(`the witness holds its checkpoint at seq ${witnessed.seq}.*gw audit rotate --accept-audit-gap`));
+  expect(await readdir(path.join(home, 'audit'))).not.toContain('chains');
+
+  const rotated = await runGw(['audit', 'rotate', '--hub', gateway.url, '--accept-audit-gap', '--json'], { home, env: { GW_ADMIN_TOKEN: token } });
+  expect(rotated.code, rotated.stderr).toBe(0);
+  const summary = JSON.parse(rotated.stdout) as { closed_trail: string };
+  expect(summary.closed_trail).toBe(witnessed.trail);
+  const closedChain = await readLines<Line>(path.join(home, 'audit', 'chains', `${summary.closed_trail}.jsonl`));
+  expect(closedChain.find((line) => line.kind === 'audit.gap')?.data).toMatchObject({
+    witnessed_trail: witnessed.trail, witnessed_seq: witnessed.seq, accepted_by: 'POST /admin/api/audit/rotate (accept_audit_gap)',
+  });
+  expect(await gateway.stop()).toBe(0);
 }, 180_000);
