@@ -39,7 +39,8 @@ export interface WitnessRollback {
   witnessed_hash: string;
 }
 
-type Found = { reason: string; chain: WitnessedChain };
+/** What was found, and the witnessed point it is held against (the audit.gap names it). */
+type Found = { reason: string; trail: string; point: WitnessedCheckpoint };
 
 async function reasonOf(local: StartTrail, live: WitnessedChain): Promise<string | null> {
   const newest = live.newest;
@@ -57,33 +58,35 @@ async function reasonOf(local: StartTrail, live: WitnessedChain): Promise<string
     : `the local trail ${short(local.trail)} is not that chain: ${what}. The trail was replaced (a reinstall or new key without gw audit rotate) or rolled back to another chain`;
 }
 
-/** Why `chain` was closed below what the witness holds of it (or forked from it), or null. */
-async function closedBelow(chain: WitnessedChain, at: ChainHead, hashAt?: (seq: number) => Promise<string | undefined>): Promise<string | null> {
-  const newest = chain.newest;
-  const closedAt = `the chain ${short(chain.trail)} was closed at seq ${at.seq}`;
-  if (newest.seq > at.seq) {
-    return `${closedAt}, but the witness holds it up to seq ${newest.seq} (received ${newest.received_at}): it was cut back or rolled back before a rotation closed it`;
+/** Why a chain closed at `at` is below or off what the witness holds of it (`points`: its entries under the pinned key), or null. */
+async function closedBelow(points: readonly WitnessedCheckpoint[], at: ChainHead & { trail: string }, hashAt?: (seq: number) => Promise<string | undefined>): Promise<Found | null> {
+  const closedAt = `the chain ${short(at.trail)} was closed at seq ${at.seq}`;
+  const top = points.reduce((best, entry) => (entry.seq > best.seq ? entry : best));
+  if (top.seq > at.seq) {
+    return { trail: at.trail, point: top, reason: `${closedAt}, but the witness holds it up to seq ${top.seq} (received ${top.received_at}): it was cut back or rolled back before a rotation closed it` };
   }
-  if (newest.seq === at.seq) return newest.hash === at.hash ? null : `${closedAt} with another record than the witness saw there (hash ${short(newest.hash)}): it was rewritten before a rotation closed it`;
+  const other = points.find((entry) => entry.seq === at.seq && entry.hash !== at.hash);
+  if (other !== undefined) return { trail: at.trail, point: other, reason: `${closedAt} with another record than the witness saw there (hash ${short(other.hash)}): it was rewritten before a rotation closed it` };
   // The witness never got the closing checkpoint: the closed chain must still pass through its newest witnessed point.
-  if (hashAt === undefined || (await hashAt(newest.seq)) === newest.hash) return null;
-  return `record ${newest.seq} of the closed chain ${short(chain.trail)} is not the one the witness saw (hash ${short(newest.hash)}): it was forked before a rotation closed it`;
+  if (top.seq === at.seq || hashAt === undefined || (await hashAt(top.seq)) === top.hash) return null;
+  return { trail: at.trail, point: top, reason: `record ${top.seq} of the closed chain ${short(at.trail)} is not the one the witness saw (hash ${short(top.hash)}): it was forked before a rotation closed it` };
 }
 
 /**
- * Each closed chain, as the witness saw it closed (its closed checkpoint) and as the home keeps
+ * Each closed chain, as the witness saw it closed (its closed checkpoints) and as the home keeps
  * it (audit/chains/), must end at or after the newest point the witness holds, on that point.
  */
-async function closedChainProblem(local: StartTrail, chains: readonly WitnessedChain[], own: readonly WitnessedCheckpoint[], instance: string): Promise<Found | null> {
+async function closedChainProblem(local: StartTrail, chains: readonly WitnessedChain[], valid: readonly WitnessedCheckpoint[], instance: string): Promise<Found | null> {
   for (const chain of chains) {
-    const closings = own.filter((entry) => entry.trail === chain.trail && entry.closed === true && entry.public_key === chain.publicKey && chain.instance === instance);
+    const points = valid.filter((entry) => entry.trail === chain.trail && entry.public_key === chain.publicKey);
+    const closings = chain.instance === instance ? points.filter((entry) => entry.closed === true) : [];
     for (const closing of closings) {
-      const reason = await closedBelow(chain, closing);
-      if (reason !== null) return { reason, chain };
+      const found = await closedBelow(points, closing);
+      if (found !== null) return found;
     }
     const kept = local.closed?.find((closed) => closed.trail === chain.trail);
-    const reason = kept === undefined ? null : await closedBelow(chain, kept, (seq) => kept.hashAt(seq));
-    if (reason !== null) return { reason, chain };
+    const found = kept === undefined ? null : await closedBelow(points, kept, (seq) => kept.hashAt(seq));
+    if (found !== null) return found;
   }
   return null;
 }
@@ -95,10 +98,10 @@ export async function checkWitnessAtStart(local: StartTrail, entries: readonly W
   // This instance's newest chain at the witness (by first receipt) is the one the local trail must be, or follow.
   const live = chains.filter((chain) => chain.instance === instance).at(-1);
   const liveReason = live === undefined ? null : await reasonOf(local, live);
-  const found = liveReason !== null && live !== undefined ? { reason: liveReason, chain: live } : await closedChainProblem(local, chains, valid, instance);
+  const found = liveReason !== null && live !== undefined ? { reason: liveReason, trail: live.trail, point: live.newest } : await closedChainProblem(local, chains, valid, instance);
   if (found === null) return null;
-  const { reason, chain } = found;
+  const { reason, trail, point } = found;
   // Accepted once (gw serve or gw audit rotate --accept-audit-gap): the audit.gap record stands for it from then on.
-  if (await local.acceptedGap?.(chain.trail, chain.newest.seq)) return null;
-  return { reason, witness, witnessed_trail: chain.trail, witnessed_seq: chain.newest.seq, witnessed_hash: chain.newest.hash };
+  if (await local.acceptedGap?.(trail, point.seq)) return null;
+  return { reason, witness, witnessed_trail: trail, witnessed_seq: point.seq, witnessed_hash: point.hash };
 }
