@@ -213,6 +213,10 @@ export const ERROR_CATALOG = {
     status: 503, kind: 'overloaded', retryable: false,
     message: 'gw did not start: the local audit trail is behind what its witness holds (cut, rolled back, deleted or replaced while gw was stopped). Keep it for investigation; to start anyway and record the gap, run gw serve --accept-audit-gap.',
   },
+  GW_ERR_AUDIT_ROTATE_BEHIND_WITNESS: {
+    status: 409, kind: 'invalid_request', retryable: false,
+    message: 'gw audit rotate changed nothing: the chain to close is behind or forked from what its witness holds (cut, rolled back or rewritten). Keep it for investigation (gw audit verify --witness); to rotate anyway and record the gap, run gw audit rotate --accept-audit-gap.',
+  },
   GW_ERR_MCP_SERVER_UNAVAILABLE: {
     status: 502, kind: 'api_error', retryable: true,
     message: 'The MCP server behind this tool is not reachable now (gw restarts a stdio server that died; see /health).',

@@ -36,16 +36,17 @@ export interface AdminContext {
   /** Absent where gw serve did not hand them in (a sidecar, a test harness): the route answers 404. */
   commands?: AdminCommands;
   /** gw audit rotate on this running gw: closes its chain, opens the next under a new key (docs/audit-rotate.md). */
-  rotateAudit?: () => Promise<RotationSummary>;
+  rotateAudit?: (options: { acceptGap: boolean }) => Promise<RotationSummary>;
   /** The counter the gateway admits calls against budgets with (absent on a sidecar: the route answers 404). */
   spendCounter?: SpendCounter;
 }
 
-async function rotateAudit(context: AdminContext): Promise<AdminAnswer> {
+async function rotateAudit(context: AdminContext, request: AdminRequest): Promise<AdminAnswer> {
   if (!context.rotateAudit) return { status: 404, body: { error: { message: 'this gw cannot rotate its audit trail' } } };
   let summary: RotationSummary;
   try {
-    summary = await context.rotateAudit();
+    // Held against the witnesses first: a chain behind one is refused (409) unless the gap is accepted (recorded as audit.gap).
+    summary = await context.rotateAudit({ acceptGap: request.body.accept_audit_gap === true });
   } catch (error) {
     if (error instanceof AuditRotationError) throw new StateError('refused', error.message);
     throw error;

@@ -10,7 +10,8 @@ import { addWitnessTargets, closedCheckpointsLacking } from './witness-targets.j
 import type { SignedCheckpoint } from '../audit/checkpoint.js';
 import { CosignatureKeeper, fileCosignatureSink } from './cosignature-keeper.js';
 import { startAuditSink, type RunningAuditSink } from './start-audit-sink.js';
-import { holdTrailToWitnesses, prepareWitnessStart } from './witness-at-start.js';
+import { holdTrailToWitnesses, prepareWitnessStart, readersOf, type WitnessReader } from './witness-at-start.js';
+import { rotateUnderWitness } from './witness-before-rotate.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { HealthComponent } from '../metrics/health-component.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
@@ -108,6 +109,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     shutdown.add('witness drain', async () => { await witnesses.drain(WITNESS_DRAIN_MS); await cosignatures.settle(); });
     let sink: RunningAuditSink | null = null; // started once the metrics exist; drained after the trail closes
     shutdown.add('audit sink drain', async () => sink?.drain(SINK_DRAIN_MS));
+    const rotationReaders: WitnessReader[] = []; // filled once the mode can reach the witnesses
     // Read before the trail opens (opening appends); held against the witnesses before any push.
     const witnessStart = await prepareWitnessStart(options.home, { witnessed: state.snapshot().settings.audit_witness !== null || options.sidecar !== undefined, fileTrail: !options.storeUrl });
     const shared = options.storeUrl ? await openSharedStores(options.storeUrl, options.home, (checkpoint) => witnesses.offer(checkpoint), {
@@ -134,13 +136,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ...(options.sidecar ? { sidecar: options.sidecar } : {}), ...(counters ? { hubLimits: counters.hubLimits } : {}),
       trail: shared?.trail ?? createFileTrailReader(path.join(options.home, 'audit', 'audit.jsonl')),
       ...(options.adminCommands ? { adminCommands: options.adminCommands(state) } : {}),
-      ...(audit.rotate ? { rotateAudit: () => audit.rotate!() } : {}),
+      ...(audit.rotate ? { rotateAudit: ({ acceptGap }) => rotateUnderWitness(audit, () => audit.rotate!(), {
+        home: options.home, readers: rotationReaders, acceptGap, acceptedBy: 'POST /admin/api/audit/rotate (accept_audit_gap)',
+        warn: (message) => logger.warn({ component: 'audit_witness' }, message),
+      }) } : {}),
       auditPage: createAuditPageSource({ audit, home: options.home, shared, witnessHealth: () => witnesses.health() }),
       spendCounter: spend.counter,
     });
     shutdown.add('mode', async () => mode.stop());
     const modeUpstream = mode.wrapUpstream(upstream);
     const witnessInput = { setting: state.snapshot().settings.audit_witness, hub: mode.sidecar?.hub ?? null, upstream: modeUpstream, ...(witnessStart.instance ? { instance: witnessStart.instance } : {}) };
+    // A rotation holds the file trail against the same witnesses first (on PostgreSQL each boot's chain is checked by verify --store).
+    if (witnessStart.local) rotationReaders.push(...readersOf(witnessInput));
     const lacking = new Map<string, SignedCheckpoint[]>(); // closed chains a witness has not heard of (an offline rotation)
     const startSkipped = witnessStart.local && witnessStart.instance ? await holdTrailToWitnesses(witnessInput, {
       home: options.home, instance: witnessStart.instance, local: witnessStart.local, acceptGap: options.acceptAuditGap === true, audit,

@@ -122,4 +122,34 @@ describe('checkWitnessAtStart', () => {
     expect(await checkWitnessAtStart(start(null, 0), [seen(first, 6, oldKey, OTHER)], 'gwi_me', 'w')).toBeNull();
     expect(await checkWitnessAtStart(start(null, 0), [], 'gwi_me', 'w')).toBeNull();
   });
+
+  it('refuses a chain closed below what the witness holds of it, or on another record, though the next chain is the live one', async () => {
+    // The attack: first witnessed up to 6, cut back to 3, rotated at 4; the witness got the closed checkpoint and the next chain's first.
+    const cutAndClosed = [seen(first, 6, oldKey), seen(first, 4, oldKey, ME, true), seen(second, 1, newKey)];
+    expect(await checkWitnessAtStart(start(second, 2), cutAndClosed, 'gwi_me', 'w')).toMatchObject({
+      reason: expect.stringMatching(/chain .* was closed at seq 4, but the witness holds it up to seq 6 .*cut back or rolled back before a rotation closed it/),
+      witnessed_trail: first.trail, witnessed_seq: 6, witnessed_hash: first.hashes[5],
+    });
+    const forkedClose = { ...signCheckpointWithKey(oldKey.privateKey, oldKey.publicKey, first.trail, { seq: 6, hash: 'e'.repeat(64) }, true), received_at: '2026-01-02T00:00:00.000Z', from: ME };
+    expect((await checkWitnessAtStart(start(second, 2), [seen(first, 6, oldKey), forkedClose, seen(second, 1, newKey)], 'gwi_me', 'w'))?.reason).toMatch(/closed at seq 6 with another record than the witness saw there/);
+    // Closed on purpose at (or after) the witnessed head: nothing to refuse.
+    expect(await checkWitnessAtStart(start(second, 2), [seen(first, 6, oldKey), seen(first, 7, oldKey, ME, true), seen(second, 1, newKey)], 'gwi_me', 'w')).toBeNull();
+  });
+
+  it('holds the home\'s own closed chains against the witness when the closed checkpoint never reached it', async () => {
+    const entries = [seen(first, 6, oldKey), seen(second, 1, newKey)];
+    const kept = (seq: number, hashes = first.hashes) => ({ trail: first.trail, seq, hash: hashes[seq - 1]!, hashAt: async (at: number) => (at <= seq ? hashes[at - 1] : undefined) });
+    expect((await checkWitnessAtStart({ ...start(second, 2), closed: [kept(4)] }, entries, 'gwi_me', 'w'))?.reason).toMatch(/closed at seq 4, but the witness holds it up to seq 6/);
+    expect(await checkWitnessAtStart({ ...start(second, 2), closed: [kept(8)] }, entries, 'gwi_me', 'w')).toBeNull();
+    const forked = first.hashes.map((hash, index) => (index === 5 ? 'f'.repeat(64) : hash));
+    expect((await checkWitnessAtStart({ ...start(second, 2), closed: [kept(8, forked)] }, entries, 'gwi_me', 'w'))?.reason).toMatch(/record 6 of the closed chain .* was forked before a rotation closed it/);
+  });
+
+  it('a rollback whose witnessed head an audit.gap accepted already is not refused again', async () => {
+    const asked: Array<[string, number]> = [];
+    const acceptedGap = async (trail: string, seq: number) => { asked.push([trail, seq]); return seq <= 6; };
+    expect(await checkWitnessAtStart({ ...start(first, 4), acceptedGap }, [seen(first, 6, oldKey)], 'gwi_me', 'w')).toBeNull();
+    expect(await checkWitnessAtStart({ ...start(first, 4), acceptedGap }, [seen(first, 7, oldKey)], 'gwi_me', 'w')).toMatchObject({ witnessed_seq: 7 });
+    expect(asked).toEqual([[first.trail, 6], [first.trail, 7]]);
+  });
 });

@@ -4,18 +4,22 @@
 // credential checked, the act recorded); with no gw running it is done here, under the audit lock.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { AuditLockedError, AuditRotationError, openAuditTrail, type RotationSummary } from '../../audit/audit-trail.js';
+import { AuditLockedError, AuditRotationError, openAuditTrail, type AuditTrail, type RotationSummary } from '../../audit/audit-trail.js';
 import { callHub, remoteHub } from '../admin-client.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { openState, resolveStoreUrl } from '../../postgres/open-state.js';
 import { isSignedCheckpoint, type SignedCheckpoint } from '../../audit/checkpoint.js';
 import { ensureInstanceId } from '../../audit/instance-id.js';
+import { findSidecarLogin } from '../sidecar-login.js';
+import { readWitness } from '../read-witness.js';
+import type { WitnessReader } from '../../gateway/witness-at-start.js';
 
 interface RotateFlags {
   home?: string;
   hub?: string;
   store?: string;
   json?: boolean;
+  acceptAuditGap?: boolean;
 }
 
 /** What a rotation with no gw running tells the witness: the closed chain's last checkpoint, then the new chain's newest. */
@@ -24,7 +28,38 @@ interface Rotated {
   checkpoints: SignedCheckpoint[];
 }
 
-async function rotateHome(home: string): Promise<Rotated> {
+/** The witnesses to hold the chain against: the audit_witness setting's, and the hub of a home logged in as a sidecar. */
+async function witnessReaders(home: string, setting: string | null, context: CliContext): Promise<WitnessReader[]> {
+  const readers: WitnessReader[] = [];
+  // A home whose login cannot be read is rotated without its hub: the next sidecar start compares the closed chain with it.
+  const login = await findSidecarLogin(home, context.env).catch(() => null);
+  if (login !== null) readers.push({ name: `hub ${login.hub.replace(/\/+$/, '')}`, read: () => readWitness(login.hub, home, context.env) });
+  if (setting === null) return readers;
+  // The witness readers (and the HTTP client under them) are the gateway's; loaded only when a witness is set.
+  const [{ readersOf }, { createUpstreamClient }] = await Promise.all([import('../../gateway/witness-at-start.js'), import('../../upstream/upstream-client.js')]);
+  const upstream = createUpstreamClient();
+  return [...readers, ...readersOf({ setting, hub: null, upstream }).map((reader) => ({
+    name: reader.name, read: () => reader.read().finally(() => upstream.close()),
+  }))];
+}
+
+/** Before the chain closes: held against every witness; a refusal leaves the home as it was (the trail is closed unchanged). */
+async function holdToWitnesses(trail: AuditTrail, home: string, flags: RotateFlags, context: CliContext): Promise<void> {
+  const readers = await witnessReaders(home, await readWitnessSetting(home), context);
+  if (readers.length === 0) return;
+  const { holdRotationToWitnesses } = await import('../../gateway/witness-before-rotate.js');
+  try {
+    await holdRotationToWitnesses(trail, {
+      home, readers, acceptGap: flags.acceptAuditGap === true, acceptedBy: 'gw audit rotate --accept-audit-gap',
+      warn: (message) => context.stderr.write(`audit witness ${message}\n`),
+    });
+  } catch (error) {
+    if (error instanceof Error && error.name === 'RotateBehindWitnessError') throw new CliExit(1, error.message);
+    throw error;
+  }
+}
+
+async function rotateHome(home: string, flags: RotateFlags, context: CliContext): Promise<Rotated> {
   let trail;
   const newest = new Map<string, SignedCheckpoint>();
   const keep = (checkpoint: SignedCheckpoint) => { if (newest.get(checkpoint.trail)?.closed !== true) newest.set(checkpoint.trail, checkpoint); };
@@ -41,22 +76,29 @@ async function rotateHome(home: string): Promise<Rotated> {
     throw new CliExit(1, `cannot open the audit trail: ${(error as Error).message}`);
   }
   try {
+    await holdToWitnesses(trail, home, flags, context);
     const summary = await trail.rotate!();
     await trail.close();
     const checkpoints = [newest.get(summary.closed_trail), newest.get(summary.trail)].filter((checkpoint) => checkpoint !== undefined);
     return { summary, checkpoints };
   } catch (error) {
+    if (error instanceof CliExit) throw error;
     throw new CliExit(1, `gw audit rotate: ${(error as Error).message}`);
   } finally {
     await trail.close();
   }
 }
 
-/** Sends the rotation's checkpoints to the configured witness; never fails the rotation, which is done: says what it could not do. */
-async function pushToWitness(home: string, checkpoints: SignedCheckpoint[], context: CliContext): Promise<string | null> {
+async function readWitnessSetting(home: string): Promise<string | null> {
   const state = await openState(home, undefined);
   const setting = state.snapshot().settings.audit_witness;
   await state.close();
+  return setting;
+}
+
+/** Sends the rotation's checkpoints to the configured witness; never fails the rotation, which is done: says what it could not do. */
+async function pushToWitness(home: string, checkpoints: SignedCheckpoint[], context: CliContext): Promise<string | null> {
+  const setting = await readWitnessSetting(home);
   if (setting === null || checkpoints.length === 0) return null;
   // The witness targets (and the HTTP client under them) are the gateway's; loaded only when a witness is set.
   const { pushToSettingWitness } = await import('../../gateway/witness-targets.js');
@@ -82,13 +124,14 @@ function print(summary: RotationSummary, flags: RotateFlags, context: CliContext
 
 async function runAuditRotate(flags: RotateFlags, context: CliContext): Promise<void> {
   const hub = await remoteHub(flags.hub, context, flags.home);
-  if (hub) return print(await callHub<RotationSummary>(hub, 'POST', '/admin/api/audit/rotate', {}), flags, context);
+  const body = flags.acceptAuditGap ? { accept_audit_gap: true } : {};
+  if (hub) return print(await callHub<RotationSummary>(hub, 'POST', '/admin/api/audit/rotate', body), flags, context);
   const home = context.home(flags.home);
   const store = resolveStoreUrl(flags.store, context.env);
   // PostgreSQL (and pg) are loaded only when a store is named.
   const rotateStore = async (url: string) => (await import('../../postgres/rotate-store-offline.js')).rotateStoreOffline(url, home);
   if (store === undefined) {
-    const { summary, checkpoints } = await rotateHome(home);
+    const { summary, checkpoints } = await rotateHome(home, flags, context);
     return print(summary, flags, context, await pushToWitness(home, checkpoints, context));
   }
   const summary = await rotateStore(store).catch((error: unknown) => {
@@ -105,6 +148,7 @@ export function registerAuditRotateCommand(audit: Command, context: CliContext):
     .option('--hub <url>', 'the running gw to rotate, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)')
     .option('--home <dir>', 'gw home folder, when no gw runs on it (default: $GW_HOME or the platform config folder)')
     .option('--store <url>', 'PostgreSQL store (GW_DATABASE_URL): rotate this home\'s instance key there while no gw runs')
+    .option('--accept-audit-gap', 'rotate even when the chain is behind or forked from what a witness holds, recording an audit.gap')
     .option('--json', 'print one JSON object')
     .action(async (flags: RotateFlags) => runAuditRotate(flags, context));
 }
