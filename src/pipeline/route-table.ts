@@ -120,6 +120,9 @@ function buildRouteTable(): RouteEntry[] {
     ...mount('/genai', 'google', GOOGLE_ROUTES),
     // Gemini CLI and @google/genai append /v1beta to a bare base URL, so serve it unprefixed too.
     ...mount('', 'google', GOOGLE_ROUTES.filter(([, path]) => path.startsWith('/v1beta'))),
+    // @google/genai 3 and later default to API version v1: a bare base URL gets POST /v1/models/{model}:{method}.
+    // Only POST: GET /v1/models and /v1/models/:model are OpenAI's model list and retrieval.
+    ...mount('', 'google', [[['POST'], '/v1/models/*', 'genai.models']]),
     ...mount('/litellm/v1', 'anthropic', ANTHROPIC_ROUTES),
     ...mount('/litellm/v1', 'openai', OPENAI_ROUTES),
     ...mount('/litellm', 'openai', OPENAI_ROUTES),
@@ -139,7 +142,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = buildRouteTable();
 /** For a path no route matched: which dialect's error shape the caller most likely reads. */
 export function guessDialect(path: string): RouteDialect {
   if (/^\/(litellm\/)?v1\/messages/.test(path) || path.startsWith('/anthropic')) return 'anthropic';
-  if (/^\/(genai|litellm\/v1beta|v1beta)\b/.test(path) || path.startsWith('/genai_passthrough')) return 'google';
+  if (/^\/(genai|litellm\/v1beta|v1beta)\b/.test(path) || /^\/v1\/models\/[^/]+:/.test(path) || path.startsWith('/genai_passthrough')) return 'google';
   if (path.startsWith('/litellm/bedrock')) return 'bedrock';
   return 'openai';
 }

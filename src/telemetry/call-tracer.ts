@@ -1,6 +1,7 @@
 // What the corridor asks of tracing, with no OpenTelemetry type in it: a span per gateway
 // call (continuing the client's W3C trace context) and a child span per attempt at a
 // provider. `null` everywhere when tracing is off, so a call costs one property read.
+import type { GuardrailDecision } from './guardrail-decisions.js';
 
 export interface CallStart {
   requestId: string;
@@ -11,10 +12,13 @@ export interface CallStart {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** The token counts a span carries (the audit record's tokens fit: a span reads only these two). */
+/** The token counts a span carries (the audit record's tokens fit): input counts cached tokens too; reasoning is inside output. */
 export interface CallTokens {
   input?: number;
   output?: number;
+  cached_read?: number;
+  cache_write?: number;
+  reasoning?: number;
 }
 
 export interface CallEnd {
@@ -26,6 +30,12 @@ export interface CallEnd {
   person: string | null;
   keyId: string | null;
   outcome: readonly string[];
+  /** The coding agent's session (the record's `session`), as gen_ai.conversation.id. */
+  session: string | null;
+  /** The client as `name/version` (the record's `agent`). */
+  agent: string | null;
+  /** DLP and policy verdicts (guardrail-decisions.ts), each a child span. */
+  guardrails: readonly GuardrailDecision[];
 }
 
 export interface AttemptStart {

@@ -1,11 +1,14 @@
 // CallTracer over the OpenTelemetry API: a SERVER span per gateway call named
 // `{gen_ai.operation.name} {gen_ai.request.model}`, CLIENT spans per attempt, GenAI
-// attributes (operation, provider, models, token usage) and gw's own (team, person,
-// key id, request id, outcome). Never a header, body or prompt. Contexts are passed
+// attributes (operation, provider, models, token usage with its cache and reasoning parts,
+// the session as gen_ai.conversation.id, the agent) and gw's own (team, person, key id,
+// request id, outcome), and an INTERNAL `apply_guardrail` span per DLP or policy verdict
+// (guardrail-decisions.ts). Never a header, body or prompt. Contexts are passed
 // explicitly (no async context manager), so nothing runs on calls that are not traced.
+// https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/
 import { SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { AttemptStart, CallEnd, CallSpan, CallStart, CallTracer } from './call-tracer.js';
-import { genAiOperation, genAiProvider } from './genai-attributes.js';
+import { genAiOperation, genAiProvider, guardrailAttributes, tokenAttributes } from './genai-attributes.js';
 
 const headerGetter = {
   keys: (carrier: CallStart['headers']) => Object.keys(carrier),
@@ -60,9 +63,13 @@ class OtelCallSpan implements CallSpan {
       span.setAttribute('gen_ai.request.model', result.model);
       span.updateName(`${this.operation} ${result.model}`);
     }
-    const attributes: Attributes = { 'http.response.status_code': result.status, 'gw.outcome': [...result.outcome] };
-    if (result.tokens?.input !== undefined) attributes['gen_ai.usage.input_tokens'] = result.tokens.input;
-    if (result.tokens?.output !== undefined) attributes['gen_ai.usage.output_tokens'] = result.tokens.output;
+    const attributes: Attributes = { 'http.response.status_code': result.status, 'gw.outcome': [...result.outcome], ...tokenAttributes(result.tokens) };
+    if (result.session) attributes['gen_ai.conversation.id'] = result.session;
+    if (result.agent) {
+      const slash = result.agent.indexOf('/');
+      attributes['gen_ai.agent.name'] = slash < 0 ? result.agent : result.agent.slice(0, slash);
+      if (slash > 0) attributes['gen_ai.agent.version'] = result.agent.slice(slash + 1);
+    }
     if (result.provider) attributes['gw.provider'] = result.provider;
     if (result.team) attributes['gw.team'] = result.team;
     if (result.person) attributes['gw.person'] = result.person;
@@ -71,6 +78,13 @@ class OtelCallSpan implements CallSpan {
     if (result.status >= 500 || result.status === 499) {
       span.setAttribute('error.type', result.outcome[0] ?? String(result.status));
       span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    // A guardrail that refused the call still ran as it should: its span's status stays unset (the conventions' advice).
+    const parent = trace.setSpan(context.active(), span);
+    for (const decision of result.guardrails) {
+      const guardrailAttributesOf = guardrailAttributes(decision);
+      if (result.session) guardrailAttributesOf['gen_ai.conversation.id'] = result.session;
+      this.tracer.startSpan(`apply_guardrail ${decision.guardian}`, { kind: SpanKind.INTERNAL, attributes: guardrailAttributesOf }, parent).end();
     }
     span.end();
   }

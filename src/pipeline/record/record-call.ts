@@ -19,6 +19,7 @@ import type { HeaderBag } from '../decode/read-session.js';
 import { callerDlp } from '../govern/govern-request.js';
 import { countCacheUse, noteCacheBreak } from './note-cache-use.js';
 import { copyWith } from '../../copy-with.js';
+import { readGuardrailDecisions } from '../../telemetry/guardrail-decisions.js';
 
 /** 499: nginx's code for "client closed the request", used in audit and logs only. */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -117,6 +118,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   trace.span?.end(trace.scrub({
     status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
+    session: call.lineage?.session ?? null, agent: call.lineage?.agent ?? null, guardrails: readGuardrailDecisions(trace),
   }));
   requestLogger(services.logger).info(trace.scrub({
     request_id: call.id, method: call.method, path: pathToLog(call.url, state), family: state.dialect,

@@ -58,6 +58,25 @@ describe('generateContent', () => {
     expect(result.text).toBe('echo: no prefix');
     expect(last(rig.gemini).path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
   });
+
+  it('the bare base at API version v1 (@google/genai 3 and later send it by default) works too', async () => {
+    const sentUrls: string[] = [];
+    const v1 = new GoogleGenAI({ apiKey: rig.key, httpOptions: { baseUrl: rig.gw.url, apiVersion: 'v1' } });
+    const fetchBefore = globalThis.fetch;
+    globalThis.fetch = (input, init) => { sentUrls.push(String(input instanceof Request ? input.url : input)); return fetchBefore(input, init); };
+    try {
+      const result = await v1.models.generateContent({ model: 'gemini-2.5-pro', contents: 'version one' });
+      expect(result.text).toBe('echo: version one');
+      let streamed = '';
+      for await (const chunk of await v1.models.generateContentStream({ model: 'gemini-2.5-pro', contents: 'streamed one' })) streamed += chunk.text ?? '';
+      expect(streamed).toBe('echo: streamed one');
+    } finally {
+      globalThis.fetch = fetchBefore;
+    }
+    expect(sentUrls[0]).toBe(`${rig.gw.url}/v1/models/gemini-2.5-pro:generateContent`);
+    // Upstream, gw speaks v1beta (a superset of v1) as it does for every GenAI call.
+    expect(last(rig.gemini).path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent');
+  });
 });
 
 describe('streamGenerateContent?alt=sse', () => {

@@ -8,7 +8,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runGw } from '../../support/gateway-process.js';
 import { auditRecord, startRig, type Rig } from '../forwarding/support.js';
-import { waitUntil } from '../helpers.js';
+import { readSettledAudit, waitUntil } from '../helpers.js';
+import { runCodingTool } from '../coding-tools/run-coding-tool.js';
 
 interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes: Array<{ key: string; value: Record<string, unknown> }> }
 
@@ -38,6 +39,9 @@ beforeAll(async () => {
       // The first pick is Claude (by weight); it fails once, and the call falls back to Gemini.
       const added = await runGw(['routes', 'add', 'traced', '--target', 'anthropic/claude-sonnet-4-5,weight=1000000', '--target', 'gemini/gemini-2.5-flash,weight=1', '--home', home]);
       if (added.code !== 0) throw new Error(added.stderr);
+      // A logging rule: it lets the Claude Code turn below through and is reported as a guardrail decision.
+      const rule = await runGw(['dlp', 'add', 'ticket_ref', '--pattern', 'TICKET-[0-9]{6}', '--action', 'log', '--home', home]);
+      if (rule.code !== 0) throw new Error(rule.stderr);
     },
   });
 }, 60_000);
@@ -110,3 +114,30 @@ it('/metrics: streams get a time-to-first-byte histogram and the part gw added; 
   expect(value('gw_stream_first_byte_added_seconds_sum')).toBeLessThan(value('gw_stream_first_byte_seconds_sum'));
   expect(Number(/^gw_event_loop_queue_seconds_count (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
 });
+
+it('a Claude Code session: its span carries the session as gen_ai.conversation.id (as in the trail), the agent, and the DLP verdict as an apply_guardrail span', async () => {
+  const session = '6a1f0c2e-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
+  const run = await runCodingTool('claude', { gwUrl: rig.gw.url, key: rig.key, model: 'anthropic/claude-sonnet-4-5', prompt: 'Say hello about TICKET-123456.', session: { id: session }, timeoutMs: 150_000 });
+  expect(run.code, run.stderr).toBe(0);
+  const records = (await readSettledAudit(rig.gw.home)).filter((record) => record.kind === 'request' && record.session === session);
+  expect(records.length).toBeGreaterThan(0);
+  expect(records.some((record) => (record.dlp as Record<string, number> | undefined)?.ticket_ref)).toBe(true);
+
+  const sessionSpans = () => received.filter((span) => span.kind === 2 && attribute(span, 'gen_ai.conversation.id') === session);
+  await waitUntil(() => sessionSpans().length >= records.length, { timeoutMs: 10_000, what: 'a span per recorded call of the session' });
+  const servers = received.filter((span) => span.kind === 2 && attribute(span, 'gen_ai.conversation.id') === session);
+  expect(servers.length).toBe(records.length);
+  expect(attribute(servers[0]!, 'gen_ai.agent.name')).toBe('claude-code');
+  expect(String(attribute(servers[0]!, 'gen_ai.agent.version'))).toMatch(/^\d+\.\d+\.\d+/);
+  const guarded = servers.find((span) => received.some((child) => child.parentSpanId === span.spanId && child.name === 'apply_guardrail gw.dlp'));
+  expect(guarded, 'a call the rule matched has an apply_guardrail child').toBeDefined();
+  const guardrail = received.find((child) => child.parentSpanId === guarded!.spanId && child.name === 'apply_guardrail gw.dlp')!;
+  expect(guardrail.kind).toBe(1);
+  expect(attribute(guardrail, 'gen_ai.operation.name')).toBe('apply_guardrail');
+  expect(attribute(guardrail, 'gen_ai.security.target.type')).toBe('llm_input');
+  expect(attribute(guardrail, 'gen_ai.security.decision.type')).toBe('audit');
+  expect(String(attribute(guardrail, 'gen_ai.security.policy.name')).split(',')).toContain('ticket_ref');
+  expect(attribute(guardrail, 'gen_ai.conversation.id')).toBe(session);
+  // The rule's name, never what it matched.
+  expect(JSON.stringify(received)).not.toContain('TICKET-123456');
+}, 180_000);

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The README's test command (`npm test`, which CI runs through .ci/run on a fresh clone):
+#   1. installs, once, what the tests drive (coding tools, Debian packages) and Node 26;
+#   2. builds and lints on the machine's own Node;
+#   3. runs the unit tier and the README journey on the machine's own Node (gw supports 20.18.1+);
+#   4. runs every test, both tiers, on Node 26 LTS: vitest and every process the tests start
+#      (gw, the coding tools, SDK clients) run on it, through PATH and process.execPath.
+# docs/testing.md says which Node lines are supported and which one each step uses.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/ensure-test-deps.sh
+bash scripts/ensure-test-node.sh >/dev/null
+npm run build
+npm run lint
+echo "tests on this machine's Node $(node --version): the unit tier and the README journey" >&2
+npx vitest run --project unit
+npx vitest run test/e2e/docs/doc-blocks.test.ts -t '^README\.md '
+bash scripts/vitest-on-test-node.sh run
