@@ -118,7 +118,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   trace.span?.end(trace.scrub({
     status, model: trace.model, provider: trace.provider, tokens: trace.tokens, team: identity?.team ?? null,
     person: identity?.person ?? null, keyId: identity?.keyId ?? null, outcome: trace.outcome,
-    session: call.lineage?.session ?? null, agent: call.lineage?.agent ?? null, guardrails: readGuardrailDecisions(trace),
+    session: lineage?.session ?? null, agent: lineage?.agent ?? null, guardrails: readGuardrailDecisions(trace),
   }));
   requestLogger(services.logger).info(trace.scrub({
     request_id: call.id, method: call.method, path: pathToLog(call.url, state), family: state.dialect,
