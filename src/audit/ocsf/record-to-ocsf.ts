@@ -7,7 +7,7 @@ import type { AuditRecord, AuditValue } from '../record.js';
 import { adminActionOf, ocsfClassOf } from './ocsf-class.js';
 
 /** The schema the events follow: the copy the tests check them against (test/fixtures/ocsf-schema/version.json). */
-export const OCSF_VERSION = '1.9.0-dev';
+const OCSF_VERSION = '1.9.0-dev';
 const RECORD_SERIALIZATION = 'gw audit record v1: SHA-256 of prev, "\\n" and the JCS (RFC 8785) of raw_data without hash';
 const CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash';
 const CLOSED_CHECKPOINT_SERIALIZATION = 'gw audit checkpoint v2: Ed25519 over "gw audit checkpoint v2\\n" chain_uid "\\n" seq "\\n" hash "\\nclosed"';

@@ -15,7 +15,7 @@ export interface Lineage {
 }
 
 /** The warning a record carries when a session header was dropped. */
-export const SESSION_IGNORED_WARNING = 'session_id_ignored';
+const SESSION_IGNORED_WARNING = 'session_id_ignored';
 
 const NO_WARNINGS: readonly string[] = [];
 

@@ -12,7 +12,7 @@ import { copyWith } from '../../copy-with.js';
 import type { PipelineRequest } from '../pipeline-types.js';
 
 /** How long gw keeps reading a provider's stream after the client left with its answer complete. */
-export const DRAIN_MAX_MS = 5_000;
+const DRAIN_MAX_MS = 5_000;
 /** How much of it gw reads at most (a usage chunk and the stream's end are a few hundred bytes). */
 export const DRAIN_MAX_BYTES = 16 * 1024;
 

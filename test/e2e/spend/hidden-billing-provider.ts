@@ -13,12 +13,12 @@ import { encodeEventFrame } from '../../../src/formats/bedrock-converse/event-st
 export type Dialect = 'chat' | 'responses' | 'messages' | 'genai' | 'bedrock';
 
 export const REASONING_MARK = 'think-hard';
-export const REASONING_TOKENS = 20_000;
+const REASONING_TOKENS = 20_000;
 /** Every linked image's URL holds this (https:// or s3://): the provider bills IMAGE_TOKENS for each. */
 export const IMAGE_URL_PREFIX = 'img.example.test/';
-export const IMAGE_TOKENS = 1_000;
+const IMAGE_TOKENS = 1_000;
 const PROMPT_TOKENS = 100;
-export const WORDS = Array.from({ length: 12 }, (_, index) => `tok${index}`);
+const WORDS = Array.from({ length: 12 }, (_, index) => `tok${index}`);
 const THINK_MS = 150;
 const WORD_DELAY_MS = 10;
 const USAGE_DELAY_MS = 250;
