@@ -53,6 +53,11 @@ export class GoogleStreamDecoder implements StreamDecoder {
     return [...this.close(), { type: 'error', error }];
   }
 
+  /** One chunk already parsed (output DLP's reader gives each candidate its own decoder this way). */
+  pushChunk(chunk: JsonRecord): StreamPart[] {
+    return this.done ? [] : this.decodeChunk(chunk);
+  }
+
   private decodeChunk(chunk: JsonRecord): StreamPart[] {
     const parts: StreamPart[] = [];
     if (!this.started) {

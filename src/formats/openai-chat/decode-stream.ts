@@ -14,7 +14,7 @@ export function createOpenAiChatStreamDecoder(): StreamDecoder {
   return new OpenAiChatStreamDecoder();
 }
 
-class OpenAiChatStreamDecoder implements StreamDecoder {
+export class OpenAiChatStreamDecoder implements StreamDecoder {
   private started = false;
   private nextIndex = 0;
   private open: { kind: 'text' | 'reasoning'; index: number } | undefined;
@@ -45,6 +45,11 @@ class OpenAiChatStreamDecoder implements StreamDecoder {
     if (this.done) return [];
     // Without [DONE] and without a finish reason the stream was cut: close blocks, claim no finish.
     return this.finishReason ? this.finish() : this.closeAll();
+  }
+
+  /** One chunk already parsed (output DLP's reader gives each choice its own decoder this way). */
+  pushChunk(chunk: JsonRecord): StreamPart[] {
+    return this.done ? [] : this.readChunk(chunk);
   }
 
   private readChunk(chunk: JsonRecord): StreamPart[] {
