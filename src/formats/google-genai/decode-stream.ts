@@ -68,7 +68,9 @@ export class GoogleStreamDecoder implements StreamDecoder {
     }
     const usage = mapGoogleUsage(chunk.usageMetadata);
     if (usage !== undefined) this.usage = usage;
-    const candidate = Array.isArray(chunk.candidates) && isPlainObject(chunk.candidates[0]) ? chunk.candidates[0] : {};
+    // With candidateCount > 1 a translated stream is the first candidate's alone.
+    const first: unknown = Array.isArray(chunk.candidates) ? chunk.candidates.find((item) => isPlainObject(item) && (item.index ?? 0) === 0) : undefined;
+    const candidate = isPlainObject(first) ? first : {};
     const wireParts = isPlainObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     wireParts.forEach((wirePart, index) => {
       // A malformed part in a provider stream is skipped rather than ending the stream.

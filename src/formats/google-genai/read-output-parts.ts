@@ -26,7 +26,7 @@ export function createGoogleOutputPartReader(): OutputPartReader {
       chunk.candidates.forEach((candidate: unknown, position) => {
         if (!isPlainObject(candidate)) return;
         const index = typeof candidate.index === 'number' ? candidate.index : position;
-        tag(index, decoderOf(index).pushChunk({ candidates: [candidate] }), out);
+        tag(index, decoderOf(index).pushChunk({ candidates: [{ ...candidate, index: 0 }] }), out);
       });
       return out;
     },

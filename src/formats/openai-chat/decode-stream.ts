@@ -60,8 +60,9 @@ export class OpenAiChatStreamDecoder implements StreamDecoder {
     }
     const usage = mapOpenAiUsage(chunk.usage);
     if (usage) this.usage = usage;
-    const choice = Array.isArray(chunk.choices) && isPlainObject(chunk.choices[0]) ? chunk.choices[0] : undefined;
-    if (!choice) return parts;
+    // With n > 1 the choices' chunks interleave: a translated stream is the first choice's alone.
+    const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices.find((item) => isPlainObject(item) && (item.index ?? 0) === 0) : undefined;
+    if (!isPlainObject(choice)) return parts;
     const delta = isPlainObject(choice.delta) ? choice.delta : {};
     const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
     if (typeof reasoning === 'string' && reasoning !== '') parts.push(...this.appendText('reasoning', reasoning));

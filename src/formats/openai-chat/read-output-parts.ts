@@ -33,7 +33,7 @@ export function createOpenAiChatOutputPartReader(): OutputPartReader {
       chunk.choices.forEach((choice: unknown, position) => {
         if (!isPlainObject(choice)) return;
         const index = typeof choice.index === 'number' ? choice.index : position;
-        tag(index, decoderOf(index).pushChunk({ choices: [choice] }), out);
+        tag(index, decoderOf(index).pushChunk({ choices: [{ ...choice, index: 0 }] }), out);
       });
       return out;
     },
