@@ -69,8 +69,7 @@ export class GoogleStreamDecoder implements StreamDecoder {
     const usage = mapGoogleUsage(chunk.usageMetadata);
     if (usage !== undefined) this.usage = usage;
     // With candidateCount > 1 a translated stream is the first candidate's alone.
-    const first: unknown = Array.isArray(chunk.candidates) ? chunk.candidates.find((item) => isPlainObject(item) && (item.index ?? 0) === 0) : undefined;
-    const candidate = isPlainObject(first) ? first : {};
+    const candidate = firstCandidate(chunk.candidates) ?? {};
     const wireParts = isPlainObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     wireParts.forEach((wirePart, index) => {
       // A malformed part in a provider stream is skipped rather than ending the stream.
@@ -126,4 +125,11 @@ export class GoogleStreamDecoder implements StreamDecoder {
     const finishReason = raw === undefined ? { unified: 'other' as const } : mapGoogleFinishReason(raw, this.hasToolCalls);
     return { type: 'finish', finishReason, usage: this.usage };
   }
+}
+
+/** The candidate of index 0 (or without an index): a plain loop, this runs on every chunk. */
+function firstCandidate(list: unknown): JsonRecord | undefined {
+  if (!Array.isArray(list)) return undefined;
+  for (const item of list) if (isPlainObject(item) && (item.index ?? 0) === 0) return item;
+  return undefined;
 }

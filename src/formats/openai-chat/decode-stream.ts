@@ -61,8 +61,8 @@ export class OpenAiChatStreamDecoder implements StreamDecoder {
     const usage = mapOpenAiUsage(chunk.usage);
     if (usage) this.usage = usage;
     // With n > 1 the choices' chunks interleave: a translated stream is the first choice's alone.
-    const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices.find((item) => isPlainObject(item) && (item.index ?? 0) === 0) : undefined;
-    if (!isPlainObject(choice)) return parts;
+    const choice = firstOf(chunk.choices);
+    if (!choice) return parts;
     const delta = isPlainObject(choice.delta) ? choice.delta : {};
     const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
     if (typeof reasoning === 'string' && reasoning !== '') parts.push(...this.appendText('reasoning', reasoning));
@@ -128,4 +128,11 @@ export class OpenAiChatStreamDecoder implements StreamDecoder {
     parts.push({ type: 'finish', finishReason: this.finishReason ?? { unified: 'other' }, usage: this.usage ?? {} });
     return parts;
   }
+}
+
+/** The entry of index 0 (or without an index) of `choices`: a plain loop, this runs on every chunk. */
+function firstOf(list: unknown): JsonRecord | undefined {
+  if (!Array.isArray(list)) return undefined;
+  for (const item of list) if (isPlainObject(item) && (item.index ?? 0) === 0) return item;
+  return undefined;
 }
