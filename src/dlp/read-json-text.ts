@@ -56,3 +56,16 @@ export function createJsonTextReader(): JsonTextReader {
     },
   };
 }
+
+/**
+ * A whole JSON answer as the client reads it: every string that holds JSON (OpenAI's
+ * `function.arguments`, Responses' `arguments`) replaced by its decoded tokens, so an escaped
+ * secret in it is seen as its client's JSON.parse gives it back. A copy; the answer is untouched.
+ */
+export function decodeJsonStrings(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return /^\s*[{[]/.test(value) ? createJsonTextReader().push(value) : value;
+  if (typeof value !== 'object' || value === null || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => decodeJsonStrings(item, depth + 1));
+  // fromEntries defines each key as its own (a `__proto__` key stays a key to scan).
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, decodeJsonStrings(item, depth + 1)]));
+}

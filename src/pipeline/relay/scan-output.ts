@@ -9,6 +9,7 @@
 // (createOutputPartHold). A JSON answer is scanned whole and replaced by the 403 on a
 // block. Other actions are recorded.
 import { scanRequestBody } from '../../dlp/scan-request.js';
+import { createJsonTextReader, decodeJsonStrings } from '../../dlp/read-json-text.js';
 import { createOutputPartScan } from '../../dlp/scan-output-parts.js';
 import type { HoldStep } from '../../dlp/scan-stream-text.js';
 import { GatewayError } from '../../errors.js';
@@ -143,7 +144,8 @@ export function createOutputPartHold(governed: Governed, trace: RequestTrace): O
 export function scanOutputJson(bytes: Buffer, governed: Governed, trace: RequestTrace, answer?: unknown): void {
   if (!outputScanOn(governed)) return;
   const parsed = answer ?? parseOrUndefined(bytes);
-  if (parsed !== undefined) scanOutputValue(parsed, governed, trace);
+  // Arguments held as JSON text are read decoded, escapes undone, as the client will read them.
+  if (parsed !== undefined) scanOutputValue(decodeJsonStrings(parsed), governed, trace);
 }
 
 /**
@@ -156,7 +158,7 @@ export function scanOutputAnswer(content: readonly AssistantPart[], governed: Go
   if (!outputScanOn(governed)) return;
   const texts: string[] = [];
   for (const part of content) {
-    if (part.type === 'tool-call') texts.push(part.name, part.arguments);
+    if (part.type === 'tool-call') texts.push(part.name, createJsonTextReader().push(part.arguments));
     else if (part.text !== '') texts.push(part.text);
   }
   scanOutputValue(texts, governed, trace);
