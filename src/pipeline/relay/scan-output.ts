@@ -42,9 +42,41 @@ function settleStep<T>(step: HoldStep<T>, trace: RequestTrace): GatewayError | n
   return error;
 }
 
-export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncIterable<Uint8Array | string> {
+/** `reader`: how the events are read; by default the codec's parts (a resource stream that is no answer: createEveryStringReader). */
+export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace, reader?: () => OutputPartReader): AsyncIterable<Uint8Array | string> {
   if (!outputScanOn(governed)) return body;
-  return scanStream(body, governed, codec, trace);
+  return scanStream(body, governed, codec, trace, reader?.() ?? codec.createOutputPartReader());
+}
+
+/**
+ * A stream that is not a model's answer in any dialect (a streamed transcription, image or
+ * speech on the resource routes): every string value is read, each field of each event type its
+ * own part stream, so a transcript's deltas join into one text and an id never splits it.
+ */
+export function createEveryStringReader(): OutputPartReader {
+  const streams = new Map<string, number>();
+  return {
+    push(event) {
+      let payload: unknown;
+      try { payload = JSON.parse(event.data); } catch { payload = event.data; }
+      const type = typeof payload === 'object' && payload !== null && 'type' in payload ? String(payload.type) : event.event ?? '';
+      const parts: OutputPart[] = [];
+      const add = (path: string, text: string) => {
+        const key = `${type}|${path}`;
+        let index = streams.get(key);
+        if (index === undefined) { index = streams.size; streams.set(key, index); }
+        parts.push({ choice: 0, part: { type: 'text-delta', index, delta: text } });
+      };
+      collectStrings(payload, '', add, 0);
+      return parts;
+    },
+    end: () => [],
+  };
+}
+
+function collectStrings(node: unknown, path: string, add: (path: string, text: string) => void, depth: number): void {
+  if (typeof node === 'string') add(path, node);
+  else if (typeof node === 'object' && node !== null && depth <= 32) for (const [key, value] of Object.entries(node)) collectStrings(value, Array.isArray(node) ? `${path}[]` : `${path}.${key}`, add, depth + 1);
 }
 
 /** The end of the first whole event in `text` (after its blank line), or -1. */
@@ -53,9 +85,8 @@ function eventEnd(text: string): number {
   return match === null ? -1 : match.index + match[0].length;
 }
 
-async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncGenerator<Uint8Array | string> {
+async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace, reader: OutputPartReader): AsyncGenerator<Uint8Array | string> {
   const hold = createOutputPartScan<string>(governed.dlp.rules);
-  const reader = codec.createOutputPartReader();
   const decoder = new SseDecoder();
   const utf8 = new TextDecoder();
   // Bytes of an event not yet complete: no event leaves unscanned.
