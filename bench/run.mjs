@@ -8,7 +8,8 @@
 // also messages,messages-stream, messages-translated (non-streaming), and messages-1mb-stream: a 1 MB coding-agent request),
 // BENCH_TARGETS (direct,bare-proxy,fastify-floor,gw; fastify-floor: fastify + undici parsing JSON, no gw logic), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
 // GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…),
-// BENCH_DLP (0 skips the DLP case), BENCH_SPEND (0 skips the spend case),
+// BENCH_DLP (0 skips the DLP case), BENCH_SPEND (0 skips the spend case), BENCH_OUTPUT_DLP (1: gw scans every answer,
+// `gw dlp output on --scope *`, so the stream cells price the output hold; docs/benchmarks.md),
 // BENCH_BASELINE (another checkout's folder or its bin/gw.js: runs it as target gw-baseline, interleaved with gw in
 // every run, and prints gw against it: "no change may make a ratio worse" judged within one run, not across two).
 import { execFileSync } from 'node:child_process';
@@ -41,6 +42,7 @@ const settings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 4),
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 1),
   runs: Number(process.env.BENCH_RUNS ?? 2),
+  outputDlp: process.env.BENCH_OUTPUT_DLP === '1',
   connections: list(process.env.BENCH_CONNECTIONS, '1,32').map(Number),
   scenarios: list(process.env.BENCH_SCENARIOS, 'chat,chat-stream,messages-stream-translated,messages-large-stream'),
   targets: withBaseline(list(process.env.BENCH_TARGETS, 'direct,bare-proxy,fastify-floor,gw')),
@@ -77,6 +79,8 @@ async function startGw(mockOrigin, entry, name = 'gw') {
     const [name, value] = pair.split('=');
     execFileSync(process.execPath, [entry, 'settings', 'set', name, value, '--home', gwHome], { stdio: 'ignore' });
   }
+  // BENCH_OUTPUT_DLP=1: output DLP on for every scope (streams read part by part and held, docs/output-dlp.md).
+  if (settings.outputDlp) execFileSync(process.execPath, [entry, 'dlp', 'output', 'on', '--scope', '*', '--home', gwHome], { stdio: 'ignore' });
   const handle = startNode(name, entry, ['serve', '--port', String(port), '--home', gwHome], { env, cpus: settings.pinning?.target, cwd: projectRoot });
   await waitForPort(handle, port, 20_000);
   let key = process.env.GW_BENCH_KEY;

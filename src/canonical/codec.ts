@@ -29,6 +29,21 @@ export interface StreamDecoder {
   end(): StreamPart[];
 }
 
+/** A stream part and the choice (OpenAI's `choices[].index`, GenAI's candidate) it belongs to. */
+export interface OutputPart {
+  choice: number;
+  part: StreamPart;
+}
+
+/**
+ * What the client will read from a stream of this dialect, as canonical parts for every choice
+ * (the stream decoder reads the first only): output DLP scans a same-format stream with it.
+ */
+export interface OutputPartReader {
+  push(event: WireEvent): OutputPart[];
+  end(): OutputPart[];
+}
+
 export interface StreamEncoder {
   /** Canonical parts in, the client dialect's SSE text out (possibly empty). */
   push(part: StreamPart): string;
@@ -106,6 +121,8 @@ export interface DialectCodec {
   encodeResponse(response: CanonicalResponse, context: CodecContext): Record<string, unknown>;
   /** Provider side: the provider's stream → canonical parts. */
   createStreamDecoder(): StreamDecoder;
+  /** Either side: a stream of this dialect read as every choice's parts (output DLP of a same-format stream). */
+  createOutputPartReader(): OutputPartReader;
   /** Client side: canonical parts → the client's stream. `model` is the name the client asked for. */
   createStreamEncoder(options: { model: string; context: CodecContext }): StreamEncoder;
   /** Provider side: a provider error body → canonical, so it can be re-encoded in the client's shape. */

@@ -71,40 +71,84 @@ export interface StreamTextHold<T> {
   end(): T[];
 }
 
-interface Held<T> {
-  item: T;
-  /** The scanned position after this carrier's text. */
-  end: number;
-  hasText: boolean;
+/** One stream's text in a carrier: `stream` names the part stream (choice × block × kind). */
+export interface StreamPiece {
+  stream: string;
+  text: string;
 }
 
+export interface PartStreamHold<T> {
+  /**
+   * A carrier, the text it brings to each part stream, and the part streams it closes (their
+   * text is complete: nothing held for them needs to wait for more).
+   */
+  push(item: T, pieces: readonly StreamPiece[], closes?: readonly string[]): HoldStep<T>;
+  /** The stream ended cleanly: everything still held, in order. */
+  end(): T[];
+}
+
+/** Where a carrier's text ends in one part stream's scanned text. */
+interface Touch {
+  stream: string;
+  end: number;
+}
+
+interface Held<T> {
+  item: T;
+  touches: Touch[];
+}
+
+/** One stream's text: the hold is createPartStreamHold's with a single part stream. */
 export function createStreamTextHold<T>(rules: readonly ActiveRule[], hold = OUTPUT_HOLD_CHARS): StreamTextHold<T> {
-  const scanner = createStreamTextScanner(rules, Math.max(512, hold * 2));
+  const parts = createPartStreamHold<T>(rules, hold);
+  return { push: (item, text) => parts.push(item, text === '' ? [] : [{ stream: '', text }]), end: () => parts.end() };
+}
+
+/**
+ * Each part stream (a choice's text block, a tool call's arguments…) has its own scanner, so
+ * interleaved choices or parallel tool calls cannot split a secret between them. A carrier
+ * leaves once, in every part stream it brought text to, `hold` characters have followed its
+ * text or that stream is closed, and every carrier before it has left.
+ */
+export function createPartStreamHold<T>(rules: readonly ActiveRule[], hold = OUTPUT_HOLD_CHARS): PartStreamHold<T> {
+  const scanners = new Map<string, StreamTextScanner>();
+  const closed = new Set<string>();
   let queue: Array<Held<T>> = [];
   let head = 0;
+  const settled = (touch: Touch) => closed.has(touch.stream) || touch.end <= (scanners.get(touch.stream)?.position() ?? 0) - hold;
   const take = (until: (held: Held<T>) => boolean): T[] => {
     const out: T[] = [];
-    while (head < queue.length && until(queue[head]!)) out.push(queue[head++]!.item);
+    for (let held = queue[head]; held !== undefined && until(held); held = queue[head]) { out.push(held.item); head += 1; }
     // Compact now and then, so a long stream does not keep every carrier it ever held.
     if (head > 64 && head * 2 > queue.length) { queue = queue.slice(head); head = 0; }
     return out;
   };
+  const scan = (piece: StreamPiece, touches: Touch[], matches: Array<StreamMatch & { stream: string }>) => {
+    let scanner = scanners.get(piece.stream);
+    if (scanner === undefined) { scanner = createStreamTextScanner(rules, Math.max(512, hold * 2)); scanners.set(piece.stream, scanner); }
+    // Text after a close (a provider that reuses an index) is held again, on the same scanner.
+    closed.delete(piece.stream);
+    const before = scanner.position();
+    for (const match of scanner.push(piece.text)) matches.push({ ...match, stream: piece.stream });
+    if (scanner.position() > before) touches.push({ stream: piece.stream, end: scanner.position() });
+  };
   return {
-    push(item, text) {
-      const before = scanner.position();
-      const matches = text.length > 0 ? scanner.push(text) : [];
-      const total = scanner.position();
-      queue.push({ item, end: total, hasText: total > before });
-      let blocked: StreamMatch | null = null;
-      for (const match of matches) if (match.rule.action === 'block') { blocked = match; break; }
+    push(item, pieces, closes = []) {
+      const touches: Touch[] = [];
+      const matches: Array<StreamMatch & { stream: string }> = [];
+      for (const piece of pieces) if (piece.text.length > 0) scan(piece, touches, matches);
+      queue.push({ item, touches });
+      const blocked = matches.find((match) => match.rule.action === 'block') ?? null;
       if (blocked !== null) {
-        const start = blocked.absoluteStart;
-        const release = take((held) => held.end <= start);
+        // What wholly precedes the secret in its own stream, and is settled in the others, still goes.
+        const before = (touch: Touch) => (touch.stream === blocked.stream ? touch.end <= blocked.absoluteStart : settled(touch));
+        const release = take((held) => held.touches.every(before));
         queue = []; head = 0;
         return { release, matches, blocked };
       }
-      // A carrier without text at the front exposes nothing: it goes at once.
-      return { release: take((held) => !held.hasText || held.end <= total - hold), matches, blocked };
+      for (const stream of closes) closed.add(stream);
+      // A carrier without text exposes nothing: it goes as soon as those before it have.
+      return { release: take((held) => held.touches.every(settled)), matches, blocked };
     },
     end() {
       const rest = take(() => true);

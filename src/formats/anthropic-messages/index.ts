@@ -4,6 +4,7 @@ import { decodeAnthropicError } from './decode-error.js';
 import { decodeAnthropicRequest } from './decode-request.js';
 import { decodeAnthropicResponse } from './decode-response.js';
 import { createAnthropicStreamDecoder } from './decode-stream.js';
+import { createAnthropicOutputPartReader } from './read-output-parts.js';
 import { encodeAnthropicRequest } from './encode-request.js';
 import { encodeAnthropicResponse } from './encode-response.js';
 import { createAnthropicStreamEncoder } from './encode-stream.js';
@@ -19,6 +20,7 @@ export const anthropicMessagesCodec: DialectCodec = {
   decodeResponse: decodeAnthropicResponse,
   encodeResponse: encodeAnthropicResponse,
   createStreamDecoder: createAnthropicStreamDecoder,
+  createOutputPartReader: createAnthropicOutputPartReader,
   createStreamEncoder: createAnthropicStreamEncoder,
   decodeError: decodeAnthropicError,
   streamFraming: 'sse',

@@ -13,6 +13,7 @@ import { decodeBedrockError } from './decode-error.js';
 import { decodeBedrockRequest } from './decode-request.js';
 import { decodeBedrockResponse } from './decode-response.js';
 import { createBedrockStreamDecoder } from './decode-stream.js';
+import { createBedrockOutputPartReader } from './read-output-parts.js';
 import { encodeBedrockRequest } from './encode-request.js';
 import { encodeBedrockResponse } from './encode-response.js';
 import { createBedrockStreamEncoder } from './encode-stream.js';
@@ -28,6 +29,7 @@ export const bedrockConverseCodec: DialectCodec = {
   decodeResponse: decodeBedrockResponse,
   encodeResponse: encodeBedrockResponse,
   createStreamDecoder: createBedrockStreamDecoder,
+  createOutputPartReader: createBedrockOutputPartReader,
   createStreamEncoder: createBedrockStreamEncoder,
   decodeError: (status, body) => decodeBedrockError(status, body),
   streamFraming: 'aws-event-stream',

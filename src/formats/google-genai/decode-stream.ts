@@ -53,6 +53,11 @@ export class GoogleStreamDecoder implements StreamDecoder {
     return [...this.close(), { type: 'error', error }];
   }
 
+  /** One chunk already parsed (output DLP's reader gives each candidate its own decoder this way). */
+  pushChunk(chunk: JsonRecord): StreamPart[] {
+    return this.done ? [] : this.decodeChunk(chunk);
+  }
+
   private decodeChunk(chunk: JsonRecord): StreamPart[] {
     const parts: StreamPart[] = [];
     if (!this.started) {
@@ -63,7 +68,8 @@ export class GoogleStreamDecoder implements StreamDecoder {
     }
     const usage = mapGoogleUsage(chunk.usageMetadata);
     if (usage !== undefined) this.usage = usage;
-    const candidate = Array.isArray(chunk.candidates) && isPlainObject(chunk.candidates[0]) ? chunk.candidates[0] : {};
+    // With candidateCount > 1 a translated stream is the first candidate's alone.
+    const candidate = firstCandidate(chunk.candidates) ?? {};
     const wireParts = isPlainObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     wireParts.forEach((wirePart, index) => {
       // A malformed part in a provider stream is skipped rather than ending the stream.
@@ -119,4 +125,11 @@ export class GoogleStreamDecoder implements StreamDecoder {
     const finishReason = raw === undefined ? { unified: 'other' as const } : mapGoogleFinishReason(raw, this.hasToolCalls);
     return { type: 'finish', finishReason, usage: this.usage };
   }
+}
+
+/** The candidate of index 0 (or without an index): a plain loop, this runs on every chunk. */
+function firstCandidate(list: unknown): JsonRecord | undefined {
+  if (!Array.isArray(list)) return undefined;
+  for (const item of list) if (isPlainObject(item) && (item.index ?? 0) === 0) return item;
+  return undefined;
 }

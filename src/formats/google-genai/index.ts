@@ -5,6 +5,7 @@ import { decodeGoogleError } from './decode-error.js';
 import { decodeGoogleRequest } from './decode-request.js';
 import { decodeGoogleResponse } from './decode-response.js';
 import { GoogleStreamDecoder } from './decode-stream.js';
+import { createGoogleOutputPartReader } from './read-output-parts.js';
 import { encodeGoogleRequest } from './encode-request.js';
 import { encodeGoogleResponse } from './encode-response.js';
 import { GoogleStreamEncoder } from './encode-stream.js';
@@ -21,6 +22,7 @@ export const googleGenAiCodec: DialectCodec = {
   encodeResponse: encodeGoogleResponse,
   // Gemini sends function calls without ids on older models; a context, when given, mints them.
   createStreamDecoder: (context?: CodecContext) => new GoogleStreamDecoder(context),
+  createOutputPartReader: createGoogleOutputPartReader,
   createStreamEncoder: (options) => new GoogleStreamEncoder(options),
   decodeError: decodeGoogleError,
   streamFraming: 'sse',

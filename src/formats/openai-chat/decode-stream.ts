@@ -14,7 +14,7 @@ export function createOpenAiChatStreamDecoder(): StreamDecoder {
   return new OpenAiChatStreamDecoder();
 }
 
-class OpenAiChatStreamDecoder implements StreamDecoder {
+export class OpenAiChatStreamDecoder implements StreamDecoder {
   private started = false;
   private nextIndex = 0;
   private open: { kind: 'text' | 'reasoning'; index: number } | undefined;
@@ -47,6 +47,11 @@ class OpenAiChatStreamDecoder implements StreamDecoder {
     return this.finishReason ? this.finish() : this.closeAll();
   }
 
+  /** One chunk already parsed (output DLP's reader gives each choice its own decoder this way). */
+  pushChunk(chunk: JsonRecord): StreamPart[] {
+    return this.done ? [] : this.readChunk(chunk);
+  }
+
   private readChunk(chunk: JsonRecord): StreamPart[] {
     const parts: StreamPart[] = [];
     if (!this.started) {
@@ -55,7 +60,8 @@ class OpenAiChatStreamDecoder implements StreamDecoder {
     }
     const usage = mapOpenAiUsage(chunk.usage);
     if (usage) this.usage = usage;
-    const choice = Array.isArray(chunk.choices) && isPlainObject(chunk.choices[0]) ? chunk.choices[0] : undefined;
+    // With n > 1 the choices' chunks interleave: a translated stream is the first choice's alone.
+    const choice = firstOf(chunk.choices);
     if (!choice) return parts;
     const delta = isPlainObject(choice.delta) ? choice.delta : {};
     const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
@@ -122,4 +128,11 @@ class OpenAiChatStreamDecoder implements StreamDecoder {
     parts.push({ type: 'finish', finishReason: this.finishReason ?? { unified: 'other' }, usage: this.usage ?? {} });
     return parts;
   }
+}
+
+/** The entry of index 0 (or without an index) of `choices`: a plain loop, this runs on every chunk. */
+function firstOf(list: unknown): JsonRecord | undefined {
+  if (!Array.isArray(list)) return undefined;
+  for (const item of list) if (isPlainObject(item) && (item.index ?? 0) === 0) return item;
+  return undefined;
 }

@@ -4,6 +4,7 @@ import { decodeOpenAiChatError } from './decode-error.js';
 import { decodeOpenAiChatRequest } from './decode-request.js';
 import { decodeOpenAiChatResponse } from './decode-response.js';
 import { createOpenAiChatStreamDecoder } from './decode-stream.js';
+import { createOpenAiChatOutputPartReader } from './read-output-parts.js';
 import { encodeOpenAiChatRequest } from './encode-request.js';
 import { encodeOpenAiChatResponse } from './encode-response.js';
 import { createOpenAiChatStreamEncoder, type OpenAiChatStreamEncoderOptions } from './encode-stream.js';
@@ -19,6 +20,7 @@ export const openAiChatCodec = {
   decodeResponse: decodeOpenAiChatResponse,
   encodeResponse: encodeOpenAiChatResponse,
   createStreamDecoder: createOpenAiChatStreamDecoder,
+  createOutputPartReader: createOpenAiChatOutputPartReader,
   /** Also takes `includeUsage` (the client's stream_options.include_usage, kept in extensions.openai). */
   createStreamEncoder: (options: OpenAiChatStreamEncoderOptions) => createOpenAiChatStreamEncoder(options),
   decodeError: decodeOpenAiChatError,

@@ -5,6 +5,7 @@ import { decodeCompletionsError } from './decode-error.js';
 import { decodeCompletionsRequest } from './decode-request.js';
 import { decodeCompletionsResponse } from './decode-response.js';
 import { createCompletionsStreamDecoder } from './decode-stream.js';
+import { createCompletionsOutputPartReader } from './read-output-parts.js';
 import { encodeCompletionsRequest } from './encode-request.js';
 import { encodeCompletionsResponse } from './encode-response.js';
 import { createCompletionsStreamEncoder } from './encode-stream.js';
@@ -20,6 +21,7 @@ export const openAiCompletionsCodec: DialectCodec = {
   decodeResponse: decodeCompletionsResponse,
   encodeResponse: encodeCompletionsResponse,
   createStreamDecoder: createCompletionsStreamDecoder,
+  createOutputPartReader: createCompletionsOutputPartReader,
   createStreamEncoder: createCompletionsStreamEncoder,
   decodeError: decodeCompletionsError,
   streamFraming: 'sse',

@@ -5,6 +5,7 @@ import { decodeResponsesError } from './decode-error.js';
 import { decodeResponsesRequest } from './decode-request.js';
 import { decodeResponsesResponse } from './decode-response.js';
 import { ResponsesStreamDecoder } from './decode-stream.js';
+import { createResponsesOutputPartReader } from './read-output-parts.js';
 import { encodeResponsesRequest } from './encode-request.js';
 import { encodeResponsesResponse } from './encode-response.js';
 import { ResponsesStreamEncoder } from './encode-stream.js';
@@ -20,6 +21,7 @@ export const openAiResponsesCodec: DialectCodec = {
   decodeResponse: decodeResponsesResponse,
   encodeResponse: encodeResponsesResponse,
   createStreamDecoder: () => new ResponsesStreamDecoder(),
+  createOutputPartReader: createResponsesOutputPartReader,
   createStreamEncoder: (options) => new ResponsesStreamEncoder(options),
   decodeError: decodeResponsesError,
   streamFraming: 'sse',

@@ -1,24 +1,25 @@
-// Optional DLP over what the provider answers (dlp output_scan). Streams are held
-// back (src/dlp/scan-stream-text.ts, createStreamTextHold): an event or part leaves
-// only once enough text has followed it that a secret starting in it would have been
-// seen whole, so a block ends the stream with the dialect's error event before any
-// character of the secret reached the client, however the provider split it. The
-// same-format relay holds raw SSE events; the translated relay holds canonical parts
-// before the client's encoder sees them (createOutputPartHold). A JSON answer is
-// scanned whole and replaced by the 403 on a block. Other actions are recorded.
+// Optional DLP over what the provider answers (dlp output_scan). Streams are read as
+// canonical parts, per choice and per block or tool call (src/dlp/scan-output-parts.ts),
+// and held back: an event or part leaves only once enough text has followed it in its
+// own part stream that a secret starting in it would have been seen whole, so a block
+// ends the stream with the dialect's error event before any character of the secret
+// reached the client, however the provider split or interleaved it. The same-format relay
+// holds raw SSE events (read by the codec's createOutputPartReader, relayed byte for
+// byte); the translated relay holds canonical parts before the client's encoder sees them
+// (createOutputPartHold). A JSON answer is scanned whole and replaced by the 403 on a
+// block. Other actions are recorded.
 import { scanRequestBody } from '../../dlp/scan-request.js';
-import { createStreamTextHold, type HoldStep } from '../../dlp/scan-stream-text.js';
+import { createJsonTextReader, decodeJsonStrings } from '../../dlp/read-json-text.js';
+import { createOutputPartScan } from '../../dlp/scan-output-parts.js';
+import type { HoldStep } from '../../dlp/scan-stream-text.js';
 import { GatewayError } from '../../errors.js';
-import type { DialectCodec } from '../../canonical/codec.js';
+import type { DialectCodec, OutputPart, OutputPartReader, WireEvent } from '../../canonical/codec.js';
 import type { AssistantPart } from '../../canonical/request.js';
 import type { StreamPart } from '../../canonical/response.js';
 import { readBedrockFrames } from '../../providers/bedrock/event-stream.js';
 import { SseDecoder } from '../../streaming/sse-decoder.js';
 import type { Governed } from '../govern/govern-request.js';
 import type { RequestTrace } from '../request-trace.js';
-
-/** Where stream events carry generated text, whatever the dialect (reasoning included: `reasoning_content` on OpenAI-compatible servers; `message`: an error event's; `input`: Bedrock's tool arguments). */
-const TEXT_KEYS = new Set(['content', 'text', 'delta', 'arguments', 'partial_json', 'thinking', 'refusal', 'reasoning_content', 'reasoning', 'message', 'input']);
 
 export function blockedError(ruleId: string): GatewayError {
   return new GatewayError('GW_ERR_DLP_BLOCKED', { message: `The response was stopped by DLP rule "${ruleId}"; the matched text is not shown.` });
@@ -41,9 +42,41 @@ function settleStep<T>(step: HoldStep<T>, trace: RequestTrace): GatewayError | n
   return error;
 }
 
-export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncIterable<Uint8Array | string> {
+/** `reader`: how the events are read; by default the codec's parts (a resource stream that is no answer: createEveryStringReader). */
+export function scanOutputStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace, reader?: () => OutputPartReader): AsyncIterable<Uint8Array | string> {
   if (!outputScanOn(governed)) return body;
-  return scanStream(body, governed, codec, trace);
+  return scanStream(body, governed, codec, trace, reader?.() ?? codec.createOutputPartReader());
+}
+
+/**
+ * A stream that is not a model's answer in any dialect (a streamed transcription, image or
+ * speech on the resource routes): every string value is read, each field of each event type its
+ * own part stream, so a transcript's deltas join into one text and an id never splits it.
+ */
+export function createEveryStringReader(): OutputPartReader {
+  const streams = new Map<string, number>();
+  return {
+    push(event) {
+      let payload: unknown;
+      try { payload = JSON.parse(event.data); } catch { payload = event.data; }
+      const type = typeof payload === 'object' && payload !== null && 'type' in payload ? String(payload.type) : event.event ?? '';
+      const parts: OutputPart[] = [];
+      const add = (path: string, text: string) => {
+        const key = `${type}|${path}`;
+        let index = streams.get(key);
+        if (index === undefined) { index = streams.size; streams.set(key, index); }
+        parts.push({ choice: 0, part: { type: 'text-delta', index, delta: text } });
+      };
+      collectStrings(payload, '', add, 0);
+      return parts;
+    },
+    end: () => [],
+  };
+}
+
+function collectStrings(node: unknown, path: string, add: (path: string, text: string) => void, depth: number): void {
+  if (typeof node === 'string') add(path, node);
+  else if (typeof node === 'object' && node !== null && depth <= 32) for (const [key, value] of Object.entries(node)) collectStrings(value, Array.isArray(node) ? `${path}[]` : `${path}.${key}`, add, depth + 1);
 }
 
 /** The end of the first whole event in `text` (after its blank line), or -1. */
@@ -52,8 +85,8 @@ function eventEnd(text: string): number {
   return match === null ? -1 : match.index + match[0].length;
 }
 
-async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncGenerator<Uint8Array | string> {
-  const hold = createStreamTextHold<string>(governed.dlp.rules);
+async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: Governed, codec: DialectCodec, trace: RequestTrace, reader: OutputPartReader): AsyncGenerator<Uint8Array | string> {
+  const hold = createOutputPartScan<string>(governed.dlp.rules);
   const decoder = new SseDecoder();
   const utf8 = new TextDecoder();
   // Bytes of an event not yet complete: no event leaves unscanned.
@@ -64,9 +97,7 @@ async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: G
     for (let end = eventEnd(pending); end >= 0; end = eventEnd(pending)) {
       const raw = pending.slice(0, end);
       pending = pending.slice(end);
-      let text = '';
-      for (const event of decoder.push(Buffer.from(raw))) text += textOf(event.data);
-      const step = hold.push(raw, text);
+      const step = hold.push(raw, readParts(reader, decoder.push(Buffer.from(raw))));
       out += step.release.join('');
       const error = settleStep(step, trace);
       if (error !== null) {
@@ -79,10 +110,7 @@ async function* scanStream(body: AsyncIterable<Uint8Array | string>, governed: G
   }
   // A last event without its blank line: scanned as the others were.
   pending += utf8.decode();
-  let last = '';
-  for (const event of decoder.push(Buffer.from(pending))) last += textOf(event.data);
-  for (const event of decoder.end()) last += textOf(event.data);
-  const step = hold.push(pending, last);
+  const step = hold.push(pending, [...readParts(reader, [...decoder.push(Buffer.from(pending)), ...decoder.end()]), ...reader.end()]);
   const error = settleStep(step, trace);
   const rest = step.release.join('') + (error === null ? hold.end().join('') : String(codec.encodeStreamError(error)));
   if (rest) yield rest;
@@ -98,9 +126,10 @@ export function scanOutputFrames(body: AsyncIterable<Uint8Array>, governed: Gove
 }
 
 async function* scanFrames(body: AsyncIterable<Uint8Array>, governed: Governed, codec: DialectCodec, trace: RequestTrace): AsyncGenerator<Uint8Array> {
-  const hold = createStreamTextHold<Uint8Array>(governed.dlp.rules);
+  const hold = createOutputPartScan<Uint8Array>(governed.dlp.rules);
+  const reader = codec.createOutputPartReader();
   for await (const { frame, event } of readBedrockFrames(body)) {
-    const step = hold.push(frame, textOf(event.data));
+    const step = hold.push(frame, reader.push(event));
     const error = settleStep(step, trace);
     if (error !== null) {
       const failure = codec.encodeStreamError(error);
@@ -113,23 +142,10 @@ async function* scanFrames(body: AsyncIterable<Uint8Array>, governed: Governed, 
   if (rest.length > 0) yield Buffer.concat(rest);
 }
 
-function textOf(data: string): string {
-  if (!data.startsWith('{')) return '';
-  try {
-    const pieces: string[] = [];
-    collect(JSON.parse(data), pieces, 0);
-    return pieces.join('');
-  } catch {
-    return '';
-  }
-}
-
-function collect(node: unknown, pieces: string[], depth: number): void {
-  if (typeof node !== 'object' || node === null || depth > 32) return;
-  for (const [key, value] of Object.entries(node)) {
-    if (typeof value === 'string' && TEXT_KEYS.has(key)) pieces.push(value);
-    else collect(value, pieces, depth + 1);
-  }
+function readParts(reader: OutputPartReader, events: Iterable<WireEvent>): OutputPart[] {
+  const parts: OutputPart[] = [];
+  for (const event of events) parts.push(...reader.push(event));
+  return parts;
 }
 
 /** The translated relay's hold over canonical parts, before the client's encoder writes them. */
@@ -141,26 +157,15 @@ export interface OutputPartHold {
 
 export function createOutputPartHold(governed: Governed, trace: RequestTrace): OutputPartHold | null {
   if (!outputScanOn(governed)) return null;
-  const hold = createStreamTextHold<StreamPart>(governed.dlp.rules);
+  const hold = createOutputPartScan<StreamPart>(governed.dlp.rules);
   return {
     push(part) {
-      const step = hold.push(part, partText(part));
+      // A translated stream is one answer: its decoder reads the provider's first choice only.
+      const step = hold.push(part, [{ choice: 0, part }]);
       return { release: step.release, blocked: settleStep(step, trace) };
     },
     end: () => hold.end(),
   };
-}
-
-/** The text a part carries to the client: generated text, reasoning, tool names and arguments, a provider's error message. */
-function partText(part: StreamPart): string {
-  switch (part.type) {
-    case 'text-delta':
-    case 'reasoning-delta': return part.delta;
-    case 'tool-call-delta': return part.argumentsDelta;
-    case 'tool-call-start': return part.name;
-    case 'error': return part.error.message;
-    default: return '';
-  }
 }
 
 /**
@@ -170,7 +175,8 @@ function partText(part: StreamPart): string {
 export function scanOutputJson(bytes: Buffer, governed: Governed, trace: RequestTrace, answer?: unknown): void {
   if (!outputScanOn(governed)) return;
   const parsed = answer ?? parseOrUndefined(bytes);
-  if (parsed !== undefined) scanOutputValue(parsed, governed, trace);
+  // Arguments held as JSON text are read decoded, escapes undone, as the client will read them.
+  if (parsed !== undefined) scanOutputValue(decodeJsonStrings(parsed), governed, trace);
 }
 
 /**
@@ -183,7 +189,7 @@ export function scanOutputAnswer(content: readonly AssistantPart[], governed: Go
   if (!outputScanOn(governed)) return;
   const texts: string[] = [];
   for (const part of content) {
-    if (part.type === 'tool-call') texts.push(part.name, part.arguments);
+    if (part.type === 'tool-call') texts.push(part.name, createJsonTextReader().push(part.arguments));
     else if (part.text !== '') texts.push(part.text);
   }
   scanOutputValue(texts, governed, trace);

@@ -5,7 +5,7 @@
 //   - anything else, and every download (file content, audio, results): piped through
 //     chunk by chunk with its length, never held, its bytes counted for the audit.
 // Output DLP reads the JSON answers, the event streams and text downloads.
-import { codecForCall } from '../../formats/codec-registry.js';
+import { codecForCall, codecForOperation } from '../../formats/codec-registry.js';
 import { mapOpenAiShapedUsage } from '../../formats/shared/openai-usage.js';
 import type { RerankMapper, RerankRequest } from '../../providers/provider-adapter.js';
 import { createUploadScanner, type UploadScanner } from '../../dlp/scan-upload.js';
@@ -27,7 +27,7 @@ import type { InboundCall } from '../decode/read-inbound-call.js';
 import { readJsonBody, type JsonAnswer } from '../relay/read-json-reply.js';
 import { relayStream } from '../relay/relay-same-dialect.js';
 import type { RequestTrace } from '../request-trace.js';
-import { scanOutputJson, scanOutputStream } from '../relay/scan-output.js';
+import { createEveryStringReader, scanOutputJson, scanOutputStream } from '../relay/scan-output.js';
 import { scanErrorBody } from '../relay/scan-provider-reply.js';
 import type { ProviderReply } from '../attempt/send-to-provider.js';
 import { buildClientHeaders } from '../attempt/upstream-headers.js';
@@ -130,7 +130,9 @@ function relayEvents(upstream: ProviderReply, context: ResourceRelayContext, tra
       if (failure) trace.noteOutcome(failure.code);
     },
   });
-  const scanned = scanOutputStream(body, context.governed, codecForCall('openai', context.route.operation), trace);
+  // A stream that is no model answer (a transcription's, an image's) is read string by string.
+  const reader = codecForOperation(context.route.operation) === undefined ? createEveryStringReader : undefined;
+  const scanned = scanOutputStream(body, context.governed, codecForCall('openai', context.route.operation), trace, reader);
   return { status: upstream.status, headers: buildClientHeaders(upstream.headers, false), body: trace.trackStream(scanned) };
 }
 
