@@ -6,6 +6,7 @@ import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliExit, type CliContext } from './cli-context.js';
+import { getLocal } from './local-get.js';
 
 export interface LocalGateway {
   url: string;
@@ -24,8 +25,8 @@ interface Health { components?: { hub?: { models?: unknown }; mcp?: unknown; pro
 
 async function probe(url: string): Promise<Health | null> {
   try {
-    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_500) });
-    return await response.json() as Health;
+    const answer = await getLocal(`${url}/health`, { timeoutMs: 1_500 });
+    return JSON.parse(answer.body) as Health;
   } catch {
     return null;
   }
