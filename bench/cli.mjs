@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { median } from './lib/report.mjs';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(projectRoot, 'bin/gw.js');
+// BENCH_CLI_BIN: another checkout's bin/gw.js (an older build, to compare).
+const bin = process.env.BENCH_CLI_BIN ? path.resolve(process.env.BENCH_CLI_BIN) : path.join(projectRoot, 'bin/gw.js');
 const runs = Number(process.env.BENCH_CLI_RUNS ?? 15);
 // Writes the child's own CPU time to fd 3 as it exits; every command, node -e 0 included, carries it.
 const cpuAtExit = `data:text/javascript,import{writeSync}from'node:fs';process.on('exit',()=>{const u=process.cpuUsage();writeSync(3,String((u.user+u.system)/1e3))})`;
@@ -64,7 +65,7 @@ const base = samples.get('node -e 0');
 const baseWall = median(base.map((sample) => sample.wallMs));
 const baseCpu = median(base.map((sample) => sample.cpuMs));
 const compileCache = typeof (await import('node:module')).default.enableCompileCache === 'function';
-process.stdout.write(`Node ${process.version} (${process.execPath}), ${os.cpus().length} CPUs, ${runs} runs each, compile cache ${compileCache ? 'on' : 'not in this Node'}\n`);
+process.stdout.write(`${bin}\nNode ${process.version} (${process.execPath}), ${os.cpus().length} CPUs, ${runs} runs each, compile cache ${compileCache ? 'on' : 'not in this Node'}\n`);
 process.stdout.write(`${'command'.padEnd(14)} ${'wall ms'.padStart(8)} ${'× node'.padStart(7)} ${'CPU ms'.padStart(8)} ${'× node'.padStart(7)}\n`);
 for (const [name] of commands) {
   const wall = median(samples.get(name).map((sample) => sample.wallMs));

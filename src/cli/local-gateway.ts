@@ -1,7 +1,6 @@
 // The gateway `gw run` and `gw token` talk to: the one answering at GW_URL (default
 // http://127.0.0.1:8080, where gw serve listens by default), started in the background
 // from this home when none answers. Whether it is a sidecar decides the credential.
-import { spawn } from 'node:child_process';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +52,8 @@ export async function findOrStartGateway(context: CliContext, home: string): Pro
   await mkdir(home, { recursive: true, mode: 0o700 });
   const log = path.join(home, 'serve.log');
   const output = await open(log, 'a', 0o600);
+  // Loaded only to start one: `gw token` with a gateway running starts no process.
+  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [BIN, 'serve', '--port', port, '--home', home], {
     detached: true, stdio: ['ignore', output.fd, output.fd], env: context.env,
   });

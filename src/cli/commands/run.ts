@@ -2,7 +2,6 @@
 // gateway (started in the background when none answers) for this run only, with the
 // tool's own arguments passed through and its exit code returned. `gw token` prints the
 // credential gw run would give a tool (Claude Code's apiKeyHelper can run it).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -52,7 +51,9 @@ async function credentialFor(gateway: LocalGateway, context: CliContext, home: s
   return key;
 }
 
-function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  // Loaded here: `gw token`, in this same file, starts no process and should not pay for the module.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: 'inherit', env });
     child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new CliExit(127, `${command} is not installed or not on the PATH`) : error));
