@@ -3,7 +3,7 @@
 // realtime.close, and the OCSF export carries the session as metadata.correlation_uid.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { readAudit, sleep } from '../helpers.js';
 import { startFakeResourceProvider, type FakeResourceProvider } from '../resources/fake-resource-provider.js';
 
