@@ -154,8 +154,12 @@ export function runGwInProcess(args: string[], options: { home?: string; env?: N
   return next;
 }
 
-/** runGw for a test's setup: in this process for the state commands (IN_PROCESS_COMMANDS), else a real `gw` process. */
+/**
+ * runGw for a test's setup: in this process for the state commands (IN_PROCESS_COMMANDS), else a
+ * real `gw` process. E2e files whose subject is not the CLI process import it as runGw.
+ */
 export function runGwSetup(args: string[], options: { home?: string; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<CliResult> {
-  const inProcess = IN_PROCESS_COMMANDS.has(args[0] ?? '') && !args.includes('--help') && !args.includes('-h');
+  // Another build (`bin`: the upgrade test's older gw) runs as its own process, as a user would run it.
+  const inProcess = options.bin === undefined && IN_PROCESS_COMMANDS.has(args[0] ?? '') && !args.includes('--help') && !args.includes('-h');
   return inProcess ? runGwInProcess(args, options) : runGw(args, options);
 }
