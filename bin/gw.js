@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 // Runs the built CLI. `npm install` builds dist/ through the `prepare` script.
-import { runCli } from '../dist/cli/main.js';
+import module from 'node:module';
+
+// Node 22.1+ keeps the compiled code of the modules it loads on disk and reuses it at the next start.
+module.enableCompileCache?.();
+
+const { runCli } = await import('../dist/cli/run-cli.js');
 
 runCli(process.argv).then(
   (code) => { process.exitCode = code; },

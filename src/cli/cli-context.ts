@@ -1,5 +1,5 @@
 // What every command gets injected: where to write, and how to find $GW_HOME.
-// Tests build one with in-memory streams; main.ts builds the real one.
+// Tests build one with in-memory streams; run-cli.ts builds the real one.
 import { resolveHome } from '../config/home.js';
 import type { StateStore } from '../state/state-store.js';
 

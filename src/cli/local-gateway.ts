@@ -1,11 +1,11 @@
 // The gateway `gw run` and `gw token` talk to: the one answering at GW_URL (default
 // http://127.0.0.1:8080, where gw serve listens by default), started in the background
 // from this home when none answers. Whether it is a sidecar decides the credential.
-import { spawn } from 'node:child_process';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliExit, type CliContext } from './cli-context.js';
+import { getLocal } from './local-get.js';
 
 export interface LocalGateway {
   url: string;
@@ -24,8 +24,8 @@ interface Health { components?: { hub?: { models?: unknown }; mcp?: unknown; pro
 
 async function probe(url: string): Promise<Health | null> {
   try {
-    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_500) });
-    return await response.json() as Health;
+    const answer = await getLocal(`${url}/health`, { timeoutMs: 1_500 });
+    return JSON.parse(answer.body) as Health;
   } catch {
     return null;
   }
@@ -52,6 +52,8 @@ export async function findOrStartGateway(context: CliContext, home: string): Pro
   await mkdir(home, { recursive: true, mode: 0o700 });
   const log = path.join(home, 'serve.log');
   const output = await open(log, 'a', 0o600);
+  // Loaded only to start one: `gw token` with a gateway running starts no process.
+  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [BIN, 'serve', '--port', port, '--home', home], {
     detached: true, stdio: ['ignore', output.fd, output.fd], env: context.env,
   });

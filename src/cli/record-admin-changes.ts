@@ -5,8 +5,6 @@
 // it holds the lock and records the entry itself within a second. With --store the trail is
 // PostgreSQL's, written by the instances only, so the entry waits for one of them.
 import path from 'node:path';
-import { AuditLockedError, openAuditTrail } from '../audit/audit-trail.js';
-import { moveOutboxToTrail } from '../gateway/drain-admin-outbox.js';
 import type { StateStore } from '../state/state-store.js';
 import type { CliContext } from './cli-context.js';
 
@@ -17,6 +15,8 @@ function describe(error: unknown): string {
 /** After a command's job, on the file store of `home`: the waiting outbox entries appended to the trail, or left for gw serve with a line saying why. */
 export async function recordAdminChangesNow(context: CliContext, store: StateStore, home: string): Promise<void> {
   if ((store.snapshot().admin_outbox ?? []).length === 0) return;
+  // Loaded only when there is something to record: a command that reads (gw keys list) never pays for the trail.
+  const [{ AuditLockedError, openAuditTrail }, { moveOutboxToTrail }] = await Promise.all([import('../audit/audit-trail.js'), import('../gateway/drain-admin-outbox.js')]);
   let trail;
   try {
     trail = await openAuditTrail({

@@ -17,20 +17,7 @@ import { refuseRemoteSetting } from '../admin/remote-settings.js';
 import { CliExit, type CliContext } from './cli-context.js';
 import { callHub, remoteHub } from './admin-client.js';
 import { refuseRemoteArguments } from './remote-allow-list.js';
-
-/** The commands a hub runs for an admin: which subcommands only read, which change the state. */
-export const REMOTE_COMMANDS: Readonly<Record<string, { reads: readonly string[]; changes: readonly string[] }>> = {
-  policy: { reads: ['list', 'test'], changes: ['set', 'remove'] },
-  dlp: { reads: ['list', 'test'], changes: ['set', 'add', 'remove', 'output'] },
-  routes: { reads: ['list', 'test'], changes: ['add', 'remove'] },
-  providers: { reads: ['list', 'test'], changes: ['add', 'remove'] },
-  budgets: { reads: ['list', 'test'], changes: ['set', 'remove'] },
-  mcp: { reads: ['list', 'test'], changes: ['add', 'remove'] },
-  prices: { reads: ['list', 'show'], changes: ['set', 'remove'] },
-  settings: { reads: ['get'], changes: ['set'] },
-};
-
-export const HUB_OPTION_HELP = 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)';
+import { REMOTE_COMMANDS } from './remote-command-names.js';
 
 /** Option values kept out of the audit record: keys, header values, a child's variables. */
 const SECRET_OPTIONS = new Set(['--api-key', '--header', '--env']);
@@ -86,7 +73,7 @@ export interface HubCommandInput {
   store: StateStore;
   home: string;
   env: NodeJS.ProcessEnv;
-  /** main.ts's program builder, handed in (importing main here would make an import cycle). */
+  /** whole-program.ts's program builder, handed in (importing it here would make an import cycle). */
   buildProgram(context: CliContext): Command;
 }
 

@@ -13,11 +13,6 @@ export interface DatabaseOptions {
   onIdleError?: (error: Error) => void;
 }
 
-/** True for a postgres:// or postgresql:// URL, the values --store and GW_DATABASE_URL take. */
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(?:ql)?:\/\//i.test(value);
-}
-
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,

@@ -3,7 +3,11 @@
 // loaded only then, so the embedded default never pays for it.
 import { openStateStore, type StateStore, type StateStoreOptions } from '../state/state-store.js';
 import { StateInputError } from '../state/state-errors.js';
-import { isPostgresUrl } from './database.js';
+
+/** True for a postgres:// or postgresql:// URL, the values --store and GW_DATABASE_URL take (not in database.ts: that loads pg). */
+function isPostgresUrl(value: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(value);
+}
 
 export function resolveStoreUrl(flag: string | undefined, env: NodeJS.ProcessEnv | Record<string, string | undefined>): string | undefined {
   const value = (flag ?? env.GW_DATABASE_URL)?.trim();

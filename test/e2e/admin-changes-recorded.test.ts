@@ -6,7 +6,7 @@
 // loses nor repeats it. The trail verifies either way.
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, expect, it } from 'vitest';
-import { makeHome, runGw } from '../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw } from '../support/gateway-process.js';
 import { auditFile, GatewayJar, readAudit, sleep, type AuditLine } from './helpers.js';
 
 const jar = new GatewayJar();

@@ -5,7 +5,7 @@ import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../support/gateway-process.js';
 import { CHAT_BODY, GatewayJar, auditFile, copyHome, passedTheDoor, readAudit, sleep } from './helpers.js';
 
 const jar = new GatewayJar();

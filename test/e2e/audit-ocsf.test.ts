@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw, type CliResult, type GatewayProcess } from '../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type CliResult, type GatewayProcess } from '../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../support/database-servers.js';
 import { OcsfSchema } from '../support/ocsf-schema.js';
 import { CHAT_BODY, GatewayJar, readAudit, sleep, takeApprovedToken, waitUntil } from './helpers.js';

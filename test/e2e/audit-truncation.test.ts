@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { makeHome, runGw, startGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { CHAT_BODY, GatewayJar, auditFile, readAudit } from './helpers.js';
 
 const jar = new GatewayJar();

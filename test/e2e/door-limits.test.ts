@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { Pool, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../support/gateway-process.js';
 import { CHAT_BODY, GatewayJar, RawConnection, readAudit, requestHead, sleep } from './helpers.js';
 
 const MiB = 1024 * 1024;

@@ -2,7 +2,7 @@
 // notice within about a second: new keys work, revoked keys stop working, and
 // enforce_auth / default_team decide what a credential-less request gets.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { runGw, type GatewayProcess } from '../support/gateway-process.js';
+import { runGwSetup as runGw, type GatewayProcess } from '../support/gateway-process.js';
 import { CHAT_BODY, GatewayJar, passedTheDoor, readAudit, waitUntil } from './helpers.js';
 
 const jar = new GatewayJar();

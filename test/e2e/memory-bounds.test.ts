@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../support/gateway-process.js';
 import { GatewayJar, RawConnection, requestHead, sleep, type RawResponse } from './helpers.js';
 
 const MiB = 1024 * 1024;

@@ -6,7 +6,7 @@
 // written to the audit record, so `gw usage --by model` counts it. A body whose model cannot be
 // read is refused when a model list applies; listing models is not running one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { SAMPLES } from '../dlp/samples.js';
 import { readAudit, sleep, type AuditLine } from './helpers.js';
 import { startCatchAllProvider, type CatchAllProvider } from './corridor/catch-all-provider.js';

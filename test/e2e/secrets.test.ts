@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { runGw, type GatewayProcess } from '../support/gateway-process.js';
+import { runGwSetup as runGw, type GatewayProcess } from '../support/gateway-process.js';
 import { CHAT_BODY, GatewayJar, RawConnection, listFiles, passedTheDoor, readAudit, requestHead, waitUntil } from './helpers.js';
 
 const jar = new GatewayJar();

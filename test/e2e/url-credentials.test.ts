@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeHome, runGw } from '../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw } from '../support/gateway-process.js';
 
 const servers: Array<{ close(): void }> = [];
 afterEach(() => servers.splice(0).forEach((server) => server.close()));

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 // GW_TEST_BIN points the tests at another build of bin/gw.js (e.g. a snapshot taken while dist/ is being rebuilt).
 export const GW_BIN = process.env.GW_TEST_BIN ? path.resolve(process.env.GW_TEST_BIN) : path.resolve(import.meta.dirname, '../../bin/gw.js');
@@ -83,4 +84,82 @@ export function runGw(args: string[], options: { home?: string; env?: NodeJS.Pro
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
   return new Promise((resolve) => child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr })));
+}
+
+/**
+ * Commands a test's setup runs in this process (runGwSetup): they only read or change the home's
+ * state (or a hub's, over its admin API) and print, so the process adds nothing but its ~0.5 s
+ * start. `serve`, `run`, `token`, `login` and the audit commands always run as a real process:
+ * they start gateways, take over stdio or signals, or hold the trail's lock.
+ */
+const IN_PROCESS_COMMANDS = new Set(['teams', 'keys', 'people', 'device', 'tokens', 'settings', 'providers', 'routes', 'policy', 'dlp', 'prices', 'budgets', 'mcp', 'admin']);
+
+interface BuiltCli {
+  runCli(argv: string[], context: { stdout: { write(text: string): void }; stderr: { write(text: string): void }; env: NodeJS.ProcessEnv; home(flag?: string): string }): Promise<number>;
+  resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string;
+}
+
+const builtClis = new Map<string, Promise<BuiltCli>>();
+
+/** The CLI of the build `bin` runs (its dist/), loaded once per build: the same code the process would run. */
+function loadBuiltCli(bin: string): Promise<BuiltCli> {
+  const dist = path.join(path.dirname(bin), '..', 'dist');
+  let loaded = builtClis.get(dist);
+  if (!loaded) {
+    loaded = (async () => {
+      const main: Pick<BuiltCli, 'runCli'> = await import(pathToFileURL(path.join(dist, 'cli/main.js')).href);
+      const home: Pick<BuiltCli, 'resolveHome'> = await import(pathToFileURL(path.join(dist, 'config/home.js')).href);
+      return { runCli: main.runCli, resolveHome: home.resolveHome };
+    })();
+    builtClis.set(dist, loaded);
+  }
+  return loaded;
+}
+
+// One command at a time: runCli reads process.exitCode, which the runner clears and restores around each.
+let inProcessQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs one `gw …` command inside this process, through the built CLI's runCli (bin/gw.js's own
+ * entry: the same parsing, output and exit codes), with the environment and home runGw would give
+ * the child; stdout, stderr and the code come back as runGw's. For setup steps, not for what tests
+ * the process itself. test/e2e/cli/in-process-runner.test.ts holds it to the real process's answers.
+ */
+export function runGwInProcess(args: string[], options: { home?: string; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<CliResult> {
+  const homeArgs = options.home ? ['--home', options.home] : [];
+  const run = async (): Promise<CliResult> => {
+    const cli = await loadBuiltCli(options.bin ?? GW_BIN);
+    const env = cleanEnv(options.env);
+    const result: CliResult = { code: 0, stdout: '', stderr: '' };
+    const context = {
+      stdout: { write: (text: string) => { result.stdout += text; } },
+      stderr: { write: (text: string) => { result.stderr += text; } },
+      env, home: (flag?: string) => cli.resolveHome(flag, env),
+    };
+    const exitCode = process.exitCode;
+    process.exitCode = undefined;
+    try {
+      result.code = await cli.runCli(['node', 'gw', ...args, ...homeArgs], context);
+    } catch (error) {
+      // What bin/gw.js prints for an error runCli does not expect.
+      result.stderr += `gw: ${error instanceof Error ? error.message : String(error)}\n`;
+      result.code = 2;
+    } finally {
+      process.exitCode = exitCode;
+    }
+    return result;
+  };
+  const next = inProcessQueue.then(run, run);
+  inProcessQueue = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * runGw for a test's setup: in this process for the state commands (IN_PROCESS_COMMANDS), else a
+ * real `gw` process. E2e files whose subject is not the CLI process import it as runGw.
+ */
+export function runGwSetup(args: string[], options: { home?: string; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<CliResult> {
+  // Another build (`bin`: the upgrade test's older gw) runs as its own process, as a user would run it.
+  const inProcess = options.bin === undefined && IN_PROCESS_COMMANDS.has(args[0] ?? '') && !args.includes('--help') && !args.includes('-h');
+  return inProcess ? runGwInProcess(args, options) : runGw(args, options);
 }

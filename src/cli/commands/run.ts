@@ -2,7 +2,6 @@
 // gateway (started in the background when none answers) for this run only, with the
 // tool's own arguments passed through and its exit code returned. `gw token` prints the
 // credential gw run would give a tool (Claude Code's apiKeyHelper can run it).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,11 +10,11 @@ import type { Command } from 'commander';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
 import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
+import { getLocal } from '../local-get.js';
 import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
 import { findCodingTool, notInstalledMessage } from '../find-coding-tool.js';
 import { SIDECAR_CREDENTIAL, modelForTool } from '../serve-banner.js';
 import { sessionKey } from '../session-key.js';
-import { checkRouteAnswers, modelInArgs } from '../check-route.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
@@ -45,14 +44,16 @@ async function credentialFor(gateway: LocalGateway, context: CliContext, home: s
   // The running gateway reads state.json about four times a second: the tool's first call must not beat it.
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
-    const answer = await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(2_000) }).catch(() => null);
+    const answer = await getLocal(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` }, timeoutMs: 2_000 }).catch(() => null);
     if (answer && answer.status !== 401) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return key;
 }
 
-function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  // Loaded here: `gw token`, in this same file, starts no process and should not pay for the module.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: 'inherit', env });
     child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new CliExit(127, `${command} is not installed or not on the PATH`) : error));
@@ -112,6 +113,8 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
   // A sidecar's hub may not route the tool's own default model name: ask for one the hub said it serves.
   const model = mockOnly ? 'mock/echo' : gateway.sidecar ? modelForTool(tool, gateway.hubModels) : null;
+  // Loaded here, not at the top: the provider probe it brings (undici) would slow `gw token` down.
+  const { checkRouteAnswers, modelInArgs } = await import('../check-route.js');
   const named = gateway.sidecar ? null : modelInArgs(args);
   if (named !== null) await checkRouteAnswers(named, await withStore(context, home, async (store) => store.snapshot()), context.env, gateway.providers);
   const launch = launchFor(tool, { url: gateway.url, credential, model, args, geminiSettings, mcp: gateway.mcp, sessionId: randomUUID(), geminiCustomHeaders: context.env.GEMINI_CLI_CUSTOM_HEADERS });

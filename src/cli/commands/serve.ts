@@ -16,7 +16,7 @@ import type { SidecarLogin } from '../../sidecar/hub-session.js';
 import { describeSidecarStart, describeStart } from '../serve-banner.js';
 import { parsePeerCidrs, type PeerAllowList } from '../../sidecar/peer-allow-list.js';
 
-/** How a hub runs admins' remote governance commands (main.ts hands in the CLI's own, src/cli/remote-commands.ts). */
+/** How a hub runs admins' remote governance commands (whole-program.ts hands in the CLI's own, src/cli/remote-commands.ts). */
 export type AdminCommandsFor = (input: { home: string; env: NodeJS.ProcessEnv }) => (store: StateStore) => AdminCommands;
 
 export function registerServeCommand(program: Command, context: CliContext, adminCommandsFor?: AdminCommandsFor): void {

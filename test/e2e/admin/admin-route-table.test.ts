@@ -3,7 +3,7 @@
 // admin token. A route added to the table is covered by adding it, nothing else.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_ROUTES, type AdminRoute } from '../../../src/admin/admin-api.js';
-import { runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { GatewayJar } from '../helpers.js';
 
 const jar = new GatewayJar();

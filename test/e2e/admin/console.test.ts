@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { readAudit } from '../helpers.js';
 import { NO_KEYCHAIN, PERSON, TEAM, runChecked, startHubRig, startLogin, type HubRig } from '../device-login/support.js';
 

@@ -4,7 +4,7 @@
 // record naming the admin, with secrets hidden; reads record nothing; what would reach past the
 // state into the hub's machine (a path, a database, a program to start) is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { GatewayJar, readAudit } from '../helpers.js';
 
 const jar = new GatewayJar();

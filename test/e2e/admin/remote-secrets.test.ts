@@ -8,7 +8,7 @@
 // Each probe runs through `gw … --hub URL` (POST /admin/api/commands with the admin token) and
 // through the console's session (the same API, a session cookie and its x-gw-csrf value).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startCatchAllProvider, type CatchAllProvider } from '../corridor/catch-all-provider.js';
 import { GatewayJar, readAudit } from '../helpers.js';
 

@@ -7,7 +7,7 @@
 import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { fileBackend, postgresBackend, type RotateBackend } from '../audit-rotate/rotate-backends.js';
 import { rechainUnderNewKey } from '../audit-witness/rechain.js';
 import { CHAT_BODY, GatewayJar, auditFile } from '../helpers.js';

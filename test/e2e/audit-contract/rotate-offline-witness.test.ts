@@ -4,7 +4,7 @@
 import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { GatewayJar, waitUntil, CHAT_BODY } from '../helpers.js';
 import { freePort } from '../../support/database-servers.js';
 

@@ -5,7 +5,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { signCheckpointWithKey } from '../../../src/audit/checkpoint.js';
-import { makeHome, runGw, type CliResult, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type CliResult, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 import { rechainUnderNewKey } from '../audit-witness/rechain.js';
 import type { AuditLine, GatewayJar } from '../helpers.js';

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../../src/audit/key-fingerprint.js';
-import { runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { GatewayJar, sleep, waitUntil } from '../helpers.js';
 import { fileBackend, postgresBackend, type RotateBackend } from './rotate-backends.js';
 

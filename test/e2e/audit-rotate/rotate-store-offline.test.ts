@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { fingerprintOf } from '../../../src/audit/key-fingerprint.js';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { GatewayJar } from '../helpers.js';
 import { postgresBackend } from './rotate-backends.js';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../../src/audit/key-fingerprint.js';
-import { runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { copyHome, GatewayJar, sleep, type AuditLine } from '../helpers.js';
 import { fileBackend, postgresBackend, type RotateBackend } from './rotate-backends.js';
 

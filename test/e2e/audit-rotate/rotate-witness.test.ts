@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { makeHome, runGw } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { copyHome, GatewayJar, waitUntil } from '../helpers.js';
 
 const jar = new GatewayJar();

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GatewayJar, sleep, waitUntil } from '../helpers.js';
 import { SinkReceiver } from './sink-receiver.js';
 import { calls, configureHome, healthText, load, metric, metricsText, rawDataOf, sinkHealth, trailLines, verifyOcsf } from './sink-test-kit.js';
-import { runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 
 const jar = new GatewayJar();
 const receivers: SinkReceiver[] = [];

@@ -8,7 +8,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GatewayJar, sleep, waitUntil } from '../helpers.js';
-import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { SinkReceiver } from './sink-receiver.js';
 import { calls, configureHome, rawDataOf, sinkHealth, verifyOcsf } from './sink-test-kit.js';
 

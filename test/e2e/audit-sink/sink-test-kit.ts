@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { makeHome, runGw, type CliResult, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type CliResult, type GatewayProcess } from '../../support/gateway-process.js';
 import { CHAT_BODY, auditFile } from '../helpers.js';
 
 export async function configureHome(settings: Array<[string, string]>): Promise<string> {

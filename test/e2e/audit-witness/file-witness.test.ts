@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { makeHome, runGw } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { CHAT_BODY, GatewayJar, waitUntil } from '../helpers.js';
 import { rechainUnderNewKey } from './rechain.js';
 

@@ -7,7 +7,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runGw, startGatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess } from '../../support/gateway-process.js';
 import { waitUntil } from '../helpers.js';
 import { NO_KEYCHAIN, PERSON, TEAM, runChecked, startHubRig, startLogin, type HubRig } from '../device-login/support.js';
 

@@ -9,7 +9,7 @@ import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signCheckpointWithKey, type SignedCheckpoint } from '../../../src/audit/checkpoint.js';
-import { makeHome, runGw } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 import { GatewayJar } from '../helpers.js';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { signCheckpointWithKey, type SignedCheckpoint } from '../../../src/audit/checkpoint.js';
-import { makeHome, runGw, startGatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, startGatewayProcess } from '../../support/gateway-process.js';
 import { CHAT_BODY, GatewayJar } from '../helpers.js';
 
 const jar = new GatewayJar();

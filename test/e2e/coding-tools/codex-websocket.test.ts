@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { readAudit, sleep } from '../helpers.js';
 import { packageVersion, recordCells } from '../../support/compat-matrix.js';
 import { CODING_TOOLS_DIR, missingTools, runCodingTool } from './run-coding-tool.js';

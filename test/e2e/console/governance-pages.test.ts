@@ -7,7 +7,7 @@
 // the CLI's own message; every change is an admin.change record naming the admin; every page
 // passes the 1280-px layout check, and its screenshot is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { openConsoleBrowser, openPage, layoutProblems, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { readAudit } from '../helpers.js';
 import { TEAM, runChecked, startHubRig, type HubRig } from '../device-login/support.js';

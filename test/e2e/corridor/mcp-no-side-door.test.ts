@@ -20,7 +20,7 @@
 import { ClientNotificationSchema, ClientRequestSchema, ServerNotificationSchema, ServerRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_METHODS, SERVER_METHODS } from '../../../src/mcp/mcp-methods.js';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { readAudit, sleep, type AuditLine } from '../helpers.js';
 import { LISTED_URI, startCatchAllMcpServer, type CatchAllMcpServer } from './catch-all-mcp-server.js';

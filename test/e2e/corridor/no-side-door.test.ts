@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_TABLE, type RouteEntry } from '../../../src/pipeline/route-table.js';
 import { MCP_ROUTE } from '../../../src/server/mcp-route.js';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { readAudit, sleep, type AuditLine } from '../helpers.js';
 import { LEAK_TRIGGER, startCatchAllProvider, type CatchAllProvider } from './catch-all-provider.js';

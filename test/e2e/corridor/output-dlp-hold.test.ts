@@ -7,7 +7,7 @@
 // and translated) and provider response headers, blocked or redacted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBedrockEventStream } from '../../../src/providers/bedrock/event-stream.js';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { readFile } from 'node:fs/promises';
 import { listFiles, readAudit, sleep } from '../helpers.js';
 import { FAIL_503_TRIGGER, FAIL_TRIGGER, HEADER_TRIGGER, LEAK_TRIGGER, startDripProvider, type DripProvider } from './output-dlp-drip-provider.js';

@@ -4,7 +4,7 @@
 // code before the corridor (404, the call went to the header's provider, served).
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
 import { auditRecord, post, startRig, type Rig } from '../forwarding/support.js';
 import { sleep } from '../helpers.js';

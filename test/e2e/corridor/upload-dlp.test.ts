@@ -3,7 +3,7 @@
 // recorded as unscanned, or refused with unscanned_uploads=refuse; a text body too large
 // to hold (over 8 MiB) is read the same way. Before the corridor these went out unscanned.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { auditRecord } from '../forwarding/support.js';
 import { sleep } from '../helpers.js';

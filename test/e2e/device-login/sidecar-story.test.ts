@@ -11,7 +11,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { readAudit, sleep, waitUntil } from '../helpers.js';
 import { NO_KEYCHAIN, PERSON, PROVIDER_KEYS, TEAM, everythingSent, liveKeysOf, runChecked, startHubRig, startLogin, type HubRig } from './support.js';
 

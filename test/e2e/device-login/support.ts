@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deriveLiveKey } from '../../../src/state/live-keys.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
-import { GW_BIN, cleanEnv, makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { GW_BIN, cleanEnv, makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { GatewayJar, waitUntil } from '../helpers.js';
 
 export const PROVIDER_KEYS = { openai: 'sk-proj-hub-openai-key-0001', anthropic: 'sk-ant-api03-hub-anthropic-key-0002', gemini: 'AIzaHubGeminiKey0003' } as const;

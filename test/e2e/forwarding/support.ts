@@ -4,7 +4,7 @@
 // helpers to check what each side saw.
 import { connect } from 'node:net';
 import { expect } from 'vitest';
-import { makeHome, runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../../support/fake-providers/index.js';
 import { readAudit, sleep, type AuditLine } from '../helpers.js';
 

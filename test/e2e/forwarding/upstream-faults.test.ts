@@ -7,7 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { auditRecord, auditRecordWhere, closedPort, last, post, readTimed, sseData, startRig, stopAndVerify, type Rig } from './support.js';
 
 let rig: Rig;

@@ -6,7 +6,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
 import { readAudit, sleep } from '../helpers.js';
 import { auditRecordWhere, post, startRig, UPSTREAM_KEYS, type Rig } from '../forwarding/support.js';

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { GW_BIN, cleanEnv, makeHome, runGw } from '../../support/gateway-process.js';
+import { GW_BIN, cleanEnv, makeHome, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { CODING_TOOLS_DIR, missingTools } from '../coding-tools/run-coding-tool.js';
 import { NO_KEYCHAIN, PERSON, TEAM, runChecked, startHubRig, startLogin, type HubRig } from '../device-login/support.js';
 import { readAudit, sleep } from '../helpers.js';

@@ -5,7 +5,7 @@
 // saw is refused where a model list applies. An Anthropic message batch names its models inline.
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { sleep } from '../helpers.js';
 import { startFakeResourceProvider, type FakeResourceProvider } from './fake-resource-provider.js';
 import { startAnthropicBatchFake, type JsonFake } from './small-fakes.js';

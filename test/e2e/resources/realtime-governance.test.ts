@@ -7,7 +7,7 @@
 // on, stops a provider that streams one (close 1008).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { makeHome, runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { readAudit, waitUntil, type AuditLine } from '../helpers.js';
 import { startFakeRealtimeProvider, type FakeRealtimeProvider } from './fake-realtime-provider.js';

@@ -5,7 +5,7 @@
 // "all intact". Two real instances on a real PostgreSQL write the chains.
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 import { GatewayJar } from '../helpers.js';
 import { chainOfPid, deleteChain, rewriteAndResign } from '../audit-contract/postgres-insider.js';

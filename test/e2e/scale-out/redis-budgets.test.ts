@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../support/database-servers.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
 import { GatewayJar, sleep } from '../helpers.js';

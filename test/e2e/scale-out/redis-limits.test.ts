@@ -3,7 +3,7 @@
 // across the three lets through exactly 60 (one would let through 60 each without Redis);
 // Redis stopped mid-run: the configured fail mode is honoured and /health says which.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeHome, runGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../support/database-servers.js';
 import { GatewayJar, sleep } from '../helpers.js';
 

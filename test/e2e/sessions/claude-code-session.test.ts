@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { GW_BIN, cleanEnv, runGw } from '../../support/gateway-process.js';
+import { GW_BIN, cleanEnv, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { CODING_TOOLS_DIR, missingTools } from '../coding-tools/run-coding-tool.js';
 import { readSettledAudit } from '../helpers.js';
 import { startRig, type Rig } from '../forwarding/support.js';

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { CODING_TOOLS_DIR, missingTools, runCodingTool, type CodingTool } from '../coding-tools/run-coding-tool.js';
 import { readAudit, readSettledAudit, type AuditLine } from '../helpers.js';
 import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GW_BIN, cleanEnv, runGw } from '../../support/gateway-process.js';
+import { GW_BIN, cleanEnv, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { CODING_TOOLS_DIR, missingTools } from '../coding-tools/run-coding-tool.js';
 import { readAudit, readSettledAudit, sleep, type AuditLine } from '../helpers.js';
 import { startRig, stopAndVerify, type Rig } from '../forwarding/support.js';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { readAudit, sleep } from '../helpers.js';
 import { startFakeResourceProvider, type FakeResourceProvider } from '../resources/fake-resource-provider.js';
 

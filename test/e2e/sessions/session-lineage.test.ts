@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { readAudit, sleep, type AuditLine } from '../helpers.js';
 import { auditRecord, auditRecordWhere, startRig, type Rig } from '../forwarding/support.js';

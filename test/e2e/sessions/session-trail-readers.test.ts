@@ -12,7 +12,7 @@ import { migrate } from '../../../src/postgres/migrations.js';
 import { openPostgresAuditTrail } from '../../../src/postgres/postgres-audit-trail.js';
 import { createPostgresTrailReader } from '../../../src/postgres/postgres-trail-reader.js';
 import { makeTempHome, type TempHome } from '../../audit/helpers.js';
-import { makeHome, runGw } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 
 const START = Date.parse('2026-11-20T09:00:00Z');

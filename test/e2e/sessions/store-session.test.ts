@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '../../../src/postgres/database.js';
 import { migrate } from '../../../src/postgres/migrations.js';
 import { openPostgresAuditTrail } from '../../../src/postgres/postgres-audit-trail.js';
 import { loadOrCreateSigningKey } from '../../../src/audit/signing-key.js';
-import { makeHome, runGw } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 
 let postgres: PostgresServer;

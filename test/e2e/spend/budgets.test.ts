@@ -5,7 +5,7 @@
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runGw, startGatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess } from '../../support/gateway-process.js';
 import { readAudit } from '../helpers.js';
 import { auditRecord, startRig, UPSTREAM_KEYS, type Rig } from '../forwarding/support.js';
 

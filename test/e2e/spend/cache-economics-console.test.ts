@@ -3,7 +3,7 @@
 // Anthropic server; the page's ratio, saving and breaks per team and per session are the admin
 // API's figures, a negative saving is marked, and the page lays out at 1280 pixels.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { auditRecord } from '../forwarding/support.js';
 import { sleep } from '../helpers.js';

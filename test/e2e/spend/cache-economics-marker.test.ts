@@ -5,7 +5,7 @@
 // so; a client's own marker wins (the bytes pass unchanged); off (the default) the bytes pass
 // unchanged; OpenAI Chat gets a prompt_cache_breakpoint only on GPT-5.6 and later.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { auditRecord } from '../forwarding/support.js';
 import { sleep } from '../helpers.js';
 import { startCacheUsageProvider, type CacheUsageProvider } from './cache-usage-provider.js';

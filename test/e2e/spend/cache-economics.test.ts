@@ -6,7 +6,7 @@
 // hand at the price dataset's own cache rates; `gw usage --by session|team`'s cache columns;
 // the admin usage report; /metrics; and a session that falls back mid-session recording the break.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { auditRecord } from '../forwarding/support.js';
 import { readAudit, sleep } from '../helpers.js';
 import { FAIL_TRIGGER, startCacheUsageProvider, type CacheUsageProvider } from './cache-usage-provider.js';

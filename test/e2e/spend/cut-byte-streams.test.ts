@@ -5,7 +5,7 @@
 // settled at $0). One read to the end is charged the usage its last record reported, exactly.
 import { countTokens } from 'gpt-tokenizer';
 import { afterEach, expect, it } from 'vitest';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { jsonArrayElements } from '../../../src/pipeline/relay/relayed-output.js';
 import { auditRecordWhere, startRig, type Rig } from '../forwarding/support.js';
 

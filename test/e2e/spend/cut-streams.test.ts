@@ -8,7 +8,7 @@
 // smallest call's cost (before the fix, each such call settled at $0 and the budget never filled).
 import { countTokens } from 'gpt-tokenizer';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeHome, runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { readAudit, sleep, type AuditLine } from '../helpers.js';
 import { startBillingProvider, type BillingProvider, type StreamPlan } from './billing-provider.js';
 

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { readAudit, type AuditLine } from '../helpers.js';
 import { auditRecord } from '../forwarding/support.js';
 

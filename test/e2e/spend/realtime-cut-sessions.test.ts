@@ -7,7 +7,7 @@
 import { countTokens } from 'gpt-tokenizer';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { makeHome, runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { readAudit, sleep, waitUntil, type AuditLine } from '../helpers.js';
 import { AUDIO_CHUNK_BYTES, startRealtimeBillingProvider, type RealtimeBillingProvider } from './realtime-billing-provider.js';
 

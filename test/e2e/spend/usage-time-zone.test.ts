@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw } from '../../support/gateway-process.js';
 
 let trail: string;
 let home: string;

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runGw } from '../../support/gateway-process.js';
+import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { auditRecord, startRig, type Rig } from '../forwarding/support.js';
 import { readSettledAudit, waitUntil } from '../helpers.js';
 import { runCodingTool } from '../coding-tools/run-coding-tool.js';

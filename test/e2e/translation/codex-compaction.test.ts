@@ -3,7 +3,7 @@
 // Same format both pass untouched both ways; to a provider of another format the call is refused
 // in the Responses error shape before anything leaves (never a silent drop of the history).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHome, runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
+import { makeHome, runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { startScriptedProvider, type ScriptedProvider } from './scripted-provider.js';
 
 const COMPACTION_ITEM = '{"type":"compaction","id":"cmp_0a1b2c3d4e","encrypted_content":"gAAAAABpQ1-opaque+/=state=="}';
