@@ -12,7 +12,7 @@ import { cellEvents, cleanEvents, OUTPUT_CELLS, type OutputCell } from '../../su
 
 export interface CellProvider { url: string; close(): Promise<void> }
 
-export function dialectOf(path: string): CodecName {
+function dialectOf(path: string): CodecName {
   if (path.includes('/converse')) return 'bedrock-converse';
   if (path.includes(':streamGenerateContent')) return 'google-genai';
   if (path.includes('/messages')) return 'anthropic-messages';
