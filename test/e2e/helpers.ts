@@ -56,6 +56,29 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, options
   }
 }
 
+/**
+ * Waits until the gateway serves state.json as it is now: its /health names the modification time
+ * of the file it loaded (`components.state.mtime_ns`), which only grows. Instead of sleeping past
+ * the 250 ms poll after a CLI change.
+ */
+export async function waitForState(gateway: { url: string; home: string }, options: { timeoutMs?: number } = {}): Promise<number> {
+  const written = (await stat(path.join(gateway.home, 'state.json'), { bigint: true })).mtimeNs;
+  return waitUntil(async () => {
+    const report: unknown = await (await fetch(`${gateway.url}/health`)).json();
+    const served = servedStateMtime(report);
+    return served !== null && served >= written;
+  }, { timeoutMs: options.timeoutMs ?? 10_000, intervalMs: 25, what: `${gateway.url} to load ${gateway.home}/state.json` });
+}
+
+function servedStateMtime(report: unknown): bigint | null {
+  if (typeof report !== 'object' || report === null || !('components' in report)) return null;
+  const { components } = report;
+  if (typeof components !== 'object' || components === null || !('state' in components)) return null;
+  const { state } = components;
+  if (typeof state !== 'object' || state === null || !('mtime_ns' in state) || typeof state.mtime_ns !== 'string') return null;
+  return BigInt(state.mtime_ns);
+}
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
