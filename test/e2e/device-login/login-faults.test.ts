@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStateStore } from '../../../src/state/state-store.js';
 import { makeHome } from '../../support/gateway-process.js';
-import { sleep, takeApprovedToken, waitUntil } from '../helpers.js';
+import { takeApprovedToken, waitForState, waitUntil } from '../helpers.js';
 import { NO_KEYCHAIN, PERSON, runChecked, startHubRig, startLogin, type HubRig } from './support.js';
 
 let rig: HubRig;
@@ -29,7 +29,7 @@ describe('gw login ends clearly', () => {
     });
     await store.close();
     await runChecked(['device', 'approve', codes[3], '--person', PERSON], rig.hub.home);
-    await sleep(1000);
+    await waitForState(rig.hub);
     cancelled!.child.kill('SIGINT');
     expect(await denied!.exited).toBe(1);
     expect(denied!.stderr()).toContain('the login was denied');
