@@ -59,6 +59,7 @@ describe('the token endpoint', () => {
   it('refuses a reused device_code with invalid_grant and revokes the token it issued', async () => {
     const started = await (await form('/oauth/device/code', { client_id: 'gw-cli' })).json() as { device_code: string; user_code: string };
     await runChecked(['device', 'approve', started.user_code, '--person', PERSON], rig.hub.home);
+    await waitForState(rig.hub);
     const issued = await takeApprovedToken(rig.hub.url, started.device_code) as { access_token: string };
     expect(issued.access_token).toMatch(/^atu-/);
     const chat = () => fetch(`${rig.hub.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${issued.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'mock/echo', messages: [{ role: 'user', content: 'x' }] }) });
