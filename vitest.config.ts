@@ -28,8 +28,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          // Clears the compatibility cells the client tests record (npm run compat writes docs/compatibility.md from them).
-          globalSetup: ['test/support/compat-global-setup.ts'],
+          // Clears the compatibility cells the client tests record (npm run compat writes docs/compatibility.md from them);
+          // stops the PostgreSQL servers the workers shared (one per worker, test/support/database-servers.ts).
+          globalSetup: ['test/support/compat-global-setup.ts', 'test/support/database-servers-global-setup.ts'],
         },
       },
     ],

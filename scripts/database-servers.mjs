@@ -1,8 +1,10 @@
 // Real PostgreSQL and Redis servers, each in its own temporary folder on a free loopback
-// port, the way an operator would run them (no containers): for the scale-out tests
-// (test/support/database-servers.ts) and the store benchmark (bench/stores.mjs).
+// port, the way an operator would run them (no containers): for the e2e tests
+// (test/support/database-servers.ts: one PostgreSQL per vitest worker) and the store
+// benchmark (bench/stores.mjs).
 // PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
 import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -57,13 +59,22 @@ export async function startPostgres() {
   }
   await chmod(dir, 0o700);
   await runPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const port = await freePort();
+  const server = postgresAt({ dir, port: await freePort() });
+  await server.start();
+  return server;
+}
+
+/** The server whose folder startPostgres made (running or not): the tests share one per worker across files. */
+export function postgresAt({ dir, port }) {
+  const data = path.join(dir, 'data');
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
   const server = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    dir,
     dataDir: data,
-    async createDatabase(name = `gw_test_${process.pid}_${++databaseCounter}`) {
+    // Random too: one server serves many files, and a worker process may run several with the counter reset.
+    async createDatabase(name = `gw_test_${process.pid}_${++databaseCounter}_${randomBytes(4).toString('hex')}`) {
       const pg = await import('pg');
       const client = new pg.default.Client({ connectionString: server.url });
       await client.connect();
@@ -76,12 +87,13 @@ export async function startPostgres() {
     },
     start: () => runPostgres('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']),
     stop: () => runPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    /** pg_ctl status exits 0 only while the server runs. */
+    isRunning: () => runPostgres('pg_ctl', ['-D', data, 'status']).then(() => true, () => false),
     async destroy() {
       await server.stop().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
   };
-  await server.start();
   return server;
 }
 

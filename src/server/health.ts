@@ -12,7 +12,11 @@ export interface HealthReport {
 function stateComponent(services: GatewayServices): HealthComponent {
   const error = services.state.lastError?.() ?? null;
   const health = services.state.health?.();
-  const store = health ? { store: health.kind, ...(health.version !== undefined ? { version: health.version, synced_ms_ago: health.synced_ms_ago } : {}) } : {};
+  const store = health ? {
+    store: health.kind,
+    ...(health.version !== undefined ? { version: health.version, synced_ms_ago: health.synced_ms_ago } : {}),
+    ...(health.mtime_ns !== undefined ? { mtime_ns: health.mtime_ns } : {}),
+  } : {};
   return error ? { status: 'degraded', reason: `state unreadable, serving the last good copy: ${error.message}`, ...store } : { status: 'ok', ...store };
 }
 

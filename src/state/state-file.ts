@@ -72,13 +72,19 @@ export async function writeFileAtomically(file: string, text: string | Buffer): 
   }
 }
 
-/** Changes whenever the file is replaced or rewritten; cheap enough to poll. */
-export async function fileSignature(file: string): Promise<string> {
+export interface FileSignature {
+  /** Changes whenever the file is replaced or rewritten; cheap enough to poll. */
+  key: string;
+  /** The file's modification time in ns ('0' when missing): each write renames a newer file into place, so it only grows. */
+  mtimeNs: string;
+}
+
+export async function fileSignature(file: string): Promise<FileSignature> {
   try {
     const info = await stat(file, { bigint: true });
-    return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+    return { key: `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, mtimeNs: String(info.mtimeNs) };
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return 'missing';
+    if (errorCode(error) === 'ENOENT') return { key: 'missing', mtimeNs: '0' };
     throw toAccessError('read', file, error);
   }
 }

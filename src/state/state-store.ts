@@ -8,7 +8,7 @@ import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { emptyState, type StateData } from './schema.js';
 import { StateAccessError, StateError, errorCode, toAccessError } from './state-errors.js';
-import { STATE_FILE_NAME, StateFileAdapter, fileSignature, loadOrCreateSecretFile, prepareHome, writeFileAtomically } from './state-file.js';
+import { STATE_FILE_NAME, StateFileAdapter, fileSignature, type FileSignature, loadOrCreateSecretFile, prepareHome, writeFileAtomically } from './state-file.js';
 import type { StateUpdater } from './state-updater.js';
 
 export interface StateStoreOptions {
@@ -48,6 +48,8 @@ export interface StoreHealth {
   /** postgres: the state version this instance serves, and how long ago it last confirmed it is the newest. */
   version?: number;
   synced_ms_ago?: number;
+  /** file: the modification time (ns) of the state.json this instance serves; a caller that compares it with the file's knows its change was picked up. */
+  mtime_ns?: string;
   problem?: string;
 }
 
@@ -67,7 +69,9 @@ const LOCK_STALE_MS = 5_000;
 class FileStateStore implements StateStore {
   readonly now: () => Date;
   #current: StateData;
-  #signature: string;
+  #signature: FileSignature;
+  // What /health reports: the file of the snapshot in use (a broken file's signature is recorded, not served).
+  #servedMtimeNs: string;
   #queue: Promise<unknown> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
   #polling = false;
@@ -79,12 +83,13 @@ class FileStateStore implements StateStore {
     readonly home: string,
     readonly file: string,
     private readonly database: Low<StateData>,
-    signature: string,
+    signature: FileSignature,
     private readonly options: StateStoreOptions,
   ) {
     this.now = options.now ?? (() => new Date());
     this.#current = deepFreeze(database.data);
     this.#signature = signature;
+    this.#servedMtimeNs = signature.mtimeNs;
   }
 
   snapshot(): StateData {
@@ -99,6 +104,7 @@ class FileStateStore implements StateStore {
         const result = mutate(this.database.data);
         await this.database.write();
         this.#signature = await fileSignature(this.file);
+        this.#servedMtimeNs = this.#signature.mtimeNs;
         this.#publish(this.database.data);
         return result;
       } finally {
@@ -129,7 +135,7 @@ class FileStateStore implements StateStore {
   }
 
   health(): StoreHealth {
-    return { kind: 'file', ok: this.#lastReported === null, ...(this.#lastReported ? { problem: this.#lastReported } : {}) };
+    return { kind: 'file', ok: this.#lastReported === null, mtime_ns: this.#servedMtimeNs, ...(this.#lastReported ? { problem: this.#lastReported } : {}) };
   }
 
   loadOrCreateSecret(name: string, bytes: number): Promise<Buffer> {
@@ -163,10 +169,11 @@ class FileStateStore implements StateStore {
   /** Runs in the same queue as update(), so a slow reload cannot publish over a newer write. */
   async #reloadIfChanged(): Promise<void> {
     const signature = await fileSignature(this.file);
-    if (signature === this.#signature) return;
+    if (signature.key === this.#signature.key) return;
     // Recorded first: a broken file is reported once per change, not every poll.
     this.#signature = signature;
     await this.database.read();
+    this.#servedMtimeNs = signature.mtimeNs;
     this.#lastReported = null;
     this.#publish(this.database.data);
   }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, runGwSetup as runGw, type CliResult, type GatewayProcess } from '../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../support/database-servers.js';
 import { OcsfSchema } from '../support/ocsf-schema.js';
-import { CHAT_BODY, GatewayJar, readAudit, sleep, takeApprovedToken, waitUntil } from './helpers.js';
+import { CHAT_BODY, GatewayJar, readAudit, takeApprovedToken, waitForState, waitUntil } from './helpers.js';
 
 const jar = new GatewayJar();
 const schema = new OcsfSchema();
@@ -53,7 +53,7 @@ async function busyHome(): Promise<string> {
     const result = await gw(args, gateway.home);
     expect(result.code, result.stderr).toBe(0);
   }
-  await sleep(500); // the running gw reads the approval at its next state read
+  await waitForState(gateway); // the running gw reads the approval at its next state read
   expect((await takeApprovedToken(gateway.url, login.device_code)).access_token).toMatch(/^atu-/);
   expect(await chat(gateway, key)).toBe(200);
   expect(await gateway.stop()).toBe(0);

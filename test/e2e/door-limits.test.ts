@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { Pool, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../support/gateway-process.js';
-import { CHAT_BODY, GatewayJar, RawConnection, readAudit, requestHead, sleep } from './helpers.js';
+import { CHAT_BODY, GatewayJar, RawConnection, readAudit, requestHead, sleep, waitForState } from './helpers.js';
 
 const MiB = 1024 * 1024;
 
@@ -120,7 +120,7 @@ describe('the door, with body_limit_bytes 1MiB', () => {
     const set = await runGw(['settings', 'set', 'body_limit_bytes', '256KiB'], { home: gateway.home });
     expect(set.code).toBe(0);
     try {
-      await sleep(1_200); // the server polls state.json every 250 ms
+      await waitForState(gateway);
       // A raw socket, as above: an HTTP client still writing when the 413 and the close land may
       // report EPIPE instead of the answer, which is a race in the client, not in gw.
       const connection = await RawConnection.open(gateway.url);
@@ -137,7 +137,7 @@ describe('the door, with body_limit_bytes 1MiB', () => {
       }
     } finally {
       await runGw(['settings', 'set', 'body_limit_bytes', '1MiB'], { home: gateway.home });
-      await sleep(1_200);
+      await waitForState(gateway);
     }
   });
 

@@ -4,6 +4,7 @@
 import { cp, readFile, readdir, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import pg from 'pg';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 
 export const CHAT_BODY = JSON.stringify({ model: 'mock/echo', messages: [{ role: 'user', content: 'hello' }] });
@@ -54,6 +55,47 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, options
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? 'a condition'}`);
     await sleep(options.intervalMs ?? 50);
   }
+}
+
+/**
+ * Waits until the gateway serves state.json as it is now: its /health names the modification time
+ * of the file it loaded (`components.state.mtime_ns`), which only grows. Instead of sleeping past
+ * the 250 ms poll after a CLI change.
+ */
+export async function waitForState(gateway: { url: string; home: string }, options: { timeoutMs?: number } = {}): Promise<number> {
+  const written = (await stat(path.join(gateway.home, 'state.json'), { bigint: true })).mtimeNs;
+  return waitUntil(async () => {
+    const report: unknown = await (await fetch(`${gateway.url}/health`)).json();
+    const served = servedStateMtime(report);
+    return served !== null && served >= written;
+  }, { timeoutMs: options.timeoutMs ?? 10_000, intervalMs: 25, what: `${gateway.url} to load ${gateway.home}/state.json` });
+}
+
+/**
+ * The same for instances on a PostgreSQL store: waits until each serves the store's current state
+ * version (`components.state.version` in its /health; the store bumps it on every change).
+ */
+export async function waitForStoreState(gateways: Array<{ url: string }>, store: string, options: { timeoutMs?: number } = {}): Promise<number> {
+  const client = new pg.Client({ connectionString: store });
+  await client.connect();
+  const written = await client.query<{ version: string }>('SELECT version FROM gw_state WHERE id = 1').finally(() => client.end());
+  const version = Number(written.rows[0]?.version ?? 0);
+  return waitUntil(async () => {
+    const served = await Promise.all(gateways.map(async (gateway) => stateComponent(await (await fetch(`${gateway.url}/health`)).json())));
+    return served.every((state) => state !== null && 'version' in state && typeof state.version === 'number' && state.version >= version);
+  }, { timeoutMs: options.timeoutMs ?? 10_000, intervalMs: 25, what: `every instance to serve state version ${version}` });
+}
+
+function stateComponent(report: unknown): object | null {
+  if (typeof report !== 'object' || report === null || !('components' in report)) return null;
+  const { components } = report;
+  if (typeof components !== 'object' || components === null || !('state' in components)) return null;
+  return typeof components.state === 'object' ? components.state : null;
+}
+
+function servedStateMtime(report: unknown): bigint | null {
+  const state = stateComponent(report);
+  return state !== null && 'mtime_ns' in state && typeof state.mtime_ns === 'string' ? BigInt(state.mtime_ns) : null;
 }
 
 export interface RawResponse {

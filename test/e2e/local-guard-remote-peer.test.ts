@@ -9,7 +9,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { makeHome, runGw, type GatewayProcess } from '../support/gateway-process.js';
-import { takeApprovedToken } from './helpers.js';
+import { takeApprovedToken, waitForState } from './helpers.js';
 import { PERSON, runChecked, startHubRig, type HubRig } from './device-login/support.js';
 
 /** This machine's own address of a family on a real interface (not loopback, not link-local), if any. */
@@ -58,6 +58,7 @@ beforeAll(async () => {
   const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
   const started = await (await fetch(`${rig.hub.url}/oauth/device/code`, form({ client_id: 'gw-cli' }))).json() as { device_code: string; user_code: string };
   await runChecked(['device', 'approve', started.user_code, '--person', PERSON], rig.hub.home);
+  await waitForState(rig.hub);
   const token = String((await takeApprovedToken(rig.hub.url, started.device_code)).access_token);
   env = { GW_TOKEN: token, GW_HUB: rig.hub.url, GW_LOG_LEVEL: 'warn' };
 }, 60_000);

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { SAMPLES } from '../dlp/samples.js';
-import { readAudit, sleep, type AuditLine } from './helpers.js';
+import { readAudit, sleep, waitForState, type AuditLine } from './helpers.js';
 import { startCatchAllProvider, type CatchAllProvider } from './corridor/catch-all-provider.js';
 
 type Fake = 'openai' | 'anthropic' | 'gemini';
@@ -48,7 +48,7 @@ beforeAll(async () => {
   // Routing rules whose names hide the models they lead to.
   await gwCommand('routes', 'add', 'smart', '--target', 'openai/gpt-4o,weight=1', '--target', 'anthropic/claude-sonnet-4-5,weight=1');
   await gwCommand('routes', 'add', 'openai-only', '--target', 'openai/gpt-4o');
-  await sleep(1_500);
+  await waitForState(gw);
 }, 60_000);
 
 afterAll(async () => {

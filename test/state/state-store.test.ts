@@ -142,4 +142,28 @@ describe('watch', () => {
     await server.close();
     await cli.close();
   });
+
+  it("reports in health() the modification time of the file it serves, so a caller can wait for its change to be picked up", async () => {
+    const home = await makeTempHome();
+    const server = await openStateStore(home);
+    const cli = await openStateStore(home);
+    const fileMtime = async () => String((await stat(server.file, { bigint: true })).mtimeNs);
+    await createTeam(server, 'ops');
+    expect(server.health().mtime_ns).toBe(await fileMtime());
+
+    await createTeam(cli, 'dev');
+    const written = await fileMtime();
+    expect(BigInt(server.health().mtime_ns ?? '0')).toBeLessThan(BigInt(written));
+    await server.refresh();
+    expect(server.health().mtime_ns).toBe(written);
+    expect(server.snapshot().teams.map((team) => team.name)).toEqual(['ops', 'dev']);
+
+    // A broken file is not served, so its time is not reported.
+    await writeFile(`${server.file}.edit`, '{"version": 1, "teams": [');
+    await rename(`${server.file}.edit`, server.file);
+    await server.refresh();
+    expect(server.health()).toMatchObject({ ok: false, mtime_ns: written });
+    await server.close();
+    await cli.close();
+  });
 });

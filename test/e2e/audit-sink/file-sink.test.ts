@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GatewayJar, sleep, waitUntil } from '../helpers.js';
+import { GatewayJar, waitUntil } from '../helpers.js';
 import { makeHome } from '../../support/gateway-process.js';
 import { calls, configureHome, load, sinkHealth, trailLines, verifyOcsf } from './sink-test-kit.js';
 
@@ -27,9 +27,11 @@ describe('audit sink to a file', () => {
     const key = first.bootstrapKey!;
     await calls(first, key, 50);
     await waitUntil(async () => (await sinkHealth(first)).backlog_events === 0, { timeoutMs: 60_000, intervalMs: 250, what: 'the file sink to catch up' });
+    const beforeLoad = (await fileLines(file)).length;
     let stopLoad = false;
     const traffic = load(first, key, 8, () => stopLoad);
-    await sleep(3_000);
+    // Killed while the sink is appending under load.
+    await waitUntil(async () => (await fileLines(file)).length > beforeLoad + 50, { timeoutMs: 60_000, intervalMs: 100, what: 'the sink to append under load' });
     expect(await first.stop('SIGKILL')).toBe('SIGKILL');
     stopLoad = true;
     await traffic;

@@ -8,7 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayJar, sleep, waitUntil } from '../helpers.js';
+import { GatewayJar, waitUntil } from '../helpers.js';
 import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 import { SinkReceiver } from './sink-receiver.js';
@@ -127,13 +127,14 @@ describe('audit sink on a PostgreSQL store', () => {
     });
     await receiver.stop();
     await waitUntil(async () => (await sinkHealth(gateway)).state === 'behind', { timeoutMs: 60_000, intervalMs: 250, what: 'the sink to say behind' });
-    await sleep(8_000);
+    await waitUntil(async () => (await sinkHealth(gateway)).backlog_events > 50, { timeoutMs: 60_000, intervalMs: 250, what: 'a backlog under load' });
     const behind = await sinkHealth(gateway);
     expect(behind.status).toBe('degraded');
     expect(behind.backlog_events).toBeGreaterThan(50);
     receiver.dropAnswers = 2; // stored, never acknowledged: sent again with the same uids
     await receiver.start();
-    await sleep(3_000);
+    // Under load still, until the dropped batches have come again.
+    await waitUntil(() => receiver.repeats > 0, { timeoutMs: 60_000, intervalMs: 100, what: 'the unacknowledged batches to be sent again' });
     stopLoad = true;
     const statuses = [...await traffic, ...await neighbourTraffic];
     expect(statuses.length).toBeGreaterThan(100);

@@ -1,10 +1,11 @@
-// The gw an operator upgrades from: the main of issue 27's day (commit 144156f), built from
-// this repository's own git history into a detached worktree (node_modules linked, emitted
-// with tsc). A build already at /tmp/oldgw-up (or GW_OLD_BUILD) at that commit is reused and
-// left alone; one made here is removed by release(). A clone without that commit (a shallow
-// CI checkout) fails with what to do, never a skip.
-import { execFile } from 'node:child_process';
-import { access, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
+// The gw an operator upgrades from: the main of issue 27's day (commit 144156f), built once from
+// this repository's own git history and cached outside the repository, like the coding tools:
+// $GW_OLD_BUILD_CACHE or ~/.cache/gw/old-builds/<full commit>/ (the tree from `git archive`,
+// emitted with tsc, node_modules linked to this checkout's). Later runs, and fresh clones, reuse
+// it. GW_OLD_BUILD names a ready build to use instead. A clone without that commit (a shallow CI
+// checkout) fails with what to do, never a skip.
+import { execFile, spawn } from 'node:child_process';
+import { access, mkdir, mkdtemp, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -13,59 +14,88 @@ const run = promisify(execFile);
 const OLD_COMMIT = '144156f';
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const BUILD_TIMEOUT_MS = 15 * 60_000;
+/** Written last: a folder without it is a build that did not finish. */
+const STAMP = '.gw-old-build';
 
 export interface OldBuild {
   /** The old build's bin/gw.js. */
   bin: string;
-  /** Removes the worktree this setup made (nothing when the build was found ready). */
-  release(): Promise<void>;
 }
 
 async function exists(file: string): Promise<boolean> {
   return access(file).then(() => true, () => false);
 }
 
-/** A ready build at `dir`: its HEAD is the old commit and its dist is emitted. */
-async function isReady(dir: string): Promise<boolean> {
-  if (!await exists(path.join(dir, 'dist', 'cli', 'main.js')) || !await exists(path.join(dir, 'node_modules'))) return false;
-  try {
-    const { stdout } = await run('git', ['-C', dir, 'rev-parse', 'HEAD']);
-    const { stdout: wanted } = await run('git', ['-C', REPO, 'rev-parse', `${OLD_COMMIT}^{commit}`]);
-    return stdout.trim() === wanted.trim();
-  } catch {
-    return false;
-  }
+function cacheRoot(): string {
+  return process.env.GW_OLD_BUILD_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gw', 'old-builds');
 }
 
-async function build(dir: string): Promise<void> {
+async function fullCommit(): Promise<string> {
   try {
-    await run('git', ['-C', REPO, 'cat-file', '-e', `${OLD_COMMIT}^{commit}`]);
+    return (await run('git', ['-C', REPO, 'rev-parse', '--verify', `${OLD_COMMIT}^{commit}`])).stdout.trim();
   } catch {
     throw new Error(`the upgrade test builds gw at ${OLD_COMMIT} from git, and this clone lacks that commit (a shallow clone?): fetch the history (git fetch --unshallow) and run it again`);
   }
-  await run('git', ['-C', REPO, 'worktree', 'add', '--detach', dir, OLD_COMMIT]);
-  await symlink(await realpath(path.join(REPO, 'node_modules')), path.join(dir, 'node_modules'), 'dir');
-  // --noCheck: only the emitted JavaScript is needed (that commit type-checked when it was made); it halves the time.
-  const tsc = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-  await run(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json'), '--noCheck'], { timeout: BUILD_TIMEOUT_MS });
+}
+
+/** A finished build of `commit` at `dir`. */
+async function isReady(dir: string, commit: string): Promise<boolean> {
+  const stamp = await readFile(path.join(dir, STAMP), 'utf8').catch(() => '');
+  return stamp.trim() === commit && exists(path.join(dir, 'dist', 'cli', 'main.js'));
+}
+
+/** Points the build's node_modules at this checkout's (a cached build outlives the clone that made it). */
+async function linkNodeModules(dir: string): Promise<void> {
+  const target = await realpath(path.join(REPO, 'node_modules'));
+  const link = path.join(dir, 'node_modules');
+  if (await realpath(link).catch(() => null) === target) return;
+  // Renamed over the old link, so a concurrent run never sees none.
+  const fresh = `${link}.${process.pid}`;
+  await symlink(target, fresh, 'dir');
+  await rename(fresh, link);
+}
+
+/** `git archive <commit> | tar -x -C dir`: the tree alone, no worktree registered in this repository. */
+async function extractTree(commit: string, dir: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const archive = spawn('git', ['-C', REPO, 'archive', commit], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const tar = spawn('tar', ['-x', '-C', dir], { stdio: ['pipe', 'inherit', 'inherit'] });
+    archive.stdout.pipe(tar.stdin);
+    archive.once('error', reject);
+    tar.once('error', reject);
+    tar.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`extracting ${commit} failed (tar exited ${code})`))));
+  });
+}
+
+async function build(commit: string, target: string): Promise<void> {
+  await mkdir(path.dirname(target), { recursive: true });
+  // Built beside the target and renamed into place: two runs building at once both end with one whole build.
+  const dir = await mkdtemp(`${target}.building-`);
+  try {
+    await extractTree(commit, dir);
+    await linkNodeModules(dir);
+    // --noCheck: only the emitted JavaScript is needed (that commit type-checked when it was made); it halves the time.
+    const tsc = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+    await run(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json'), '--noCheck'], { timeout: BUILD_TIMEOUT_MS });
+    await writeFile(path.join(dir, STAMP), `${commit}\n`);
+    if (await exists(target) && !await isReady(target, commit)) await rm(target, { recursive: true, force: true });
+    await rename(dir, target).catch(async (error: unknown) => {
+      if (!await isReady(target, commit)) throw error;
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export async function oldBuild(): Promise<OldBuild> {
-  const ready = process.env.GW_OLD_BUILD ?? '/tmp/oldgw-up';
-  if (await isReady(ready)) return { bin: path.join(ready, 'bin', 'gw.js'), release: async () => undefined };
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-old-build-'));
-  await rm(dir, { recursive: true }); // git worktree add makes the folder itself
-  const release = async () => {
-    await rm(path.join(dir, 'node_modules'), { force: true }); // the link only, before anything walks the tree
-    await run('git', ['-C', REPO, 'worktree', 'remove', '--force', dir]).catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
-    await run('git', ['-C', REPO, 'worktree', 'prune']).catch(() => undefined);
-  };
-  try {
-    await build(dir);
-  } catch (error) {
-    await release();
-    throw error;
+  const commit = await fullCommit();
+  const given = process.env.GW_OLD_BUILD;
+  if (given) {
+    if (!await exists(path.join(given, 'dist', 'cli', 'main.js'))) throw new Error(`GW_OLD_BUILD=${given} holds no build (dist/cli/main.js)`);
+    return { bin: path.join(given, 'bin', 'gw.js') };
   }
-  return { bin: path.join(dir, 'bin', 'gw.js'), release };
+  const dir = path.join(cacheRoot(), commit);
+  if (!await isReady(dir, commit)) await build(commit, dir);
+  await linkNodeModules(dir);
+  return { bin: path.join(dir, 'bin', 'gw.js') };
 }

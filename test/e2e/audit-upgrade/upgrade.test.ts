@@ -1,5 +1,5 @@
 // Upgrades keep trails (issue 27): a home and a PostgreSQL store made by the gw of the issue's
-// day (commit 144156f, built from git by old-build.ts) are served and verified by this build.
+// day (commit 144156f, built from git once and cached by old-build.ts) are served and verified by this build.
 // The old and new records verify as one trail (the file chain goes on from the old head; the
 // store's old chain stays intact beside the new boot's), the trust file holds the key already
 // there (seeded with a note when the home predates trust files), nothing asks the operator to
@@ -26,7 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(running.splice(0).map((gateway) => gateway.stop('SIGKILL')));
   await postgres?.destroy();
-  await old?.release();
 });
 
 async function serve(options: { bin?: string; home: string; args?: string[]; logLevel?: string }): Promise<GatewayProcess> {

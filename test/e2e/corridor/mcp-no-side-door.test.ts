@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_METHODS, SERVER_METHODS } from '../../../src/mcp/mcp-methods.js';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
-import { readAudit, sleep, type AuditLine } from '../helpers.js';
+import { readAudit, sleep, waitForState, type AuditLine } from '../helpers.js';
 import { LISTED_URI, startCatchAllMcpServer, type CatchAllMcpServer } from './catch-all-mcp-server.js';
 
 const SECRET = SAMPLES.githubPat;
@@ -146,7 +146,7 @@ beforeAll(async () => {
   expect((await policy('denyCapability', '--deny-mcp-servers', 'planted', '--deny-tools', 'clean__*')).code).toBe(0);
   policyRuns.push(await policy('denyCapability', '--deny-resources', 'clean__*', '--deny-prompts', 'clean__*'));
   policyRuns.push(await policy('allowPattern', '--allow-resources', 'clean__file:///notes/*'));
-  await sleep(1_500);
+  await waitForState(gw);
 }, 60_000);
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { ROUTE_TABLE, type RouteEntry } from '../../../src/pipeline/route-table.
 import { MCP_ROUTE } from '../../../src/server/mcp-route.js';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
-import { readAudit, sleep, type AuditLine } from '../helpers.js';
+import { readAudit, sleep, waitForState, type AuditLine } from '../helpers.js';
 import { LEAK_TRIGGER, startCatchAllProvider, type CatchAllProvider } from './catch-all-provider.js';
 import { startCatchAllMcpServer, type CatchAllMcpServer } from './catch-all-mcp-server.js';
 
@@ -175,7 +175,7 @@ beforeAll(async () => {
   await gwCommand('mcp', 'add', 'catchall', '--url', mcpServer.url);
   await gwCommand('policy', 'set', `key:${keys.denyMcp.id}`, '--deny-mcp-servers', '*');
   await gwCommand('settings', 'set', 'default_team', 'local');
-  await sleep(1_500);
+  await waitForState(gw);
 }, 60_000);
 
 afterAll(async () => {

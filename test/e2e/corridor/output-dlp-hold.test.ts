@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBedrockEventStream } from '../../../src/providers/bedrock/event-stream.js';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { readFile } from 'node:fs/promises';
-import { listFiles, readAudit, sleep } from '../helpers.js';
+import { listFiles, readAudit, sleep, waitForState } from '../helpers.js';
 import { FAIL_503_TRIGGER, FAIL_TRIGGER, HEADER_TRIGGER, LEAK_TRIGGER, startDripProvider, type DripProvider } from './output-dlp-drip-provider.js';
 
 // Built in pieces so no scanner of this repository takes it for a real token.
@@ -62,7 +62,7 @@ beforeAll(async () => {
       await gwCommand('dlp', 'set', 'aws_access_key', 'redact', '--scope', `key:${id}`);
     }
   }
-  await sleep(1_500);
+  await waitForState(gw);
 }, 60_000);
 
 afterAll(async () => {
@@ -208,7 +208,7 @@ describe('a provider response header carrying a secret', () => {
 
   it('with output DLP off, headers and error bodies pass as the provider sent them', async () => {
     const out = await gwCommand('keys', 'create', '--team', 'local', '--name', 'plain');
-    await sleep(1_200);
+    await waitForState(gw);
     const key = /sk-gw-\w+/.exec(out)![0];
     const headers = await send('openai-chat', PROVIDER_MODELS.openai, `${HEADER_TRIGGER} hello`, key, false);
     expect(headers.headers.get('x-upstream-debug')).toBe(`key=${AWS_KEY}`);

@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
-import { readAudit, sleep } from '../helpers.js';
+import { readAudit, sleep, waitForState } from '../helpers.js';
 import { LEAK_TRIGGER, REASONING_LEAK_TRIGGER, startCatchAllProvider, type CatchAllProvider } from './catch-all-provider.js';
 
 const SECRET = SAMPLES.githubPat;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   });
   const result = await runGw(['dlp', 'output', 'on'], { home: gw.home });
   expect(result.code, result.stderr).toBe(0);
-  await sleep(1_500);
+  await waitForState(gw);
   openai = new OpenAI({ apiKey: gw.bootstrapKey!, baseURL: `${gw.url}/v1`, maxRetries: 0 });
 });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
 import { auditRecord, post, startRig, type Rig } from '../forwarding/support.js';
-import { sleep } from '../helpers.js';
+import { waitForState } from '../helpers.js';
 
 let rig: Rig;
 let openai: OpenAI;
@@ -80,7 +80,7 @@ it('allow_models refuses a call that names no model (the provider would pick one
   const id = /vk_\w+/.exec(created.stderr)![0];
   const set = await runGw(['policy', 'set', `key:${id}`, '--allow-models', 'openai/gpt-4o-mini'], { home: rig.gw.home });
   expect(set.code, set.stderr).toBe(0);
-  await sleep(1_500);
+  await waitForState(rig.gw);
   const before = rig.openai.requests.length;
   const response = await fetch(`${rig.gw.url}/v1/images/generations`, {
     method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a cat' }),
@@ -97,7 +97,7 @@ it('a Responses call with previous_response_id goes to the provider that created
   expect(rig.openai.requests.at(-1)!.path).toBe('/v1/responses');
   const changed = await runGw(['routes', 'add', 'sticky', '--target', 'openai-b/gpt-4o'], { home: rig.gw.home });
   expect(changed.code, changed.stderr).toBe(0);
-  await sleep(1_500);
+  await waitForState(rig.gw);
   const before = { a: rig.openai.requests.length, b: secondOpenAi.requests.length };
   await openai.responses.create({ model: 'sticky', input: 'a fresh one' });
   expect(secondOpenAi.requests.length).toBe(before.b + 1);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { auditRecord } from '../forwarding/support.js';
-import { sleep } from '../helpers.js';
+import { sleep, waitForState } from '../helpers.js';
 import { startCatchAllProvider, type CatchAllProvider } from './catch-all-provider.js';
 
 const SECRET = SAMPLES.githubPat;
@@ -65,7 +65,7 @@ it('a part DLP cannot read is served and recorded as unscanned', async () => {
 it('with unscanned_uploads=refuse, such a part is refused before it leaves', async () => {
   const set = await runGw(['settings', 'set', 'unscanned_uploads', 'refuse'], { home: gw.home });
   expect(set.code, set.stderr).toBe(0);
-  await sleep(1_500);
+  await waitForState(gw);
   const audio = Buffer.alloc(256 * 1024, 7);
   const before = openai.requests.length;
   const response = await upload([{ content: audio, type: 'audio/mpeg', name: 'speech.mp3' }]);
@@ -75,7 +75,7 @@ it('with unscanned_uploads=refuse, such a part is refused before it leaves', asy
   for (const seen of openai.requests.slice(before)) expect(seen.body.length).toBeLessThan(audio.length);
   const reset = await runGw(['settings', 'set', 'unscanned_uploads', 'record'], { home: gw.home });
   expect(reset.code).toBe(0);
-  await sleep(1_500);
+  await waitForState(gw);
 });
 
 it('a text body too large to hold (over 8 MiB) on a passthrough is scanned as it streams', async () => {

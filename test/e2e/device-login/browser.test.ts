@@ -12,7 +12,7 @@ import Provider from 'oidc-provider';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, type GatewayProcess } from '../../support/gateway-process.js';
-import { sleep, takeApprovedToken } from '../helpers.js';
+import { sleep, takeApprovedToken, waitForState } from '../helpers.js';
 import { NO_KEYCHAIN, PERSON, runChecked, startHubRig, startLogin, type HubRig } from './support.js';
 
 const OIDC_SECRET = 'oidc-client-secret-for-tests-0005';
@@ -90,6 +90,7 @@ describe('the verification page in Chromium', () => {
     const listed = JSON.parse(await runChecked(['device', 'list', '--json'], rig.hub.home)) as Array<{ code: string; claimed_email: string }>;
     expect(listed.find((entry) => entry.code === started.user_code)?.claimed_email).toBe(PERSON);
     await runChecked(['device', 'approve', started.user_code, '--person', PERSON], rig.hub.home);
+    await waitForState(rig.hub);
     const issued = await takeApprovedToken(rig.hub.url, started.device_code);
     expect(issued.person).toBe(PERSON);
     token = String(issued.access_token);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStateStore } from '../../../src/state/state-store.js';
 import { makeHome } from '../../support/gateway-process.js';
-import { sleep, takeApprovedToken, waitUntil } from '../helpers.js';
+import { takeApprovedToken, waitForState, waitUntil } from '../helpers.js';
 import { NO_KEYCHAIN, PERSON, runChecked, startHubRig, startLogin, type HubRig } from './support.js';
 
 let rig: HubRig;
@@ -29,7 +29,7 @@ describe('gw login ends clearly', () => {
     });
     await store.close();
     await runChecked(['device', 'approve', codes[3], '--person', PERSON], rig.hub.home);
-    await sleep(1000);
+    await waitForState(rig.hub);
     cancelled!.child.kill('SIGINT');
     expect(await denied!.exited).toBe(1);
     expect(denied!.stderr()).toContain('the login was denied');
@@ -59,6 +59,7 @@ describe('the token endpoint', () => {
   it('refuses a reused device_code with invalid_grant and revokes the token it issued', async () => {
     const started = await (await form('/oauth/device/code', { client_id: 'gw-cli' })).json() as { device_code: string; user_code: string };
     await runChecked(['device', 'approve', started.user_code, '--person', PERSON], rig.hub.home);
+    await waitForState(rig.hub);
     const issued = await takeApprovedToken(rig.hub.url, started.device_code) as { access_token: string };
     expect(issued.access_token).toMatch(/^atu-/);
     const chat = () => fetch(`${rig.hub.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${issued.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'mock/echo', messages: [{ role: 'user', content: 'x' }] }) });

@@ -5,7 +5,7 @@
 // browser that started it, so a callback URL opened by anyone else signs nobody in. Both for
 // console sign-in (/ui/oidc) and for device-login approval (/device/oidc).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAudit, sleep } from '../helpers.js';
+import { readAudit, waitForState } from '../helpers.js';
 import { PERSON, runChecked, startHubRig, type HubRig } from './support.js';
 import { Jar, signInAtIssuer, startIssuer, type Issuer } from './oidc-driver.js';
 
@@ -17,7 +17,7 @@ let issuer: Issuer;
 async function setSettings(pairs: Array<[string, string]>): Promise<void> {
   for (const [name, value] of pairs) await runChecked(['settings', 'set', name, value], rig.hub.home);
   // The running hub reads state.json on its next poll.
-  await sleep(1_500);
+  await waitForState(rig.hub);
 }
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
-import { readAudit, sleep } from '../helpers.js';
+import { readAudit, waitForState } from '../helpers.js';
 import { auditRecordWhere, post, startRig, UPSTREAM_KEYS, type Rig } from '../forwarding/support.js';
 import { SAMPLES } from '../../dlp/samples.js';
 
@@ -117,7 +117,7 @@ describe('DLP: the same secret is blocked in every dialect (default: secrets blo
 
   it('redact: the provider sees the typed placeholder, the client an answer; reloaded without a restart', async () => {
     await gw('dlp', 'set', 'github_token', 'redact');
-    await sleep(1_500);
+    await waitForState(rig.gw);
     const answer = await openai.chat.completions.create({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: `token ${SECRET}` }] });
     expect(answer.choices[0]!.message.content).toContain('[REDACTED:github_token]');
     expect(rig.openai.requests.at(-1)!.json).toMatchObject({ messages: [{ content: 'token [REDACTED:github_token]' }] });
@@ -172,7 +172,7 @@ describe('bring your own key', () => {
 
   it('on: the caller\'s own key goes upstream, never into the audit', async () => {
     await gw('settings', 'set', 'allow_direct_keys', 'on');
-    await sleep(1_500);
+    await waitForState(rig.gw);
     const direct = `sk-direct-${'k'.repeat(30)}`;
     const response = await fetch(`${rig.gw.url}/v1/chat/completions`, {
       method: 'POST', headers: { authorization: `Bearer ${direct}`, 'x-gw-vk': rig.key, 'x-gw-direct-key': 'true', 'content-type': 'application/json' },
@@ -191,12 +191,12 @@ describe('bring your own key', () => {
 describe('policy', () => {
   it('a denied model is refused with the reason; shadow mode records and serves', async () => {
     await gw('policy', 'set', 'team:local', '--deny-models', 'mock/forbidden*');
-    await sleep(1_500);
+    await waitForState(rig.gw);
     const refused = await post(rig, '/v1/chat/completions', { model: 'mock/forbidden-1', messages: [{ role: 'user', content: 'x' }] });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('deny_models');
     await gw('policy', 'set', 'team:local', '--mode', 'shadow');
-    await sleep(1_500);
+    await waitForState(rig.gw);
     const served = await post(rig, '/v1/chat/completions', { model: 'mock/forbidden-1', messages: [{ role: 'user', content: 'x' }] });
     expect(served.status).toBe(200);
     const record = await auditRecordWhere(rig.gw.home, (line) => line.request_id === served.headers.get('x-request-id'));
@@ -206,7 +206,7 @@ describe('policy', () => {
 
   it('requests per minute hold under concurrent load: exactly M of N get through, the rest 429 with retry-after', async () => {
     await gw('policy', 'set', 'team:local', '--rpm', '5');
-    await sleep(1_500);
+    await waitForState(rig.gw);
     const responses = await Promise.all(Array.from({ length: 20 }, () => post(rig, '/v1/messages', { model: 'mock/echo', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }, { 'anthropic-version': '2023-06-01' })));
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);

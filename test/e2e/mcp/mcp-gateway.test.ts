@@ -17,7 +17,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
-import { GatewayJar, readAudit, sleep } from '../helpers.js';
+import { GatewayJar, readAudit, sleep, waitForState } from '../helpers.js';
 // @ts-expect-error: a plain ES module shared with the stdio child
 import { createNotesServer } from '../../support/mcp-servers/notes-server.mjs';
 
@@ -144,7 +144,7 @@ describe('through the SDK client', () => {
 describe('governance', () => {
   it('a denied tool is absent from tools/list and refused on tools/call', async () => {
     await gwCli(['policy', 'set', 'team:local', '--deny-tools', 'remote__contact']);
-    await sleep(800);
+    await waitForState(gw);
     const client = await connect();
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).not.toContain('remote__contact');
@@ -152,7 +152,7 @@ describe('governance', () => {
     await expect(client.callTool({ name: 'remote__contact', arguments: {} })).rejects.toThrow(/Refused by policy team:local: tool "remote__contact" matches deny_tools/);
     await client.close();
     await gwCli(['policy', 'remove', 'team:local']);
-    await sleep(800);
+    await waitForState(gw);
   });
 
   it('a secret in a tool argument is blocked before it reaches the server, naming the rule', async () => {
@@ -221,7 +221,7 @@ describe('governance', () => {
 
   it('a denied MCP server is gone from every list and refused for its tools, prompts and resources', async () => {
     await gwCli(['policy', 'set', 'team:local', '--deny-mcp-servers', 'rem*']);
-    await sleep(800);
+    await waitForState(gw);
     const client = await connect();
     expect((await client.listTools()).tools.map((tool) => tool.name).filter((name) => name.startsWith('remote__'))).toEqual([]);
     expect((await client.listResources()).resources.filter((resource) => resource.uri.startsWith('gw-mcp://remote/'))).toEqual([]);
@@ -230,7 +230,7 @@ describe('governance', () => {
     expect((await client.callTool({ name: 'notes__echo', arguments: { text: 'still here' } })).content).toEqual([{ type: 'text', text: 'local echo: still here' }]);
     await client.close();
     await gwCli(['policy', 'remove', 'team:local']);
-    await sleep(800);
+    await waitForState(gw);
   });
 
   it('a caller refused before any MCP message (operation denied) gets a JSON-RPC error with the status and code', async () => {
@@ -238,7 +238,7 @@ describe('governance', () => {
     const created = `${made.stdout}${made.stderr}`;
     const denied = /sk-gw-\w+/.exec(created)![0];
     await gwCli(['policy', 'set', `key:${/vk_\w+/.exec(created)![0]}`, '--deny-operations', 'mcp']);
-    await sleep(800);
+    await waitForState(gw);
     const response = await fetch(`${gw.url}/mcp`, {
       method: 'POST', headers: { authorization: `Bearer ${denied}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),

@@ -6,7 +6,7 @@
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
-import { sleep } from '../helpers.js';
+import { waitForState } from '../helpers.js';
 import { startFakeResourceProvider, type FakeResourceProvider } from './fake-resource-provider.js';
 import { startAnthropicBatchFake, type JsonFake } from './small-fakes.js';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
   await gwCommand('policy', 'set', `key:${keys.allowAnthropic.id}`, '--allow-models', 'anthropic/*');
   await gwCommand('policy', 'set', `key:${keys.allowOpenai.id}`, '--allow-models', 'openai/*');
   await gwCommand('policy', 'set', `key:${keys.allowMini.id}`, '--allow-models', 'openai/gpt-4o-mini');
-  await sleep(1_500);
+  await waitForState(gw);
 }, 60_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { makeHome, type GatewayProcess } from '../../support/gateway-process.js';
-import { readAudit, takeApprovedToken, waitUntil } from '../helpers.js';
+import { readAudit, takeApprovedToken, waitForState, waitUntil } from '../helpers.js';
 import { PERSON, runChecked, startHubRig, type HubRig } from '../device-login/support.js';
 import { startFakeRealtimeProvider, type FakeRealtimeProvider } from './fake-realtime-provider.js';
 
@@ -23,6 +23,7 @@ beforeAll(async () => {
   const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
   const started = await (await fetch(`${rig.hub.url}/oauth/device/code`, form({ client_id: 'gw-cli' }))).json() as { device_code: string; user_code: string };
   await runChecked(['device', 'approve', started.user_code, '--person', PERSON], rig.hub.home);
+  await waitForState(rig.hub);
   token = String((await takeApprovedToken(rig.hub.url, started.device_code)).access_token);
   expect(token).toMatch(/^atu-/);
   sidecar = await rig.jar.start({ home: await makeHome('gw-laptop-'), env: { GW_TOKEN: token, GW_HUB: rig.hub.url, GW_LOG_LEVEL: 'warn' } });

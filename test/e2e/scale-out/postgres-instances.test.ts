@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
-import { GatewayJar, sleep } from '../helpers.js';
+import { GatewayJar, sleep, waitForStoreState } from '../helpers.js';
 
 let postgres: PostgresServer;
 let store: string;
@@ -104,7 +104,7 @@ describe('three instances on one PostgreSQL', () => {
     const made = await gw(['keys', 'create', '--team', 'eng', '--name', 'short-lived']);
     const doomed = /sk-gw-\w+/.exec(made)![0];
     const id = /vk_\w+/.exec(made)![0];
-    await sleep(1500);
+    await waitForStoreState(instances, store);
     for (const instance of instances) expect((await chat(instance, doomed)).status).toBe(200);
     await gw(['keys', 'revoke', id]);
     const revokedAt = Date.now();
@@ -122,7 +122,7 @@ describe('three instances on one PostgreSQL', () => {
     const form = (instance: GatewayProcess, path: string, fields: Record<string, string>) => fetch(`${instance.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
     const started = await (await form(instances[0]!, '/oauth/device/code', { client_id: 'gw-cli' })).json() as { device_code: string; user_code: string };
     await gw(['device', 'approve', started.user_code, '--person', 'ada@example.com']);
-    await sleep(1500);
+    await waitForStoreState(instances, store);
     const issued = await (await form(instances[2]!, '/oauth/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code })).json() as { access_token?: string; error?: string };
     expect(issued.error).toBeUndefined();
     expect(issued.access_token).toMatch(/^atu-/);

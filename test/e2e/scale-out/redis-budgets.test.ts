@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../support/database-servers.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
-import { GatewayJar, sleep } from '../helpers.js';
+import { GatewayJar, sleep, waitForStoreState } from '../helpers.js';
 
 const OPENAI_KEY = 'sk-proj-budget-upstream-0001';
 // 1,000 USD per million tokens each way: one call (≈7 tokens) costs about $0.007.
@@ -137,7 +137,7 @@ it('Redis stopped: open counts in each instance for the outage; closed refuses b
   expect(open).toBe(200);
 
   await gw(['settings', 'set', 'limits_when_redis_down', 'closed']);
-  await sleep(2000);
+  await waitForStoreState(instances, store);
   const closed = await call(instances[1]!, 201).catch((caught: unknown) => caught) as InstanceType<typeof OpenAI.APIError>;
   expect(closed.status).toBe(503);
   expect(closed.headers?.get('retry-after')).toBe('1');

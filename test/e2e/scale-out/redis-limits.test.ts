@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../support/database-servers.js';
-import { GatewayJar, sleep } from '../helpers.js';
+import { GatewayJar, sleep, waitForStoreState } from '../helpers.js';
 
 let postgres: PostgresServer;
 let redis: RedisServer;
@@ -48,7 +48,7 @@ afterAll(async () => {
 
 it('an RPM limit of 60 under concurrent load across three instances lets exactly 60 through', async () => {
   const key = /sk-gw-\w+/.exec(await gw(['keys', 'create', '--team', 'eng', '--name', 'load']))![0];
-  await sleep(1500);
+  await waitForStoreState(instances, store);
   const statuses = await Promise.all(Array.from({ length: 150 }, async (_, index) => {
     const response = await chat(instances[index % 3]!, key);
     const body = await response.text();
@@ -65,7 +65,7 @@ it('an RPM limit of 60 under concurrent load across three instances lets exactly
 
 it('Redis stopped mid-run: open serves limited calls and says so in /health; closed refuses them with 503; back when Redis returns', async () => {
   const key = /sk-gw-\w+/.exec(await gw(['keys', 'create', '--team', 'ops', '--name', 'faults']))![0];
-  await sleep(1500);
+  await waitForStoreState(instances, store);
   expect((await chat(instances[0]!, key)).status).toBe(200);
   await redis.stop();
   const open = await chat(instances[0]!, key);
@@ -75,7 +75,7 @@ it('Redis stopped mid-run: open serves limited calls and says so in /health; clo
   expect(reported.components.redis).toMatchObject({ status: 'degraded', limits_when_redis_down: 'open', limits: 'not enforced' });
 
   await gw(['settings', 'set', 'limits_when_redis_down', 'closed']);
-  await sleep(2000);
+  await waitForStoreState(instances, store);
   const closed = await chat(instances[1]!, key);
   expect(closed.status).toBe(503);
   expect(closed.headers.get('retry-after')).toBe('1');
@@ -94,7 +94,7 @@ it('device-login limits hold across instances: a poll on another instance too so
   const form = (instance: GatewayProcess, path: string, fields: Record<string, string>) => fetch(`${instance.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
   const started = await (await form(instances[0]!, '/oauth/device/code', { client_id: 'gw-cli' })).json() as { device_code: string };
   const poll = { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code };
-  await sleep(1500); // the code reaches every instance's cached state
+  await waitForStoreState(instances, store); // the code reaches every instance's cached state
   expect(((await (await form(instances[0]!, '/oauth/token', poll)).json()) as { error: string }).error).toBe('authorization_pending');
   expect(((await (await form(instances[1]!, '/oauth/token', poll)).json()) as { error: string }).error).toBe('slow_down');
   // 30 new codes per address per 10 minutes, whichever instance they reach (one used above).

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { auditRecord } from '../forwarding/support.js';
-import { sleep } from '../helpers.js';
+import { waitForState } from '../helpers.js';
 import { startCacheUsageProvider, type CacheUsageProvider } from './cache-usage-provider.js';
 
 let gw: GatewayProcess;
@@ -36,7 +36,7 @@ beforeAll(async () => {
   const added = await runGw(['providers', 'add', 'cold', '--kind', 'anthropic', '--base-url', miss.url, '--api-key', 'sk-ant-cold'], { home: gw.home });
   expect(added.code, added.stderr).toBe(0);
   adminToken = (await runGw(['admin', 'tokens', 'create', '--name', 'cache-page'], { home: gw.home })).stdout.trim();
-  await sleep(1_500);
+  await waitForState(gw);
   for (let turn = 0; turn < 3; turn += 1) await call('anthropic', 'sess-warm');
   for (let turn = 0; turn < 2; turn += 1) await call('cold', 'sess-cold');
   browser = await openConsoleBrowser();

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { auditRecord } from '../forwarding/support.js';
-import { sleep } from '../helpers.js';
+import { waitForState } from '../helpers.js';
 import { startCacheUsageProvider, type CacheUsageProvider } from './cache-usage-provider.js';
 
 let gw: GatewayProcess;
@@ -45,7 +45,7 @@ beforeAll(async () => {
   const set = await gwCommand('policy', 'set', `key:${/vk_\w+/.exec(created.out)![0]}`, '--cache-marker', 'on');
   expect(set.code, set.out).toBe(0);
   expect(set.out).toContain('cache_marker=on');
-  await sleep(1_500);
+  await waitForState(gw);
 }, 60_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { auditRecord } from '../forwarding/support.js';
-import { readAudit, sleep } from '../helpers.js';
+import { readAudit, sleep, waitForState } from '../helpers.js';
 import { FAIL_TRIGGER, startCacheUsageProvider, type CacheUsageProvider } from './cache-usage-provider.js';
 
 type Client = 'chat' | 'responses' | 'messages' | 'genai' | 'bedrock';
@@ -203,7 +203,7 @@ describe('a fallback mid-session breaks the cache', () => {
   it('the call that fell back, and only it, says cache_break; gw usage counts it for the session', async () => {
     // Anthropic first (all but certainly: weight 1,000,000 to 1), OpenAI as the fallback.
     await gwCommand('routes', 'add', 'agent-model', '--target', 'anthropic/claude-sonnet-4-5,weight=1000000', '--target', 'openai/gpt-5.6-terra,weight=1');
-    await sleep(1_500);
+    await waitForState(gw);
     const session = 'sess-fallback';
     const calls = [];
     for (const text of ['first turn', `second turn ${FAIL_TRIGGER}`, 'third turn']) {
