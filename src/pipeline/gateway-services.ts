@@ -20,7 +20,7 @@ export interface StateView {
   /** Looks for a change now (the door, before refusing a credential it does not know). */
   refresh?(): Promise<void>;
   /** Which store serves the state (file or PostgreSQL) and how fresh this instance's copy is. */
-  health?(): { kind: string; ok: boolean; version?: number; synced_ms_ago?: number; mtime_ns?: string };
+  health?(): { kind: string; ok: boolean; version?: number; synced_ms_ago?: number; mtime_ns?: string; file_id?: string };
 }
 
 export interface AuditAppender {

@@ -16,6 +16,7 @@ function stateComponent(services: GatewayServices): HealthComponent {
     store: health.kind,
     ...(health.version !== undefined ? { version: health.version, synced_ms_ago: health.synced_ms_ago } : {}),
     ...(health.mtime_ns !== undefined ? { mtime_ns: health.mtime_ns } : {}),
+    ...(health.file_id !== undefined ? { file_id: health.file_id } : {}),
   } : {};
   return error ? { status: 'degraded', reason: `state unreadable, serving the last good copy: ${error.message}`, ...store } : { status: 'ok', ...store };
 }

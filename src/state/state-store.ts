@@ -50,6 +50,12 @@ export interface StoreHealth {
   synced_ms_ago?: number;
   /** file: the modification time (ns) of the state.json this instance serves; a caller that compares it with the file's knows its change was picked up. */
   mtime_ns?: string;
+  /**
+   * file: which state.json this instance serves (inode, size, modification and change times): a caller
+   * that reads the same from the file knows its change was picked up, even when two writes share a
+   * timestamp (each write renames a new file into place, with a new inode).
+   */
+  file_id?: string;
   problem?: string;
 }
 
@@ -72,6 +78,7 @@ class FileStateStore implements StateStore {
   #signature: FileSignature;
   // What /health reports: the file of the snapshot in use (a broken file's signature is recorded, not served).
   #servedMtimeNs: string;
+  #servedFileId = '';
   #queue: Promise<unknown> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
   #polling = false;
@@ -90,6 +97,7 @@ class FileStateStore implements StateStore {
     this.#current = deepFreeze(database.data);
     this.#signature = signature;
     this.#servedMtimeNs = signature.mtimeNs;
+    this.#servedFileId = signature.key;
   }
 
   snapshot(): StateData {
@@ -105,6 +113,7 @@ class FileStateStore implements StateStore {
         await this.database.write();
         this.#signature = await fileSignature(this.file);
         this.#servedMtimeNs = this.#signature.mtimeNs;
+        this.#servedFileId = this.#signature.key;
         this.#publish(this.database.data);
         return result;
       } finally {
@@ -135,7 +144,7 @@ class FileStateStore implements StateStore {
   }
 
   health(): StoreHealth {
-    return { kind: 'file', ok: this.#lastReported === null, mtime_ns: this.#servedMtimeNs, ...(this.#lastReported ? { problem: this.#lastReported } : {}) };
+    return { kind: 'file', ok: this.#lastReported === null, mtime_ns: this.#servedMtimeNs, file_id: this.#servedFileId, ...(this.#lastReported ? { problem: this.#lastReported } : {}) };
   }
 
   loadOrCreateSecret(name: string, bytes: number): Promise<Buffer> {
@@ -174,6 +183,7 @@ class FileStateStore implements StateStore {
     this.#signature = signature;
     await this.database.read();
     this.#servedMtimeNs = signature.mtimeNs;
+    this.#servedFileId = signature.key;
     this.#lastReported = null;
     this.#publish(this.database.data);
   }

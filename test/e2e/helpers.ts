@@ -59,15 +59,14 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, options
 
 /**
  * Waits until the gateway serves state.json as it is now: its /health names the modification time
- * of the file it loaded (`components.state.mtime_ns`), which only grows. Instead of sleeping past
+ * of the file it loaded (`components.state.file_id`: inode, size and times, which a write always changes). Instead of sleeping past
  * the 250 ms poll after a CLI change.
  */
 export async function waitForState(gateway: { url: string; home: string }, options: { timeoutMs?: number } = {}): Promise<number> {
-  const written = (await stat(path.join(gateway.home, 'state.json'), { bigint: true })).mtimeNs;
   return waitUntil(async () => {
+    const file = await stat(path.join(gateway.home, 'state.json'), { bigint: true });
     const report: unknown = await (await fetch(`${gateway.url}/health`)).json();
-    const served = servedStateMtime(report);
-    return served !== null && served >= written;
+    return servedFileId(report) === `${file.ino}:${file.size}:${file.mtimeNs}:${file.ctimeNs}`;
   }, { timeoutMs: options.timeoutMs ?? 10_000, intervalMs: 25, what: `${gateway.url} to load ${gateway.home}/state.json` });
 }
 
@@ -93,9 +92,9 @@ function stateComponent(report: unknown): object | null {
   return typeof components.state === 'object' ? components.state : null;
 }
 
-function servedStateMtime(report: unknown): bigint | null {
+function servedFileId(report: unknown): string | null {
   const state = stateComponent(report);
-  return state !== null && 'mtime_ns' in state && typeof state.mtime_ns === 'string' ? BigInt(state.mtime_ns) : null;
+  return state !== null && 'file_id' in state && typeof state.file_id === 'string' ? state.file_id : null;
 }
 
 export interface RawResponse {

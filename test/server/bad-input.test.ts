@@ -113,7 +113,7 @@ describe('health and metrics', () => {
   it('/health reports ok with its components', async () => {
     const response = await gateway.app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', components: { state: { status: 'ok', store: 'file', mtime_ns: expect.stringMatching(/^[1-9]\d*$/) }, audit: { status: 'ok' } } });
+    expect(response.json()).toEqual({ status: 'ok', components: { state: { status: 'ok', store: 'file', mtime_ns: expect.stringMatching(/^[1-9]\d*$/), file_id: expect.stringMatching(/^\d+:\d+:\d+:\d+$/) }, audit: { status: 'ok' } } });
   });
 
   it('/metrics is Prometheus text with bounded labels (no key ids, no teams)', async () => {

@@ -148,21 +148,30 @@ describe('watch', () => {
     const server = await openStateStore(home);
     const cli = await openStateStore(home);
     const fileMtime = async () => String((await stat(server.file, { bigint: true })).mtimeNs);
+    const fileId = async () => {
+      const info = await stat(server.file, { bigint: true });
+      return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+    };
     await createTeam(server, 'ops');
     expect(server.health().mtime_ns).toBe(await fileMtime());
+    expect(server.health().file_id).toBe(await fileId());
 
     await createTeam(cli, 'dev');
     const written = await fileMtime();
-    expect(BigInt(server.health().mtime_ns ?? '0')).toBeLessThan(BigInt(written));
+    // Two writes may share a coarse timestamp: the file's id still changes (a new inode each write).
+    expect(BigInt(server.health().mtime_ns ?? '0')).toBeLessThanOrEqual(BigInt(written));
+    expect(server.health().file_id).not.toBe(await fileId());
     await server.refresh();
     expect(server.health().mtime_ns).toBe(written);
+    const served = await fileId();
+    expect(server.health().file_id).toBe(served);
     expect(server.snapshot().teams.map((team) => team.name)).toEqual(['ops', 'dev']);
 
     // A broken file is not served, so its time is not reported.
     await writeFile(`${server.file}.edit`, '{"version": 1, "teams": [');
     await rename(`${server.file}.edit`, server.file);
     await server.refresh();
-    expect(server.health()).toMatchObject({ ok: false, mtime_ns: written });
+    expect(server.health()).toMatchObject({ ok: false, mtime_ns: written, file_id: served });
     await server.close();
     await cli.close();
   });
