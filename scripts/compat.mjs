@@ -20,8 +20,9 @@ function runCellTests() {
   if (run('bash', ['scripts/ensure-test-deps.sh']) !== 0) return 1;
   if (run('npm', ['run', 'build']) !== 0) return 1;
   // A failing cell fails its test; the page is written either way, so it shows the failure.
-  // One file at a time: each starts its own gw and several coding tools at once.
-  return run('npx', ['vitest', 'run', '--project', 'e2e', '--no-file-parallelism', ...CELL_TESTS]);
+  // One file at a time: each starts its own gw and several coding tools at once. On the test run's
+  // Node (26: the newest clients declare Node >= 22), as npm test runs them.
+  return run('bash', ['scripts/vitest-on-test-node.sh', 'run', '--project', 'e2e', '--no-file-parallelism', ...CELL_TESTS]);
 }
 
 function main(argv) {
