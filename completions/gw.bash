@@ -205,7 +205,7 @@ _gw_options() {
     'gw audit trust remove') REPLY='--home --trust-file -h --help' ;;
     'gw audit trust help') REPLY='' ;;
     'gw audit witness-key') REPLY='--json --home -h --help' ;;
-    'gw audit rotate') REPLY='--hub --home --store --json -h --help' ;;
+    'gw audit rotate') REPLY='--hub --home --store --accept-audit-gap --json -h --help' ;;
     'gw audit show') REPLY='--session --json --file --home --store -h --help' ;;
     'gw audit help') REPLY='' ;;
     'gw prices') REPLY='-h --help' ;;

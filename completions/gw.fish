@@ -407,6 +407,7 @@ complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l hub -r -d 'the running gw to rotate, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l home -r -d 'gw home folder, when no gw runs on it (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l store -r -d 'PostgreSQL store (GW_DATABASE_URL): rotate this home\'s instance key there while no gw runs'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l accept-audit-gap -d 'rotate even when the chain is behind or forked from what a witness holds, recording an audit.gap'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -l json -d 'print one JSON object'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from rotate' -s h -l help -d 'display help for command'
 
