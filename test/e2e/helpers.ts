@@ -227,6 +227,19 @@ export async function readAudit(home: string): Promise<AuditLine[]> {
 }
 
 /**
+ * Waits until checkpoint.json covers the trail's last record as it is now: `gw audit export`
+ * exports only what a checkpoint signs, and a running gateway writes one at most every second.
+ */
+export async function waitForCheckpoint(home: string, options: { timeoutMs?: number } = {}): Promise<number> {
+  const last = (await readAudit(home)).at(-1)?.seq ?? 0;
+  return waitUntil(async () => {
+    const text = await readFile(path.join(home, 'audit', 'checkpoint.json'), 'utf8').catch(() => '{}');
+    const signed: unknown = JSON.parse(text);
+    return typeof signed === 'object' && signed !== null && 'seq' in signed && typeof signed.seq === 'number' && signed.seq >= last;
+  }, { timeoutMs: options.timeoutMs ?? 10_000, intervalMs: 50, what: `a checkpoint at seq ${last} in ${home}` });
+}
+
+/**
  * The trail once it has stopped growing for `quietMs`: a record is written when its call ends, and a
  * coding tool's last calls (an MCP session's close, a model call still streaming) can end after the
  * tool exits, later still on a loaded machine. A fixed sleep read some of them and not others.

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
-import { readAudit, sleep } from '../helpers.js';
+import { readAudit, sleep, waitForCheckpoint } from '../helpers.js';
 import { startFakeResourceProvider, type FakeResourceProvider } from '../resources/fake-resource-provider.js';
 
 const UPSTREAM_KEY = 'sk-fake-realtime-upstream';
@@ -36,6 +36,7 @@ it('realtime.open and realtime.close carry the session and agent; OCSF correlate
   expect(records.map((line) => line.kind)).toEqual(['realtime.open', 'realtime.close']);
   for (const record of records) expect(record).toMatchObject({ session: SESSION, agent: 'openai-js/6.49.0' });
 
+  await waitForCheckpoint(gw.home);
   const exported = await runGw(['audit', 'export', '--format', 'ocsf'], { home: gw.home });
   expect(exported.code, exported.stderr).toBe(0);
   const events = exported.stdout.trim().split('\n').map((line) => JSON.parse(line) as { metadata: { event_code: string; correlation_uid?: string } });
