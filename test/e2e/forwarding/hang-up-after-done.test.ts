@@ -32,7 +32,7 @@ it('a client that leaves right after data: [DONE] is recorded as served, while t
   // The provider now sends every event, then keeps the connection open instead of ending it.
   rig.openai.setBehaviour({ hangAfterEvents: events }, { times: 1 });
   await streamUntil('openai/gpt-4o-hang-up-after-done', 'data: [DONE]');
-  const record = await auditRecordWhere(rig.gw.home, (line) => line.model === 'openai/gpt-4o-hang-up-after-done');
+  const record = await auditRecordWhere(rig.gw.home, (line) => line.model === 'openai/gpt-4o-hang-up-after-done', 15_000);
   expect(record.status).toBe(200);
   expect(record.outcome).not.toContain('client_disconnected');
 });

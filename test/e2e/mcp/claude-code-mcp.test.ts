@@ -38,7 +38,9 @@ it('Claude Code, through gw run on a sidecar, calls an MCP tool in a turn; the t
     const child = spawn(process.execPath, [GW_BIN, 'run', 'claude', '-p', 'who should I ask', '--model', 'anthropic/claude-sonnet-4-5',
       '--tools', '', '--allowedTools', 'mcp__gw__notes__contact', '--output-format', 'json'], {
       cwd: work, stdio: ['ignore', 'pipe', 'pipe'],
-      env: cleanEnv({ ...NO_KEYCHAIN, HOME: home, GW_HOME: laptop, GW_URL: sidecar.url, PATH: `${path.join(CODING_TOOLS_DIR, 'node_modules', '.bin')}:${process.env.PATH}`, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }),
+      env: cleanEnv({ ...NO_KEYCHAIN, HOME: home, GW_HOME: laptop, GW_URL: sidecar.url, PATH: `${path.join(CODING_TOOLS_DIR, 'node_modules', '.bin')}:${process.env.PATH}`, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        // The MCP tool must be listed before the first model call; a loaded machine once started the turn without it.
+        MCP_TIMEOUT: '60000' }),
     });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
