@@ -127,7 +127,7 @@ _gw_takes_value() {
 # PATH/FLAG -> REPLY: the choices for FLAG's value; none: file names (complete -o default).
 _gw_option_values() {
   case "$1/$2" in
-    'gw providers add/--kind') REPLY='openai anthropic gemini azure openai-compatible gateway cohere jina voyage mistral bedrock' ;;
+    'gw providers add/--kind') REPLY='openai anthropic gemini azure openai-compatible gateway cohere jina voyage mistral bedrock foundry' ;;
     'gw providers add/--preset') REPLY='ollama vllm llamacpp groq mistral deepseek openrouter together fireworks xai' ;;
     *) REPLY='' ;;
   esac

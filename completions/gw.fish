@@ -183,7 +183,7 @@ complete -c gw -n '__fish_seen_subcommand_from providers; and not __fish_seen_su
 complete -c gw -n '__fish_seen_subcommand_from providers; and not __fish_seen_subcommand_from add list remove test help' -f -a 'help' -d 'display help for command'
 complete -c gw -n '__fish_seen_subcommand_from providers' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l kind -x -a 'openai anthropic gemini azure openai-compatible gateway cohere jina voyage mistral bedrock' -d 'provider kind (default openai-compatible with --preset)'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l kind -x -a 'openai anthropic gemini azure openai-compatible gateway cohere jina voyage mistral bedrock foundry' -d 'provider kind (default openai-compatible with --preset)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l base-url -r -d 'API base URL as the provider\'s SDK takes it (default: the kind\'s or preset\'s)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-key-env -r -d 'read the key from this environment variable of gw serve (stored as env:VARIABLE)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-key -r -d 'store the key itself in state.json (0600); prefer --api-key-env'

@@ -6,6 +6,7 @@
 import { AZURE_DEFAULT_API_VERSION } from '../providers/azure/adapter.js';
 import { DEFAULT_BASE_URLS } from '../providers/default-base-urls.js';
 import { MOCK_BASE_URL } from '../providers/mock/adapter.js';
+import { foundryBaseUrl } from '../providers/foundry/adapter.js';
 import { OPENAI_COMPATIBLE_PRESETS, type OpenAiCompatiblePreset } from '../providers/openai-compatible/presets.js';
 import { readBedrockConfig } from '../providers/bedrock/read-bedrock-config.js';
 import type { ProviderConfig, ProviderKind } from '../providers/provider-adapter.js';
@@ -65,6 +66,7 @@ export function readProviderEnvironment(env: Environment): ProviderReading {
   const reading: ProviderReading = { providers: [], warnings: [] };
   for (const entry of FIRST_PARTY) addFirstParty(reading, env, entry);
   addAzure(reading, env);
+  addFoundry(reading, env);
   for (const preset of OPENAI_COMPATIBLE_PRESETS) addPreset(reading, env, preset);
   addBedrock(reading, env);
   reading.providers.push({ ...MOCK_PROVIDER });
@@ -101,6 +103,32 @@ function addAzure(reading: ProviderReading, env: Environment): void {
     name: 'azure', kind: 'azure', baseUrl: endpoint, apiKey: key.value,
     apiVersion: readVariable(env, 'OPENAI_API_VERSION') ?? AZURE_DEFAULT_API_VERSION,
     source: 'environment', baseUrlFrom: 'AZURE_OPENAI_ENDPOINT', apiKeyFrom: 'env:AZURE_OPENAI_API_KEY',
+  });
+}
+
+// The Foundry SDK's and Claude Code's variables: ANTHROPIC_FOUNDRY_API_KEY with ANTHROPIC_FOUNDRY_RESOURCE
+// (the resource name) or ANTHROPIC_FOUNDRY_BASE_URL (mutually exclusive, as the SDK has them).
+function addFoundry(reading: ProviderReading, env: Environment): void {
+  const key = pickKey(reading, env, 'foundry', ['ANTHROPIC_FOUNDRY_API_KEY']);
+  const given = readBaseUrl(reading, env, 'foundry', 'ANTHROPIC_FOUNDRY_BASE_URL');
+  const resource = readVariable(env, 'ANTHROPIC_FOUNDRY_RESOURCE');
+  if (key === 'refused' || given === 'invalid' || (key === null && given === null && resource === undefined)) return;
+  if (given !== null && resource !== undefined) {
+    reading.warnings.push('provider foundry: ANTHROPIC_FOUNDRY_BASE_URL and ANTHROPIC_FOUNDRY_RESOURCE are both set; set one; skipped');
+    return;
+  }
+  if (resource !== undefined && !/^[a-z0-9][a-z0-9-]*$/i.test(resource)) {
+    reading.warnings.push('provider foundry: ANTHROPIC_FOUNDRY_RESOURCE is not a resource name (letters, digits and dashes); skipped');
+    return;
+  }
+  if (key === null || (given === null && resource === undefined)) {
+    const missing = key === null ? 'ANTHROPIC_FOUNDRY_API_KEY' : 'ANTHROPIC_FOUNDRY_RESOURCE (or ANTHROPIC_FOUNDRY_BASE_URL)';
+    reading.warnings.push(`provider foundry: ${missing} is not set; foundry needs a key and a resource; skipped`);
+    return;
+  }
+  reading.providers.push({
+    name: 'foundry', kind: 'foundry', baseUrl: given ?? foundryBaseUrl(resource ?? ''), apiKey: key.value, source: 'environment',
+    baseUrlFrom: given === null ? 'ANTHROPIC_FOUNDRY_RESOURCE' : 'ANTHROPIC_FOUNDRY_BASE_URL', apiKeyFrom: 'env:ANTHROPIC_FOUNDRY_API_KEY',
   });
 }
 

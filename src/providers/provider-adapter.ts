@@ -4,7 +4,7 @@
 import type { UpstreamOperation, WireDialect } from '../canonical/dialect.js';
 
 export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'openai-compatible' | 'gateway' | 'mock'
-  | 'cohere' | 'jina' | 'voyage' | 'mistral' | 'bedrock';
+  | 'cohere' | 'jina' | 'voyage' | 'mistral' | 'bedrock' | 'foundry';
 
 /** One configured provider instance, from the environment, the state file, or built in (mock). */
 export interface ProviderConfig {

@@ -6,6 +6,7 @@ import { mistralAdapter } from './mistral/adapter.js';
 import { voyageAdapter } from './voyage/adapter.js';
 import { azureAdapter } from './azure/adapter.js';
 import { bedrockAdapter } from './bedrock/adapter.js';
+import { foundryAdapter } from './foundry/adapter.js';
 import { gatewayAdapter } from './gateway/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
 import { mockAdapter } from './mock/adapter.js';
@@ -26,6 +27,7 @@ const ADAPTERS: Record<ProviderKind, ProviderAdapter> = {
   voyage: voyageAdapter,
   mistral: mistralAdapter,
   bedrock: bedrockAdapter,
+  foundry: foundryAdapter,
 };
 
 export const PROVIDER_KINDS = Object.keys(ADAPTERS) as ProviderKind[];

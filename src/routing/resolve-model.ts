@@ -53,12 +53,14 @@ function routeAlias(alias: string, target: string, providers: readonly ProviderC
 /**
  * The first instance of the kind, else an instance named after it (OPENAI_BASE_URL
  * alone configures a keyless `openai` of kind openai-compatible). OpenAI's names
- * also go to Azure OpenAI, whose deployments are usually named after the model.
+ * also go to Azure OpenAI, whose deployments are usually named after the model; Claude's go to
+ * Claude on Microsoft Foundry, whose deployments are named after the model by default.
  */
 function findProviderForKind(kind: WellKnownKind, providers: readonly ProviderConfig[]): ProviderConfig | undefined {
   return providers.find((provider) => provider.kind === kind)
     ?? providers.find((provider) => provider.name === kind)
-    ?? (kind === 'openai' ? providers.find((provider) => provider.kind === 'azure') : undefined);
+    ?? (kind === 'openai' ? providers.find((provider) => provider.kind === 'azure') : undefined)
+    ?? (kind === 'anthropic' ? providers.find((provider) => provider.kind === 'foundry') : undefined);
 }
 
 function explainPrefix(model: string, providers: readonly ProviderConfig[]): string {

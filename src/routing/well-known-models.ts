@@ -32,7 +32,7 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
 /** What to set so a kind is configured, for the 404 that says it is not. */
 export const HOW_TO_CONFIGURE: Record<WellKnownKind, string> = {
   openai: 'set OPENAI_API_KEY (or AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT) where gw serve runs',
-  anthropic: 'set ANTHROPIC_API_KEY where gw serve runs',
+  anthropic: 'set ANTHROPIC_API_KEY (or ANTHROPIC_FOUNDRY_API_KEY and ANTHROPIC_FOUNDRY_RESOURCE) where gw serve runs',
   gemini: 'set GEMINI_API_KEY (or GOOGLE_API_KEY) where gw serve runs',
 };
 
@@ -40,6 +40,7 @@ export const HOW_TO_CONFIGURE: Record<WellKnownKind, string> = {
 export function howToConfigureName(name: string): string | null {
   if (name in HOW_TO_CONFIGURE) return HOW_TO_CONFIGURE[name as WellKnownKind];
   if (name === 'azure') return 'set AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT where gw serve runs';
+  if (name === 'foundry') return 'set ANTHROPIC_FOUNDRY_API_KEY and ANTHROPIC_FOUNDRY_RESOURCE where gw serve runs';
   const preset = OPENAI_COMPATIBLE_PRESETS.find((entry) => entry.name === name);
   if (preset === undefined) return null;
   return preset.keyless

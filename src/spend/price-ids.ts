@@ -9,6 +9,8 @@ const BY_KIND: Readonly<Record<string, string>> = {
   gemini: 'google',
   azure: 'azure',
   bedrock: 'aws',
+  // Claude on Microsoft Foundry is billed at Anthropic's standard API prices.
+  foundry: 'anthropic',
   mistral: 'mistral',
   cohere: 'cohere',
   voyage: 'voyage',

@@ -55,6 +55,20 @@ describe('readProvidersFromEnv', () => {
     expect(half.warnings).toEqual([expect.stringContaining('AZURE_OPENAI_ENDPOINT is not set')]);
   });
 
+  it('reads Claude on Foundry from the Foundry SDK\'s variables: a key with a resource name or a base URL', () => {
+    const fromResource = byName(readProvidersFromEnv({ ANTHROPIC_FOUNDRY_API_KEY: 'f', ANTHROPIC_FOUNDRY_RESOURCE: 'my-res' })).foundry;
+    expect(fromResource).toMatchObject({ kind: 'foundry', baseUrl: 'https://my-res.services.ai.azure.com/anthropic', apiKey: 'f', apiKeyFrom: 'env:ANTHROPIC_FOUNDRY_API_KEY', baseUrlFrom: 'ANTHROPIC_FOUNDRY_RESOURCE' });
+    const fromUrl = byName(readProvidersFromEnv({ ANTHROPIC_FOUNDRY_API_KEY: 'f', ANTHROPIC_FOUNDRY_BASE_URL: 'http://127.0.0.1:9/anthropic/' })).foundry;
+    expect(fromUrl).toMatchObject({ baseUrl: 'http://127.0.0.1:9/anthropic', baseUrlFrom: 'ANTHROPIC_FOUNDRY_BASE_URL' });
+    const both = readProviderEnvironment({ ANTHROPIC_FOUNDRY_API_KEY: 'f', ANTHROPIC_FOUNDRY_RESOURCE: 'r', ANTHROPIC_FOUNDRY_BASE_URL: 'https://x.example' });
+    expect(both.providers.map((provider) => provider.name)).toEqual(['mock']);
+    expect(both.warnings).toEqual([expect.stringContaining('both set')]);
+    const keyless = readProviderEnvironment({ ANTHROPIC_FOUNDRY_RESOURCE: 'r' });
+    expect(keyless.warnings).toEqual([expect.stringContaining('ANTHROPIC_FOUNDRY_API_KEY is not set')]);
+    const odd = readProviderEnvironment({ ANTHROPIC_FOUNDRY_API_KEY: 'f', ANTHROPIC_FOUNDRY_RESOURCE: 'evil.example/x' });
+    expect(odd.warnings).toEqual([expect.stringContaining('not a resource name')]);
+  });
+
   it('reads every preset from its key, and its base URL variable overrides the default', () => {
     const env = {
       GROQ_API_KEY: '1', MISTRAL_API_KEY: '2', DEEPSEEK_API_KEY: '3', OPENROUTER_API_KEY: '4',

@@ -17,7 +17,7 @@ function urlFor(provider: ProviderConfig, upstreamCall: UpstreamCall): string | 
 
 describe('registry', () => {
   it('has one adapter per kind, each naming its own kind', () => {
-    expect(PROVIDER_KINDS.sort()).toEqual(['anthropic', 'azure', 'bedrock', 'cohere', 'gateway', 'gemini', 'jina', 'mistral', 'mock', 'openai', 'openai-compatible', 'voyage']);
+    expect(PROVIDER_KINDS.sort()).toEqual(['anthropic', 'azure', 'bedrock', 'cohere', 'foundry', 'gateway', 'gemini', 'jina', 'mistral', 'mock', 'openai', 'openai-compatible', 'voyage']);
     for (const kind of PROVIDER_KINDS) expect(adapterFor(kind).kind).toBe(kind);
   });
 });
@@ -128,6 +128,27 @@ describe('azure adapter', () => {
     expect(adapter.dialect).toBe('openai');
     expect(adapter.authHeaders(provider)).toEqual({ 'api-key': 'secret' });
     expect(adapter.modelInBody(provider)).toBe(false);
+  });
+});
+
+describe('foundry adapter', () => {
+  const provider = config('foundry', 'https://res.services.ai.azure.com/anthropic/');
+  const adapter = adapterFor('foundry');
+
+  it('calls the Messages API under the resource\'s /anthropic root; no batches, no model list', () => {
+    const root = 'https://res.services.ai.azure.com/anthropic/v1';
+    expect(urlFor(provider, call('messages', 'claude-sonnet-4-5', { query: new URLSearchParams({ beta: 'true' }) }))).toBe(`${root}/messages?beta=true`);
+    expect(urlFor(provider, call('messages.count_tokens'))).toBe(`${root}/messages/count_tokens`);
+    expect(urlFor(provider, call('models.list.anthropic', null))).toBeNull();
+    expect(urlFor(provider, call('messages.batches', null, { resourcePath: '/messages/batches' }))).toBeNull();
+    expect(urlFor(provider, call('chat.completions'))).toBeNull();
+  });
+
+  it('authenticates with x-api-key, sends anthropic-version and names the deployment in the body', () => {
+    expect(adapter.dialect).toBe('anthropic');
+    expect(adapter.authHeaders(provider)).toEqual({ 'x-api-key': 'secret' });
+    expect(adapter.defaultHeaders(provider)).toEqual({ 'anthropic-version': '2023-06-01' });
+    expect(adapter.modelInBody(provider)).toBe(true);
   });
 });
 

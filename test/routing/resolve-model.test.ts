@@ -49,7 +49,7 @@ describe('resolveModel', () => {
     expect(route('gpt-4o', all, aliases)).toEqual(['groq', 'gpt-oss-120b']);
     expect(failure('loop', all, aliases).status).toBe(404);
     expect(failure('smart', [mock], aliases).message).toBe(
-      'Alias "smart" points at "anthropic/claude-opus-4", but provider "anthropic" is not configured (set ANTHROPIC_API_KEY where gw serve runs). Configured providers: mock.',
+      'Alias "smart" points at "anthropic/claude-opus-4", but provider "anthropic" is not configured (set ANTHROPIC_API_KEY (or ANTHROPIC_FOUNDRY_API_KEY and ANTHROPIC_FOUNDRY_RESOURCE) where gw serve runs). Configured providers: mock.',
     );
   });
 
@@ -65,6 +65,13 @@ describe('resolveModel', () => {
   it('sends OpenAI names to Azure when no OpenAI is configured, and to a keyless instance named openai', () => {
     expect(route('gpt-4o', [provider('azure'), mock])).toEqual(['azure', 'gpt-4o']);
     expect(route('gpt-oss-20b', [provider('openai', 'openai-compatible'), provider('azure'), mock])).toEqual(['openai', 'gpt-oss-20b']);
+  });
+
+  it('sends Claude names to Claude on Foundry when no Anthropic is configured, and to Anthropic first', () => {
+    const foundry = provider('foundry');
+    expect(route('claude-sonnet-4-5', [foundry, mock])).toEqual(['foundry', 'claude-sonnet-4-5']);
+    expect(route('claude-sonnet-4-5', [foundry, anthropic, mock])).toEqual(['anthropic', 'claude-sonnet-4-5']);
+    expect(failure('gpt-4o', [foundry, mock]).message).toContain('OPENAI_API_KEY');
   });
 
   it('sends what it cannot place to a configured gateway (sidecar)', () => {

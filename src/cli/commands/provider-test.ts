@@ -17,6 +17,8 @@ const MODEL_LIST_CALLS: Record<ProviderConfig['kind'], UpstreamCall> = {
   // Bedrock's runtime has no model list (it lives on the control-plane API); the probe reports that.
   bedrock: { operation: 'models.list', model: null, stream: false },
   mistral: { operation: 'models.list', model: null, stream: false },
+  // Claude on Foundry has no model list either (the Foundry SDK removes it).
+  foundry: { operation: 'models.list.anthropic', model: null, stream: false },
   // Rerank-only providers have no model list: the test says so instead of guessing.
   cohere: { operation: 'models.list', model: null, stream: false },
   jina: { operation: 'models.list', model: null, stream: false },

@@ -78,4 +78,6 @@ export interface FakeProviderOptions {
   eventDelayMs?: number;
   /** When set, requests without this key get the provider's real 401/400. */
   apiKey?: string;
+  /** Where the API lives on the server (Claude on Foundry: `/anthropic`): paths outside it get a 404. Recorded paths keep it. */
+  root?: string;
 }

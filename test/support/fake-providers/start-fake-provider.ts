@@ -73,7 +73,14 @@ function chooseReply(dialect: FakeDialect, record: RecordedRequest, options: Fak
     if (behaviour.status === 429) reply.headers = { ...reply.headers, 'retry-after': String(behaviour.retryAfterSeconds ?? 1) };
     return reply;
   }
-  return dialect.route(record) ?? dialect.createError(404, `fake provider: no route for ${record.method} ${record.path}`);
+  const routed = underRoot(record, options.root);
+  return (routed && dialect.route(routed)) ?? dialect.createError(404, `fake provider: no route for ${record.method} ${record.path}`);
+}
+
+/** The request as the dialect routes it: its path without the API's root, or null when it is outside it. */
+function underRoot(record: RecordedRequest, root: string | undefined): RecordedRequest | null {
+  if (root === undefined) return record;
+  return record.path.startsWith(`${root}/`) ? { ...record, path: record.path.slice(root.length) } : null;
 }
 
 interface HandlerContext {
