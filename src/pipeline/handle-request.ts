@@ -16,13 +16,13 @@
 //   8. record        audit record with the cost, log line, metrics, budgets settled (record-call.ts)
 import type { GatewayServices } from './gateway-services.js';
 import { attemptTargets } from './attempt/attempt-targets.js';
-import { governCallModels, runsModelsToGovern } from './govern/govern-call-models.js';
+import { governCallModels, runsModelsToGovern } from './plan/govern-call-models.js';
 import { governRequest } from './govern/govern-request.js';
 import { budgetsMayApply, holdBudget, withBudgetWarnings } from './plan/hold-budget.js';
-import { listModels } from './routes/list-models.js';
+import { listModels } from './attempt/list-models.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan/plan-targets.js';
-import { withCostHeader } from './relay/price-call.js';
+import { withCostHeader } from './plan/price-call.js';
 import { readInboundCall } from './decode/read-inbound-call.js';
 import { relayReply } from './relay/relay-reply.js';
 import { withDrainableSignal } from './relay/drain-after-answer.js';

@@ -8,7 +8,7 @@ import type { PricedTarget } from '../spend/price-ids.js';
 import type { ImageVariant } from '../spend/unit-prices.js';
 import type { CallSpan } from '../telemetry/call-tracer.js';
 import type { DialectCodec } from '../canonical/codec.js';
-import { RelayedOutput } from './relay/relayed-output.js';
+import { RelayedOutput } from './relayed-output.js';
 import type { DrainCancel } from './relay/drain-after-answer.js';
 
 /** What the record stage reads. */

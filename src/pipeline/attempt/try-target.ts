@@ -9,10 +9,10 @@
 import { adapterFor } from '../../providers/registry.js';
 import type { CanonicalResponse } from '../../canonical/response.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
-import { COUNT_OPERATIONS, countTokens } from '../routes/count-tokens.js';
+import { COUNT_OPERATIONS, countTokens } from './count-tokens.js';
 import { encodeUpstreamCall } from './encode-upstream-call.js';
 import { CACHE_MARKER_WARNING, cacheMarkerFor, withMarkedBody } from '../plan/cache-marker-for.js';
-import { encodeResourceCall, type ResourceCall } from '../routes/forward-resource.js';
+import { encodeResourceCall, type ResourceCall } from './forward-resource.js';
 import { forwardTranslated, type TranslatedReply } from './forward-translated.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { Governed } from '../govern/govern-request.js';

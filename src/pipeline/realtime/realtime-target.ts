@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../../errors.js';
 import type { ProviderConfig } from '../../providers/provider-adapter.js';
-import { offers } from '../routes/resource-routes.js';
+import { offers } from '../decode/resource-routes.js';
 import type { Target } from '../plan/plan-targets.js';
 import { describeProviderCall } from '../attempt/send-to-provider.js';
 

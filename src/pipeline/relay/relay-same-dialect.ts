@@ -10,7 +10,7 @@ import type { WireDialect } from '../../canonical/dialect.js';
 import { SseDecoder, type SseEvent } from '../../streaming/sse-decoder.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
 import { classifyUpstreamError } from '../../upstream/upstream-client.js';
-import type { RelayedOutput } from './relayed-output.js';
+import type { RelayedOutput } from '../relayed-output.js';
 import { createUsageTap } from './usage-tap.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import { answerEndTest, drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';

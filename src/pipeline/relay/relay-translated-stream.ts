@@ -12,7 +12,7 @@ import { classifyUpstreamError } from '../../upstream/upstream-client.js';
 import { decodeBedrockEventStream } from '../../providers/bedrock/event-stream.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import type { OutputPartHold } from './scan-output.js';
-import type { RelayedOutput } from './relayed-output.js';
+import type { RelayedOutput } from '../relayed-output.js';
 import { answerEndTest, drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';
 
 export interface TranslatedRelayOptions {

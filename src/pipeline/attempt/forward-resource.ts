@@ -11,11 +11,11 @@ import type { PipelineRequest } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import { readRerankRequest } from './read-rerank-request.js';
-import { tapBatchFile, type BatchFileTap } from './read-batch-file.js';
-import { tapFormFields } from './read-form-fields.js';
-import { mediaUnitOf, type RequestFields } from './media-units.js';
-import { clientPathOf, resourcePathOf, type ResourceRoute } from './resource-routes.js';
-import type { ProviderRequest } from '../attempt/send-to-provider.js';
+import { tapBatchFile, type BatchFileTap } from '../plan/read-batch-file.js';
+import { tapFormFields } from '../plan/read-form-fields.js';
+import { mediaUnitOf, type RequestFields } from '../plan/media-units.js';
+import { clientPathOf, resourcePathOf, type ResourceRoute } from '../decode/resource-routes.js';
+import type { ProviderRequest } from './send-to-provider.js';
 import { isPlainObject } from '../../is-plain-object.js';
 
 type JsonObject = Record<string, unknown>;

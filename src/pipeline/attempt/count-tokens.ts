@@ -15,7 +15,7 @@ import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import { readJsonBody } from '../relay/read-json-reply.js';
 import type { RequestTrace } from '../request-trace.js';
-import { sendToProvider } from '../attempt/send-to-provider.js';
+import { sendToProvider } from './send-to-provider.js';
 
 export const COUNT_OPERATIONS: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>(['messages.count_tokens', 'genai.countTokens', 'responses.input_tokens']);
 
