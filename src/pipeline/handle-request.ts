@@ -25,11 +25,12 @@ import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan/plan-t
 import { withCostHeader } from './plan/price-call.js';
 import { readInboundCall } from './decode/read-inbound-call.js';
 import { relayReply } from './relay/relay-reply.js';
-import { withDrainableSignal } from './relay/drain-after-answer.js';
+import { withDrainableSignal } from './drain-cancel.js';
 import type { RequestTrace } from './request-trace.js';
 import { refusePlainGet } from './realtime/responses-websocket.js';
 import { scanRelayedError } from './relay/scan-provider-reply.js';
-import { tryTarget, type TargetReply } from './attempt/try-target.js';
+import { tryTarget } from './attempt/try-target.js';
+import type { TargetReply } from './relay/target-reply.js';
 
 export type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 

@@ -31,7 +31,7 @@ import type { RelayedOutput } from '../relayed-output.js';
 import type { RequestTrace } from '../request-trace.js';
 import { scanOutputAnswer, scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
 import { scanErrorBody, scanReplyHeaders } from './scan-provider-reply.js';
-import type { TargetReply } from '../attempt/try-target.js';
+import type { TargetReply } from './target-reply.js';
 import { buildClientHeaders } from '../govern/upstream-headers.js';
 import { copyWith } from '../../copy-with.js';
 

@@ -17,7 +17,7 @@ import { toAuditTokens } from './audit-tokens.js';
 import { BatchResultsUsage } from './batch-results-usage.js';
 import { rememberBatchFile } from '../plan/read-batch-file.js';
 import type { AuditTokens } from '../../audit/record.js';
-import type { ResourceCall } from '../attempt/forward-resource.js';
+import type { ProviderReply, ResourceCall } from './target-reply.js';
 import { answerOf, tapStreamedImages, type StreamedImages } from './image-stream-tap.js';
 import { mediaUnitOf, type MediaUnit } from '../plan/media-units.js';
 import { noteMediaUsage } from './note-media-usage.js';
@@ -29,7 +29,6 @@ import { relayStream } from './relay-same-dialect.js';
 import type { RequestTrace } from '../request-trace.js';
 import { createEveryStringReader, scanOutputJson, scanOutputStream } from './scan-output.js';
 import { scanErrorBody } from './scan-provider-reply.js';
-import type { ProviderReply } from '../attempt/send-to-provider.js';
 import { buildClientHeaders } from '../govern/upstream-headers.js';
 
 export interface ResourceRelayContext extends ResourceCall {
