@@ -30,6 +30,7 @@ import type { RequestTrace } from './request-trace.js';
 import { refusePlainGet } from './realtime/responses-websocket.js';
 import { scanRelayedError } from './relay/scan-provider-reply.js';
 import { tryTarget } from './attempt/try-target.js';
+import type { AttemptCall } from './attempt/attempt-call.js';
 import type { TargetReply } from './relay/target-reply.js';
 
 export type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
@@ -63,8 +64,9 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   let reply: TargetReply;
   // A stream's provider is not stopped by a hang-up after its answer is complete: its usage is read first.
   const upstreamRequest = withDrainableSignal(request, call.stream, trace);
+  const attempt: AttemptCall = { request: upstreamRequest, call, services, trace, governed };
   try {
-    reply = await attemptTargets(attempts, upstreamRequest, trace, (target, signal) => tryTarget(upstreamRequest, call, target, services, trace, signal, governed));
+    reply = await attemptTargets(attempts, upstreamRequest, trace, (target, signal) => tryTarget(attempt, target, signal));
   } catch (error) {
     // A provider's refusal re-encoded for the client carries the provider's text: output DLP reads it.
     throw scanRelayedError(error, governed, trace);

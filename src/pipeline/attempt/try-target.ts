@@ -14,7 +14,7 @@ import { CACHE_MARKER_WARNING, cacheMarkerFor, withMarkedBody } from '../plan/ca
 import { encodeResourceCall } from './forward-resource.js';
 import { forwardTranslated, type TranslatedReply } from './forward-translated.js';
 import type { GatewayServices } from '../gateway-services.js';
-import type { Governed } from '../govern/govern-request.js';
+import type { AttemptCall } from './attempt-call.js';
 import type { PipelineRequest } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
@@ -23,15 +23,15 @@ import { sendToProvider } from './send-to-provider.js';
 import type { TargetReply } from '../relay/target-reply.js';
 import { copyWith } from '../../copy-with.js';
 
-/** `governed`: the call's DLP settings, for the translated relay's output hold. */
-export async function tryTarget(
-  request: PipelineRequest, call: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace, signal: CancelSignal, governed: Governed,
-): Promise<TargetReply> {
-  const attemptRequest: PipelineRequest = copyWith(request, { signal });
+/** One try of `attempt` against `target`, cancelled by `signal` (the target's time-out or the client's). */
+export async function tryTarget(attempt: AttemptCall, target: Target, signal: CancelSignal): Promise<TargetReply> {
+  const { call, services, trace, governed } = attempt;
+  const attemptRequest: PipelineRequest = copyWith(attempt.request, { signal });
+  const thisTry: AttemptCall = copyWith(attempt, { request: attemptRequest });
   if (needsTranslation(call, target)) {
     const { response, answer }: TranslatedReply = COUNT_OPERATIONS.has(call.operation)
-      ? { response: await countTokens(attemptRequest, call, target, services, trace) }
-      : await forwardTranslated(attemptRequest, call, target, services, trace, governed);
+      ? { response: await countTokens(thisTry, target) }
+      : await forwardTranslated(thisTry, target);
     return { kind: 'answered', status: response.status, response, answer, discard: () => discard(response.body) };
   }
   const mark = cacheMarkerFor(governed.policies, call.resource?.operation ?? call.operation, adapterFor(target.provider.kind).dialect, target.upstreamModel);
