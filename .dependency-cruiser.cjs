@@ -42,6 +42,7 @@ const nevers = [
   ['Base', 'Audit', 'the ground floor knows no trail'],
   ['Laptop', 'Pipeline', 'the sidecar session knows no corridor'],
   ['Spend', 'Stores', 'the composition root picks the store'],
+  ['Audit', 'Stores', 'the trail imports no store: the gateway hands the store\'s side in (audit/sink/store-sink-queue.ts)'],
   ['Rules', 'State', 'decisions take their records as arguments'],
 ];
 const neverRules = nevers.map(([from, to, why]) => ({
@@ -49,9 +50,32 @@ const neverRules = nevers.map(([from, to, why]) => ({
   from: parts[from], to: parts[to],
 }));
 
+// The request path reads in order (issue 37): inside src/pipeline/ a layer imports only the layers
+// before it in this list, never one after, so no arrow runs back up. The attempt (6) stands over the
+// relay (7): a translated stream is relayed while the attempt runs (attempt/forward-translated.ts),
+// and the relay reads what an attempt hands it from relay/target-reply.ts (docs/decisions.md).
+const pipelineLayers = [
+  ['shared', '(pipeline-types|route-table|gateway-services|request-trace|relayed-output|drain-cancel)\\.ts$'],
+  ['door', 'door/'], ['decode', 'decode/'], ['govern', 'govern/'], ['plan', 'plan/'], ['relay', 'relay/'], ['attempt', 'attempt/'],
+  ['request-state', 'request-state\\.ts$'], ['record', 'record/'], ['realtime', 'realtime/'], ['entry', 'handle-request\\.ts$'],
+];
+const pipelineOrderRules = pipelineLayers.slice(0, -1).map(([name, path], index) => ({
+  name: `pipeline-in-order-${name}`, severity: 'error',
+  comment: `the ${name} layer of src/pipeline/ imports no later layer of the request path (${pipelineLayers.slice(index + 1).map(([later]) => later).join(', ')})`,
+  from: { path: `^src/pipeline/${path}` },
+  to: { path: `^src/pipeline/(${pipelineLayers.slice(index + 1).map(([, later]) => later).join('|')})` },
+}));
+
+// A file of src/pipeline/ on no layer (a new folder, say) is named here, so the order covers it too.
+pipelineOrderRules.push({
+  name: 'pipeline-files-on-a-layer', severity: 'error', comment: 'every file of src/pipeline/ stands on a layer of pipelineLayers (add its folder there, in its place)',
+  from: { path: '^src/pipeline/', pathNot: `^src/pipeline/(${pipelineLayers.map(([, path]) => path).join('|')})` }, to: { path: '^src/pipeline/' },
+});
+
 module.exports = {
   forbidden: [
     ...neverRules,
+    ...pipelineOrderRules,
     { name: 'leaf-folders-import-nothing', severity: 'error', comment: 'canonical/ and streaming/ import nothing else from src/ (not even each other)',
       from: { path: '^src/(canonical|streaming)/' }, to: { path: '^src/', pathNot: '^src/$1/' } },
     { name: 'errors-imports-nothing', severity: 'error', comment: 'the error catalog imports nothing from src/',

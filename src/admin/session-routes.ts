@@ -1,7 +1,7 @@
 // The admin API's session view (GET /admin/api/sessions, /admin/api/sessions/:id): what the
 // console's Sessions page reads. The handlers' bodies; their entries in ADMIN_ROUTES
 // (admin-api.ts) hand them the trail and the request. Reads only: nothing is recorded.
-import { isSessionId } from '../pipeline/decode/read-session.js';
+import { isSessionId } from '../canonical/session-id.js';
 import type { SessionCall } from './session-calls.js';
 import type { SessionFilter, SessionSummary } from './session-list.js';
 import type { TrailReader } from './trail-reader.js';

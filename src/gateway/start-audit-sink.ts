@@ -45,9 +45,17 @@ function tokenOf(settings: Settings, env: Record<string, string | undefined>): s
 
 /** This instance's chains in the store; one connection is enough for one loop. */
 async function storeQueue(input: AuditSinkInput, storeUrl: string, target: SinkTarget, log: (message: string) => void): Promise<SinkQueue> {
-  const [{ openDatabase }, { StoreSinkQueue }] = await Promise.all([import('../postgres/database.js'), import('../audit/sink/store-sink-queue.js')]);
+  const [{ openDatabase }, { listChains, chainLinesAfter }, { StoreSinkQueue }] = await Promise.all([
+    import('../postgres/database.js'), import('../postgres/postgres-audit-chains.js'), import('../audit/sink/store-sink-queue.js'),
+  ]);
+  const database = openDatabase(storeUrl, { maxConnections: 1 });
+  const store = {
+    listChains: () => listChains(database),
+    readLines: (chainId: string, after: number, upTo: number, limit: number) => chainLinesAfter(database, chainId, after, upTo, limit),
+    close: () => database.end(),
+  };
   const ownKey = async () => (await readFile(path.join(input.home, PUBLIC_KEY_FILE), 'utf8')).trim();
-  return new StoreSinkQueue(openDatabase(storeUrl, { maxConnections: 1 }), ownKey, target.lastDelivered?.bind(target), (message) => log(`audit sink ${target.name}: ${message}`));
+  return new StoreSinkQueue(store, ownKey, target.lastDelivered?.bind(target), (message) => log(`audit sink ${target.name}: ${message}`));
 }
 
 export async function startAuditSink(input: AuditSinkInput): Promise<RunningAuditSink | null> {

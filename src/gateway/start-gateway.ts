@@ -37,7 +37,7 @@ import { openTrailSource } from '../spend/trail-source.js';
 import { createSpendServices } from '../spend/spend-services.js';
 import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
 import { startTracing } from '../telemetry/start-tracing.js';
-import { GATEWAY_VERSION } from '../pipeline/attempt/upstream-headers.js';
+import { GATEWAY_VERSION } from '../pipeline/govern/upstream-headers.js';
 import { describeListenError } from './listen-errors.js';
 import { createProviderSource } from './provider-source.js';
 import { prepareMode } from './gateway-mode.js';

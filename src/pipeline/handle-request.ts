@@ -16,20 +16,22 @@
 //   8. record        audit record with the cost, log line, metrics, budgets settled (record-call.ts)
 import type { GatewayServices } from './gateway-services.js';
 import { attemptTargets } from './attempt/attempt-targets.js';
-import { governCallModels, runsModelsToGovern } from './govern/govern-call-models.js';
+import { governCallModels, runsModelsToGovern } from './plan/govern-call-models.js';
 import { governRequest } from './govern/govern-request.js';
 import { budgetsMayApply, holdBudget, withBudgetWarnings } from './plan/hold-budget.js';
-import { listModels } from './routes/list-models.js';
+import { listModels } from './attempt/list-models.js';
 import type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan/plan-targets.js';
-import { withCostHeader } from './relay/price-call.js';
+import { withCostHeader } from './plan/price-call.js';
 import { readInboundCall } from './decode/read-inbound-call.js';
 import { relayReply } from './relay/relay-reply.js';
-import { withDrainableSignal } from './relay/drain-after-answer.js';
+import { withDrainableSignal } from './drain-cancel.js';
 import type { RequestTrace } from './request-trace.js';
 import { refusePlainGet } from './realtime/responses-websocket.js';
 import { scanRelayedError } from './relay/scan-provider-reply.js';
-import { tryTarget, type TargetReply } from './attempt/try-target.js';
+import { tryTarget } from './attempt/try-target.js';
+import type { AttemptCall } from './attempt/attempt-call.js';
+import type { TargetReply } from './relay/target-reply.js';
 
 export type { PipelineRequest, PipelineResponse } from './pipeline-types.js';
 
@@ -62,8 +64,9 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
   let reply: TargetReply;
   // A stream's provider is not stopped by a hang-up after its answer is complete: its usage is read first.
   const upstreamRequest = withDrainableSignal(request, call.stream, trace);
+  const attempt: AttemptCall = { request: upstreamRequest, call, services, trace, governed };
   try {
-    reply = await attemptTargets(attempts, upstreamRequest, trace, (target, signal) => tryTarget(upstreamRequest, call, target, services, trace, signal, governed));
+    reply = await attemptTargets(attempts, upstreamRequest, trace, (target, signal) => tryTarget(attempt, target, signal));
   } catch (error) {
     // A provider's refusal re-encoded for the client carries the provider's text: output DLP reads it.
     throw scanRelayedError(error, governed, trace);

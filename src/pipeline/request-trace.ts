@@ -8,8 +8,8 @@ import type { PricedTarget } from '../spend/price-ids.js';
 import type { ImageVariant } from '../spend/unit-prices.js';
 import type { CallSpan } from '../telemetry/call-tracer.js';
 import type { DialectCodec } from '../canonical/codec.js';
-import { RelayedOutput } from './relay/relayed-output.js';
-import type { DrainCancel } from './relay/drain-after-answer.js';
+import { RelayedOutput } from './relayed-output.js';
+import type { DrainCancel } from './drain-cancel.js';
 
 /** What the record stage reads. */
 export interface TraceView {
@@ -68,7 +68,7 @@ export class RequestTrace implements TraceView {
   relayed: RelayedOutput | null = null;
   /** The tokens are gw's estimate of a call whose usage never came in full (src/pipeline/record/settle-cut-call.ts). */
   usageEstimated = false;
-  /** A stream's upstream cancel signal, which the relay holds open once the answer is complete (relay/drain-after-answer.ts). */
+  /** A stream's upstream cancel signal, which the relay holds open once the answer is complete (drain-cancel.ts). */
   upstreamDrain: DrainCancel | null = null;
   /** The provider's usage was read after the client hung up with its answer complete. */
   usageAfterHangUp = false;

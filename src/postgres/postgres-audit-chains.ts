@@ -29,6 +29,14 @@ export async function listChains(database: Database): Promise<ChainInfo[]> {
   return result.rows.map((row) => ({ chainId: row.chain_id, instance: row.instance, startedAt: row.started_at.toISOString(), headSeq: Number(row.head_seq), checkpoint: row.checkpoint }));
 }
 
+/** One chain's lines after seq `after`, up to seq `upTo`, in seq order: at most `limit` (the audit sink reads a batch). */
+export async function chainLinesAfter(database: Database, chainId: string, after: number, upTo: number, limit: number): Promise<string[]> {
+  const result = await database.query<{ line: string }>(
+    'SELECT line FROM gw_audit_records WHERE chain_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4', [chainId, after, upTo, limit],
+  );
+  return result.rows.map((row) => row.line);
+}
+
 /** A chain's lines in seq order; `onFacets` sees each row's stored facets beside its line. */
 export async function* chainLines(database: Database, chainId: string, onFacets?: (seq: number, line: string, facets: unknown) => void): AsyncGenerator<string> {
   let after = 0;

@@ -23,7 +23,7 @@ import { callerDlp, type Governed } from '../pipeline/govern/govern-request.js';
 import { RequestTrace } from '../pipeline/request-trace.js';
 import { openRealtimeSession, releaseRealtimeHold, type RealtimeSession } from '../pipeline/realtime/realtime-session.js';
 import { RealtimeSpend, settleRealtimeSession } from '../pipeline/realtime/realtime-spend.js';
-import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/realtime/realtime-target.js';
+import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../pipeline/door/read-subprotocols.js';
 import { newRealtimeDlpTally, scanClientEvent } from '../pipeline/realtime/scan-realtime-event.js';
 import { createRealtimeOutputWatcher } from '../pipeline/realtime/watch-realtime-output.js';
 import { ROUTE_TABLE, type RouteEntry } from '../pipeline/route-table.js';

@@ -1,7 +1,7 @@
 // Anthropic batch results read as they pass: however the download is cut into chunks (inside a
 // line, inside a multi-byte character), the usage per model is the sum over the succeeded lines.
 import { describe, expect, it } from 'vitest';
-import { BatchResultsUsage } from '../../src/pipeline/routes/batch-results-usage.js';
+import { BatchResultsUsage } from '../../src/pipeline/relay/batch-results-usage.js';
 
 const line = (model: string, usage: Record<string, number>, type = 'succeeded') =>
   `${JSON.stringify({ custom_id: `c-${model}`, result: type === 'succeeded' ? { type, message: { model, role: 'assistant', content: [{ type: 'text', text: 'héllo ✓' }], usage } } : { type } })}\n`;

@@ -1,7 +1,7 @@
 // The streamed-image tap: bytes forwarded unchanged however the stream is cut, each completed
 // event counted once, the usage summed and the last size and quality kept.
 import { describe, expect, it } from 'vitest';
-import { answerOf, tapStreamedImages, type StreamedImages } from '../../src/pipeline/routes/image-stream-tap.js';
+import { answerOf, tapStreamedImages, type StreamedImages } from '../../src/pipeline/relay/image-stream-tap.js';
 
 const event = (data: Record<string, unknown>) => `event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`;
 const usage = (input: number, image: number, output: number) => ({ input_tokens: input, input_tokens_details: { image_tokens: image, text_tokens: input - image }, output_tokens: output, total_tokens: input + output });

@@ -3,8 +3,8 @@
 // from the speech request's input; and the form fields read off a multipart upload on its way.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { countCharacters, countMediaUsage, expectedMediaUnits, mediaUnitOf } from '../../src/pipeline/routes/media-units.js';
-import { tapFormFields } from '../../src/pipeline/routes/read-form-fields.js';
+import { countCharacters, countMediaUsage, expectedMediaUnits, mediaUnitOf } from '../../src/pipeline/plan/media-units.js';
+import { tapFormFields } from '../../src/pipeline/plan/read-form-fields.js';
 
 describe('images', () => {
   it('counts the answer\'s data, over the n asked for', () => {

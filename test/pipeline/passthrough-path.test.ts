@@ -2,7 +2,7 @@
 // separators are refused, everything else is kept as the client encoded it.
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
-import { readPassthroughPath } from '../../src/pipeline/routes/passthrough-path.js';
+import { readPassthroughPath } from '../../src/pipeline/decode/passthrough-path.js';
 
 function refusal(target: string): GatewayError {
   try {

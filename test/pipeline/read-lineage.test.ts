@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { agentOf, readAgent } from '../../src/pipeline/decode/read-agent.js';
 import { resolveDlpSettings, scopesFor } from '../../src/dlp/dlp-config.js';
 import { readLineage } from '../../src/pipeline/decode/read-lineage.js';
-import { isSessionId, readSession } from '../../src/pipeline/decode/read-session.js';
+import { readSession } from '../../src/pipeline/decode/read-session.js';
+import { isSessionId } from '../../src/canonical/session-id.js';
 import { SAMPLES } from '../dlp/samples.js';
 
 describe('readSession', () => {

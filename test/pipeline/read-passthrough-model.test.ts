@@ -4,9 +4,9 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { evaluateModelAccess } from '../../src/policy/evaluate-policy.js';
-import { tapBatchFile } from '../../src/pipeline/routes/read-batch-file.js';
-import { FORM_PREFIX_BYTES, readFormModel, tapFormModel } from '../../src/pipeline/routes/read-form-model.js';
-import { readBodyModels, readPathModel, runsNoModel } from '../../src/pipeline/routes/read-passthrough-model.js';
+import { tapBatchFile } from '../../src/pipeline/plan/read-batch-file.js';
+import { FORM_PREFIX_BYTES, readFormModel, tapFormModel } from '../../src/pipeline/plan/read-form-model.js';
+import { readBodyModels, readPathModel, runsNoModel } from '../../src/pipeline/plan/read-passthrough-model.js';
 
 describe('readPathModel', () => {
   it.each([

@@ -6,7 +6,7 @@ import type { CanonicalResponse } from '../../src/canonical/response.js';
 import { createDlpResolver } from '../../src/dlp/dlp-config.js';
 import { GatewayError } from '../../src/errors.js';
 import { codecFor } from '../../src/formats/codec-registry.js';
-import type { TargetReply } from '../../src/pipeline/attempt/try-target.js';
+import type { TargetReply } from '../../src/pipeline/relay/target-reply.js';
 import type { InboundCall } from '../../src/pipeline/decode/read-inbound-call.js';
 import type { GatewayServices } from '../../src/pipeline/gateway-services.js';
 import type { Governed } from '../../src/pipeline/govern/govern-request.js';

@@ -2,7 +2,8 @@
 // answer is complete; then a hang-up lets the relay read the rest for usage, within its bounds.
 import { describe, expect, it } from 'vitest';
 import { ClientCancel } from '../../src/upstream/cancel-signal.js';
-import { answerEndTest, DRAIN_MAX_BYTES, DrainCancel, drainAfterAnswer, endsAnswer } from '../../src/pipeline/relay/drain-after-answer.js';
+import { answerEndTest, DRAIN_MAX_BYTES, drainAfterAnswer, endsAnswer } from '../../src/pipeline/relay/drain-after-answer.js';
+import { DrainCancel } from '../../src/pipeline/drain-cancel.js';
 
 async function* items(values: string[]): AsyncGenerator<string> {
   for (const value of values) yield value;

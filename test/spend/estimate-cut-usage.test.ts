@@ -3,7 +3,7 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { completeUsage, estimateInputTokens, estimateOutputTokens, MEDIA_BLOB_TOKENS, TOKENIZED_BYTES } from '../../src/spend/estimate-cut-usage.js';
-import { jsonArrayElements, RelayedOutput } from '../../src/pipeline/relay/relayed-output.js';
+import { jsonArrayElements, RelayedOutput } from '../../src/pipeline/relayed-output.js';
 import { encodeEventFrame } from '../../src/formats/bedrock-converse/event-stream-frames.js';
 import { CODECS } from '../../src/formats/codec-registry.js';
 

@@ -5,16 +5,31 @@
 // instance names. A chain is finished once a later one of its own exists (the boot that wrote it
 // is gone, or a rotation closed it): the sink sends it up to its checkpoint, then goes on.
 // The records and the checkpoint that covers them are committed in one statement, so a chain's
-// checkpoint row always covers every record it holds.
+// checkpoint row always covers every record it holds. The store itself is handed in by the
+// gateway (src/gateway/start-audit-sink.ts over src/postgres/): the trail imports no store.
 import { isSignedCheckpoint, type SignedCheckpoint } from '../checkpoint.js';
-import type { Database } from '../../postgres/database.js';
-import { listChains, type ChainInfo } from '../../postgres/postgres-audit-chains.js';
 import { startOf } from './file-sink-queue.js';
 import { parseLine, type TrailEntry, type TrailSlice } from './read-trail-slice.js';
 import type { SinkPosition } from './sink-cursor.js';
 import type { QueueHead, SinkQueue } from './sink-queue.js';
 
-interface StoreChain extends ChainInfo {
+/** One chain of the store as the queue reads it. */
+interface StoredChain {
+  chainId: string;
+  instance: string;
+  checkpoint: SignedCheckpoint | null;
+}
+
+/** The store's side of the queue. */
+interface ChainStore {
+  /** Every chain of every instance, in the order they were started. */
+  listChains(): Promise<StoredChain[]>;
+  /** The record lines of one chain after seq `after`, up to seq `upTo`, in seq order: at most `limit`. */
+  readLines(chainId: string, after: number, upTo: number, limit: number): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+interface StoreChain extends StoredChain {
   checkpoint: SignedCheckpoint;
 }
 
@@ -22,11 +37,11 @@ interface StoreChain extends ChainInfo {
 const TYPICAL_LINE_BYTES = 600;
 
 /** The chains from `first` on that are this instance's, in the order they were started. */
-function ownChainsFrom(chains: readonly StoreChain[], first: number, key: string): StoreChain[] {
-  const keys = new Set([key, chains[first]!.checkpoint.public_key]);
-  const instances = new Set([chains[first]!.instance]);
-  const own = [chains[first]!];
-  for (const chain of chains.slice(first + 1)) {
+function ownChainsFrom(start: StoreChain, later: readonly StoreChain[], key: string): StoreChain[] {
+  const keys = new Set([key, start.checkpoint.public_key]);
+  const instances = new Set([start.instance]);
+  const own = [start];
+  for (const chain of later) {
     if (!keys.has(chain.checkpoint.public_key) && !instances.has(chain.instance)) continue;
     keys.add(chain.checkpoint.public_key);
     instances.add(chain.instance);
@@ -41,7 +56,7 @@ export class StoreSinkQueue implements SinkQueue {
   private lineBytes = TYPICAL_LINE_BYTES;
 
   constructor(
-    private readonly database: Database,
+    private readonly store: ChainStore,
     /** The instance's public key now (audit.pub in its home: replaced by gw audit rotate). */
     private readonly ownKey: () => Promise<string>,
     private readonly lastDelivered: (() => Promise<SinkPosition | null>) | undefined,
@@ -49,31 +64,32 @@ export class StoreSinkQueue implements SinkQueue {
   ) {}
 
   async next(current: SinkPosition | null, saved: SinkPosition | null): Promise<QueueHead | null> {
-    const chains = (await listChains(this.database)).filter((chain): chain is StoreChain => chain.checkpoint !== null && isSignedCheckpoint(chain.checkpoint));
+    const chains = (await this.store.listChains()).filter((chain): chain is StoreChain => chain.checkpoint !== null && isSignedCheckpoint(chain.checkpoint));
     const key = await this.ownKey();
-    let position = current ?? saved;
-    let index = position === null ? -1 : chains.findIndex((chain) => chain.checkpoint.trail === position!.chain);
+    const cursor = current ?? saved;
+    let index = cursor === null ? -1 : chains.findIndex((chain) => chain.checkpoint.trail === cursor.chain);
+    let position = cursor;
     if (index === -1) {
       // No cursor, or its chain is not in this store: this boot's chain (the latest under this key), from record 1.
       index = chains.findLastIndex((chain) => chain.checkpoint.public_key === key);
       if (index === -1) return null;
-      if (position !== null) this.log(`chain ${position.chain.slice(0, 12)}… of the cursor is not in the store; streaming this instance's chain from record 1`);
-      position = startOf(chains[index]!.checkpoint.trail);
+      if (cursor !== null) this.log(`chain ${cursor.chain.slice(0, 12)}… of the cursor is not in the store; streaming this instance's chain from record 1`);
     }
-    const own = ownChainsFrom(chains, index, key);
-    if (current === null) position = await this.skipHeld(position!, own);
-    return this.headFrom(position!, own);
+    const [start, ...later] = chains.slice(index);
+    if (start === undefined) return null;
+    if (position === null || position.chain !== start.checkpoint.trail) position = startOf(start.checkpoint.trail);
+    const own = ownChainsFrom(start, later, key);
+    if (current === null) position = await this.skipHeld(position, own);
+    return this.headFrom(position, own);
   }
 
   async read(from: SinkPosition, upTo: number, maxBytes: number): Promise<TrailSlice> {
     const rows = Math.max(1, Math.ceil(maxBytes / this.lineBytes));
-    const result = await this.database.query<{ line: string }>(
-      'SELECT line FROM gw_audit_records WHERE chain_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4', [this.chainId, from.seq, upTo, rows],
-    );
+    const lines = this.chainId === undefined ? [] : await this.store.readLines(this.chainId, from.seq, upTo, rows);
     const entries: TrailEntry[] = [];
     let end = from;
     let bytes = 0;
-    for (const { line } of result.rows) {
+    for (const line of lines) {
       const record = parseLine(line, end); // a record that does not follow the last one delivered: the chain was edited
       entries.push({ line, record });
       bytes += Buffer.byteLength(line) + 1;
@@ -92,18 +108,20 @@ export class StoreSinkQueue implements SinkQueue {
   }
 
   async close(): Promise<void> {
-    await this.database.end();
+    await this.store.close();
   }
 
   /** Where to send from along `own`: the chain of `position` until its checkpoint, then each later one from record 1. */
   private headFrom(position: SinkPosition, own: readonly StoreChain[]): QueueHead {
     let at = own.findIndex((chain) => chain.checkpoint.trail === position.chain);
-    while (position.seq === own[at]!.checkpoint.seq && at < own.length - 1) {
+    let chain = own[at];
+    if (chain === undefined) throw new Error(`chain ${position.chain.slice(0, 12)}… is not one of this instance's chains`);
+    for (let next = own[at + 1]; next !== undefined && position.seq === chain.checkpoint.seq; next = own[at + 1]) {
       at += 1;
-      this.log(`chain ${position.chain.slice(0, 12)}… is delivered to its end; streaming chain ${own[at]!.checkpoint.trail.slice(0, 12)}… from record 1`);
-      position = startOf(own[at]!.checkpoint.trail);
+      this.log(`chain ${position.chain.slice(0, 12)}… is delivered to its end; streaming chain ${next.checkpoint.trail.slice(0, 12)}… from record 1`);
+      position = startOf(next.checkpoint.trail);
+      chain = next;
     }
-    const chain = own[at]!;
     this.chainId = chain.chainId;
     this.pending = Math.max(0, chain.checkpoint.seq - position.seq) + own.slice(at + 1).reduce((sum, later) => sum + later.checkpoint.seq, 0);
     return { position, head: chain.checkpoint };

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveStoreUrl } from '../../postgres/open-state.js';
 import { openStoreTrailSource } from '../../postgres/store-trail-source.js';
-import { isSessionId } from '../../pipeline/decode/read-session.js';
+import { isSessionId } from '../../canonical/session-id.js';
 import { isHandshake, sessionCallOf, type SessionCall } from '../../admin/session-calls.js';
 import { readRequestRecords } from '../../spend/read-trail.js';
 import { openTrailSource, type TrailSource } from '../../spend/trail-source.js';

@@ -14,13 +14,12 @@ import { CACHE_MARKER_WARNING, cacheMarkerFor } from '../plan/cache-marker-for.j
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
-import type { InboundCall } from '../decode/read-inbound-call.js';
 import { readJsonBody } from '../relay/read-json-reply.js';
 import { relayTranslatedStream } from '../relay/relay-translated-stream.js';
 import type { RequestTrace } from '../request-trace.js';
-import type { Governed } from '../govern/govern-request.js';
 import { createOutputPartHold } from '../relay/scan-output.js';
 import { sendToProvider } from './send-to-provider.js';
+import type { AttemptCall } from './attempt-call.js';
 import { toAuditTokens } from '../relay/audit-tokens.js';
 import { randomUUID } from 'node:crypto';
 
@@ -35,9 +34,8 @@ export interface TranslatedReply {
   answer?: CanonicalResponse;
 }
 
-export async function forwardTranslated(
-  request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace, governed: Governed,
-): Promise<TranslatedReply> {
+export async function forwardTranslated(attempt: AttemptCall, target: Target): Promise<TranslatedReply> {
+  const { request, call: inbound, services, trace, governed } = attempt;
   const adapter = adapterFor(target.provider.kind);
   const clientCodec = clientCodecFor(inbound);
   const provider = providerSideFor(adapter, inbound);

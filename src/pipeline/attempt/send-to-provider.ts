@@ -13,16 +13,11 @@ import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import type { Target } from '../plan/plan-targets.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { RequestTrace } from '../request-trace.js';
-import { buildUpstreamHeaders } from './upstream-headers.js';
+import { buildUpstreamHeaders } from '../govern/upstream-headers.js';
 import { maskUrlCredentials } from '../../mask-url-credentials.js';
+import type { ProviderReply } from '../relay/target-reply.js';
 
 type IncomingHeaders = Record<string, string | string[] | undefined>;
-
-export interface ProviderReply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Uint8Array>;
-}
 
 export interface ProviderRequest {
   call: UpstreamCall;

@@ -7,37 +7,31 @@
 // The reply's status is known before any byte is relayed, so a failed try can still be
 // dropped for the next target.
 import { adapterFor } from '../../providers/registry.js';
-import type { CanonicalResponse } from '../../canonical/response.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
-import { COUNT_OPERATIONS, countTokens } from '../routes/count-tokens.js';
+import { COUNT_OPERATIONS, countTokens } from './count-tokens.js';
 import { encodeUpstreamCall } from './encode-upstream-call.js';
 import { CACHE_MARKER_WARNING, cacheMarkerFor, withMarkedBody } from '../plan/cache-marker-for.js';
-import { encodeResourceCall, type ResourceCall } from '../routes/forward-resource.js';
+import { encodeResourceCall } from './forward-resource.js';
 import { forwardTranslated, type TranslatedReply } from './forward-translated.js';
 import type { GatewayServices } from '../gateway-services.js';
-import type { Governed } from '../govern/govern-request.js';
-import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
+import type { AttemptCall } from './attempt-call.js';
+import type { PipelineRequest } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import type { RequestTrace } from '../request-trace.js';
-import { sendToProvider, type ProviderReply } from './send-to-provider.js';
+import { sendToProvider } from './send-to-provider.js';
+import type { TargetReply } from '../relay/target-reply.js';
 import { copyWith } from '../../copy-with.js';
 
-export type TargetReply =
-  /** Already in the client's dialect (translated, or counted); `answer`: a translated JSON answer's canonical form. */
-  | { kind: 'answered'; status: number; response: PipelineResponse; answer?: CanonicalResponse; discard(): void }
-  /** The provider's own reply, relayed as it is. */
-  | { kind: 'provider'; status: number; retryAfter?: string; upstream: ProviderReply; hideUsageChunk: boolean; resource: ResourceCall | null; discard(): void };
-
-/** `governed`: the call's DLP settings, for the translated relay's output hold. */
-export async function tryTarget(
-  request: PipelineRequest, call: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace, signal: CancelSignal, governed: Governed,
-): Promise<TargetReply> {
-  const attemptRequest: PipelineRequest = copyWith(request, { signal });
+/** One try of `attempt` against `target`, cancelled by `signal` (the target's time-out or the client's). */
+export async function tryTarget(attempt: AttemptCall, target: Target, signal: CancelSignal): Promise<TargetReply> {
+  const { call, services, trace, governed } = attempt;
+  const attemptRequest: PipelineRequest = copyWith(attempt.request, { signal });
+  const thisTry: AttemptCall = copyWith(attempt, { request: attemptRequest });
   if (needsTranslation(call, target)) {
     const { response, answer }: TranslatedReply = COUNT_OPERATIONS.has(call.operation)
-      ? { response: await countTokens(attemptRequest, call, target, services, trace) }
-      : await forwardTranslated(attemptRequest, call, target, services, trace, governed);
+      ? { response: await countTokens(thisTry, target) }
+      : await forwardTranslated(thisTry, target);
     return { kind: 'answered', status: response.status, response, answer, discard: () => discard(response.body) };
   }
   const mark = cacheMarkerFor(governed.policies, call.resource?.operation ?? call.operation, adapterFor(target.provider.kind).dialect, target.upstreamModel);

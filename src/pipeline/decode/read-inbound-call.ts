@@ -4,9 +4,9 @@
 // codecs read it only when a call is translated.
 import { GatewayError } from '../../errors.js';
 import type { UpstreamOperation, WireDialect } from '../../canonical/dialect.js';
-import { readPassthroughPath } from '../routes/passthrough-path.js';
+import { readPassthroughPath } from './passthrough-path.js';
 import type { PipelineRequest } from '../pipeline-types.js';
-import { findResourceRoute, type ResourceRoute } from '../routes/resource-routes.js';
+import { findResourceRoute, type ResourceRoute } from './resource-routes.js';
 import { isPlainObject } from '../../is-plain-object.js';
 
 export interface InboundCall {

@@ -11,12 +11,9 @@
 // nor something the caller's own resolved rules match (a team's `gw dlp add` rule, issue 36).
 import { resolveDlpSettings, type DlpSettings } from '../../dlp/dlp-config.js';
 import { scanPlaces } from '../../dlp/scan-places.js';
+import { isSessionId } from '../../canonical/session-id.js';
 
 const SESSION_HEADERS = ['x-gw-session', 'x-claude-code-session-id', 'session-id', 'session_id', 'conversation_id', 'x-session-id', 'x-session-affinity'] as const;
-
-/** Long enough for a UUID with a prefix (opencode's `ses_…`), short enough to keep records small. */
-const SESSION_MAX_LENGTH = 128;
-const SESSION_CHARSET = /^[A-Za-z0-9][A-Za-z0-9._:@+-]*$/;
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
@@ -48,7 +45,7 @@ export function readSession(headers: HeaderBag, body?: unknown, dlp?: DlpSetting
 function keeps(read: SessionRead, text: string, dlp: DlpSettings | null | undefined): boolean {
   // The caller's rules first, so a refusal names its rule (they hold the built-ins, unless the scope turned one off).
   const rule = ruleMatching(text, dlp);
-  if (rule === null && isSessionId(text)) {
+  if (rule === null && isKeptSessionId(text)) {
     read.session = text;
     return true;
   }
@@ -72,9 +69,10 @@ export function ruleMatching(text: string, dlp: DlpSettings | null | undefined):
 const valid = new Set<string>();
 const VALID_LIMIT = 1024;
 
-export function isSessionId(text: string): boolean {
+/** A session id (canonical/session-id.ts) that the built-in DLP rules do not take for a secret. */
+function isKeptSessionId(text: string): boolean {
   if (valid.has(text)) return true;
-  if (text.length > SESSION_MAX_LENGTH || !SESSION_CHARSET.test(text) || looksLikeSecret(text)) return false;
+  if (!isSessionId(text) || looksLikeSecret(text)) return false;
   if (valid.size >= VALID_LIMIT) valid.clear();
   valid.add(text);
   return true;

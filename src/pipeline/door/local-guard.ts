@@ -9,7 +9,7 @@ import { pathToRecord } from '../../dlp/url-carries-secret.js';
 import { GatewayError } from '../../errors.js';
 import { checkLocalRequest, isGuarded, isLoopbackAddress, type LocalRefusal } from '../../sidecar/loopback-guard.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../realtime/realtime-target.js';
+import { KEY_PROTOCOL_PREFIX, readSubprotocols } from './read-subprotocols.js';
 import { newBurstTracker } from './refusal-bursts.js';
 
 export interface GuardOptions {

@@ -22,7 +22,7 @@ import { modelAliasesFor } from './qualify-model.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import type { RequestTrace } from '../request-trace.js';
 import { scanUpload } from './scan-upload.js';
-import { forwardedClientHeaders } from '../attempt/upstream-headers.js';
+import { forwardedClientHeaders } from './upstream-headers.js';
 import { withoutGenAiKey } from './leaving-query.js';
 
 export interface Governed {

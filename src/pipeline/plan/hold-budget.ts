@@ -5,13 +5,13 @@
 // The record stage settles the hold to the real cost (settleBudget).
 import type { Rates } from '../../spend/price-book.js';
 import { DEFAULT_OUTPUT_TOKENS, estimateWorstCase } from '../../spend/estimate-worst-case.js';
-import { expectedMediaUnits } from '../routes/media-units.js';
+import { expectedMediaUnits } from './media-units.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
 import type { TargetAttempt } from './plan-targets.js';
-import { priceCall, spendOf } from '../relay/price-call.js';
+import { priceCall, spendOf } from './price-call.js';
 import type { RequestTrace } from '../request-trace.js';
-import { findResourceRoute } from '../routes/resource-routes.js';
+import { findResourceRoute } from '../decode/resource-routes.js';
 import { copyWith } from '../../copy-with.js';
 
 const BUDGET_WARNING_HEADER = 'x-gw-budget-warning';

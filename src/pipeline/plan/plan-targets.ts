@@ -23,7 +23,7 @@ import type { PipelineRequest } from '../pipeline-types.js';
 import { refuseTargetModel } from '../govern/qualify-model.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import { readSession } from '../decode/read-session.js';
-import { kindsOffering, offers, resourceIdOf, type ResourceRoute } from '../routes/resource-routes.js';
+import { kindsOffering, offers, resourceIdOf, type ResourceRoute } from '../decode/resource-routes.js';
 
 export interface Target {
   provider: ProviderConfig;

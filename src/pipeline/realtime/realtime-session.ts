@@ -20,7 +20,7 @@ import { planTargets, type TargetAttempt } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import { buildRealtimeTarget, readRealtimeModel, requireRealtimeProvider, type RealtimeTarget } from './realtime-target.js';
 import type { RequestTrace } from '../request-trace.js';
-import { offers } from '../routes/resource-routes.js';
+import { offers } from '../decode/resource-routes.js';
 import type { RouteEntry } from '../route-table.js';
 
 export interface RealtimeHandshake {

@@ -21,7 +21,7 @@ import type { BudgetSubject } from '../../spend/budget-keeper.js';
 import { estimateWorstCase } from '../../spend/estimate-worst-case.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { settleBudget } from '../plan/hold-budget.js';
-import { priceCall, spendOf } from '../relay/price-call.js';
+import { priceCall, spendOf } from '../plan/price-call.js';
 import type { RequestTrace } from '../request-trace.js';
 import { loadTokenizer } from '../record/settle-cut-call.js';
 import { isPlainObject } from '../../is-plain-object.js';

@@ -7,9 +7,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../../errors.js';
 import type { ProviderConfig } from '../../providers/provider-adapter.js';
-import { offers } from '../routes/resource-routes.js';
+import { offers } from '../decode/resource-routes.js';
 import type { Target } from '../plan/plan-targets.js';
 import { describeProviderCall } from '../attempt/send-to-provider.js';
+import { KEY_PROTOCOL_PREFIX, readSubprotocols } from '../door/read-subprotocols.js';
 
 export interface RealtimeTarget {
   provider: string;
@@ -19,13 +20,6 @@ export interface RealtimeTarget {
   headers: Record<string, string>;
   /** The client's subprotocols, without one that carries a key (`openai-insecure-api-key.…`). */
   protocols: string[];
-}
-
-/** Browsers cannot set headers on a WebSocket, so OpenAI's clients put the key in a subprotocol. */
-export const KEY_PROTOCOL_PREFIX = 'openai-insecure-api-key.';
-
-export function readSubprotocols(headers: IncomingHttpHeaders): string[] {
-  return String(headers['sec-websocket-protocol'] ?? '').split(',').map((value) => value.trim()).filter(Boolean);
 }
 
 /** Decode for a realtime handshake: the model is the `model` query parameter. */

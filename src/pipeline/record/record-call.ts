@@ -9,7 +9,7 @@ import { pathForLog, type Logger } from '../../logger.js';
 import { statusClass } from '../../metrics/gateway-metrics.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { chargeWithoutHold, settleBudget } from '../plan/hold-budget.js';
-import { priceCall } from '../relay/price-call.js';
+import { priceCall } from '../plan/price-call.js';
 import { urlCarriesSecret } from '../../dlp/url-carries-secret.js';
 import { chargeCutAtHold, estimateCutCall, needsCutEstimate } from './settle-cut-call.js';
 import { NANOS_PER_USD } from '../../spend/price-book.js';

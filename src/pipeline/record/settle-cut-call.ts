@@ -13,7 +13,7 @@ import type { AuditCost, AuditTokens } from '../../audit/record.js';
 import { copyWith } from '../../copy-with.js';
 import { completeUsage, estimateInputTokens, MEDIA_BLOB_TOKENS, type CountTokens } from '../../spend/estimate-cut-usage.js';
 import { toAuditTokens } from '../relay/audit-tokens.js';
-import { expectedMediaUnits, mediaUnitOf, type RequestFields } from '../routes/media-units.js';
+import { expectedMediaUnits, mediaUnitOf, type RequestFields } from '../plan/media-units.js';
 import type { RequestTrace } from '../request-trace.js';
 
 /** What the record stage knows of the request beyond its trace. */

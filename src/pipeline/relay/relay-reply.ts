@@ -20,19 +20,19 @@ import { toAuditTokens } from './audit-tokens.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { Governed } from '../govern/govern-request.js';
 import type { PipelineResponse } from '../pipeline-types.js';
-import { noteHubCost } from './price-call.js';
+import { noteHubCost } from '../plan/price-call.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
-import { relayResource } from '../routes/relay-resource.js';
+import { relayResource } from './relay-resource.js';
 import { readJsonBody } from './read-json-reply.js';
 import { relayStream } from './relay-same-dialect.js';
 import { tapFrameUsage } from './tap-frame-usage.js';
 import { tapArrayUsage } from './tap-array-usage.js';
-import type { RelayedOutput } from './relayed-output.js';
+import type { RelayedOutput } from '../relayed-output.js';
 import type { RequestTrace } from '../request-trace.js';
 import { scanOutputAnswer, scanOutputFrames, scanOutputJson, scanOutputStream } from './scan-output.js';
 import { scanErrorBody, scanReplyHeaders } from './scan-provider-reply.js';
-import type { TargetReply } from '../attempt/try-target.js';
-import { buildClientHeaders } from '../attempt/upstream-headers.js';
+import type { TargetReply } from './target-reply.js';
+import { buildClientHeaders } from '../govern/upstream-headers.js';
 import { copyWith } from '../../copy-with.js';
 
 export async function relayReply(

@@ -10,10 +10,11 @@ import type { WireDialect } from '../../canonical/dialect.js';
 import { SseDecoder, type SseEvent } from '../../streaming/sse-decoder.js';
 import { encodeSseEvent } from '../../streaming/sse-encoder.js';
 import { classifyUpstreamError } from '../../upstream/upstream-client.js';
-import type { RelayedOutput } from './relayed-output.js';
+import type { RelayedOutput } from '../relayed-output.js';
 import { createUsageTap } from './usage-tap.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
-import { answerEndTest, drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';
+import { answerEndTest, drainAfterAnswer } from './drain-after-answer.js';
+import type { DrainCancel } from '../drain-cancel.js';
 
 /**
  * The client's codec: its in-stream error event (Responses' response.failed, not Chat's data line),

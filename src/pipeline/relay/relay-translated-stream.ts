@@ -12,8 +12,9 @@ import { classifyUpstreamError } from '../../upstream/upstream-client.js';
 import { decodeBedrockEventStream } from '../../providers/bedrock/event-stream.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import type { OutputPartHold } from './scan-output.js';
-import type { RelayedOutput } from './relayed-output.js';
-import { answerEndTest, drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';
+import type { RelayedOutput } from '../relayed-output.js';
+import { answerEndTest, drainAfterAnswer } from './drain-after-answer.js';
+import type { DrainCancel } from '../drain-cancel.js';
 
 export interface TranslatedRelayOptions {
   providerCodec: DialectCodec;

@@ -4,7 +4,8 @@
 // relayed untouched; only the element being read is held (up to a bound), never the stream.
 import type { DialectCodec } from '../../canonical/codec.js';
 import type { Usage } from '../../canonical/usage.js';
-import { drainAfterAnswer, type DrainCancel } from './drain-after-answer.js';
+import { drainAfterAnswer } from './drain-after-answer.js';
+import type { DrainCancel } from '../drain-cancel.js';
 
 /** An element larger than this is not read for usage (GenAI's chunks are a few KB). */
 const MAX_ELEMENT_CHARS = 4 * 1024 * 1024;

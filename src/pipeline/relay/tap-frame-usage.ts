@@ -6,7 +6,8 @@
 import type { DialectCodec } from '../../canonical/codec.js';
 import type { Usage } from '../../canonical/usage.js';
 import { readBedrockFrames } from '../../providers/bedrock/event-stream.js';
-import { drainAfterAnswer, endsAnswer, type DrainCancel } from './drain-after-answer.js';
+import { drainAfterAnswer, endsAnswer } from './drain-after-answer.js';
+import type { DrainCancel } from '../drain-cancel.js';
 
 /** `afterHangUp`: the client left after messageStop, and the frames after it were read for their usage (drain-after-answer.ts). */
 export async function* tapFrameUsage(

@@ -6,7 +6,7 @@
 // (`relayed`) so a stream cut before its usage is charged what it relayed.
 import type { DialectCodec } from '../../canonical/codec.js';
 import type { Usage } from '../../canonical/usage.js';
-import type { RelayedOutput } from './relayed-output.js';
+import type { RelayedOutput } from '../relayed-output.js';
 
 export interface UsageTap {
   readJson(body: unknown): void;

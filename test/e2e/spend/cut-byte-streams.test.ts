@@ -6,7 +6,7 @@
 import { countTokens } from 'gpt-tokenizer';
 import { afterEach, expect, it } from 'vitest';
 import { runGwSetup as runGw } from '../../support/gateway-process.js';
-import { jsonArrayElements } from '../../../src/pipeline/relay/relayed-output.js';
+import { jsonArrayElements } from '../../../src/pipeline/relayed-output.js';
 import { auditRecordWhere, startRig, type Rig } from '../forwarding/support.js';
 
 const NANOS_PER_TOKEN = 1_000_000;

@@ -12,14 +12,14 @@ import { GatewayError } from '../../errors.js';
 import { evaluateModelAccess, hasModelList, type PolicyRefusal } from '../../policy/evaluate-policy.js';
 import type { PolicyRecord } from '../../policy/policy-record.js';
 import type { GatewayServices } from '../gateway-services.js';
-import type { Governed } from './govern-request.js';
+import type { Governed } from '../govern/govern-request.js';
 import type { PipelineRequest } from '../pipeline-types.js';
-import type { TargetAttempt } from '../plan/plan-targets.js';
-import { batchFileModels } from '../routes/read-batch-file.js';
-import { modelAliasesFor } from './qualify-model.js';
-import { readFormModel, tapFormModel } from '../routes/read-form-model.js';
+import type { TargetAttempt } from './plan-targets.js';
+import { batchFileModels } from './read-batch-file.js';
+import { modelAliasesFor } from '../govern/qualify-model.js';
+import { readFormModel, tapFormModel } from './read-form-model.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
-import { readBodyModels, readPathModel, runsNoModel, type PassthroughModels } from '../routes/read-passthrough-model.js';
+import { readBodyModels, readPathModel, runsNoModel, type PassthroughModels } from './read-passthrough-model.js';
 import type { RequestTrace } from '../request-trace.js';
 
 /** A passthrough through a gateway provider (another gw) is qualified as its family's provider. */

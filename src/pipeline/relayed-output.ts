@@ -5,11 +5,11 @@
 // their chunks; both are decoded with the provider's codec only if the usage never came.
 // Translated streams keep the canonical text they relayed. Bounded: past RETAINED_BYTES only
 // the bytes are counted, each as a token (no token is shorter than a byte).
-import type { DialectCodec, WireEvent } from '../../canonical/codec.js';
-import type { StreamPart } from '../../canonical/response.js';
-import type { Usage } from '../../canonical/usage.js';
-import { decodeBedrockEventStream } from '../../providers/bedrock/event-stream.js';
-import { estimateOutputTokens, type CountTokens } from '../../spend/estimate-cut-usage.js';
+import type { DialectCodec, WireEvent } from '../canonical/codec.js';
+import type { StreamPart } from '../canonical/response.js';
+import type { Usage } from '../canonical/usage.js';
+import { decodeBedrockEventStream } from '../providers/bedrock/event-stream.js';
+import { estimateOutputTokens, type CountTokens } from '../spend/estimate-cut-usage.js';
 
 const RETAINED_BYTES = 1024 * 1024;
 

@@ -3,7 +3,7 @@
 // leaves nothing to price by (a text transcript has no duration; a form that named no model gets
 // the provider's default) is recorded at an unknown price, never 0.
 import type { AuditTokens } from '../../audit/record.js';
-import { countMediaUsage, type MediaUnit, type RequestFields } from './media-units.js';
+import { countMediaUsage, type MediaUnit, type RequestFields } from '../plan/media-units.js';
 import type { RequestTrace } from '../request-trace.js';
 
 export function noteMediaUsage(trace: RequestTrace, fields: RequestFields, unit: MediaUnit, answer: unknown, reported: AuditTokens | null): AuditTokens | null {

@@ -5,37 +5,21 @@
 // with only the model patched, or re-serialised after a redaction.
 import type { Readable } from 'node:stream';
 import { patchTopLevelString } from '../../formats/patch-json-field.js';
-import type { RerankMapper, RerankRequest, UpstreamCall } from '../../providers/provider-adapter.js';
+import type { UpstreamCall } from '../../providers/provider-adapter.js';
 import { adapterFor } from '../../providers/registry.js';
 import type { PipelineRequest } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import { readRerankRequest } from './read-rerank-request.js';
-import { tapBatchFile, type BatchFileTap } from './read-batch-file.js';
-import { tapFormFields } from './read-form-fields.js';
-import { mediaUnitOf, type RequestFields } from './media-units.js';
-import { clientPathOf, resourcePathOf, type ResourceRoute } from './resource-routes.js';
-import type { ProviderRequest } from '../attempt/send-to-provider.js';
+import { tapBatchFile } from '../plan/read-batch-file.js';
+import { tapFormFields } from '../plan/read-form-fields.js';
+import { mediaUnitOf } from '../plan/media-units.js';
+import { clientPathOf, resourcePathOf } from '../decode/resource-routes.js';
+import type { ProviderRequest } from './send-to-provider.js';
+import type { ResourceCall } from '../relay/target-reply.js';
 import { isPlainObject } from '../../is-plain-object.js';
 
 type JsonObject = Record<string, unknown>;
-
-/** What the relay needs to know about a resource call. */
-export interface ResourceCall {
-  route: ResourceRoute;
-  /** The provider instance that served the call: the creator of any id in the answer. */
-  provider: string;
-  /** The rerank request as gw read it and the provider's mapper, to map the answer back. */
-  rerank: { request: RerankRequest; mapper: RerankMapper } | null;
-  /** GET retrieves what was made before: its answer's usage was recorded when the work ran. */
-  method: string;
-  /** The id the path names (a batch's, a response's), when the route has one. */
-  resourceId: string | null;
-  /** The request's fields a media call is priced by (its JSON body, or its form as read on the way up). */
-  fields: RequestFields;
-  /** A file upload's lines as read on the way up: the models a batch made from it runs (read-batch-file.ts). */
-  batchFile?: BatchFileTap;
-}
 
 export interface EncodedResourceCall {
   request: ProviderRequest;

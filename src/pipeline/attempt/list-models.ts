@@ -9,7 +9,7 @@ import type { PipelineResponse } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
 import { readJsonBody } from '../relay/read-json-reply.js';
 import type { RequestTrace } from '../request-trace.js';
-import { sendToProvider } from '../attempt/send-to-provider.js';
+import { sendToProvider } from './send-to-provider.js';
 import { toAbortSignal, type CancelSignal } from '../../upstream/cancel-signal.js';
 
 const CATALOG_TTL_MS = 5 * 60_000;

@@ -15,7 +15,8 @@ import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import { readJsonBody } from '../relay/read-json-reply.js';
 import type { RequestTrace } from '../request-trace.js';
-import { sendToProvider } from '../attempt/send-to-provider.js';
+import type { AttemptCall } from './attempt-call.js';
+import { sendToProvider } from './send-to-provider.js';
 
 export const COUNT_OPERATIONS: ReadonlySet<UpstreamOperation> = new Set<UpstreamOperation>(['messages.count_tokens', 'genai.countTokens', 'responses.input_tokens']);
 
@@ -38,7 +39,8 @@ function encodeCount(inbound: InboundCall, tokens: number): unknown {
   return { object: 'response.input_tokens', input_tokens: tokens };
 }
 
-export async function countTokens(request: PipelineRequest, inbound: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace): Promise<PipelineResponse> {
+export async function countTokens(attempt: AttemptCall, target: Target): Promise<PipelineResponse> {
+  const { request, call: inbound, services, trace } = attempt;
   const adapter = adapterFor(target.provider.kind);
   const canonical = { ...decodeClientRequest(request, inbound), model: target.upstreamModel ?? inbound.model ?? '' };
   const tokens = adapter.dialect === 'anthropic' || adapter.dialect === 'google'
