@@ -9,7 +9,7 @@ import type { CodecName } from '../../../src/formats/codec-registry.js';
 import { decodeBedrockEventStream } from '../../../src/providers/bedrock/event-stream.js';
 import { runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { cellEvents, cleanEvents, OUTPUT_CELLS, SECRET, type OutputCell } from '../../support/output-dlp-cells.js';
-import { sleep } from '../helpers.js';
+import { waitForState } from '../helpers.js';
 import { CLEAN_MARKER, cellMarker, startCellProvider, wireBytes, type CellProvider } from './cell-provider.js';
 
 type Client = Exclude<CodecName, 'openai-completions'>;
@@ -53,7 +53,7 @@ beforeAll(async () => {
   const id = /vk_\w+/.exec(printed)?.[0] ?? '';
   const on = await runGw(['dlp', 'output', 'on', '--scope', `key:${id}`], { home: gw.home });
   expect(on.code, on.stderr).toBe(0);
-  await sleep(1_500);
+  await waitForState(gw);
 }, 60_000);
 
 afterAll(async () => {

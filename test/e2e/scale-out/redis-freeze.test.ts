@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../support/database-servers.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
-import { GatewayJar, sleep } from '../helpers.js';
+import { GatewayJar, sleep, waitForStoreState } from '../helpers.js';
 
 const OPENAI_KEY = 'sk-proj-freeze-upstream-0001';
 const WORKERS = 6;
@@ -188,7 +188,7 @@ it('Redis frozen 10 s under load: calls keep their speed (open); afterwards the 
 
 it('limits_when_redis_down=closed: a frozen Redis refuses budgeted calls with 503 at once; served again once it answers, and the counter still equals the trail', async () => {
   await gw(['settings', 'set', 'limits_when_redis_down', 'closed']);
-  await sleep(2_000);
+  await waitForStoreState(instances, store);
   signal('SIGSTOP');
   let first: Outcome[];
   let refused: Outcome[];

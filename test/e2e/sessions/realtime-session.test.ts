@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
-import { readAudit, sleep, waitForCheckpoint } from '../helpers.js';
+import { readAudit, waitForCheckpoint, waitForState, waitUntil } from '../helpers.js';
 import { startFakeResourceProvider, type FakeResourceProvider } from '../resources/fake-resource-provider.js';
 
 const UPSTREAM_KEY = 'sk-fake-realtime-upstream';
@@ -24,14 +24,24 @@ afterAll(async () => {
   await fake?.close();
 });
 
+async function countCloses(): Promise<number> {
+  return (await readAudit(gw.home)).filter((line) => line.kind === 'realtime.close').length;
+}
+
+/** realtime.close is written as the session ends, after the client saw the close: waits for one more than `before`. */
+async function realtimeClosed(before: number): Promise<void> {
+  await waitUntil(async () => await countCloses() > before, { what: 'the session\'s realtime.close record' });
+}
+
 it('realtime.open and realtime.close carry the session and agent; OCSF correlates them by session', async () => {
+  const closesBefore = await countCloses();
   const client = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/realtime?model=openai/gpt-realtime`, {
     headers: { authorization: `Bearer ${gw.bootstrapKey}`, 'openai-beta': 'realtime=v1', 'x-gw-session': SESSION, 'user-agent': 'OpenAI/JS 6.49.0' },
   });
   await new Promise((resolve, reject) => { client.once('open', resolve); client.once('error', reject); });
   client.send(JSON.stringify({ type: 'goodbye' }));
   await new Promise((resolve) => client.once('close', resolve));
-  await sleep(500);
+  await realtimeClosed(closesBefore);
   const records = (await readAudit(gw.home)).filter((line) => line.kind.startsWith('realtime.'));
   expect(records.map((line) => line.kind)).toEqual(['realtime.open', 'realtime.close']);
   for (const record of records) expect(record).toMatchObject({ session: SESSION, agent: 'openai-js/6.49.0' });
@@ -49,14 +59,15 @@ it('a handshake session the team\'s own DLP rule matches is on neither record; r
   const token = 'corptok-a1b2c3d4e5f6g7h8i9j0';
   const rule = await runGw(['dlp', 'add', 'corp_token', '--pattern', 'corptok-[a-z0-9]{20}', '--action', 'block', '--scope', 'team:local'], { home: gw.home });
   expect(rule.code, rule.stderr).toBe(0);
-  await sleep(1000);
+  await waitForState(gw);
+  const closesBefore = await countCloses();
   const client = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/realtime?model=openai/gpt-realtime`, {
     headers: { authorization: `Bearer ${gw.bootstrapKey}`, 'openai-beta': 'realtime=v1', 'x-gw-session': token, 'user-agent': 'OpenAI/JS 6.49.0' },
   });
   await new Promise((resolve, reject) => { client.once('open', resolve); client.once('error', reject); });
   client.send(JSON.stringify({ type: 'goodbye' }));
   await new Promise((resolve) => client.once('close', resolve));
-  await sleep(500);
+  await realtimeClosed(closesBefore);
   const records = (await readAudit(gw.home)).filter((line) => line.kind.startsWith('realtime.')).slice(-2);
   expect(records.map((line) => line.kind)).toEqual(['realtime.open', 'realtime.close']);
   for (const record of records) {

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { runGw } from '../../support/gateway-process.js';
-import { readAudit, sleep, type AuditLine } from '../helpers.js';
+import { readAudit, sleep, waitForState, type AuditLine } from '../helpers.js';
 import { UPSTREAM_KEYS, auditRecord, auditRecordWhere, startRig, type Rig } from '../forwarding/support.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/formats');
@@ -41,7 +41,7 @@ beforeAll(async () => {
   expect(made.code, made.stderr).toBe(0);
   otherKey = /sk-gw-\w+/.exec(made.stdout)![0];
   adminToken = (await runGw(['admin', 'tokens', 'create', '--name', 'ops@example.com'], home)).stdout.trim();
-  await sleep(1000);
+  await waitForState(rig.gw);
 }, 60_000);
 
 afterAll(async () => { await rig?.close(); });
@@ -125,7 +125,7 @@ describe('session affinity reads the session as the record does', () => {
       const result = await runGw(args, { home: rig.gw.home });
       expect(result.code, result.stderr).toBe(0);
     }
-    await sleep(1000);
+    await waitForState(rig.gw);
   }, 30_000);
 
   /** Sends 16 calls of one session through the route: how many each account served, fewer first. */

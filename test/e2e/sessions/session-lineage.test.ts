@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { runGwSetup as runGw } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
-import { readAudit, sleep, type AuditLine } from '../helpers.js';
+import { readAudit, sleep, waitForState, type AuditLine } from '../helpers.js';
 import { auditRecord, auditRecordWhere, startRig, type Rig } from '../forwarding/support.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/formats');
@@ -27,7 +27,7 @@ beforeAll(async () => {
   rig = await startRig({ eventDelayMs: 2 });
   const added = await runGw(['mcp', 'add', 'notes', '--command', `${process.execPath} ${SERVER_SCRIPT} stdio local`], { home: rig.gw.home });
   expect(added.code, added.stderr).toBe(0);
-  await sleep(1000);
+  await waitForState(rig.gw);
 }, 60_000);
 
 afterAll(async () => { await rig?.close(); });
