@@ -12,7 +12,8 @@ export type McpHandling = 'relayed' | 'answered' | 'refused' | 'dropped';
 
 /** Messages an agent sends to gw's /mcp. */
 export const AGENT_METHODS = {
-  // 2025-11-25 and 2025-06-18 open with initialize; 2026-07-28 asks server/discover (the SDK answers both).
+  // 2025-11-25 and 2025-06-18 open with initialize; 2026-07-28 asks server/discover (the SDK answers
+  // each in its own revision, and "method not found" in the other; 2026-07-28 has no ping).
   initialize: 'answered',
   'server/discover': 'answered',
   ping: 'answered',

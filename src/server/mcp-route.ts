@@ -17,8 +17,8 @@ import { agentHandling, recordedMethod } from '../mcp/mcp-methods.js';
 import { evaluateMcpAccess } from '../policy/evaluate-mcp-access.js';
 import { policiesFor } from '../policy/policy-record.js';
 import { RelayCall, type RecordDeps } from '../mcp/relay-call.js';
-import { blockedText, scanMcpMessage } from '../mcp/scan-mcp-message.js';
-import { governOperation } from '../pipeline/govern/govern-request.js';
+import { blockedText, scanMcpMessage, textMatches } from '../mcp/scan-mcp-message.js';
+import { callerDlp, governOperation } from '../pipeline/govern/govern-request.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { RequestTrace } from '../pipeline/request-trace.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
@@ -49,7 +49,8 @@ function refuseByHeaders(services: GatewayServices, upstream: UpstreamServers, r
   if (request.method !== 'POST' || !identity) return null;
   const headers = readMcpHeaders(request.headers);
   const target = headerTarget(headers);
-  if (target === null) return null;
+  // A name a DLP rule matches is left to the body's path, which blocks it without echoing or recording it.
+  if (target === null || textMatches(callerDlp(services, identity.team, identity.keyId), headers.name ?? '')) return null;
   const policies = policiesFor(services.state.snapshot().policies ?? [], identity.team, identity.keyId);
   const refusal = evaluateMcpAccess(policies, target.server, target.capability).find((candidate) => !candidate.shadow);
   if (refusal === undefined) return null;
