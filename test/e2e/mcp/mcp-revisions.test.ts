@@ -41,7 +41,7 @@ beforeAll(async () => {
   await gwCli('mcp', 'add', 'modern', '--url', modern.url);
   await gwCli('mcp', 'add', 'notes', '--command', `${process.execPath} ${NOTES_SCRIPT} stdio local`);
   await gwCli('dlp', 'set', 'email', 'redact');
-  await gwCli('policy', 'set', `key:${deniedId}`, '--deny-tools', 'modern__leak');
+  await gwCli('policy', 'set', `key:${deniedId}`, '--deny-tools', 'modern__leak', '--deny-mcp-servers', 'elsewhere');
   await waitForState(gw);
 }, 60_000);
 
@@ -176,6 +176,17 @@ describe('the 2026-07-28 headers', () => {
     const bare = await post(keys.ok, { ...call, params: { ...call.params, name: 'modern__echo', arguments: { text: 'x' } } });
     expect(JSON.parse(bare.text)).toMatchObject({ error: { code: -32020, data: { gw_code: 'GW_ERR_MCP_HEADER_MISMATCH' } } });
     expect(modern.seen.length).toBe(before);
+  });
+
+  it('a header name a DLP rule matches is not decided (nor echoed, nor recorded) on the header: the body\'s path blocks it', async () => {
+    const name = `elsewhere__${SECRET}`;
+    const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: {}, _meta: envelope } };
+    const answer = await post(keys.denied, call, modernHeaders('tools/call', name));
+    expect(JSON.parse(answer.text)).toMatchObject({ id: 9, error: { message: expect.stringMatching(/Blocked by DLP rule "github_token"/) } });
+    expect(answer.text).not.toContain(SECRET);
+    const record = await recordOf(answer.requestId);
+    expect(record).toMatchObject({ outcome: expect.arrayContaining(['GW_ERR_DLP_BLOCKED']), data: { mcp: { method: 'tools/call', status: 'blocked' } } });
+    expect(JSON.stringify(record)).not.toContain(SECRET);
   });
 
   it('a 2026-07-28 request whose headers agree is relayed', async () => {
