@@ -139,7 +139,8 @@ function webRequestOf(request: FastifyRequest, signal: AbortSignal): Request {
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.raw.url ?? '/mcp'}`, { method: 'POST', headers, signal });
+  // A fixed origin: the caller's Host header is not a URL gw parses (the SDK's entry reads only the path).
+  return new Request(new URL(request.raw.url ?? '/mcp', 'http://gw.invalid'), { method: 'POST', headers, signal });
 }
 
 function countCallOf(services: GatewayServices): RecordDeps['countCall'] {
