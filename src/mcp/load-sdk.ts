@@ -10,8 +10,15 @@ let clientSdk: Promise<ClientSdk> | null = null;
 
 async function importClientSdk() {
   const [client, stdio] = await Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
+  /**
+   * The SDK probes a server's revision on a throwaway sibling process when given its own stdio
+   * transport exactly, and on the connection itself when given a subclass: one process, one
+   * round trip, rather than a second start of the server before every first call (measured:
+   * Claude Code gave up on gw's tools/list while a loaded machine started both).
+   */
+  class InPlaceStdioClientTransport extends stdio.StdioClientTransport {}
   return {
-    Client: client.Client, SSEClientTransport: client.SSEClientTransport, StdioClientTransport: stdio.StdioClientTransport,
+    Client: client.Client, SSEClientTransport: client.SSEClientTransport, StdioClientTransport: InPlaceStdioClientTransport,
     getDefaultEnvironment: stdio.getDefaultEnvironment, StreamableHTTPClientTransport: client.StreamableHTTPClientTransport,
   };
 }

@@ -28,6 +28,8 @@ export interface UpstreamHealth {
 
 interface Slot {
   signature: string;
+  /** The server answered the revision probe as an older one: its restarts skip the probe. */
+  legacy?: boolean;
   client: Client | null;
   connecting: Promise<Client> | null;
   restarts: number;
@@ -87,9 +89,9 @@ function transportFor(sdk: ClientSdk, server: StoredMcpServer, env: NodeJS.Proce
 }
 
 /**
- * 'auto': a server/discover probe first, so a 2026-07-28 server is spoken to in its revision and
- * an older one through the initialize handshake it knows (each server on its own). The legacy
- * SSE transport predates the new revision: no probe there.
+ * 'auto': a server/discover probe first (on the connection itself, load-sdk.ts), so a 2026-07-28
+ * server is spoken to in its revision and an older one through the initialize handshake it knows
+ * (each server on its own). The legacy SSE transport predates the new revision: no probe there.
  */
 function negotiationFor(server: StoredMcpServer): { mode: 'auto' | 'legacy'; probe?: { timeoutMs: number } } {
   if (server.transport === 'sse') return { mode: 'legacy' };
@@ -139,7 +141,8 @@ export class UpstreamServers {
     const client = new sdk.Client({ name: 'gw', version: GW_VERSION }, { versionNegotiation: negotiationFor(server) });
     try {
       const transport = transportFor(sdk, server, this.env);
-      await client.connect(transport, { timeout: 15_000 });
+      // A server found older on its last start is not probed again (a restart costs one handshake).
+      await client.connect(transport, { timeout: 15_000, ...(slot.legacy ? { prior: { kind: 'legacy' as const } } : {}) });
     } catch (error) {
       slot.failures += 1;
       slot.lastError = error instanceof Error ? error.message : String(error);
@@ -153,6 +156,7 @@ export class UpstreamServers {
     slot.connectedAt = this.now();
     slot.lastError = undefined;
     slot.client = client;
+    slot.legacy = client.getProtocolEra() === 'legacy';
     slot.toolNames = null;
     slot.resourceUris = null;
     client.setNotificationHandler('notifications/tools/list_changed', () => { if (slot.client === client) slot.toolNames = null; });
