@@ -229,6 +229,10 @@ export const ERROR_CATALOG = {
     status: 400, kind: 'invalid_request', retryable: false,
     message: "gw's /mcp takes one JSON-RPC message per HTTP request (the current MCP revision has no batches), so that each tool call is its own audit record; send the messages one at a time.",
   },
+  GW_ERR_MCP_HEADER_MISMATCH: {
+    status: 400, kind: 'invalid_request', retryable: false,
+    message: "The request's Mcp-Method or Mcp-Name header and its JSON-RPC body disagree (or a 2026-07-28 request left them out); gw decides on the headers before it reads the body, so they must name the body's method and target.",
+  },
   GW_ERR_MCP_SESSION_NOT_FOUND: {
     status: 404, kind: 'not_found', retryable: false,
     message: 'No MCP session with that id for this credential; start a new session (initialize).',

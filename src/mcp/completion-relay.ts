@@ -1,7 +1,7 @@
 // completion/complete through gw: the reference names a prompt (SERVER__PROMPT) or a resource
 // template (gw-mcp://SERVER/<template>); the same policy as using that prompt or resource
 // decides, and the server gets its own names back.
-import { ErrorCode, McpError, type CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { McpCapability } from '../policy/evaluate-mcp-access.js';
 import { reach, refusal, refusedError, upstreamError, type McpCallContext } from './mcp-context.js';
 import { SEPARATOR, splitName, splitResourceUri } from './relay-call.js';
@@ -19,12 +19,12 @@ function resolve(ref: Ref): { server: string; capability: McpCapability; ref: Re
   return split && { server: split.server, capability: { kind: 'resource', name: `${split.server}${SEPARATOR}${split.uri}` }, ref: { ...ref, uri: split.uri } };
 }
 
-export function complete(context: McpCallContext): RelayHandler<typeof CompleteRequestSchema> {
+export function complete(context: McpCallContext): RelayHandler<'completion/complete'> {
   return async (request, _extra, call) => {
     const target = resolve(request.params.ref);
     if (target === null || !context.upstream.has(target.server)) {
       call.settle('not_found');
-      throw new McpError(ErrorCode.InvalidParams, 'the reference is not a prompt (SERVER__NAME) or resource template (gw-mcp://SERVER/…) of this gateway');
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'the reference is not a prompt (SERVER__NAME) or resource template (gw-mcp://SERVER/…) of this gateway');
     }
     const reason = refusal(context, target.server, target.capability);
     if (reason !== null) {

@@ -3,7 +3,7 @@
 // Read with the gateway's own client code (UpstreamServers), so `gw mcp test NAME --json` and the
 // console's MCP page show what the gateway discovers. A capability the server does not declare
 // is an empty list, not an error (listing it would be "method not found").
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { RESOURCE_SCHEME, SEPARATOR } from './relay-call.js';
 import { everyPage, type UpstreamServers } from './upstream-servers.js';
 

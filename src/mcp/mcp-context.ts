@@ -1,8 +1,8 @@
 // What every relayed MCP message is handled with: the caller's policies and DLP rules, the
 // upstream servers, the record; and the steps each capability's relay shares (the policy
 // answer for a server or one of its capabilities, reaching a server, gathering a listing).
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { DlpSettings } from '../dlp/dlp-config.js';
 import { evaluateMcpAccess, type McpCapability } from '../policy/evaluate-mcp-access.js';
 import type { PolicyRecord } from '../policy/policy-record.js';
@@ -23,8 +23,8 @@ export function refusal(context: McpCallContext, server: string, capability: Mcp
   return null;
 }
 
-export function refusedError(reason: string): McpError {
-  return new McpError(ErrorCode.InvalidRequest, `Refused by ${reason}.`);
+export function refusedError(reason: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidRequest, `Refused by ${reason}.`);
 }
 
 /** Servers this caller may reach at all. */
@@ -34,23 +34,23 @@ function allowedServers(context: McpCallContext): string[] {
 
 function messageOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  // McpError prefixes its code; the error re-made from this text gets it again.
+  // A protocol error may carry its code in its text; the error re-made from this text gets it again.
   return text.replace(/^MCP error -?\d+: /, '');
 }
 
 export async function reach(context: McpCallContext, server: string): Promise<Client> {
-  if (!context.upstream.has(server)) throw new McpError(ErrorCode.InvalidParams, `no MCP server "${server}" on this gateway`);
+  if (!context.upstream.has(server)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no MCP server "${server}" on this gateway`);
   try {
     return await context.upstream.client(server);
   } catch (error) {
-    throw new McpError(ErrorCode.InternalError, `MCP server "${server}" is not reachable now: ${screenedText(context.dlp, context.trace, messageOf(error))}`);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `MCP server "${server}" is not reachable now: ${screenedText(context.dlp, context.trace, messageOf(error))}`);
   }
 }
 
 /** A server's own error, re-made for the agent: its code kept, its text (never its data) through DLP. */
-export function upstreamError(context: McpCallContext, server: string, error: unknown): McpError {
-  if (error instanceof McpError) return new McpError(error.code, screenedText(context.dlp, context.trace, messageOf(error)));
-  return new McpError(ErrorCode.InternalError, `MCP server "${server}" failed: ${screenedText(context.dlp, context.trace, messageOf(error))}`);
+export function upstreamError(context: McpCallContext, server: string, error: unknown): ProtocolError {
+  if (error instanceof ProtocolError) return new ProtocolError(error.code, screenedText(context.dlp, context.trace, messageOf(error)));
+  return new ProtocolError(ProtocolErrorCode.InternalError, `MCP server "${server}" failed: ${screenedText(context.dlp, context.trace, messageOf(error))}`);
 }
 
 /** Each allowed server's list; a server that cannot answer now is left out (see /health). */

@@ -1,5 +1,5 @@
-// gw's /mcp: one MCP server (the official SDK's, streamable HTTP, stateless: a server per
-// HTTP request) over every upstream server the operator configured. Tools, prompts and
+// gw's /mcp: one MCP server (the official 2.x SDK's, a server per HTTP request, whatever
+// revision the agent speaks) over every upstream server the operator configured. Tools, prompts and
 // resources are namespaced `SERVER__NAME` (resources as gw-mcp://SERVER/<uri>). Each message
 // goes through the same stages as a model call, already passed at the door (credential,
 // person, team, and DLP over the agent's whole message): the policy decides which servers,
@@ -7,11 +7,7 @@
 // allows), DLP scans every answer whole before it reaches the agent (relay.ts), and the
 // request's audit record names the method, server and tool or prompt, never their content.
 // Which methods are relayed is mcp-methods.ts's list; the type below wants a handler for each.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
 import { complete } from './completion-relay.js';
 import type { McpCallContext } from './mcp-context.js';
 import type { RelayedRequest } from './mcp-methods.js';
@@ -25,14 +21,14 @@ export type { McpCallContext } from './mcp-context.js';
 export type { McpCallOutcome } from './relay-call.js';
 
 const RELAYS: Record<RelayedRequest, (server: Server, context: McpCallContext) => void> = {
-  'tools/list': (server, context) => relay(server, context, ListToolsRequestSchema, listTools(context)),
-  'tools/call': (server, context) => relay(server, context, CallToolRequestSchema, callTool(context)),
-  'resources/list': (server, context) => relay(server, context, ListResourcesRequestSchema, listResources(context)),
-  'resources/templates/list': (server, context) => relay(server, context, ListResourceTemplatesRequestSchema, listResourceTemplates(context)),
-  'resources/read': (server, context) => relay(server, context, ReadResourceRequestSchema, readResource(context)),
-  'prompts/list': (server, context) => relay(server, context, ListPromptsRequestSchema, listPrompts(context)),
-  'prompts/get': (server, context) => relay(server, context, GetPromptRequestSchema, getPrompt(context)),
-  'completion/complete': (server, context) => relay(server, context, CompleteRequestSchema, complete(context)),
+  'tools/list': (server, context) => relay(server, context, 'tools/list', listTools(context)),
+  'tools/call': (server, context) => relay(server, context, 'tools/call', callTool(context)),
+  'resources/list': (server, context) => relay(server, context, 'resources/list', listResources(context)),
+  'resources/templates/list': (server, context) => relay(server, context, 'resources/templates/list', listResourceTemplates(context)),
+  'resources/read': (server, context) => relay(server, context, 'resources/read', readResource(context)),
+  'prompts/list': (server, context) => relay(server, context, 'prompts/list', listPrompts(context)),
+  'prompts/get': (server, context) => relay(server, context, 'prompts/get', getPrompt(context)),
+  'completion/complete': (server, context) => relay(server, context, 'completion/complete', complete(context)),
 };
 
 export function createMcpServer(context: McpCallContext): Server {

@@ -12,7 +12,10 @@ export type McpHandling = 'relayed' | 'answered' | 'refused' | 'dropped';
 
 /** Messages an agent sends to gw's /mcp. */
 export const AGENT_METHODS = {
+  // 2025-11-25 and 2025-06-18 open with initialize; 2026-07-28 asks server/discover (the SDK answers
+  // each in its own revision, and "method not found" in the other; 2026-07-28 has no ping).
   initialize: 'answered',
+  'server/discover': 'answered',
   ping: 'answered',
   'tools/list': 'relayed',
   'tools/call': 'relayed',
@@ -25,6 +28,8 @@ export const AGENT_METHODS = {
   // A subscription needs a session to deliver its updates on; /mcp is stateless.
   'resources/subscribe': 'refused',
   'resources/unsubscribe': 'refused',
+  // 2026-07-28's standing stream of notifications: the same, and it would hold a connection.
+  'subscriptions/listen': 'refused',
   // gw writes its own log (and the audit); a server's log lines are not relayed.
   'logging/setLevel': 'refused',
   'tasks/get': 'refused',
@@ -60,11 +65,19 @@ export const SERVER_METHODS = {
   'notifications/prompts/list_changed': 'dropped',
   'notifications/tasks/status': 'dropped',
   'notifications/elicitation/complete': 'dropped',
+  'notifications/subscriptions/acknowledged': 'dropped',
 } as const satisfies Record<string, McpHandling>;
 
 type Relayed<T> = { [K in keyof T]: T[K] extends 'relayed' ? K : never }[keyof T];
 /** The agent's requests gw relays: mcp-gateway.ts has a handler for each, by this type. */
 export type RelayedRequest = Relayed<typeof AGENT_METHODS>;
+
+const AGENT_HANDLING: Readonly<Record<string, McpHandling>> = AGENT_METHODS;
+
+/** What gw does with an agent's method, or null for one the list does not know (the SDK answers it "method not found"). */
+export function agentHandling(method: unknown): McpHandling | null {
+  return typeof method === 'string' && Object.hasOwn(AGENT_HANDLING, method) ? AGENT_HANDLING[method] ?? null : null;
+}
 
 /** The method as the record may name it: a method the list knows, else "(other)" (a caller cannot mint record values). */
 export function recordedMethod(method: unknown): string {

@@ -3,7 +3,7 @@
 // names a resource SERVER__URI (the server's own URI): listed only when allowed, read only when
 // allowed and, besides, only a URI the server listed unless an allow_resources pattern names it
 // (a URI made up by the agent, or filled into a template, is not the server's offer).
-import { ErrorCode, McpError, type ListResourceTemplatesRequestSchema, type ListResourcesRequestSchema, type ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { resourceAllowedByPattern } from '../policy/evaluate-mcp-access.js';
 import { gather, reach, refusal, refusedError, upstreamError, type McpCallContext } from './mcp-context.js';
 import { RESOURCE_SCHEME, SEPARATOR, splitResourceUri } from './relay-call.js';
@@ -12,7 +12,7 @@ import { everyPage } from './upstream-servers.js';
 
 const capability = (server: string, uri: string) => ({ kind: 'resource' as const, name: `${server}${SEPARATOR}${uri}` });
 
-export function listResources(context: McpCallContext): RelayHandler<typeof ListResourcesRequestSchema> {
+export function listResources(context: McpCallContext): RelayHandler<'resources/list'> {
   return async () => ({
     resources: await gather(context, async (_client, server) => (await context.upstream.listResources(server))
       .filter((resource) => refusal(context, server, capability(server, resource.uri)) === null)
@@ -20,7 +20,7 @@ export function listResources(context: McpCallContext): RelayHandler<typeof List
   });
 }
 
-export function listResourceTemplates(context: McpCallContext): RelayHandler<typeof ListResourceTemplatesRequestSchema> {
+export function listResourceTemplates(context: McpCallContext): RelayHandler<'resources/templates/list'> {
   return async () => ({
     resourceTemplates: await gather(context, async (client, server) => (await everyPage(async (cursor) => {
       const page = await client.listResourceTemplates(cursor === undefined ? undefined : { cursor });
@@ -32,17 +32,17 @@ export function listResourceTemplates(context: McpCallContext): RelayHandler<typ
   });
 }
 
-export function readResource(context: McpCallContext): RelayHandler<typeof ReadResourceRequestSchema> {
+export function readResource(context: McpCallContext): RelayHandler<'resources/read'> {
   return async (request, _extra, call) => {
     const split = splitResourceUri(request.params.uri);
     if (split === null) {
       call.settle('not_found');
-      throw new McpError(ErrorCode.InvalidParams, `the URI is not a ${RESOURCE_SCHEME}SERVER/… resource of this gateway (see resources/list)`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `the URI is not a ${RESOURCE_SCHEME}SERVER/… resource of this gateway (see resources/list)`);
     }
     const { server, uri } = split;
     if (!context.upstream.has(server)) {
       call.settle('not_found');
-      throw new McpError(ErrorCode.InvalidParams, `no MCP server "${server}" on this gateway (see resources/list)`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no MCP server "${server}" on this gateway (see resources/list)`);
     }
     const reason = refusal(context, server, capability(server, uri));
     if (reason !== null) {
@@ -52,7 +52,7 @@ export function readResource(context: McpCallContext): RelayHandler<typeof ReadR
     const client = await reach(context, server);
     if (!resourceAllowedByPattern(context.policies, capability(server, uri).name) && !await listed(context, server, uri)) {
       call.settle('refused');
-      throw new McpError(ErrorCode.InvalidParams, `Refused: MCP server "${server}" does not list this resource (see resources/list); a policy's allow_resources pattern (SERVER__URI) can allow a URI it does not list.`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Refused: MCP server "${server}" does not list this resource (see resources/list); a policy's allow_resources pattern (SERVER__URI) can allow a URI it does not list.`);
     }
     try {
       const read = await client.readResource({ uri });

@@ -2,8 +2,8 @@
 // caller's policy allows it (so tools/list shows exactly what tools/call allows), called only
 // when the server listed it (a made-up name never reaches a server, nor a metrics label).
 // Progress from the tool server reaches the agent under the agent's own token, through DLP.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type CallToolRequestSchema, type ListToolsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, type Progress } from '@modelcontextprotocol/server';
 import { gather, reach, refusal, refusedError, upstreamError, type McpCallContext } from './mcp-context.js';
 import { SEPARATOR, splitName, type RelayCall } from './relay-call.js';
 import type { RelayExtra, RelayHandler } from './relay.js';
@@ -11,7 +11,7 @@ import { scanMcpMessage } from './scan-mcp-message.js';
 
 const CALL_TIMEOUT_MS = 300_000;
 
-export function listTools(context: McpCallContext): RelayHandler<typeof ListToolsRequestSchema> {
+export function listTools(context: McpCallContext): RelayHandler<'tools/list'> {
   return async () => ({
     tools: await gather(context, async (_client, server) => (await context.upstream.listTools(server))
       .map((tool) => ({ ...tool, name: `${server}${SEPARATOR}${tool.name}` }))
@@ -19,17 +19,17 @@ export function listTools(context: McpCallContext): RelayHandler<typeof ListTool
   });
 }
 
-export function callTool(context: McpCallContext): RelayHandler<typeof CallToolRequestSchema> {
+export function callTool(context: McpCallContext): RelayHandler<'tools/call'> {
   return async (request, extra, call) => {
     const split = splitName(request.params.name);
     if (split === null) {
       call.settle('not_found');
-      throw new McpError(ErrorCode.InvalidParams, `"${request.params.name}" is not SERVER${SEPARATOR}NAME (names on gw's /mcp carry their server)`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `"${request.params.name}" is not SERVER${SEPARATOR}NAME (names on gw's /mcp carry their server)`);
     }
     const client = await admit(context, call, split.server, request.params.name, split.name);
     try {
-      return await client.callTool({ name: split.name, arguments: request.params.arguments ?? {} }, undefined, {
-        timeout: CALL_TIMEOUT_MS, signal: extra.signal, ...progressOptions(context, request.params._meta?.progressToken, extra),
+      return await client.callTool({ name: split.name, arguments: request.params.arguments ?? {} }, {
+        timeout: CALL_TIMEOUT_MS, signal: extra.mcpReq.signal, ...progressOptions(context, request.params._meta?.progressToken, extra),
       });
     } catch (error) {
       call.settle('upstream_error');
@@ -42,7 +42,7 @@ export function callTool(context: McpCallContext): RelayHandler<typeof CallToolR
 async function admit(context: McpCallContext, call: RelayCall, server: string, namespaced: string, tool: string): Promise<Client> {
   if (!context.upstream.has(server)) {
     call.settle('not_found');
-    throw new McpError(ErrorCode.InvalidParams, `no MCP server "${server}" on this gateway (tools are SERVER${SEPARATOR}NAME; see tools/list)`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no MCP server "${server}" on this gateway (tools are SERVER${SEPARATOR}NAME; see tools/list)`);
   }
   const reason = refusal(context, server, { kind: 'tool', name: namespaced });
   if (reason !== null) {
@@ -56,11 +56,11 @@ async function admit(context: McpCallContext, call: RelayCall, server: string, n
     listed = await context.upstream.hasTool(server, tool);
   } catch (error) {
     call.settle('unavailable');
-    throw error instanceof McpError ? error : upstreamError(context, server, error);
+    throw error instanceof ProtocolError ? error : upstreamError(context, server, error);
   }
   if (!listed) {
     call.settle('not_found');
-    throw new McpError(ErrorCode.InvalidParams, `MCP server "${server}" has no tool "${tool}" (see tools/list)`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `MCP server "${server}" has no tool "${tool}" (see tools/list)`);
   }
   return client;
 }
@@ -77,7 +77,7 @@ function progressOptions(context: McpCallContext, progressToken: string | number
         context.trace.noteWarning(`dlp_withheld_progress: ${block.rule}`);
         return;
       }
-      void extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+      void extra.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
     },
   };
 }

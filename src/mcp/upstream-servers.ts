@@ -1,4 +1,4 @@
-// The MCP servers gw fronts (state `mcp_servers`, `gw mcp add`), each behind one SDK client:
+// The MCP servers gw fronts (state `mcp_servers`, `gw mcp add`), each behind one SDK (2.x) client:
 // remote servers over streamable HTTP (or the older SSE transport), local ones as child
 // processes over stdio. A client connects on first use. A stdio child that exits is started
 // again by gw after a backoff (0.5 s, doubling to 30 s while it keeps dying within a minute of
@@ -6,9 +6,7 @@
 // same backoff. /health says which servers are up, down, and how often they restarted. A
 // server removed with gw mcp remove has its client closed (and its child ended).
 // Header and variable values may be `env:NAME`, read from gw's environment when connecting.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Resource, Tool, Transport } from '@modelcontextprotocol/client';
 import type { StoredMcpServer } from '../state/mcp-servers.js';
 import { boundHostAllows } from '../state/bound-host.js';
 import { loadClientSdk, type ClientSdk } from './load-sdk.js';
@@ -19,6 +17,8 @@ const MAX_BACKOFF_MS = 30_000;
 const STABLE_MS = 60_000;
 /** A server that pages its tools past this many pages is read no further (a loop guard). */
 const MAX_PAGES = 50;
+/** A stdio server silent on the revision probe is an older one (some never answer before initialize): this long, not the minute a call may take. */
+const PROBE_TIMEOUT_MS = 5_000;
 
 export interface UpstreamHealth {
   status: 'up' | 'down' | 'idle';
@@ -28,6 +28,8 @@ export interface UpstreamHealth {
 
 interface Slot {
   signature: string;
+  /** The server answered the revision probe as an older one: its restarts skip the probe. */
+  legacy?: boolean;
   client: Client | null;
   connecting: Promise<Client> | null;
   restarts: number;
@@ -86,6 +88,16 @@ function transportFor(sdk: ClientSdk, server: StoredMcpServer, env: NodeJS.Proce
   return new sdk.StreamableHTTPClientTransport(new URL(server.url!), { requestInit: { headers } });
 }
 
+/**
+ * 'auto': a server/discover probe first (on the connection itself, load-sdk.ts), so a 2026-07-28
+ * server is spoken to in its revision and an older one through the initialize handshake it knows
+ * (each server on its own). The legacy SSE transport predates the new revision: no probe there.
+ */
+function negotiationFor(server: StoredMcpServer): { mode: 'auto' | 'legacy'; probe?: { timeoutMs: number } } {
+  if (server.transport === 'sse') return { mode: 'legacy' };
+  return server.transport === 'stdio' ? { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } } : { mode: 'auto' };
+}
+
 function backoffMs(failures: number): number {
   return Math.min(MAX_BACKOFF_MS, 500 * 2 ** (failures - 1));
 }
@@ -126,10 +138,11 @@ export class UpstreamServers {
 
   async #connect(server: StoredMcpServer, slot: Slot): Promise<Client> {
     const sdk = await loadClientSdk();
-    const client = new sdk.Client({ name: 'gw', version: GW_VERSION });
+    const client = new sdk.Client({ name: 'gw', version: GW_VERSION }, { versionNegotiation: negotiationFor(server) });
     try {
       const transport = transportFor(sdk, server, this.env);
-      await client.connect(transport, { timeout: 15_000 });
+      // A server found older on its last start is not probed again (a restart costs one handshake).
+      await client.connect(transport, { timeout: 15_000, ...(slot.legacy ? { prior: { kind: 'legacy' as const } } : {}) });
     } catch (error) {
       slot.failures += 1;
       slot.lastError = error instanceof Error ? error.message : String(error);
@@ -143,10 +156,11 @@ export class UpstreamServers {
     slot.connectedAt = this.now();
     slot.lastError = undefined;
     slot.client = client;
+    slot.legacy = client.getProtocolEra() === 'legacy';
     slot.toolNames = null;
     slot.resourceUris = null;
-    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => { if (slot.client === client) slot.toolNames = null; });
-    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => { if (slot.client === client) slot.resourceUris = null; });
+    client.setNotificationHandler('notifications/tools/list_changed', () => { if (slot.client === client) slot.toolNames = null; });
+    client.setNotificationHandler('notifications/resources/list_changed', () => { if (slot.client === client) slot.resourceUris = null; });
     client.onclose = () => {
       if (slot.client !== client || this.#closed || this.#slots.get(server.name) !== slot) return;
       slot.client = null;

@@ -32,6 +32,7 @@ const TEMPLATE = 'file:///notes/{name}';
 const CHATTER_NOTIFICATIONS = [
   'notifications/message', 'notifications/cancelled', 'notifications/resources/updated', 'notifications/resources/list_changed',
   'notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/tasks/status', 'notifications/elicitation/complete',
+  'notifications/subscriptions/acknowledged',
 ];
 const CHATTER_REQUESTS = ['ping', 'sampling/createMessage', 'elicitation/create', 'roots/list', 'tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel'];
 

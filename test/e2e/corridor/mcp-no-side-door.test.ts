@@ -5,8 +5,11 @@
 // values, a progress message).
 //
 // The rows come from src/mcp/mcp-methods.ts, the list gw registers its relays from, and that
-// list must place every method the SDK carries, either way: a method the SDK adds, or one gw
-// starts relaying, without its row here fails the first tests. For each method:
+// list must place every method the SDKs carry, either way (1.x: up to 2025-11-25; 2.x: 2026-07-28):
+// a method an SDK adds, or one gw starts relaying, without its row here fails the first tests.
+// Each agent row runs in each wire revision: 2026-07-28 (the per-request _meta envelope and the
+// Mcp-Method/Mcp-Name headers) and the 2025 one (2025-11-25 and 2025-06-18 share it: no envelope;
+// the SDK serves them through one stateless path). For each method:
 //   agent → server: a planted secret (as a value, and as an object key) is refused at the door,
 //     naming the rule, and never reaches a server; a clean message is relayed, or answered by gw,
 //     or refused, or dropped, as the list says, and only a relayed one reaches a server;
@@ -17,6 +20,7 @@
 //     resources, prompts) and the server lists (the default) refuse or hide every relayed one;
 //   recorded: each message's audit record names its method, a block its rule and place, and
 //     nothing gw wrote (audit, log) holds the secret.
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { ClientNotificationSchema, ClientRequestSchema, ServerNotificationSchema, ServerRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_METHODS, SERVER_METHODS } from '../../../src/mcp/mcp-methods.js';
@@ -42,6 +46,7 @@ interface AgentRow {
 /** One row per method an agent can send (the SDK's client requests and notifications). */
 const AGENT_ROWS: Record<AgentMethod, AgentRow> = {
   initialize: { params: (text) => ({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: text, version: '1.0.0' } }) },
+  'server/discover': { params: meta },
   ping: { params: meta },
   'tools/list': { params: meta, denied: 'hidden' },
   'tools/call': { params: (text) => ({ name: 'clean__echo', arguments: { text } }), denied: 'refused' },
@@ -53,6 +58,7 @@ const AGENT_ROWS: Record<AgentMethod, AgentRow> = {
   'completion/complete': { params: (text) => ({ ref: { type: 'ref/prompt', name: 'clean__review' }, argument: { name: 'topic', value: text } }), denied: 'refused' },
   'resources/subscribe': { params: (text) => ({ uri: resource('clean', LISTED_URI), ...meta(text) }) },
   'resources/unsubscribe': { params: (text) => ({ uri: resource('clean', LISTED_URI), ...meta(text) }) },
+  'subscriptions/listen': { params: (text) => ({ filter: { toolsListChanged: true }, ...meta(text) }) },
   'logging/setLevel': { params: (text) => ({ level: 'info', ...meta(text) }) },
   'tasks/get': { params: (text) => ({ taskId: text }) },
   'tasks/result': { params: (text) => ({ taskId: text }) },
@@ -100,7 +106,15 @@ const SERVER_ROWS: Record<ServerMethod, { tool: 'slow' | 'chatter' }> = {
   'notifications/prompts/list_changed': { tool: 'chatter' },
   'notifications/tasks/status': { tool: 'chatter' },
   'notifications/elicitation/complete': { tool: 'chatter' },
+  'notifications/subscriptions/acknowledged': { tool: 'chatter' },
 };
+
+const MODERN = '2026-07-28';
+const REVISIONS = [MODERN, '2025'] as const;
+type Revision = typeof REVISIONS[number];
+/** Methods the revision does not have (the other's handshake; 2026-07-28, stateless, has no ping): the SDK answers "method not found" and nothing leaves gw. */
+const NOT_IN_REVISION: Record<Revision, readonly AgentMethod[]> = { [MODERN]: ['initialize', 'ping'], 2025: ['server/discover'] };
+const handlingIn = (method: AgentMethod, revision: Revision) => (NOT_IN_REVISION[revision].includes(method) ? 'refused' : AGENT_METHODS[method]);
 
 const AGENT = Object.keys(AGENT_METHODS) as AgentMethod[];
 /** Listings are scanned item by item (issue 36): a planted item is left out, the answer goes. */
@@ -108,7 +122,7 @@ const LISTINGS = new Set<string>(['tools/list', 'resources/list', 'resources/tem
 const RELAYED = AGENT.filter((method) => AGENT_METHODS[method] === 'relayed');
 const isNotification = (method: string) => method.startsWith('notifications/');
 
-/** The method names a union schema of the SDK carries. */
+/** The method names a union schema of the SDKs carries. */
 function sdkMethods(schema: unknown): string[] {
   const options = (schema as { options: Array<{ shape: { method: { value: string } } }> }).options;
   return options.map((option) => option.shape.method.value);
@@ -165,12 +179,28 @@ interface Answer {
 
 let nextId = 1;
 
-/** One JSON-RPC message to gw's /mcp as an MCP client sends it (a notification has no id). */
-async function send(key: KeyName, method: string, params: Record<string, unknown>): Promise<Answer> {
+/** The body field a 2026-07-28 request's Mcp-Name header mirrors. */
+const NAME_FIELDS: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri', 'tasks/get': 'taskId', 'tasks/cancel': 'taskId' };
+
+/** A 2026-07-28 message: the per-request envelope in _meta, and the standard headers naming it. */
+function inRevision(revision: Revision, method: string, params: Record<string, unknown>): { params: Record<string, unknown>; headers: Record<string, string> } {
+  if (revision !== MODERN) return { params, headers: { 'mcp-protocol-version': '2025-11-25' } };
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'matrix', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const name = Object.hasOwn(NAME_FIELDS, method) ? params[NAME_FIELDS[method]!] : undefined;
+  const ownMeta = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
+  return {
+    params: { ...params, _meta: { ...ownMeta, ...envelope } },
+    headers: { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(typeof name === 'string' ? { 'mcp-name': name } : {}) },
+  };
+}
+
+/** One JSON-RPC message to gw's /mcp as an MCP client of `revision` sends it (a notification has no id). */
+async function sendIn(key: KeyName, method: string, plain: Record<string, unknown>, revision: Revision = '2025'): Promise<Answer> {
+  const { params, headers } = inRevision(revision, method, plain);
   const message = { jsonrpc: '2.0', ...(isNotification(method) ? {} : { id: nextId++ }), method, params };
   const response = await fetch(`${gw.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${keys[key].key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: { authorization: `Bearer ${keys[key].key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: JSON.stringify(message),
   });
   const text = await response.text();
@@ -181,6 +211,7 @@ async function send(key: KeyName, method: string, params: Record<string, unknown
   return { status: response.status, text, requestId: response.headers.get('x-request-id'), messages };
 }
 
+const send = (key: KeyName, method: string, params: Record<string, unknown>) => sendIn(key, method, params);
 const answerOf = (answer: Answer) => answer.messages.find((message) => message.result !== undefined || message.error !== undefined);
 
 async function recordOf(answer: Answer): Promise<AuditLine> {
@@ -203,9 +234,10 @@ function expectBlocked(method: string, answer: Answer): void {
 }
 
 describe('the rows are what src/mcp relays and what the SDK carries', () => {
-  it('every method the SDK carries, either way, is placed by src/mcp/mcp-methods.ts, and has its row here', () => {
-    expect(Object.keys(AGENT_METHODS).sort()).toEqual([...new Set([...sdkMethods(ClientRequestSchema), ...sdkMethods(ClientNotificationSchema)])].sort());
-    expect(Object.keys(SERVER_METHODS).sort()).toEqual([...new Set([...sdkMethods(ServerRequestSchema), ...sdkMethods(ServerNotificationSchema)])].sort());
+  it('every method the SDKs carry (1.x and 2.x, every revision), either way, is placed by src/mcp/mcp-methods.ts, and has its row here', () => {
+    const carried = (...schemas: unknown[]) => [...new Set(schemas.flatMap(sdkMethods))].sort();
+    expect(Object.keys(AGENT_METHODS).sort()).toEqual(carried(ClientRequestSchema, ClientNotificationSchema, specTypeSchemas.ClientRequest, specTypeSchemas.ClientNotification));
+    expect(Object.keys(SERVER_METHODS).sort()).toEqual(carried(ServerRequestSchema, ServerNotificationSchema, specTypeSchemas.ServerRequest, specTypeSchemas.ServerNotification));
     expect(Object.keys(AGENT_ROWS).sort()).toEqual(Object.keys(AGENT_METHODS).sort());
     expect(Object.keys(SERVER_ROWS).sort()).toEqual(Object.keys(SERVER_METHODS).sort());
     for (const method of RELAYED) {
@@ -224,9 +256,10 @@ describe('the rows are what src/mcp relays and what the SDK carries', () => {
   });
 });
 
-describe.each(AGENT)('%s', (method) => {
+describe.each(AGENT.flatMap((method) => REVISIONS.map((revision) => [method, revision] as const)))('%s (%s)', (method, revision) => {
   const row = AGENT_ROWS[method];
-  const handling = AGENT_METHODS[method];
+  const handling = handlingIn(method, revision);
+  const send = (key: KeyName, sent: string, params: Record<string, unknown>) => sendIn(key, sent, params, revision);
 
   it(`agent → server: a clean message is ${handling}, and only a relayed one reaches a server`, async () => {
     const before = clean.methods().length;
@@ -333,6 +366,9 @@ describe.each(Object.keys(SERVER_METHODS) as ServerMethod[])('server → agent: 
       expect((await recordOf(answer)).warnings ?? [], JSON.stringify(await recordOf(answer))).toEqual(expect.arrayContaining([expect.stringMatching(/^dlp_withheld_progress: github_token/)]));
       const relayed = await call('ok', 'clean');
       expect(relayed.messages.filter((message) => message.method === method), relayed.text).toHaveLength(1);
+      // And to an agent on 2026-07-28, on its call's own response stream as well.
+      const modern = await sendIn('ok', 'tools/call', { name: `clean__${tool}`, arguments: {}, _meta: { progressToken: 7 } }, MODERN);
+      expect(modern.messages.filter((message) => message.method === method), modern.text).toHaveLength(1);
     } else {
       // The server tried it (the tool says what became of each): what its SDK let out reached gw's
       // client, which answers a ping itself (the stateless server cannot take the answer) and refuses

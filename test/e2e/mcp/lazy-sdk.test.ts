@@ -56,6 +56,6 @@ describe('the MCP SDK loads on first use', () => {
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('"serverInfo"');
-    expect((await loaded()).some((file) => file.startsWith('@modelcontextprotocol/sdk/dist/esm/server/'))).toBe(true);
+    expect((await loaded()).some((file) => file.startsWith('@modelcontextprotocol/server/dist/'))).toBe(true);
   });
 });
