@@ -170,6 +170,13 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is number => isIntegerIn(value, 1, 365),
     format: (value) => String(value),
   },
+  access_token_minutes: {
+    name: 'access_token_minutes',
+    description: 'Hub: lifetime in minutes of the access token Claude Code\'s own /login gets; it refreshes with a rotating refresh token (1..1440).',
+    parse: (text) => parseInteger('access_token_minutes', text, 1, 1440),
+    check: (value): value is number => isIntegerIn(value, 1, 1440),
+    format: (value) => String(value),
+  },
   allow_direct_keys: {
     name: 'allow_direct_keys',
     description: 'Bring your own key: a request with x-gw-direct-key: true uses its own Authorization value as the provider key (on|off).',
