@@ -6,6 +6,7 @@
 // JSON with sorted keys, so it changes exactly when what a laptop receives does.
 import { createHash } from 'node:crypto';
 import { claudeSettingsFor } from '../state/claude-settings.js';
+import { isObject } from '../state/claude-settings-schema.js';
 import type { StateData } from '../state/schema.js';
 
 export interface ManagedSettings {
@@ -40,10 +41,6 @@ function sortKeys(value: unknown): unknown {
     return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys(Reflect.get(value, key))]));
   }
   return value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What a member of `team` receives, or null when neither the team nor everyone has settings. */

@@ -2,37 +2,13 @@
 // to signed-in people at GET /managed/settings (src/hub/managed-settings.ts). Stored as the
 // admin wrote them: a JSON object of Claude Code settings (permissions, env, model…);
 // never a secret (an admin who puts one in `env` sends it to every laptop of the team).
+import { isObject, type StoredClaudeSettings } from './claude-settings-schema.js';
 import type { StateData } from './schema.js';
 import { StateInputError } from './state-errors.js';
 import type { StateStore } from './state-store.js';
 
-/** `*` (everyone) or `team:NAME`, like policy scopes. */
-export interface StoredClaudeSettings {
-  scope: string;
-  settings: Record<string, unknown>;
-  updated_at: string;
-}
-
 /** Stored settings larger than this are refused: they travel to every laptop on every start. */
 const MAX_SETTINGS_BYTES = 64 * 1024;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** state.json's `claude_settings`: the list, or a message naming the first bad entry. */
-export function readClaudeSettings(value: unknown): StoredClaudeSettings[] | string {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) return 'claude_settings is not a list';
-  const entries: StoredClaudeSettings[] = [];
-  for (const [index, item] of value.entries()) {
-    if (!isObject(item) || typeof item.scope !== 'string' || !isObject(item.settings) || typeof item.updated_at !== 'string') {
-      return `claude_settings[${index}] needs scope, settings (an object) and updated_at`;
-    }
-    entries.push({ scope: item.scope, settings: item.settings, updated_at: item.updated_at });
-  }
-  return entries;
-}
 
 /** The scope a command names: a team (which must exist), or everyone. */
 export function claudeSettingsScope(state: StateData, team: string | undefined): string {

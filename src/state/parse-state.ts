@@ -8,7 +8,7 @@ import { readDeviceCode, readLiveKey, readPerson, readToken } from './parse-hub-
 import { readSettings } from './settings.js';
 import { readGovernance } from './parse-governance.js';
 import { readMcpServers } from './mcp-servers.js';
-import { readClaudeSettings } from './claude-settings.js';
+import { readClaudeSettings } from './claude-settings-schema.js';
 import { StateFileError } from './state-errors.js';
 import { readAdminToken } from './admin-tokens.js';
 import { isPlainObject as isObject } from '../is-plain-object.js';

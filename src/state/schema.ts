@@ -6,7 +6,7 @@
 import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
 import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 import type { StoredMcpServer } from './mcp-servers.js';
-import type { StoredClaudeSettings } from './claude-settings.js';
+import type { StoredClaudeSettings } from './claude-settings-schema.js';
 
 export type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
