@@ -9,7 +9,7 @@ import type { HubContext } from '../hub/hub-context.js';
 import { managedSettingsFor } from '../hub/managed-settings.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
 
-export const MANAGED_SETTINGS_PATH = '/managed/settings';
+const MANAGED_SETTINGS_PATH = '/managed/settings';
 
 const ROUTE: RouteEntry = { method: 'GET', url: MANAGED_SETTINGS_PATH, dialect: 'anthropic', operation: 'hub.managed_settings', authenticated: true, jsonBody: false };
 

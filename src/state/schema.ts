@@ -97,6 +97,8 @@ export interface Settings {
   admin_emails: string[];
   /** Hub: a value of the OIDC `groups` claim whose members may sign in to the console; null = none. */
   admin_group: string | null;
+  /** Hub: `GROUP=TEAM` pairs; an OIDC sign-in places the person in the team of the first group they have (added if new). */
+  oidc_group_teams: string[];
 }
 
 /** A provider added with `gw providers add`; wins over the environment's provider of the same name. */
@@ -170,6 +172,7 @@ export const DEFAULT_SETTINGS: Settings = {
   audit_sink_max_backlog_bytes: 1024 * 1024 * 1024,
   admin_emails: [],
   admin_group: null,
+  oidc_group_teams: [],
 };
 
 export function emptyState(): StateData {
