@@ -508,16 +508,20 @@ complete -c gw -n '__fish_seen_subcommand_from claude-settings; and not __fish_s
 complete -c gw -n '__fish_seen_subcommand_from claude-settings' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l file -r -d 'the settings file (JSON)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l json -r -d 'the settings themselves, as JSON (what a remote command with --hub takes)'
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l team -r -d 'the team whose members receive them (default: everyone without settings of their own team)'
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from show' -l team -r -d 'the team whose members receive them (default: everyone without settings of their own team)'
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from show' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from show' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from show' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from clear' -l team -r -d 'the team whose members receive them (default: everyone without settings of their own team)'
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from clear' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from clear' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from clear' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from help' -f -a 'set show clear'

@@ -29,11 +29,13 @@ export function registerClaudeSettingsCommand(program: Command, context: CliCont
   const command = program.command('claude-settings').description('Claude Code\'s managed settings per team, served to people signed in with Claude Code\'s /login');
   command.command('set')
     .description('Set the managed settings (a JSON object, as in managed-settings.json) of a team or of everyone')
-    .requiredOption('--file <path>', 'the settings file (JSON)')
+    .option('--file <path>', 'the settings file (JSON)')
+    .option('--json <settings>', 'the settings themselves, as JSON (what a remote command with --hub takes)')
     .option('--team <name>', TEAM_HELP)
     .option('--home <dir>', HOME_HELP)
-    .action(async (options: ScopeOptions & { file: string }) => {
-      const text = await readSettingsFile(options.file);
+    .action(async (options: ScopeOptions & { file?: string; json?: string }) => {
+      if ((options.file === undefined) === (options.json === undefined)) throw new CliExit(2, 'give the settings with --file PATH or --json TEXT (one of them)');
+      const text = options.json ?? await readSettingsFile(options.file ?? '');
       await withStore(context, options.home, async (store) => setClaudeSettings(store, options.team, parseClaudeSettings(text)));
       context.stdout.write(`set Claude Code managed settings for ${scopeName(options.team)}\n`);
     });

@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit, waitForState, waitUntil } from '../helpers.js';
+import { runGwSetup } from '../../support/gateway-process.js';
 import { PERSON, TEAM, runChecked, startHubRig, type HubRig } from './support.js';
 
 let rig: HubRig;
@@ -169,6 +170,25 @@ describe('Claude Code signs in to a gw hub', () => {
     const delivered = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'settings.delivered');
     expect(delivered.length).toBe(2);
     expect(delivered[0]).toMatchObject({ person: PERSON, team: TEAM, data: { scope: `team:${TEAM}`, checksum: body.checksum } });
+  });
+
+  it('an admin sets a team\'s managed settings remotely through the admin API (--hub), recorded with who did it', async () => {
+    const token = (await runChecked(['admin', 'tokens', 'create', '--name', 'lead'], rig.hub.home)).trim();
+    expect(token).toMatch(/^gwa-/);
+    await waitForState(rig.hub);
+    const remote = { GW_ADMIN_TOKEN: token };
+    const settings = { permissions: { deny: ['Bash(rm:*)'] } };
+    const refused = await runGwSetup(['claude-settings', 'set', '--hub', rig.hub.url, '--team', TEAM, '--file', '/etc/hostname'], { home: rig.hub.home, env: remote });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('--file names something on the hub');
+    await runChecked(['claude-settings', 'set', '--hub', rig.hub.url, '--team', TEAM, '--json', JSON.stringify(settings)], rig.hub.home, remote);
+    const shown = await runChecked(['claude-settings', 'show', '--hub', rig.hub.url, '--team', TEAM], rig.hub.home, remote);
+    expect(JSON.parse(shown)).toEqual(settings);
+    const access = String((await signIn(PERSON)).access_token);
+    const served = await (await managedSettings(access)).json() as { settings: Json };
+    expect(served.settings).toMatchObject(settings);
+    const record = (await readAudit(rig.hub.home)).find((line) => line.kind === 'admin.change' && line.data?.admin_name === 'lead');
+    expect(String(record?.data?.command)).toContain('claude-settings set');
   });
 
   it('removing the person ends the sign-in: the access token is refused and the refresh too', async () => {
