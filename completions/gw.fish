@@ -18,6 +18,7 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'dlp' -d 'Data-loss prevention r
 complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'Inspect the hash-chained audit trail'
 complete -c gw -n '__fish_use_subcommand' -f -a 'prices' -d 'Model prices: the bundled dataset, and local overrides for private, self-hosted or negotiated prices'
 complete -c gw -n '__fish_use_subcommand' -f -a 'budgets' -d 'Spend budgets per key, team or person: USD per day, week or month; hard (refuse) or soft (warn)'
+complete -c gw -n '__fish_use_subcommand' -f -a 'claude-settings' -d 'Claude Code\'s managed settings per team, served to people signed in with Claude Code\'s /login'
 complete -c gw -n '__fish_use_subcommand' -f -a 'usage' -d 'Tokens and cost from the audit trail, by team, person, key, model, provider, day or session'
 complete -c gw -n '__fish_use_subcommand' -f -a 'db' -d 'The PostgreSQL store\'s schema'
 complete -c gw -n '__fish_use_subcommand' -f -a 'state' -d 'Move the state between state.json and PostgreSQL'
@@ -500,6 +501,31 @@ complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcomma
 
 complete -c gw -n '__fish_seen_subcommand_from budgets; and __fish_seen_subcommand_from help' -f -a 'set list remove test'
 
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and not __fish_seen_subcommand_from set show clear help' -f -a 'set' -d 'Set the managed settings (a JSON object, as in managed-settings.json) of a team or of everyone'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and not __fish_seen_subcommand_from set show clear help' -f -a 'show' -d 'Print the stored managed settings of a team or of everyone (as set; gw adds the model allow-list and telemetry when serving)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and not __fish_seen_subcommand_from set show clear help' -f -a 'clear' -d 'Remove the managed settings of a team or of everyone'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and not __fish_seen_subcommand_from set show clear help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l file -r -d 'the settings file (JSON)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l json -r -d 'the settings themselves, as JSON (what a remote command with --hub takes)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l team -r -d 'the team whose members receive them (default: everyone without settings of their own team)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from set' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from show' -l team -r -d 'the team whose members receive them (default: everyone without settings of their own team)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from show' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from show' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from show' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from clear' -l team -r -d 'the team whose members receive them (default: everyone without settings of their own team)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from clear' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from clear' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from clear' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from claude-settings; and __fish_seen_subcommand_from help' -f -a 'set show clear'
+
 complete -c gw -n '__fish_seen_subcommand_from usage' -l by -r -d 'team, person, key, model, provider, day, session'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l since -r -d 'from this long ago (7d, 12h) or this date (2026-11-01)'
 complete -c gw -n '__fish_seen_subcommand_from usage' -l until -r -d 'up to this long ago or this date (default now)'
@@ -606,4 +632,4 @@ complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_f
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets usage db state admin run token mcp completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets claude-settings usage db state admin run token mcp completion'

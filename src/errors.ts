@@ -93,6 +93,10 @@ export const ERROR_CATALOG = {
     status: 404, kind: 'not_found', retryable: false,
     message: 'No such route on this gateway.',
   },
+  GW_ERR_CLAUDE_SETTINGS_NONE: {
+    status: 404, kind: 'not_found', retryable: false,
+    message: 'No Claude Code managed settings for your team on this hub (an admin sets them with gw claude-settings set).',
+  },
   GW_ERR_ROUTE_METHOD_NOT_ALLOWED: {
     status: 405, kind: 'invalid_request', retryable: false,
     message: 'This method is not allowed on this route.',

@@ -31,7 +31,7 @@ export interface RequestDescription {
 const OPERATION_WORDS: Record<string, string> = {
   'chat.completions': 'chat', 'models.list.anthropic': 'models.list', 'genai.models.list': 'models.list', 'models.retrieve': 'models.get',
   'responses.create': 'responses', 'genai.models': 'generate (Gemini)', 'messages.count_tokens': 'count tokens',
-  'hub.token': 'token exchange', 'hub.device_code': 'device login', 'hub.revoke': 'token revoke', 'hub.witness.push': 'audit checkpoint push',
+  'hub.token': 'token exchange', 'hub.device_code': 'device login', 'hub.device_authorization': 'Claude Code sign-in', 'hub.revoke': 'token revoke', 'hub.witness.push': 'audit checkpoint push',
   'hub.witness.read': 'audit checkpoints', 'hub.metadata': 'hub metadata',
 };
 

@@ -22,6 +22,10 @@ export type AuditKind =
   | 'login.code_replayed' // hub: a device_code was redeemed twice; the token it issued is revoked
   | 'login.exchange'      // hub: a sidecar exchanged its token for the team's live key (never the key itself)
   | 'login.key_rotated'   // hub: a team's live key was rotated
+  | 'login.refreshed'     // hub: a gateway sign-in's refresh token was traded for a new access and refresh token
+  | 'login.refresh_refused' // hub: a refresh was refused (sign-in revoked or expired, person removed)
+  | 'login.refresh_reused' // hub: an already used refresh token came back; the whole sign-in is revoked
+  | 'settings.delivered'  // hub: a person's Claude Code managed settings were served (GET /managed/settings)
   | 'admin.change'        // hub: an admin changed state through the admin API or console (who, what, which target; never a secret)
   | 'admin.refused'       // hub: an admin API call without a valid admin credential (or a console form from another site)
   | 'admin.sign_in';      // hub: someone signed in to the console (admin token or OIDC: who, and what let them in)

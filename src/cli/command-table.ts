@@ -60,6 +60,10 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     load: async () => [(await import('./commands/budgets.js')).registerBudgetsCommand],
   },
   {
+    commands: [['claude-settings', 'Claude Code\'s managed settings per team, served to people signed in with Claude Code\'s /login']],
+    load: async () => [(await import('./commands/claude-settings.js')).registerClaudeSettingsCommand],
+  },
+  {
     commands: [['usage [options]', 'Tokens and cost from the audit trail, by team, person, key, model, provider, day or session']],
     load: async () => [(await import('./commands/usage.js')).registerUsageCommand],
   },

@@ -33,6 +33,8 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, ReadonlyArray<str
     show: ['--input-tokens', '--output-tokens', '--images', '--size', '--quality', '--audio-seconds', '--characters'],
   },
   settings: { get: ['--json'], set: [] },
+  // The settings travel inline (--json): --file would name a file on the hub.
+  'claude-settings': { set: ['--team', '--json'], show: ['--team'], clear: ['--team'] },
 };
 
 /** Why an option that names something of the hub's is not on the list: the refusal says what to do instead. */

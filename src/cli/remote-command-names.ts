@@ -12,6 +12,7 @@ export const REMOTE_COMMANDS: Readonly<Record<string, { reads: readonly string[]
   mcp: { reads: ['list', 'test'], changes: ['add', 'remove'] },
   prices: { reads: ['list', 'show'], changes: ['set', 'remove'] },
   settings: { reads: ['get'], changes: ['set'] },
+  'claude-settings': { reads: ['show'], changes: ['set', 'clear'] },
 };
 
 export const HUB_OPTION_HELP = 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)';

@@ -21,6 +21,7 @@ import { registerTeamKeyCommands } from './commands/team-keys.js';
 import { registerTokensCommand } from './commands/tokens.js';
 import { registerPricesCommand } from './commands/prices.js';
 import { registerBudgetsCommand } from './commands/budgets.js';
+import { registerClaudeSettingsCommand } from './commands/claude-settings.js';
 import { registerUsageCommand } from './commands/usage.js';
 import { registerDbCommands } from './commands/db.js';
 import { registerAdminCommand } from './commands/admin.js';
@@ -48,6 +49,7 @@ export function buildProgram(context: CliContext): Command {
   registerAuditCommand(program, context);
   registerPricesCommand(program, context);
   registerBudgetsCommand(program, context);
+  registerClaudeSettingsCommand(program, context);
   registerUsageCommand(program, context);
   registerDbCommands(program, context);
   registerAdminCommand(program, context);

@@ -6,17 +6,27 @@ import { addPersonalToken, hashSecret, revokePersonalToken } from '../state/pers
 import type { DeviceCodeRecord, PersonalTokenRecord } from '../state/schema.js';
 import { POLL_INTERVAL_SECONDS, type HubContext } from './hub-context.js';
 import { cleanLine, jsonReply, oauthError, type HubReply, type HubRequest } from './hub-reply.js';
+import { gatewayTokenReply, signInOf } from './gateway-sign-in.js';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
-export async function startDeviceAuthorization(hub: HubContext, request: HubRequest): Promise<HubReply> {
+export function startDeviceAuthorization(hub: HubContext, request: HubRequest): Promise<HubReply> {
+  return startLogin(hub, request, false);
+}
+
+/** The gateway protocol's endpoint (Claude Code's /login, named by the discovery document): redeemed as a sign-in with a refresh token. */
+export function startGatewayAuthorization(hub: HubContext, request: HubRequest): Promise<HubReply> {
+  return startLogin(hub, request, true);
+}
+
+async function startLogin(hub: HubContext, request: HubRequest, gateway: boolean): Promise<HubReply> {
   if (!hub.store.snapshot().settings.device_login) {
     return oauthError('access_denied', 'Device login is turned off on this hub (setting device_login).', 403);
   }
   if (await hub.newCodes.isBlocked(request.ip)) return oauthError('slow_down', 'Too many logins started from this address; wait a few minutes.', 429);
   await hub.newCodes.count(request.ip);
   const requester = { ip: request.ip, user_agent: cleanLine(request.userAgent), client_host: cleanLine(request.params.get('client_host'), 64) || null };
-  const { record, deviceCode } = await createDeviceCode(hub.store, requester);
+  const { record, deviceCode } = await createDeviceCode(hub.store, requester, gateway);
   const userCode = formatUserCode(record.user_code);
   return jsonReply(200, {
     device_code: deviceCode,
@@ -56,13 +66,17 @@ async function issueToken(hub: HubContext, hash: string): Promise<HubReply> {
     const person = draft.people.find((candidate) => candidate.email === record.person);
     if (!person) return null;
     const { record: token, token: plaintext } = addPersonalToken(draft, { person: person.email, device: record.requester, now: hub.now() });
+    // A gateway sign-in keeps its atu- token to itself: the person gets access and refresh tokens instead.
+    if (record.gateway === true) token.refresh_generation = 0;
     record.status = 'used';
     record.token_id = token.id;
-    return { token, plaintext, team: person.team };
+    return { token: { ...token }, plaintext, team: person.team };
   });
   hub.lastPoll.forget(hash);
   if (issued === null) return oauthError('invalid_grant', 'The code cannot be redeemed.');
-  hub.audit({ kind: 'login.token_issued', person: issued.token.person, team: issued.team, origin: issued.token.device.ip, data: { token_id: issued.token.id } });
+  const gateway = issued.token.refresh_generation !== undefined;
+  hub.audit({ kind: 'login.token_issued', person: issued.token.person, team: issued.team, origin: issued.token.device.ip, data: { token_id: issued.token.id, ...(gateway ? { refresh: true } : {}) } });
+  if (gateway) return gatewayTokenReply(hub, issued.token, 0, issued.team);
   return jsonReply(200, {
     access_token: issued.plaintext,
     token_type: 'Bearer',
@@ -86,8 +100,10 @@ async function replayed(hub: HubContext, record: DeviceCodeRecord): Promise<HubR
 export async function revokeToken(hub: HubContext, request: HubRequest): Promise<HubReply> {
   const token = request.params.get('token');
   if (!token) return oauthError('invalid_request', 'token is required.');
-  if (token.startsWith('atu-')) {
-    const result = await revokePersonalToken(hub.store, token).catch(() => null);
+  // An atu- token by itself; a gateway sign-in's access or refresh token by the sign-in it names.
+  const target = token.startsWith('atu-') ? token : signInOf(hub, token);
+  if (target !== null) {
+    const result = await revokePersonalToken(hub.store, target).catch(() => null);
     if (result?.changed) hub.audit({ kind: 'login.token_revoked', person: result.record.person, origin: request.ip, data: { token_id: result.record.id } });
   }
   return jsonReply(200, {});

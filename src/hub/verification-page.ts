@@ -5,7 +5,7 @@
 // matched against a SameSite=Strict cookie, so another site cannot post them.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { approveDeviceCode, claimDeviceCode, denyDeviceCode, findLiveUserCode, formatUserCode } from '../state/device-codes.js';
-import { isEmail } from '../state/people.js';
+import { isEmail, placeByGroups } from '../state/people.js';
 import { shellCommand } from '../shell-quote.js';
 import type { DeviceCodeRecord } from '../state/schema.js';
 import { type HubContext } from './hub-context.js';
@@ -119,7 +119,12 @@ export async function finishOidc(hub: HubContext, request: HubRequest): Promise<
   const record = hub.store.snapshot().device_codes.find((candidate) => candidate.id === pending.deviceId);
   if (!record) return fail(WRONG_CODE_TEXT);
   try {
-    const { email } = await finishSignIn(config, request.params.get('code') ?? '', pending, hub.fetch, hub.now().getTime());
+    const { email, groups } = await finishSignIn(config, request.params.get('code') ?? '', pending, hub.fetch, hub.now().getTime());
+    const placed = await placeByGroups(hub.store, email, groups);
+    if (placed?.change) {
+      const action = placed.change === 'added' ? 'people.add' : 'people.move';
+      hub.audit({ kind: 'admin.change', origin: request.ip, person: email, team: placed.team, data: { via: 'oidc', actor: `oidc:${config.issuer}`, action, target: email, team: placed.team, groups: groups.slice(0, 20) } });
+    }
     await approveDeviceCode(hub.store, record.user_code, email, `oidc:${config.issuer}`);
     hub.audit({ kind: 'admin.change', origin: request.ip, person: email, data: { via: 'oidc', actor: `oidc:${config.issuer}`, action: 'devices.approve', target: formatUserCode(record.user_code), person: email } });
     return htmlReply(200, messagePage('Approved', `Signed in as ${email}. Return to your terminal: gw login finishes on its own.`), clear);

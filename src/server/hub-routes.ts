@@ -4,15 +4,19 @@
 // src/hub. Their answers never carry a secret beyond the one the caller is owed.
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DEVICE_CODE_GRANT, pollDeviceCode, revokeToken, startDeviceAuthorization } from '../hub/device-authorization.js';
+import { DEVICE_CODE_GRANT, pollDeviceCode, revokeToken, startDeviceAuthorization, startGatewayAuthorization } from '../hub/device-authorization.js';
+import { REFRESH_TOKEN_GRANT, refreshSignIn } from '../hub/gateway-sign-in.js';
 import type { HubContext } from '../hub/hub-context.js';
 import { jsonReply, oauthError, type HubReply, type HubRequest } from '../hub/hub-reply.js';
 import { TOKEN_EXCHANGE_GRANT, exchangeToken } from '../hub/token-exchange.js';
 import { mountWitnessRoutes } from './witness-routes.js';
+import { mountManagedSettingsRoute } from './managed-settings-route.js';
 import { finishOidc, showEntryPage, submitDeviceForm } from '../hub/verification-page.js';
 import type { HttpMethod, RouteEntry } from '../pipeline/route-table.js';
 
 const FORM_LIMIT_BYTES = 16 * 1024;
+/** The version of Anthropic's gateway protocol gw speaks (the reference gateway in Claude Code 2.1.197 names 1). */
+const GATEWAY_PROTOCOL_VERSION = 1;
 
 type Handler = (hub: HubContext, request: HubRequest) => HubReply | Promise<HubReply>;
 
@@ -49,21 +53,27 @@ function token(hub: HubContext, request: HubRequest): Promise<HubReply> | HubRep
   const grant = request.params.get('grant_type');
   if (grant === DEVICE_CODE_GRANT) return pollDeviceCode(hub, request);
   if (grant === TOKEN_EXCHANGE_GRANT) return exchangeToken(hub, request);
-  return oauthError('unsupported_grant_type', `grant_type must be ${DEVICE_CODE_GRANT} or ${TOKEN_EXCHANGE_GRANT}.`);
+  if (grant === REFRESH_TOKEN_GRANT) return refreshSignIn(hub, request);
+  return oauthError('unsupported_grant_type', `grant_type must be ${DEVICE_CODE_GRANT}, ${REFRESH_TOKEN_GRANT} or ${TOKEN_EXCHANGE_GRANT}.`);
 }
 
 function metadata(hub: HubContext, request: HubRequest): HubReply {
   const base = request.baseUrl;
-  // RFC 8414 metadata, so standard OAuth clients can find the endpoints.
+  // RFC 8414 metadata, which is also the discovery document of Anthropic's gateway protocol
+  // (Claude Code's /login): its device endpoint issues short access tokens with a refresh token.
+  // gw login keeps /oauth/device/code and its long atu- token (docs/claude-code-sign-in.md).
   return jsonReply(200, {
-    issuer: base, device_authorization_endpoint: `${base}/oauth/device/code`, token_endpoint: `${base}/oauth/token`,
-    revocation_endpoint: `${base}/oauth/revoke`, grant_types_supported: [DEVICE_CODE_GRANT, TOKEN_EXCHANGE_GRANT],
+    issuer: base, device_authorization_endpoint: `${base}/oauth/device_authorization`, token_endpoint: `${base}/oauth/token`,
+    revocation_endpoint: `${base}/oauth/revoke`, grant_types_supported: [DEVICE_CODE_GRANT, REFRESH_TOKEN_GRANT, TOKEN_EXCHANGE_GRANT],
+    response_types_supported: [], token_endpoint_auth_methods_supported: ['none'],
+    gateway_protocol_version: GATEWAY_PROTOCOL_VERSION,
     device_login: hub.store.snapshot().settings.device_login,
   });
 }
 
 const HUB_ROUTES: Array<[HttpMethod, string, string, Handler]> = [
   ['POST', '/oauth/device/code', 'hub.device_code', startDeviceAuthorization],
+  ['POST', '/oauth/device_authorization', 'hub.device_authorization', startGatewayAuthorization],
   ['POST', '/oauth/token', 'hub.token', token],
   ['POST', '/oauth/revoke', 'hub.revoke', revokeToken],
   ['GET', '/device', 'hub.device_page', showEntryPage],
@@ -79,6 +89,7 @@ export function registerHubRoutes(app: FastifyInstance, hub: HubContext): void {
   }
   // Unlike the login routes these take a credential: the door names the sender.
   if (hub.witness) mountWitnessRoutes(app, hub.witness);
+  mountManagedSettingsRoute(app, hub, (request) => baseUrlOf(hub, request));
 }
 
 async function serveHub(hub: HubContext, handler: Handler, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

@@ -28,6 +28,7 @@ const IDENTITIES: Record<string, (item: Item) => string> = {
   prices: (item) => `${String(item.provider)}/${String(item.model)}`,
   budgets: (item) => String(item.scope ?? item.id),
   mcp_servers: (item) => String(item.name),
+  claude_settings: (item) => String(item.scope),
 };
 
 /** Parts whose changed items are named with what they became: a device login's decision and its person. */

@@ -43,7 +43,7 @@ export function isLive(record: DeviceCodeRecord, now: Date): boolean {
 }
 
 /** Starts a device login; the device_code plaintext is returned once. */
-export async function createDeviceCode(store: StateStore, requester: DeviceCodeRecord['requester']): Promise<{ record: DeviceCodeRecord; deviceCode: string }> {
+export async function createDeviceCode(store: StateStore, requester: DeviceCodeRecord['requester'], gateway = false): Promise<{ record: DeviceCodeRecord; deviceCode: string }> {
   const deviceCode = generateDeviceCode();
   const record = await store.update((draft) => {
     const now = store.now();
@@ -55,6 +55,7 @@ export async function createDeviceCode(store: StateStore, requester: DeviceCodeR
       id: `dc_${randomBase62(12)}`, device_code_hash: hashSecret(deviceCode), user_code: userCode, status: 'pending', requester,
       created_at: now.toISOString(), expires_at: new Date(now.getTime() + DEVICE_CODE_TTL_MS).toISOString(),
       claimed_email: null, person: null, approved_at: null, approved_by: null, token_id: null,
+      ...(gateway ? { gateway: true } : {}),
     };
     draft.device_codes.push(created);
     return created;

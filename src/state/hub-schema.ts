@@ -24,6 +24,12 @@ export interface PersonalTokenRecord {
   revoked_at: string | null;
   /** Where the login came from (shown in `gw tokens list`). */
   device: { ip: string; user_agent: string; client_host: string | null };
+  /**
+   * A gateway sign-in (Claude Code's own /login): its `atu-` token is never handed out; the
+   * person gets short access tokens and a refresh token of this generation. Each refresh
+   * moves it up one; an older one presented again revokes the sign-in (a reused refresh token).
+   */
+  refresh_generation?: number;
 }
 
 export type DeviceCodeStatus = 'pending' | 'approved' | 'denied' | 'used';
@@ -50,6 +56,8 @@ export interface DeviceCodeRecord {
   denied_by?: string | null;
   /** The token issued for this code, revoked again if the code is replayed. */
   token_id: string | null;
+  /** Started at the gateway protocol's endpoint (Claude Code's /login): redeemed as a gateway sign-in with a refresh token. */
+  gateway?: boolean;
 }
 
 export interface LiveKeyRecord {

@@ -50,6 +50,28 @@ export async function removePerson(store: StateStore, emailText: string): Promis
   });
 }
 
+/**
+ * An OIDC sign-in's groups → the person's team (setting oidc_group_teams, `GROUP=TEAM` pairs, the
+ * first pair whose group they have wins): adds them in that team when new, moves them when in
+ * another. `null` when no pair matches (the person stays as the hub has them).
+ */
+export async function placeByGroups(store: StateStore, email: string, groups: readonly string[]): Promise<{ team: string; change: 'added' | 'moved' | null } | null> {
+  return store.update((draft) => {
+    const pair = draft.settings.oidc_group_teams.map((entry) => entry.split('=')).find(([group]) => group !== undefined && groups.includes(group));
+    const team = pair?.[1];
+    if (team === undefined) return null;
+    if (!draft.teams.some((candidate) => candidate.name === team)) throw new StateRefusedError(`the group ${pair?.[0] ?? ''} maps to team "${team}", which does not exist on this hub`);
+    const person = draft.people.find((candidate) => candidate.email === email);
+    if (!person) {
+      draft.people.push({ email, team, created_at: store.now().toISOString() });
+      return { team, change: 'added' };
+    }
+    if (person.team === team) return { team, change: null };
+    person.team = team;
+    return { team, change: 'moved' };
+  });
+}
+
 export function listPeople(state: StateData): Person[] {
   return [...state.people].sort((left, right) => left.email.localeCompare(right.email));
 }

@@ -6,6 +6,7 @@
 import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
 import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 import type { StoredMcpServer } from './mcp-servers.js';
+import type { StoredClaudeSettings } from './claude-settings-schema.js';
 
 export type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
@@ -80,6 +81,8 @@ export interface Settings {
   live_key_rotation_seconds: number;
   /** Hub: lifetime of a personal atu- token. */
   personal_token_days: number;
+  /** Hub: lifetime of the access token a gateway sign-in (Claude Code's /login) gets; a refresh grant renews it. */
+  access_token_minutes: number;
   /** Bring your own key: honour x-gw-direct-key: true (the caller's Authorization is the provider key). */
   allow_direct_keys: boolean;
   /** Where signed audit checkpoints are also sent: an http(s) URL, an absolute file path (another volume), or null. */
@@ -94,6 +97,8 @@ export interface Settings {
   admin_emails: string[];
   /** Hub: a value of the OIDC `groups` claim whose members may sign in to the console; null = none. */
   admin_group: string | null;
+  /** Hub: `GROUP=TEAM` pairs; an OIDC sign-in places the person in the team of the first group they have (added if new). */
+  oidc_group_teams: string[];
 }
 
 /** A provider added with `gw providers add`; wins over the environment's provider of the same name. */
@@ -135,6 +140,8 @@ export interface StateData {
   /** Spend (gw prices|budgets): local price overrides and budgets; absent in older files. */
   prices?: StoredPrice[];
   budgets?: StoredBudget[];
+  /** Claude Code's managed settings per team or for everyone (gw claude-settings): see claude-settings.ts; absent until the first is set. */
+  claude_settings?: StoredClaudeSettings[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -157,6 +164,7 @@ export const DEFAULT_SETTINGS: Settings = {
   oidc_verifies_email: false,
   live_key_rotation_seconds: 86_400,
   personal_token_days: 30,
+  access_token_minutes: 60,
   allow_direct_keys: false,
   audit_witness: null,
   audit_sink: null,
@@ -164,6 +172,7 @@ export const DEFAULT_SETTINGS: Settings = {
   audit_sink_max_backlog_bytes: 1024 * 1024 * 1024,
   admin_emails: [],
   admin_group: null,
+  oidc_group_teams: [],
 };
 
 export function emptyState(): StateData {

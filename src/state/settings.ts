@@ -170,6 +170,13 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is number => isIntegerIn(value, 1, 365),
     format: (value) => String(value),
   },
+  access_token_minutes: {
+    name: 'access_token_minutes',
+    description: 'Hub: lifetime in minutes of the access token Claude Code\'s own /login gets; it refreshes with a rotating refresh token (1..1440).',
+    parse: (text) => parseInteger('access_token_minutes', text, 1, 1440),
+    check: (value): value is number => isIntegerIn(value, 1, 1440),
+    format: (value) => String(value),
+  },
   allow_direct_keys: {
     name: 'allow_direct_keys',
     description: 'Bring your own key: a request with x-gw-direct-key: true uses its own Authorization value as the provider key (on|off).',
@@ -219,7 +226,25 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     check: (value): value is string | null => value === null || typeof value === 'string',
     format: (value) => value ?? 'none',
   },
+  oidc_group_teams: {
+    name: 'oidc_group_teams',
+    description: 'Hub: comma-separated GROUP=TEAM pairs: at an OIDC sign-in, the first pair whose group the person has (groups claim) places them in that team, adding them if new (or none).',
+    parse: (text) => parseGroupTeams(text),
+    check: (value): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === 'string' && GROUP_TEAM.test(entry)),
+    format: (value) => (value.length === 0 ? 'none' : value.join(',')),
+  },
 };
+
+const GROUP_TEAM = /^[^\s=,]{1,256}=[a-z0-9_-]{1,64}$/;
+
+function parseGroupTeams(text: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed === 'none') return [];
+  const entries = trimmed.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !GROUP_TEAM.test(entry));
+  if (bad === undefined) return entries;
+  throw new StateInputError(`invalid value "${bad}" for oidc_group_teams: use GROUP=TEAM pairs separated by commas (engineering=eng,data=ml), or none`);
+}
 
 const EMAIL = /^[^\s@,]+@[^\s@,]+$/;
 

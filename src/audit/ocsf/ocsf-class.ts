@@ -31,6 +31,10 @@ const FAMILY: Record<AuditKind, 'api' | 'auth' | 'entity' | 'lifecycle' | 'error
   'login.code_replayed': 'auth',
   'login.exchange': 'auth',
   'login.key_rotated': 'entity',
+  'login.refreshed': 'auth',
+  'login.refresh_refused': 'auth',
+  'login.refresh_reused': 'auth',
+  'settings.delivered': 'api',
   'admin.sign_in': 'auth',
   'admin.refused': 'auth',
   'admin.change': 'entity',
@@ -52,6 +56,9 @@ const AUTH_ACTIVITY: Partial<Record<AuditKind, [number, string]>> = {
   'login.token_issued': [3, 'Authentication Ticket'],
   'login.token_revoked': [2, 'Logoff'],
   'login.exchange': [4, 'Service Ticket Request'],
+  'login.refreshed': [3, 'Authentication Ticket'],
+  'login.refresh_refused': [3, 'Authentication Ticket'],
+  'login.refresh_reused': [3, 'Authentication Ticket'],
 };
 
 /** Entity Management activities (OCSF 3004) by the verb that ends an admin action or command ("keys.revoke", "teams create"). */

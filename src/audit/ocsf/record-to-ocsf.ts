@@ -97,7 +97,7 @@ function signatureEntries(record: AuditRecord, link: EventLink): OcsfEvent[] {
   return entries;
 }
 
-const FAILED_KINDS = new Set(['auth.refused', 'auth.refused_burst', 'guard.refused', 'guard.refused_burst', 'admin.refused', 'login.code_replayed', 'audit.gap']);
+const FAILED_KINDS = new Set(['auth.refused', 'auth.refused_burst', 'guard.refused', 'guard.refused_burst', 'admin.refused', 'login.code_replayed', 'login.refresh_refused', 'login.refresh_reused', 'audit.gap']);
 
 function statusOf(record: AuditRecord): OcsfEvent {
   const failed = FAILED_KINDS.has(record.kind) || (record.status !== undefined && record.status >= 400);
@@ -105,7 +105,7 @@ function statusOf(record: AuditRecord): OcsfEvent {
   const status: OcsfEvent = failed ? { status_id: 2, status: 'Failure' } : known ? { status_id: 1, status: 'Success' } : { status_id: 0, status: 'Unknown' };
   if (record.status !== undefined) status.status_code = String(record.status);
   if (record.outcome && record.outcome.length > 0) status.status_detail = record.outcome.join(', ');
-  const severe = record.kind === 'audit.gap' || record.kind === 'login.code_replayed';
+  const severe = record.kind === 'audit.gap' || record.kind === 'login.code_replayed' || record.kind === 'login.refresh_reused';
   return { ...status, ...(severe ? { severity_id: 4, severity: 'High' } : failed ? { severity_id: 3, severity: 'Medium' } : { severity_id: 1, severity: 'Informational' }) };
 }
 

@@ -90,8 +90,9 @@ export interface Issuer {
 }
 
 /**
- * A real oidc-provider whose accounts are named `<verified>:<email>`: `true:ops@x` sends
- * email_verified true, `false:…` the string "false", `missing:…` no email_verified at all.
+ * A real oidc-provider whose accounts are named `<verified>:<email>[:<group>+<group>…]`: `true:ops@x`
+ * sends email_verified true, `false:…` the string "false", `missing:…` no email_verified at all;
+ * the groups, when named, in a `groups` claim.
  */
 export async function startIssuer(clientSecret: string, redirectUris: string[]): Promise<Issuer> {
   const server: Server = createServer();
@@ -100,7 +101,7 @@ export async function startIssuer(clientSecret: string, redirectUris: string[]):
   const provider = new Provider(url, {
     clients: [{ client_id: 'gw-hub', client_secret: clientSecret, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' }],
     findAccount: async (_context, id) => ({ accountId: id, claims: async () => claimsOf(id) }),
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    claims: { openid: ['sub', 'groups'], email: ['email', 'email_verified'] },
     cookies: { keys: ['gw-oidc-proof-cookie-key'] },
     features: { devInteractions: { enabled: true } },
   });
@@ -109,8 +110,9 @@ export async function startIssuer(clientSecret: string, redirectUris: string[]):
 }
 
 function claimsOf(id: string): { sub: string; [claim: string]: unknown } {
-  const [verified, email] = id.split(':');
+  const [verified, email, groups] = id.split(':');
   const claims: { sub: string; [claim: string]: unknown } = { sub: id, email };
+  if (groups) claims.groups = groups.split('+');
   if (verified === 'true') claims.email_verified = true;
   if (verified === 'false') claims.email_verified = 'false';
   return claims;

@@ -125,6 +125,25 @@ describe('device-login approval through OpenID Connect', () => {
   }, 30_000);
 });
 
+describe('OIDC groups decide the team (oidc_group_teams)', () => {
+  it('a sign-in places the person in the team of their first mapped group: added when new, moved when elsewhere, each an admin.change', async () => {
+    await runChecked(['teams', 'create', 'ml'], rig.hub.home);
+    await runChecked(['people', 'add', 'dave@example.com', '--team', 'eng'], rig.hub.home);
+    await setSettings([['oidc_group_teams', 'ml-people=ml,eng-people=eng']]);
+    const teamOf = async (email: string) => (JSON.parse(await runChecked(['people', 'list', '--json'], rig.hub.home)) as Array<{ email: string; team: string }>).find((person) => person.email === email)?.team;
+    for (const [login, email] of [['true:carol@example.com:staff+ml-people', 'carol@example.com'], ['true:dave@example.com:ml-people+eng-people', 'dave@example.com']]) {
+      const jar = new Jar();
+      const { userCode, callback } = await deviceCallback(jar, login);
+      const answer = await jar.fetch(callback);
+      expect(answer.status).toBe(200);
+      expect(await approvedBy(userCode)).toBe(`oidc:${issuer.url}`);
+      expect(await teamOf(email)).toBe('ml');
+    }
+    const changes = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'admin.change' && record.data?.via === 'oidc' && record.team === 'ml');
+    expect(changes.map((record) => record.data?.action)).toEqual(['people.add', 'people.move']);
+  }, 40_000);
+});
+
 // Last: it changes a setting the tests above rely on.
 describe('an issuer configured as verifying every address (oidc_verifies_email on)', () => {
   it('admits an email without email_verified', async () => {
