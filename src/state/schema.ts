@@ -6,6 +6,7 @@
 import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
 import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 import type { StoredMcpServer } from './mcp-servers.js';
+import type { RoleGroup } from './role-groups.js';
 
 export type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
@@ -94,6 +95,8 @@ export interface Settings {
   admin_emails: string[];
   /** Hub: a value of the OIDC `groups` claim whose members may sign in to the console; null = none. */
   admin_group: string | null;
+  /** Hub: OIDC groups that give a console sign-in a narrower role (role-groups.ts). */
+  role_groups: RoleGroup[];
 }
 
 /** A provider added with `gw providers add`; wins over the environment's provider of the same name. */
@@ -164,6 +167,7 @@ export const DEFAULT_SETTINGS: Settings = {
   audit_sink_max_backlog_bytes: 1024 * 1024 * 1024,
   admin_emails: [],
   admin_group: null,
+  role_groups: [],
 };
 
 export function emptyState(): StateData {
