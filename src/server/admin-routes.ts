@@ -100,15 +100,17 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
     recordRefusal(request, reason);
     return reply.code(401).header('www-authenticate', 'Bearer realm="gw admin"').send({ error: { message: `admin credential required: ${reason}`, code: 'admin_unauthorized' } });
   };
-  /** A refusal is recorded (`admin.refused`) at most once per address a minute; the rest are counted. */
+  /** A refusal is recorded (`admin.refused`) at most once per address (and admin) a minute; the rest are counted. */
   const recordRefusal = (request: FastifyRequest, reason: string, admin?: AdminTokenRecord): void => {
     const now = Date.now();
-    const seen = lastRefusal.get(request.ip);
+    // A known admin's refusals are counted apart from anonymous ones, so a stranger's cannot hide theirs.
+    const refuser = admin ? `${request.ip} ${admin.id}` : request.ip;
+    const seen = lastRefusal.get(refuser);
     if (seen && now - seen.at < REFUSAL_WINDOW_MS) {
       seen.suppressed += 1;
     } else {
       if (lastRefusal.size > 10_000) lastRefusal.clear();
-      lastRefusal.set(request.ip, { at: now, suppressed: 0 });
+      lastRefusal.set(refuser, { at: now, suppressed: 0 });
       const who: Record<string, string> = admin ? { admin_id: admin.id, admin_name: admin.name, role: principalOf(admin).role } : {};
       context.audit({ kind: 'admin.refused', origin: request.ip, route: request.routeOptions.url ?? request.url.split('?')[0]!, data: { reason, method: request.method, ...who, earlier_refusals_not_recorded: seen?.suppressed ?? 0 } });
     }
