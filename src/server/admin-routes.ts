@@ -185,6 +185,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
   for (const [url, [file, type]] of Object.entries(consoleFiles())) {
     app.get(url, route('GET', url, 'console.file', false), async (_request, reply) => reply.headers({ ...CONSOLE_HEADERS, 'content-type': type }).send(await readFile(path.join(CONSOLE_DIR, file))));
   }
+  // A browser opening the gateway's address lands on the console, not on a JSON 404.
+  app.get('/', route('GET', '/', 'console.root', false), async (_request, reply) => reply.code(302).headers({ location: '/ui', 'cache-control': 'no-store' }).send());
   if (context.personal) return;
   app.post('/ui/login', route('POST', '/ui/login', 'console.login', false), async (request, reply) => {
     const form = new URLSearchParams(Buffer.isBuffer(request.gw?.rawBody) ? request.gw.rawBody.toString('utf8') : await readBody(request));

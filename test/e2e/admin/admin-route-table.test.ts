@@ -166,3 +166,9 @@ describe('roles', () => {
     for (const token of Object.values(tokens)) expect(trail).not.toContain(token);
   });
 });
+
+it('GET / points a browser at the console', async () => {
+  const answer = await fetch(`${hub.url}/`, { redirect: 'manual' });
+  expect(answer.status).toBe(302);
+  expect(answer.headers.get('location')).toBe('/ui');
+});
