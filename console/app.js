@@ -10,6 +10,7 @@ import { Devices } from './pages/devices.js';
 import { Dlp } from './pages/dlp.js';
 import { Keys } from './pages/keys.js';
 import { Mcp } from './pages/mcp.js';
+import { Overview } from './pages/overview.js';
 import { People } from './pages/people.js';
 import { Policies } from './pages/policies.js';
 import { Providers } from './pages/providers.js';
@@ -22,6 +23,7 @@ import { Usage } from './pages/usage.js';
 
 // The navigation, in order: the hash in the address (#keys) names the page.
 const PAGES = {
+  overview: ['Overview', Overview],
   devices: ['Device logins', Devices],
   people: ['People', People],
   teams: ['Teams', Teams],

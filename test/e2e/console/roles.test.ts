@@ -118,3 +118,23 @@ describe('a team_admin of eng', () => {
     await browser.shot('roles-team-admin');
   }, 60_000);
 });
+
+describe('the overview', () => {
+  it('is where a sign-in lands: spend today, the last hour, budgets spent and left, providers, waiting logins', async () => {
+    // A waiting gw login, and a call refused for an unknown key (a 401 in the last hour).
+    const started = await fetch(`${rig.hub.url}/oauth/device/code`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=gw-cli' });
+    expect(started.status).toBe(200);
+    await signInAs(tokens.team_admin);
+    await page.goto(`${rig.hub.url}/ui`);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await expect.poll(async () => page.getByTestId('pending-devices').textContent()).toBe('1');
+    const budgets = page.getByRole('table', { name: 'Budgets this period' });
+    const row = budgets.getByRole('row', { name: new RegExp(`team:${TEAM}`) });
+    await row.waitFor();
+    // Nothing spent yet against the $5 budget the team_admin set: all of it left.
+    expect((await row.textContent()) ?? '').toContain('$0.000000$5.000000$5.000000');
+    expect(await page.getByTestId('spend-today').textContent()).toMatch(/^\$\d+\.\d{6}$/);
+    expect(await page.getByTestId('refused-hour').textContent()).toMatch(/^\d+\+?$/);
+    await browser.shot('overview');
+  }, 60_000);
+});
