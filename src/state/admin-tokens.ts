@@ -38,12 +38,7 @@ export function findAdminToken(state: StateData, token: string): AdminTokenRecor
   return null;
 }
 
-/** A token made before roles existed is an admin's. */
-export function roleOf(record: AdminTokenRecord): AdminRole {
-  return record.role ?? 'admin';
-}
-
-export function isAdminRole(value: unknown): value is AdminRole {
+function isAdminRole(value: unknown): value is AdminRole {
   return typeof value === 'string' && ADMIN_ROLES.some((role) => role === value);
 }
 

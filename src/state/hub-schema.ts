@@ -86,6 +86,14 @@ export interface AdminTokenRecord {
 export type AdminRole = 'admin' | 'team_admin' | 'viewer';
 export const ADMIN_ROLES: readonly AdminRole[] = ['admin', 'team_admin', 'viewer'];
 
+/** An OIDC group that gives its members a console role (the setting role_groups, role-groups.ts). */
+export interface RoleGroup {
+  group: string;
+  role: 'team_admin' | 'viewer';
+  /** A team_admin group's teams; empty for a viewer group. */
+  teams: string[];
+}
+
 /** A CLI change waiting to become an `admin.change` audit record (src/state/admin-outbox.ts). */
 export interface AdminOutboxEntry {
   id: string;

@@ -4,14 +4,9 @@
 // sessions it made at once.
 import { StateInputError } from './state-errors.js';
 import type { StateData } from './schema.js';
+import type { RoleGroup } from './hub-schema.js';
 import { isValidTeamName } from './team-name.js';
 
-export interface RoleGroup {
-  group: string;
-  role: 'team_admin' | 'viewer';
-  /** A team_admin group's teams; empty for a viewer group. */
-  teams: string[];
-}
 
 const GROUP = /^[\x21-\x7e]{1,256}$/;
 const HOW = 'use GROUP=viewer or GROUP=team_admin:TEAM[+TEAM…], separated by commas, or none';

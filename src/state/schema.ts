@@ -4,9 +4,8 @@
 // stored as `env:NAME` (read from gw's environment at start) or, when the user
 // insists, literally: the file is 0600 for that reason.
 import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
-import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
+import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord, RoleGroup } from './hub-schema.js';
 import type { StoredMcpServer } from './mcp-servers.js';
-import type { RoleGroup } from './role-groups.js';
 
 export type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
