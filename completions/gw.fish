@@ -573,6 +573,8 @@ complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens' -s h -l help -d 'display help for command'
 
 complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -l name -r -d 'who holds it (an email, or a label such as ci)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -l role -r -d 'admin (everything), team_admin (their teams\' people, keys, budgets and policies) or viewer (read-only)'
+complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -l team -r -d 'a team_admin\'s team (repeat for more)'
 complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -l hub -r -d 'a hub URL: do it over its admin API (admin token from GW_ADMIN_TOKEN)'
 complete -c gw -n '__fish_seen_subcommand_from admin; and __fish_seen_subcommand_from tokens; and __fish_seen_subcommand_from create' -s h -l help -d 'display help for command'

@@ -10,6 +10,7 @@ import { Devices } from './pages/devices.js';
 import { Dlp } from './pages/dlp.js';
 import { Keys } from './pages/keys.js';
 import { Mcp } from './pages/mcp.js';
+import { Overview } from './pages/overview.js';
 import { People } from './pages/people.js';
 import { Policies } from './pages/policies.js';
 import { Providers } from './pages/providers.js';
@@ -22,6 +23,7 @@ import { Usage } from './pages/usage.js';
 
 // The navigation, in order: the hash in the address (#keys) names the page.
 const PAGES = {
+  overview: ['Overview', Overview],
   devices: ['Device logins', Devices],
   people: ['People', People],
   teams: ['Teams', Teams],
@@ -42,6 +44,13 @@ const PAGES = {
 // A laptop sidecar shows its person their own trail, read-only.
 const PERSONAL_PAGES = { requests: PAGES.requests, sessions: PAGES.sessions, usage: PAGES.usage, audit: PAGES.audit };
 
+/** The role the hub gave this sign-in (whoami): every change is checked against it on the hub. */
+function roleText(admin) {
+  if (admin.role === 'viewer') return 'viewer: read-only';
+  if (admin.role === 'team_admin') return `team admin of ${admin.teams.join(', ')}`;
+  return 'admin';
+}
+
 function Console({ admin }) {
   const pages = admin.personal ? PERSONAL_PAGES : PAGES;
   const [page, setPage] = useState(location.hash.slice(1).split('/')[0] in pages ? location.hash.slice(1).split('/')[0] : Object.keys(pages)[0]);
@@ -57,7 +66,7 @@ function Console({ admin }) {
     <header><h1>gw console</h1>
       ${admin.personal
         ? html`<span>Your own requests on this laptop: ${admin.name} (read-only)</span>`
-        : html`<form method="post" action="/ui/logout"><span>Signed in as ${admin.name} (${admin.id}) </span><button type="submit">Sign out</button></form>`}</header>
+        : html`<form method="post" action="/ui/logout"><span>Signed in as ${admin.name} (${admin.id}) </span><span class="tag" data-testid="role">${roleText(admin)}</span> <button type="submit">Sign out</button></form>`}</header>
     <nav aria-label="Console pages">${Object.entries(pages).map(([name, [label]]) => html`<button aria-current=${page === name ? 'page' : undefined} onClick=${() => go(name)}>${label}</button>`)}</nav>
     <${Page} personal=${admin.personal === true} />`;
 }

@@ -249,6 +249,10 @@ export const ERROR_CATALOG = {
     status: 403, kind: 'permission', retryable: false,
     message: 'A hard spend budget applies, but this model has no known price, so the call cannot be held against it (gw prices set gives it one).',
   },
+  GW_ERR_ADMIN_ROLE_REFUSED: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'This admin credential\'s role does not allow this: a viewer only reads, a team_admin changes only their own teams\' people, keys, budgets and policies.',
+  },
   GW_ERR_USAGE_UNKNOWN_TIME_ZONE: {
     status: 400, kind: 'invalid_request', retryable: false,
     message: 'Unknown time zone for the usage report\'s days: an IANA zone name such as America/Los_Angeles or Europe/Berlin, or UTC.',

@@ -16,6 +16,9 @@ import { ensureLiveKey } from '../state/live-keys.js';
 import { SESSION_KEY_NAME } from '../state/session-key-name.js';
 import { withKeyUsage } from './key-usage.js';
 import type { StateStore } from '../state/state-store.js';
+import type { StateData } from '../state/schema.js';
+import { principalOf, refuseCommand, teamOfKey, teamOfPerson, teamOfPersonalToken, type RouteAccess } from './admin-role.js';
+import { GatewayError } from '../errors.js';
 import type { AdminTokenRecord } from '../state/schema.js';
 import type { TrailReader } from './trail-reader.js';
 import { CACHE_GROUPINGS, isCacheGrouping, withCacheColumns } from './summarize-cache-usage.js';
@@ -88,6 +91,10 @@ export interface AdminRoute {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
   operation: string;
+  /** Which roles may call it (admin-role.ts); checked by the server before the handler runs. */
+  access: RouteAccess;
+  /** For a 'team' route: the team its target belongs to (null when there is none, or it is unknown). */
+  teamOf?: (state: StateData, request: AdminRequest) => string | null;
   handler: Handler;
 }
 
@@ -98,6 +105,9 @@ const text = (body: Record<string, unknown>, name: string): string => {
 };
 
 export class AdminInputError extends Error {}
+
+/** A body field as given, or null: what a team check reads before the handler validates it. */
+const bodyText = (body: Record<string, unknown>, name: string): string | null => (typeof body[name] === 'string' ? body[name].trim() : null);
 
 const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
 
@@ -125,33 +135,33 @@ const asInputError = (error: unknown): never => {
 };
 
 export const ADMIN_ROUTES: AdminRoute[] = [
-  { method: 'GET', path: '/admin/api/whoami', operation: 'admin.whoami', handler: (_context, request) => ok({ id: request.admin.id, name: request.admin.name }) },
-  { method: 'GET', path: '/admin/api/teams', operation: 'teams.list', handler: (context) => ok(listTeams(context.store.snapshot())) },
+  { method: 'GET', path: '/admin/api/whoami', operation: 'admin.whoami', access: 'read', handler: (_context, request) => ok({ id: request.admin.id, name: request.admin.name, ...principalOf(request.admin) }) },
+  { method: 'GET', path: '/admin/api/teams', operation: 'teams.list', access: 'read', handler: (context) => ok(listTeams(context.store.snapshot())) },
   {
-    method: 'POST', path: '/admin/api/teams', operation: 'teams.create',
+    method: 'POST', path: '/admin/api/teams', operation: 'teams.create', access: 'admin',
     async handler(context, request) {
       const team = await createTeam(context.store, text(request.body, 'name'));
       await ensureLiveKey(context.store, team.name, context.hubSecret);
       return { status: 201, body: team, change: { action: 'teams.create', target: team.name } };
     },
   },
-  { method: 'GET', path: '/admin/api/people', operation: 'people.list', handler: (context) => ok(listPeople(context.store.snapshot())) },
+  { method: 'GET', path: '/admin/api/people', operation: 'people.list', access: 'read', handler: (context) => ok(listPeople(context.store.snapshot())) },
   {
-    method: 'POST', path: '/admin/api/people', operation: 'people.add',
+    method: 'POST', path: '/admin/api/people', operation: 'people.add', access: 'team', teamOf: (_state, request) => bodyText(request.body, 'team'),
     async handler(context, request) {
       const person = await addPerson(context.store, text(request.body, 'email'), text(request.body, 'team'));
       return { status: 201, body: person, change: { action: 'people.add', target: person.email, detail: { team: person.team } } };
     },
   },
   {
-    method: 'DELETE', path: '/admin/api/people/:email', operation: 'people.remove',
+    method: 'DELETE', path: '/admin/api/people/:email', operation: 'people.remove', access: 'team', teamOf: (state, request) => teamOfPerson(state, request.params.email ?? ''),
     async handler(context, request) {
       const { person, revokedTokens } = await removePerson(context.store, normalizeEmail(request.params.email ?? ''));
       return { status: 200, body: { person, revoked_tokens: revokedTokens }, change: { action: 'people.remove', target: person.email, detail: { revoked_tokens: revokedTokens } } };
     },
   },
   {
-    method: 'GET', path: '/admin/api/keys', operation: 'keys.list',
+    method: 'GET', path: '/admin/api/keys', operation: 'keys.list', access: 'read',
     async handler(context, request) {
       const now = context.store.now();
       const team = request.query.get('team') ?? undefined;
@@ -161,7 +171,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/admin/api/keys', operation: 'keys.create',
+    method: 'POST', path: '/admin/api/keys', operation: 'keys.create', access: 'team', teamOf: (_state, request) => bodyText(request.body, 'team'),
     async handler(context, request) {
       const expires = typeof request.body.expires === 'string' && request.body.expires !== '' ? parseDuration(request.body.expires) : undefined;
       const name = typeof request.body.name === 'string' && request.body.name.trim() !== '' ? request.body.name.trim() : null;
@@ -172,7 +182,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'DELETE', path: '/admin/api/keys/:id', operation: 'keys.revoke',
+    method: 'DELETE', path: '/admin/api/keys/:id', operation: 'keys.revoke', access: 'team', teamOf: (state, request) => teamOfKey(state, request.params.id ?? ''),
     async handler(context, request) {
       const { record, changed } = await revokeKey(context.store, request.params.id ?? '');
       const { hash: _hash, ...shown } = record;
@@ -180,21 +190,21 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'GET', path: '/admin/api/tokens', operation: 'tokens.list',
+    method: 'GET', path: '/admin/api/tokens', operation: 'tokens.list', access: 'read',
     handler(context) {
       const now = context.store.now();
       return ok(context.store.snapshot().tokens.map(({ hash: _hash, ...record }) => ({ ...record, status: tokenStatus(record as never, now) })));
     },
   },
   {
-    method: 'DELETE', path: '/admin/api/tokens/:id', operation: 'tokens.revoke',
+    method: 'DELETE', path: '/admin/api/tokens/:id', operation: 'tokens.revoke', access: 'team', teamOf: (state, request) => teamOfPersonalToken(state, request.params.id ?? ''),
     async handler(context, request) {
       const { record, changed } = await revokePersonalToken(context.store, request.params.id ?? '');
       return { status: 200, body: { id: record.id, person: record.person, revoked_at: record.revoked_at, changed }, change: { action: 'tokens.revoke', target: record.id, detail: { person: record.person, changed } } };
     },
   },
   {
-    method: 'GET', path: '/admin/api/devices', operation: 'devices.list',
+    method: 'GET', path: '/admin/api/devices', operation: 'devices.list', access: 'read',
     handler(context) {
       const now = context.store.now();
       // What the hub observed (address, time) apart from what the device claims (program, computer name).
@@ -205,28 +215,28 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/admin/api/devices/:code/approve', operation: 'devices.approve',
+    method: 'POST', path: '/admin/api/devices/:code/approve', operation: 'devices.approve', access: 'team', teamOf: (state, request) => teamOfPerson(state, bodyText(request.body, 'person') ?? ''),
     async handler(context, request) {
       const record = await approveDeviceCode(context.store, request.params.code ?? '', normalizeEmail(text(request.body, 'person')), `admin:${request.admin.id}`);
       return { status: 200, body: { user_code: formatUserCode(record.user_code), person: record.person }, change: { action: 'devices.approve', target: formatUserCode(record.user_code), detail: { person: record.person } } };
     },
   },
   {
-    method: 'POST', path: '/admin/api/devices/:code/deny', operation: 'devices.deny',
+    method: 'POST', path: '/admin/api/devices/:code/deny', operation: 'devices.deny', access: 'admin',
     async handler(context, request) {
       const record = await denyDeviceCode(context.store, request.params.code ?? '', `admin:${request.admin.name}`);
       return { status: 200, body: { user_code: formatUserCode(record.user_code), status: record.status }, change: { action: 'devices.deny', target: formatUserCode(record.user_code) } };
     },
   },
   {
-    method: 'GET', path: '/admin/api/settings', operation: 'settings.list',
+    method: 'GET', path: '/admin/api/settings', operation: 'settings.list', access: 'read',
     handler(context) {
       const settings = context.store.snapshot().settings;
       return ok(Object.keys(SETTING_DEFINITIONS).map((name) => ({ name, value: formatSetting(assertSettingName(name), settings[assertSettingName(name)] as never), description: SETTING_DEFINITIONS[assertSettingName(name)].description })));
     },
   },
   {
-    method: 'POST', path: '/admin/api/settings/:name', operation: 'settings.set',
+    method: 'POST', path: '/admin/api/settings/:name', operation: 'settings.set', access: 'admin',
     async handler(context, request) {
       const { name, value, notes } = await setSettingRemotely(context.store, request.params.name ?? '', text(request.body, 'value')).catch((error: unknown) => {
         throw error instanceof RemoteSettingRefused ? new AdminInputError(error.message) : error;
@@ -236,26 +246,29 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'GET', path: '/admin/api/admin-tokens', operation: 'admin_tokens.list',
+    method: 'GET', path: '/admin/api/admin-tokens', operation: 'admin_tokens.list', access: 'admin',
     handler: (context) => ok(adminTokensOf(context.store.snapshot()).map(({ hash: _hash, ...record }) => record)),
   },
   {
-    method: 'POST', path: '/admin/api/admin-tokens', operation: 'admin_tokens.create',
+    method: 'POST', path: '/admin/api/admin-tokens', operation: 'admin_tokens.create', access: 'admin',
     async handler(context, request) {
-      const { record, token } = await context.store.update((draft) => addAdminToken(draft, { name: text(request.body, 'name'), createdBy: request.admin.id, now: context.store.now() }));
+      const { record, token } = await context.store.update((draft) => addAdminToken(draft, {
+        name: text(request.body, 'name'), createdBy: request.admin.id, now: context.store.now(),
+        role: bodyText(request.body, 'role') ?? 'admin', teams: Array.isArray(request.body.teams) ? request.body.teams.filter((team) => typeof team === 'string') : [],
+      }));
       const { hash: _hash, ...shown } = record;
-      return { status: 201, body: { ...shown, token }, change: { action: 'admin_tokens.create', target: record.id, detail: { name: record.name } } };
+      return { status: 201, body: { ...shown, token }, change: { action: 'admin_tokens.create', target: record.id, detail: { name: record.name, role: record.role ?? 'admin', teams: (record.teams ?? []).join(',') } } };
     },
   },
   {
-    method: 'DELETE', path: '/admin/api/admin-tokens/:id', operation: 'admin_tokens.revoke',
+    method: 'DELETE', path: '/admin/api/admin-tokens/:id', operation: 'admin_tokens.revoke', access: 'admin',
     async handler(context, request) {
       const record = await context.store.update((draft) => revokeAdminToken(draft, request.params.id ?? '', context.store.now()));
       return { status: 200, body: { id: record.id, revoked_at: record.revoked_at }, change: { action: 'admin_tokens.revoke', target: record.id } };
     },
   },
   {
-    method: 'GET', path: '/admin/api/requests', operation: 'requests.search',
+    method: 'GET', path: '/admin/api/requests', operation: 'requests.search', access: 'read',
     async handler(context, request) {
       const limit = Math.min(500, Math.max(1, Number(request.query.get('limit') ?? 100) || 100));
       const filter = Object.fromEntries(['person', 'team', 'key_id', 'model', 'provider', 'status', 'request_id', 'since', 'until', 'plane'].flatMap((name) => {
@@ -267,7 +280,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'GET', path: '/admin/api/requests/:id', operation: 'requests.get',
+    method: 'GET', path: '/admin/api/requests/:id', operation: 'requests.get', access: 'read',
     async handler(context, request) {
       const [found] = await context.trail.search({ request_id: request.params.id ?? '' }, 1);
       return found ? ok(found) : { status: 404, body: { error: { message: `no request ${request.params.id} in the trail` } } };
@@ -275,18 +288,18 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   },
   // Coding-agent sessions (docs/sessions.md): the recent ones, and one session's calls in order.
   {
-    method: 'GET', path: '/admin/api/sessions', operation: 'sessions.list',
+    method: 'GET', path: '/admin/api/sessions', operation: 'sessions.list', access: 'read',
     handler: async (context, request) => ok(await listSessions(context.trail, request.query, context.store.now()).catch(asInputError)),
   },
   {
-    method: 'GET', path: '/admin/api/sessions/:id', operation: 'sessions.show',
+    method: 'GET', path: '/admin/api/sessions/:id', operation: 'sessions.show', access: 'read',
     async handler(context, request) {
       const found = await showSession(context.trail, request.params.id ?? '').catch(asInputError);
       return found ? ok(found) : { status: 404, body: { error: { message: `no calls of session ${request.params.id} in the trail` } } };
     },
   },
   {
-    method: 'GET', path: '/admin/api/usage', operation: 'usage.report',
+    method: 'GET', path: '/admin/api/usage', operation: 'usage.report', access: 'read',
     async handler(context, request) {
       const by = request.query.get('by') ?? 'team';
       if (!['team', 'person', 'model', 'provider', 'day', 'key_id'].includes(by)) throw new AdminInputError('by is one of team, person, model, provider, day, key_id');
@@ -295,7 +308,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'GET', path: '/admin/api/budgets/status', operation: 'budgets.status',
+    method: 'GET', path: '/admin/api/budgets/status', operation: 'budgets.status', access: 'read',
     async handler(context) {
       if (!context.spendCounter) return { status: 404, body: { error: { message: 'this gw keeps no budget counters' } } };
       return ok({ budgets: await budgetStatus(context.store.snapshot().budgets ?? [], context.spendCounter, context.store.now()) });
@@ -303,7 +316,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   },
   {
     // The console's prompt-cache page (docs/prompt-cache.md): by team or session (any cache grouping).
-    method: 'GET', path: '/admin/api/usage/cache', operation: 'usage.cache',
+    method: 'GET', path: '/admin/api/usage/cache', operation: 'usage.cache', access: 'read',
     async handler(context, request) {
       const by = request.query.get('by') ?? 'team';
       if (!isCacheGrouping(by)) throw new AdminInputError(`by is one of ${CACHE_GROUPINGS.join(', ')}`);
@@ -312,10 +325,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/admin/api/commands', operation: 'commands.run',
+    method: 'POST', path: '/admin/api/commands', operation: 'commands.run', access: 'read',
     async handler(context, request) {
       if (!context.commands) return { status: 404, body: { error: { message: 'this gw runs no remote commands' } } };
       const command = context.commands.read(request.body.argv);
+      const refusal = refuseCommand(principalOf(request.admin), context.store.snapshot(), command);
+      if (refusal !== null) throw new GatewayError('GW_ERR_ADMIN_ROLE_REFUSED', { message: `${command.argv.slice(0, 2).join(' ')}: ${refusal}` });
       const run = await context.commands.run(command);
       // A change that went through is recorded like any other admin change; a read or a refusal is not.
       const target = command.argv.slice(2).find((argument) => !argument.startsWith('-')) ?? '';
@@ -323,7 +338,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'GET', path: '/admin/api/providers/health', operation: 'providers.health',
+    method: 'GET', path: '/admin/api/providers/health', operation: 'providers.health', access: 'read',
     async handler(context, request) {
       // From the trail: what callers actually got from each provider in the window (default the last hour).
       const window = request.query.get('window') ?? '1h';
@@ -333,10 +348,10 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       return ok({ window, since, providers: await context.trail.providerHealth(since) });
     },
   },
-  { method: 'GET', path: '/admin/api/audit', operation: 'audit.state', handler: (context) => ok(context.auditPage.state()) },
+  { method: 'GET', path: '/admin/api/audit', operation: 'audit.state', access: 'read', handler: (context) => ok(context.auditPage.state()) },
   // A POST, not a GET: it reads the whole trail, so a cross-site page must not be able to start one.
-  { method: 'POST', path: '/admin/api/audit/verify', operation: 'audit.verify', handler: async (context) => ok(await context.auditPage.verify()) },
+  { method: 'POST', path: '/admin/api/audit/verify', operation: 'audit.verify', access: 'read', handler: async (context) => ok(await context.auditPage.verify()) },
   // A POST: it changes the trail's key; the server checks the admin credential and records the act.
-  { method: 'POST', path: '/admin/api/audit/rotate', operation: 'audit.rotate', handler: rotateAudit },
-  { method: 'GET', path: '/admin/api/audit/witnessed', operation: 'audit.witnessed', handler: async (context) => ok(await context.auditPage.witnessed()) },
+  { method: 'POST', path: '/admin/api/audit/rotate', operation: 'audit.rotate', access: 'admin', handler: rotateAudit },
+  { method: 'GET', path: '/admin/api/audit/witnessed', operation: 'audit.witnessed', access: 'read', handler: async (context) => ok(await context.auditPage.witnessed()) },
 ];

@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_ROUTES, AdminInputError, type AdminContext, type AdminRoute } from '../admin/admin-api.js';
 import { SESSION_COOKIE, SESSION_SECONDS, csrfFor, csrfMatches, issueSession, readOidcSessionId, readSession } from '../admin/admin-session.js';
-import { grantHolds, registerConsoleOidc, type ConsoleOidc } from './console-oidc.js';
+import { adminOfGrant, registerConsoleOidc, type ConsoleOidc } from './console-oidc.js';
+import { principalOf, refuseAccess } from '../admin/admin-role.js';
 import type { AuditFields } from '../audit/record.js';
 import { findAdminToken } from '../state/admin-tokens.js';
 import type { AdminTokenRecord } from '../state/schema.js';
@@ -91,26 +92,34 @@ function route(method: RouteEntry['method'], url: string, operation: string, jso
   return { config: { route: { method, url, dialect: 'operational', operation, authenticated: false, jsonBody } } };
 }
 
-/** The admin an OIDC session stands for: named by email, audited as `oidc:<email>`. */
-function oidcAdmin(email: string): AdminTokenRecord {
-  return { id: `oidc:${email}`, name: email, hash: '', hint: '', created_at: '', created_by: 'oidc', revoked_at: null };
-}
-
 type Who = { admin: AdminTokenRecord; session: string | null } | { refused: string };
 
 export function registerAdminRoutes(app: FastifyInstance, context: AdminServerContext): void {
   const lastRefusal = new Map<string, { at: number; suppressed: number }>();
   const refuse = (request: FastifyRequest, reply: FastifyReply, reason: string): FastifyReply => {
+    recordRefusal(request, reason);
+    return reply.code(401).header('www-authenticate', 'Bearer realm="gw admin"').send({ error: { message: `admin credential required: ${reason}`, code: 'admin_unauthorized' } });
+  };
+  /** A refusal is recorded (`admin.refused`) at most once per address (and admin) a minute; the rest are counted. */
+  const recordRefusal = (request: FastifyRequest, reason: string, admin?: AdminTokenRecord): void => {
     const now = Date.now();
-    const seen = lastRefusal.get(request.ip);
+    // A known admin's refusals are counted apart from anonymous ones, so a stranger's cannot hide theirs.
+    const refuser = admin ? `${request.ip} ${admin.id}` : request.ip;
+    const seen = lastRefusal.get(refuser);
     if (seen && now - seen.at < REFUSAL_WINDOW_MS) {
       seen.suppressed += 1;
     } else {
       if (lastRefusal.size > 10_000) lastRefusal.clear();
-      lastRefusal.set(request.ip, { at: now, suppressed: 0 });
-      context.audit({ kind: 'admin.refused', origin: request.ip, route: request.routeOptions.url ?? request.url.split('?')[0]!, data: { reason, method: request.method, earlier_refusals_not_recorded: seen?.suppressed ?? 0 } });
+      lastRefusal.set(refuser, { at: now, suppressed: 0 });
+      const who: Record<string, string> = admin ? { admin_id: admin.id, admin_name: admin.name, role: principalOf(admin).role } : {};
+      context.audit({ kind: 'admin.refused', origin: request.ip, route: request.routeOptions.url ?? request.url.split('?')[0]!, data: { reason, method: request.method, ...who, earlier_refusals_not_recorded: seen?.suppressed ?? 0 } });
     }
-    return reply.code(401).header('www-authenticate', 'Bearer realm="gw admin"').send({ error: { message: `admin credential required: ${reason}`, code: 'admin_unauthorized' } });
+  };
+
+  const refuseRole = (request: FastifyRequest, reply: FastifyReply, admin: AdminTokenRecord, reason: string): FastifyReply => {
+    recordRefusal(request, `role: ${reason}`, admin);
+    const { status, code } = new GatewayError('GW_ERR_ADMIN_ROLE_REFUSED');
+    return reply.code(status).header('cache-control', 'no-store').send({ error: { message: `Your role (${principalOf(admin).role}) does not allow this: ${reason}.`, code } });
   };
 
   const identify = (request: FastifyRequest): Who => {
@@ -128,7 +137,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
     if (session === undefined) return { refused: 'no admin token (Authorization: Bearer gwa-…) and no console session' };
     const tokenId = readSession(context.hubSecret, session, Date.now());
     const grant = tokenId === null ? null : readOidcSessionId(tokenId);
-    const admin = grant ? (grantHolds(state.settings, grant) ? oidcAdmin(grant.email) : undefined)
+    // An OIDC session stands for an email (audited as `oidc:<email>`), its role read from the settings now.
+    const admin = grant ? adminOfGrant(state.settings, grant) ?? undefined
       : tokenId === null ? undefined : (state.admin_tokens ?? []).find((record) => record.id === tokenId && record.revoked_at === null);
     if (!admin) return { refused: 'console session expired or its admin token revoked: sign in again' };
     if (request.method !== 'GET') {
@@ -144,8 +154,12 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
     if ('refused' in who) return refuse(request, reply, who.refused);
     const body = typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body) ? request.body as Record<string, unknown> : {};
     const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const adminRequest = { admin: who.admin, params: request.params as Record<string, string>, query, body };
+    // The role, on the hub, before the handler: a page that hides a button is a courtesy, this is the rule.
+    const refusal = refuseAccess(principalOf(who.admin), entry.access, () => entry.teamOf?.(context.store.snapshot(), adminRequest) ?? null);
+    if (refusal !== null) return refuseRole(request, reply, who.admin, refusal);
     try {
-      const answer = await entry.handler(context, { admin: who.admin, params: request.params as Record<string, string>, query, body });
+      const answer = await entry.handler(context, adminRequest);
       if (answer.change) {
         context.audit({
           kind: 'admin.change', origin: request.ip, route: entry.path, operation: entry.operation,
@@ -155,6 +169,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
       const extra = entry.operation !== 'admin.whoami' ? {} : context.personal ? { personal: true } : who.session ? { csrf: csrfFor(context.hubSecret, who.session) } : {};
       return reply.code(answer.status).header('cache-control', 'no-store').send(entry.operation === 'admin.whoami' ? { ...(answer.body as object), ...extra } : answer.body);
     } catch (error) {
+      if (error instanceof GatewayError && error.code === 'GW_ERR_ADMIN_ROLE_REFUSED') return refuseRole(request, reply, who.admin, error.message);
       // A refusal with a catalog code (src/errors.ts) keeps its status and code.
       if (error instanceof GatewayError) return reply.code(error.status).send({ error: { message: error.message, code: error.code } });
       const status = error instanceof AdminInputError ? 400 : error instanceof StateError ? (error.kind === 'usage' ? 400 : error.kind === 'refused' ? 409 : 500) : 500;
@@ -170,6 +185,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: AdminServerCo
   for (const [url, [file, type]] of Object.entries(consoleFiles())) {
     app.get(url, route('GET', url, 'console.file', false), async (_request, reply) => reply.headers({ ...CONSOLE_HEADERS, 'content-type': type }).send(await readFile(path.join(CONSOLE_DIR, file))));
   }
+  // A browser opening the gateway's address lands on the console, not on a JSON 404.
+  app.get('/', route('GET', '/', 'console.root', false), async (_request, reply) => reply.code(302).headers({ location: '/ui', 'cache-control': 'no-store' }).send());
   if (context.personal) return;
   app.post('/ui/login', route('POST', '/ui/login', 'console.login', false), async (request, reply) => {
     const form = new URLSearchParams(Buffer.isBuffer(request.gw?.rawBody) ? request.gw.rawBody.toString('utf8') : await readBody(request));

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { beginSignIn, finishSignIn, sameBrowser, signInCookie, type OidcClientConfig, type PendingSignIn } from '../hub/oidc-approval.js';
 import { SESSION_COOKIE, SESSION_SECONDS, issueSession, oidcSessionId, type OidcGrant } from '../admin/admin-session.js';
 import type { AuditFields } from '../audit/record.js';
-import type { Settings } from '../state/schema.js';
+import type { AdminTokenRecord, Settings } from '../state/schema.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
 
 export interface ConsoleOidc {
@@ -33,16 +33,29 @@ const BROWSER_COOKIE = 'gw_console_oidc';
 const COOKIE_PATH = '/ui/oidc';
 const MAX_PENDING = 1_000;
 
-/** What makes a signed-in email a console admin under the current settings; null when nothing does. */
+/**
+ * What makes a signed-in email a console admin under the current settings; null when nothing does.
+ * admin_emails and admin_group give the admin role; a role_groups group a narrower one (a
+ * team_admin group before a viewer group, in the setting's order).
+ */
 function grantFor(settings: Settings, email: string, groups: readonly string[]): OidcGrant | null {
   if (settings.admin_emails.includes(email)) return { email, group: null };
   if (settings.admin_group !== null && groups.includes(settings.admin_group)) return { email, group: settings.admin_group };
-  return null;
+  const member = settings.role_groups.filter((entry) => groups.includes(entry.group));
+  const chosen = member.find((entry) => entry.role === 'team_admin') ?? member[0];
+  return chosen ? { email, group: chosen.group } : null;
 }
 
-/** A session's grant still holds: the email still listed, or the group still the admin group. */
-export function grantHolds(settings: Settings, grant: OidcGrant): boolean {
-  return grant.group === null ? settings.admin_emails.includes(grant.email) : settings.admin_group === grant.group;
+/**
+ * The admin a session's grant stands for under the current settings, with its role, or null when
+ * the grant no longer holds (the email off the list, the group no longer admin_group nor in role_groups).
+ */
+export function adminOfGrant(settings: Settings, grant: OidcGrant): AdminTokenRecord | null {
+  const admin = { id: `oidc:${grant.email}`, name: grant.email, hash: '', hint: '', created_at: '', created_by: 'oidc', revoked_at: null };
+  if (grant.group === null) return settings.admin_emails.includes(grant.email) ? { ...admin, role: 'admin' } : null;
+  if (settings.admin_group === grant.group) return { ...admin, role: 'admin' };
+  const entry = settings.role_groups.find((candidate) => candidate.group === grant.group);
+  return entry ? { ...admin, role: entry.role, teams: entry.teams } : null;
 }
 
 export function registerConsoleOidc(app: FastifyInstance, oidc: ConsoleOidc, context: Context): void {
@@ -99,10 +112,10 @@ export function registerConsoleOidc(app: FastifyInstance, oidc: ConsoleOidc, con
     }
     const grant = grantFor(context.settings(), email, groups);
     if (!grant) {
-      context.audit({ kind: 'admin.refused', origin: request.ip, route: CALLBACK, person: email, data: { reason: 'console sign-in through OIDC by someone neither in admin_emails nor in admin_group', method: 'GET', issuer: config.issuer } });
-      return page(reply, 403, 'Not an admin', `Signed in as ${email}, who is not an admin of this hub (the hub's settings admin_emails and admin_group decide).`);
+      context.audit({ kind: 'admin.refused', origin: request.ip, route: CALLBACK, person: email, data: { reason: 'console sign-in through OIDC by someone neither in admin_emails nor in admin_group or role_groups', method: 'GET', issuer: config.issuer } });
+      return page(reply, 403, 'Not an admin', `Signed in as ${email}, who is not an admin of this hub (the hub's settings admin_emails, admin_group and role_groups decide).`);
     }
-    context.audit({ kind: 'admin.sign_in', origin: request.ip, route: CALLBACK, person: email, data: { admin_id: `oidc:${email}`, admin_name: email, via: 'oidc', issuer: config.issuer, granted_by: grant.group === null ? 'admin_emails' : `admin_group:${grant.group}` } });
+    context.audit({ kind: 'admin.sign_in', origin: request.ip, route: CALLBACK, person: email, data: { admin_id: `oidc:${email}`, admin_name: email, via: 'oidc', issuer: config.issuer, granted_by: grant.group === null ? 'admin_emails' : grant.group === context.settings().admin_group ? `admin_group:${grant.group}` : `role_groups:${grant.group}`, role: adminOfGrant(context.settings(), grant)?.role ?? 'admin' } });
     const secure = request.protocol === 'https' ? '; Secure' : '';
     const session = `${SESSION_COOKIE}=${issueSession(context.hubSecret, oidcSessionId(grant), Date.now())}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_SECONDS}${secure}`;
     return reply.code(303).headers({ location: '/ui', 'cache-control': 'no-store',

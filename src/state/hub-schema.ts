@@ -84,6 +84,22 @@ export interface AdminTokenRecord {
   /** Who made it: `cli:<user>@<host>` or the admin token id that made it over the API. */
   created_by: string;
   revoked_at: string | null;
+  /** What it may do (docs/console.md, Roles); absent on tokens made before roles: admin. */
+  role?: AdminRole;
+  /** A team_admin's teams: what it may change. */
+  teams?: string[];
+}
+
+/** admin: everything; team_admin: their teams' people, keys, budgets and policies; viewer: read-only. */
+export type AdminRole = 'admin' | 'team_admin' | 'viewer';
+export const ADMIN_ROLES: readonly AdminRole[] = ['admin', 'team_admin', 'viewer'];
+
+/** An OIDC group that gives its members a console role (the setting role_groups, role-groups.ts). */
+export interface RoleGroup {
+  group: string;
+  role: 'team_admin' | 'viewer';
+  /** A team_admin group's teams; empty for a viewer group. */
+  teams: string[];
 }
 
 /** A CLI change waiting to become an `admin.change` audit record (src/state/admin-outbox.ts). */

@@ -4,7 +4,7 @@
 // stored as `env:NAME` (read from gw's environment at start) or, when the user
 // insists, literally: the file is 0600 for that reason.
 import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRoute } from './governance-schema.js';
-import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
+import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord, RoleGroup } from './hub-schema.js';
 import type { StoredMcpServer } from './mcp-servers.js';
 import type { StoredClaudeSettings } from './claude-settings-schema.js';
 
@@ -99,6 +99,8 @@ export interface Settings {
   admin_group: string | null;
   /** Hub: `GROUP=TEAM` pairs; an OIDC sign-in places the person in the team of the first group they have (added if new). */
   oidc_group_teams: string[];
+  /** Hub: OIDC groups that give a console sign-in a narrower role (role-groups.ts). */
+  role_groups: RoleGroup[];
 }
 
 /** A provider added with `gw providers add`; wins over the environment's provider of the same name. */
@@ -173,6 +175,7 @@ export const DEFAULT_SETTINGS: Settings = {
   admin_emails: [],
   admin_group: null,
   oidc_group_teams: [],
+  role_groups: [],
 };
 
 export function emptyState(): StateData {

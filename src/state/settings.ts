@@ -8,6 +8,7 @@ import { StateInputError, StateRefusedError } from './state-errors.js';
 import type { StateUpdater } from './state-updater.js';
 import { validateTeamName } from './team-name.js';
 import { formatByteSize, parseByteSize } from './byte-size.js';
+import { formatRoleGroups, isRoleGroups, parseRoleGroups, verifyRoleGroups } from './role-groups.js';
 
 export type SettingName = keyof Settings;
 
@@ -232,6 +233,14 @@ export const SETTING_DEFINITIONS: { [K in SettingName]: SettingDefinition<K> } =
     parse: (text) => parseGroupTeams(text),
     check: (value): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === 'string' && GROUP_TEAM.test(entry)),
     format: (value) => (value.length === 0 ? 'none' : value.join(',')),
+  },
+  role_groups: {
+    name: 'role_groups',
+    description: 'Hub: OIDC groups whose members sign in to the console with a narrower role: GROUP=viewer or GROUP=team_admin:TEAM[+TEAM], comma-separated, or none.',
+    parse: (text) => parseRoleGroups(text),
+    check: isRoleGroups,
+    format: formatRoleGroups,
+    verify: verifyRoleGroups,
   },
 };
 

@@ -3,7 +3,7 @@ import { StateInputError } from './state-errors.js';
 
 const TEAM_NAME = /^[a-z0-9_-]{1,64}$/;
 
-function isValidTeamName(name: string): boolean {
+export function isValidTeamName(name: string): boolean {
   return TEAM_NAME.test(name);
 }
 

@@ -16,16 +16,19 @@ export function registerAdminCommand(program: Command, context: CliContext): voi
   tokens.command('create')
     .description('Make an admin token (shown once)')
     .requiredOption('--name <name>', 'who holds it (an email, or a label such as ci)')
+    .option('--role <role>', 'admin (everything), team_admin (their teams\' people, keys, budgets and policies) or viewer (read-only)', 'admin')
+    .option('--team <team>', 'a team_admin\'s team (repeat for more)', (value: string, previous: string[]) => [...previous, value], [])
     .option('--home <dir>', HOME_HELP).option('--hub <url>', HUB_HELP)
-    .action(async (options: { name: string; home?: string; hub?: string }) => {
+    .action(async (options: { name: string; role: string; team: string[]; home?: string; hub?: string }) => {
       const hub = await remoteHub(options.hub, context, options.home);
       const made = hub
-        ? await callHub<{ id: string; token: string }>(hub, 'POST', '/admin/api/admin-tokens', { name: options.name })
+        ? await callHub<{ id: string; token: string }>(hub, 'POST', '/admin/api/admin-tokens', { name: options.name, role: options.role, teams: options.team })
         : await withStore(context, options.home, (store) => store.update((draft) => {
-          const { record, token } = addAdminToken(draft, { name: options.name, createdBy: cliActor(), now: store.now() });
+          const { record, token } = addAdminToken(draft, { name: options.name, createdBy: cliActor(), now: store.now(), role: options.role, teams: options.team });
           return { id: record.id, token };
         }));
-      context.stderr.write(`created admin token ${made.id} for ${options.name}; it is shown only once:\n`);
+      const teams = options.team.length > 0 ? ` of ${options.team.join(', ')}` : '';
+      context.stderr.write(`created admin token ${made.id} for ${options.name} (${options.role}${teams}); it is shown only once:\n`);
       context.stdout.write(`${made.token}\n`);
     });
   tokens.command('list')
@@ -34,11 +37,11 @@ export function registerAdminCommand(program: Command, context: CliContext): voi
     .action(async (options: { json?: boolean; home?: string; hub?: string }) => {
       const hub = await remoteHub(options.hub, context, options.home);
       const list = hub
-        ? await callHub<Array<{ id: string; name: string; hint: string; created_at: string; created_by: string; revoked_at: string | null }>>(hub, 'GET', '/admin/api/admin-tokens')
+        ? await callHub<Array<{ id: string; name: string; hint: string; created_at: string; created_by: string; revoked_at: string | null; role?: string; teams?: string[] }>>(hub, 'GET', '/admin/api/admin-tokens')
         : await withStore(context, options.home, async (store) => adminTokensOf(store.snapshot()).map(({ hash: _hash, ...record }) => record));
       if (options.json) return context.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
-      context.stdout.write(formatTable([['ID', 'NAME', 'TOKEN', 'CREATED', 'BY', 'STATUS'], ...list.map((record) => [
-        record.id, record.name, record.hint, record.created_at, record.created_by, record.revoked_at === null ? 'active' : `revoked ${record.revoked_at}`,
+      context.stdout.write(formatTable([['ID', 'NAME', 'ROLE', 'TOKEN', 'CREATED', 'BY', 'STATUS'], ...list.map((record) => [
+        record.id, record.name, `${record.role ?? 'admin'}${record.teams?.length ? ` (${record.teams.join(',')})` : ''}`, record.hint, record.created_at, record.created_by, record.revoked_at === null ? 'active' : `revoked ${record.revoked_at}`,
       ])]));
     });
   tokens.command('revoke')

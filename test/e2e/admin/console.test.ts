@@ -313,6 +313,8 @@ describe('a laptop sidecar', () => {
   }, 60_000);
 });
 
+const GROUPS: Record<string, string[]> = { 'lead@example.com': ['gw-admins', 'staff'], 'reader@example.com': ['gw-readers', 'staff'] };
+
 describe('admins signing in through the hub\'s OpenID Connect provider', () => {
   let idp: Server;
   let issuer: string;
@@ -333,15 +335,15 @@ describe('admins signing in through the hub\'s OpenID Connect provider', () => {
         client_id: 'gw-hub', client_secret: OIDC_SECRET, redirect_uris: [`${rig.hub.url}/device/oidc/callback`, `${rig.hub.url}/ui/oidc/callback`],
         grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic',
       }],
-      // Whoever signs in is who they type; lead@ is in the gw-admins group, nobody else is.
-      findAccount: async (_context, id) => ({ accountId: id, claims: async () => ({ sub: id, email: id, email_verified: true, groups: id === 'lead@example.com' ? ['gw-admins', 'staff'] : ['staff'] }) }),
+      // Whoever signs in is who they type; lead@ is in the gw-admins group, reader@ in gw-readers (a viewer group).
+      findAccount: async (_context, id) => ({ accountId: id, claims: async () => ({ sub: id, email: id, email_verified: true, groups: GROUPS[id] ?? ['staff'] }) }),
       claims: { openid: ['sub'], email: ['email', 'email_verified', 'groups'] },
       cookies: { keys: ['gw-console-test-cookie-key'] },
       features: { devInteractions: { enabled: true } },
     });
     idp.on('request', provider.callback());
     for (const [name, value] of [['oidc_issuer', issuer], ['oidc_client_id', 'gw-hub'], ['oidc_client_secret', 'env:GW_OIDC_SECRET'], ['public_url', rig.hub.url],
-      ['admin_emails', 'ops2@example.com'], ['admin_group', 'gw-admins']]) {
+      ['admin_emails', 'ops2@example.com'], ['admin_group', 'gw-admins'], ['role_groups', 'gw-readers=viewer']]) {
       await runChecked(['settings', 'set', name!, value!], rig.hub.home);
     }
     // The running hub reads the settings on its next poll.
@@ -400,6 +402,26 @@ describe('admins signing in through the hub\'s OpenID Connect provider', () => {
     } finally {
       await browser.close();
       await runChecked(['settings', 'set', 'admin_group', 'gw-admins'], rig.hub.home);
+    }
+  }, 40_000);
+
+  it('a member of a role_groups viewer group signs in as a viewer: reads, is refused a change, and loses the session when the group goes', async () => {
+    const { browser, tab } = await signIn('reader@example.com');
+    try {
+      await tab.getByText('Signed in as reader@example.com').waitFor();
+      expect(await tab.getByTestId('role').textContent()).toBe('viewer: read-only');
+      await tab.getByRole('button', { name: 'Teams' }).click();
+      await tab.getByLabel('Name').fill('reader-made');
+      await tab.getByRole('button', { name: 'Create team' }).click();
+      expect(await tab.getByRole('alert').textContent()).toMatch(/Your role \(viewer\) does not allow this/);
+      const records = await readAudit(rig.hub.home);
+      expect(records.find((record) => record.kind === 'admin.sign_in' && record.person === 'reader@example.com')?.data).toMatchObject({ via: 'oidc', granted_by: 'role_groups:gw-readers', role: 'viewer' });
+      const whoami = () => tab.evaluate(async () => (await fetch('/admin/api/whoami')).status);
+      expect(await whoami()).toBe(200);
+      await runChecked(['settings', 'set', 'role_groups', 'none'], rig.hub.home);
+      await expect.poll(whoami, { timeout: 10_000 }).toBe(401);
+    } finally {
+      await browser.close();
     }
   }, 40_000);
 
