@@ -107,7 +107,10 @@ describe('a team_admin of eng', () => {
     await page.getByRole('cell', { name: 'bo@example.com', exact: true }).waitFor();
 
     await setBudget(`team:${TEAM}`);
-    await page.getByRole('table', { name: 'Budgets in force' }).getByRole('cell', { name: `team:${TEAM}`, exact: true }).waitFor();
+    const budget = page.getByRole('table', { name: 'Budgets in force' }).getByRole('row', { name: new RegExp(`team:${TEAM}`) });
+    await budget.waitFor();
+    // Spent and left this period beside the budget: nothing spent of the $5 yet.
+    await expect.poll(async () => [await budget.getByTestId('spent').textContent(), await budget.getByTestId('left').textContent()]).toEqual(['$0.000000', '$5.000000']);
     await setBudget(`team:${OTHER}`);
     expect(await alertText()).toMatch(REFUSED);
 
