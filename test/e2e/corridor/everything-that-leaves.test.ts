@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { FORWARDED_REQUEST_HEADERS } from '../../../src/pipeline/attempt/upstream-headers.js';
+import { FORWARDED_REQUEST_HEADERS } from '../../../src/pipeline/attempt/header-rules.js';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { listFiles, readAudit, sleep, waitUntil } from '../helpers.js';
