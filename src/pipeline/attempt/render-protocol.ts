@@ -33,7 +33,6 @@ export function renderProtocol(version: string): string {
     '  provider the body goes byte for byte; only `model` is rewritten when a route or `provider/model` renames it.',
     '- `GET /v1/models`: to an Anthropic caller (an `anthropic-version` header or a Claude Code user-agent),',
     "  Anthropic's list shape with bare `claude-*` ids, filtered by the caller's model allow-list.",
-    '- `POST /v1/metrics`, `/v1/logs`, `/v1/traces`: OTLP/HTTP telemetry (JSON or protobuf, with a length or chunked).',
     '- Errors on these routes use the Anthropic envelope: `{"type":"error","error":{"type","message"}}`.',
     '',
     renderTable('forward'),
