@@ -51,7 +51,7 @@ const FORWARDED = HEADER_RULES.filter((rule) => rule.treatment === 'forward');
 /** Exact names gw forwards (user-agent apart: it gets gw's suffix). */
 export const FORWARDED_REQUEST_HEADERS: ReadonlySet<string> = new Set(FORWARDED.filter((rule) => !rule.prefix && rule.name !== 'user-agent').map((rule) => rule.name));
 /** Name prefixes gw forwards: every header that starts with one. */
-export const FORWARDED_REQUEST_PREFIXES: readonly string[] = FORWARDED.filter((rule) => rule.prefix).map((rule) => rule.name);
+const FORWARDED_REQUEST_PREFIXES: readonly string[] = FORWARDED.filter((rule) => rule.prefix).map((rule) => rule.name);
 
 /** Whether a client header (lower-case) crosses to a provider. */
 export function isForwardedHeader(name: string): boolean {
