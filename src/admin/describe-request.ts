@@ -36,7 +36,7 @@ const OPERATION_WORDS: Record<string, string> = {
 };
 
 /** Calls that list or probe: gw's own traffic, not model use (as is every `hub.` operation, isControlPlaneCall). */
-export const CONTROL_OPERATIONS: ReadonlySet<string> = new Set(['models.list', 'models.list.anthropic', 'genai.models.list', 'models.retrieve', 'health', 'metrics', 'probe']);
+export const CONTROL_OPERATIONS: ReadonlySet<string> = new Set(['models.list', 'models.list.anthropic', 'genai.models.list', 'models.retrieve', 'health', 'metrics', 'probe', 'protocol']);
 
 /** What an MCP client sends to set up or keep a session, not to use a tool. */
 function isMcpHandshake(method: string | undefined): boolean {

@@ -48,7 +48,7 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
 
   // 5–7 for the merged model list: every provider policy allows.
   if (call.operation === 'models.list' || call.operation === 'genai.models.list') {
-    return listModels(call.dialect, planCatalogTargets(services, governed), services, request.signal, trace);
+    return listModels(call.dialect, planCatalogTargets(services, governed), services, request.signal, trace, governed.policies);
   }
 
   // 5. plan targets (a shared resource-id store first fetches ids another instance remembered)

@@ -107,6 +107,8 @@ function buildRouteTable(): RouteEntry[] {
     { method: 'GET', url: '/metrics', dialect: 'operational', operation: 'metrics', authenticated: false, jsonBody: false },
     // Claude Code probes its base URL with an unauthenticated HEAD before the first call.
     { method: 'HEAD', url: '/', dialect: 'operational', operation: 'probe', authenticated: false, jsonBody: false },
+    // What gw forwards, consumes and adds, as Claude Code's gateway protocol has a gateway state it (render-protocol.ts).
+    { method: 'GET', url: '/protocol', dialect: 'operational', operation: 'protocol', authenticated: false, jsonBody: false },
     ...mount('/v1', 'anthropic', ANTHROPIC_ROUTES),
     ...mount('/v1', 'openai', OPENAI_ROUTES),
     ...mount('/openai/v1', 'openai', OPENAI_ROUTES),
@@ -138,6 +140,13 @@ function buildRouteTable(): RouteEntry[] {
 }
 
 export const ROUTE_TABLE: readonly RouteEntry[] = buildRouteTable();
+
+/** An Anthropic SDK sends anthropic-version on every call; Claude Code's own calls (telemetry too) say claude-cli/ in the user-agent. */
+export function isAnthropicCaller(headers: Record<string, string | string[] | undefined>): boolean {
+  if (headers['anthropic-version'] !== undefined) return true;
+  const agent = headers['user-agent'];
+  return typeof agent === 'string' && agent.startsWith('claude-cli/');
+}
 
 /** For a path no route matched: which dialect's error shape the caller most likely reads. */
 export function guessDialect(path: string): RouteDialect {

@@ -58,6 +58,8 @@ export interface ProviderAdapter {
   rerank?: RerankMapper;
   /** Its model catalog already names models the way gw routes them (another gw, the mock): listed as they are. */
   catalogIdsRoute?: boolean;
+  /** Another gw: it reads gw's hop count (x-gw-hops), which no other provider is sent. */
+  countsHops?: boolean;
 }
 
 /** gw's rerank request (Cohere-like, src/providers/rerank-wire.ts) ⇄ one provider's format. */

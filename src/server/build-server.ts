@@ -26,6 +26,8 @@ import { registerAdminRoutes, type AdminServerContext } from './admin-routes.js'
 import { registerMcpRoute } from './mcp-route.js';
 import type { UpstreamServers } from '../mcp/upstream-servers.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
+import { renderProtocol } from '../pipeline/govern/render-protocol.js';
+import { GATEWAY_VERSION } from '../pipeline/govern/upstream-headers.js';
 
 export interface ServerOptions {
   tls?: { cert: Buffer; key: Buffer };
@@ -121,6 +123,8 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
   app.get('/metrics', { config: { route: operational('GET', '/metrics', 'metrics') } }, async (_request, reply) =>
     reply.type('text/plain; version=0.0.4; charset=utf-8').send(await services.metrics.render()));
   app.head('/', { config: { route: operational('HEAD', '/', 'probe') } }, async (_request, reply) => reply.code(200).send());
+  app.get('/protocol', { config: { route: operational('GET', '/protocol', 'protocol') } }, async (_request, reply) =>
+    reply.type('text/markdown; charset=utf-8').send(renderProtocol(GATEWAY_VERSION)));
   if (options.hub) registerHubRoutes(app, options.hub);
   if (options.admin) registerAdminRoutes(app, options.admin);
   if (options.mcp) registerMcpRoute(app, services, options.mcp);

@@ -15,7 +15,7 @@ import type { BodySizeRule } from '../pipeline/door/limit-body-size.js';
 import { createLocalGuard, type GuardOptions } from '../pipeline/door/local-guard.js';
 import { newRequestState } from '../pipeline/request-state.js';
 import type { RouteDialect } from '../canonical/dialect.js';
-import { guessDialect } from '../pipeline/route-table.js';
+import { guessDialect, isAnthropicCaller } from '../pipeline/route-table.js';
 import { sendError } from './send-error.js';
 import './fastify-request.js';
 
@@ -42,10 +42,14 @@ export type DoorOptions = GuardOptions;
 
 export type UpgradeAdmission = Admission;
 
-/** `/v1/models` serves Anthropic clients too: they announce themselves with anthropic-version. */
-function dialectFor(request: FastifyRequest, dialect: RouteDialect): RouteDialect {
-  if (dialect === 'openai' && request.headers['anthropic-version'] && /\/models(\/|$|\?)/.test(request.url)) return 'anthropic';
-  return dialect;
+/**
+ * `/v1/models` serves Anthropic clients too, and a path gw does not serve answers in the
+ * caller's shape: an Anthropic SDK announces itself with anthropic-version, Claude Code with
+ * its user-agent (its telemetry exporter sends no anthropic-version).
+ */
+function dialectFor(request: FastifyRequest, dialect: RouteDialect, known: boolean): RouteDialect {
+  if (dialect !== 'openai' || !isAnthropicCaller(request.headers)) return dialect;
+  return !known || /\/models(\/|$|\?)/.test(request.url) ? 'anthropic' : dialect;
 }
 
 function bodyRequest(request: FastifyRequest): BodyRequest {
@@ -60,7 +64,7 @@ export function createDoor(services: GatewayServices, people: PersonalIdentity |
 
   async function onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const route = request.routeOptions.config.route ?? null;
-    const dialect = dialectFor(request, route?.dialect ?? guessDialect(request.url));
+    const dialect = dialectFor(request, route?.dialect ?? guessDialect(request.url), route !== null);
     request.gw = newRequestState(route, dialect);
     request.gw.origin = request.ip;
     if (!route?.authenticated) {

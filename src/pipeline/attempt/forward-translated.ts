@@ -20,6 +20,7 @@ import type { RequestTrace } from '../request-trace.js';
 import { createOutputPartHold } from '../relay/scan-output.js';
 import { sendToProvider } from './send-to-provider.js';
 import type { AttemptCall } from './attempt-call.js';
+import { forwardedHeaderDialect } from '../govern/header-rules.js';
 import { toAuditTokens } from '../relay/audit-tokens.js';
 import { randomUUID } from 'node:crypto';
 
@@ -107,11 +108,14 @@ function providerError(codec: DialectCodec, status: number, body: unknown, retry
   return new GatewayError('GW_ERR_UPSTREAM_REJECTED', { status: decoded.status || status, kind: decoded.kind, message: decoded.message, headers });
 }
 
-/** Headers that only mean something in the client's dialect are not sent to a provider of another. */
+/** A header that belongs to another dialect (anthropic-*, header-rules.ts) means nothing to this provider. */
 function withoutClientDialectHeaders(headers: PipelineRequest['headers'], adapter: ProviderAdapter): PipelineRequest['headers'] {
-  if (adapter.dialect === 'anthropic') return headers;
-  const { 'anthropic-version': _version, 'anthropic-beta': _beta, ...rest } = headers;
-  return rest;
+  const kept: PipelineRequest['headers'] = {};
+  for (const name in headers) {
+    const dialect = forwardedHeaderDialect(name);
+    if (dialect === undefined || dialect === adapter.dialect) kept[name] = headers[name];
+  }
+  return kept;
 }
 
 function noteWarnings(trace: RequestTrace, warnings: TranslationWarning[], services: GatewayServices): void {

@@ -11,6 +11,8 @@ import { readJsonBody } from '../relay/read-json-reply.js';
 import type { RequestTrace } from '../request-trace.js';
 import { sendToProvider } from './send-to-provider.js';
 import { toAbortSignal, type CancelSignal } from '../../upstream/cancel-signal.js';
+import { evaluateModelAccess } from '../../policy/evaluate-policy.js';
+import type { PolicyRecord } from '../../policy/policy-record.js';
 
 const CATALOG_TTL_MS = 5 * 60_000;
 const CATALOG_TIMEOUT_MS = 10_000;
@@ -61,10 +63,30 @@ async function catalogOf(target: Target, services: GatewayServices, signal: Canc
   }
 }
 
-export async function listModels(dialect: WireDialect, targets: readonly Target[], services: GatewayServices, signal: CancelSignal, trace: RequestTrace): Promise<PipelineResponse> {
+export async function listModels(dialect: WireDialect, targets: readonly Target[], services: GatewayServices, signal: CancelSignal, trace: RequestTrace, policies: readonly PolicyRecord[] = []): Promise<PipelineResponse> {
   const catalogs = await Promise.all(targets.map((target) => catalogOf(target, services, signal, trace)));
   const ids = [...new Set(catalogs.flat())];
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: encodeModelList(dialect, ids) };
+  const listed = dialect === 'anthropic' ? claudeIds(ids, policies) : ids;
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: encodeModelList(dialect, listed) };
+}
+
+/**
+ * An Anthropic caller (Claude Code's model discovery) reads bare `claude-{family}-…` ids, as
+ * Anthropic's own list and the reference gateway give them: its model-family logic keys on that
+ * shape. gw routes a bare claude-* id to its Anthropic provider, so the bare id works for
+ * messages and count_tokens. The mock's models are no Claude, and a model the caller's policy
+ * refuses is not offered.
+ */
+function claudeIds(ids: readonly string[], policies: readonly PolicyRecord[]): string[] {
+  const bare = new Set<string>();
+  for (const id of ids) {
+    const slash = id.indexOf('/');
+    const name = id.slice(slash + 1);
+    if (slash < 0 || id.startsWith('mock/') || !name.startsWith('claude-')) continue;
+    const refused = evaluateModelAccess(policies, { model: id, modelAliases: [name] }).some((refusal) => !refusal.shadow);
+    if (!refused) bare.add(name);
+  }
+  return [...bare];
 }
 
 function encodeModelList(dialect: WireDialect, ids: string[]): unknown {

@@ -46,7 +46,9 @@ export function describeProviderCall(target: Target, call: UpstreamCall, clientH
   if (url === null) {
     throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', { message: `Provider ${target.provider.name} (${adapter.kind}) does not offer ${call.operation}.` });
   }
-  const headers = buildUpstreamHeaders(clientHeaders, { auth: adapter.authHeaders(target.provider), defaults: adapter.defaultHeaders(target.provider) });
+  const headers = buildUpstreamHeaders(clientHeaders, {
+    auth: adapter.authHeaders(target.provider), defaults: adapter.defaultHeaders(target.provider), countsHops: adapter.countsHops === true,
+  });
   return { adapter, url, headers };
 }
 

@@ -1,14 +1,10 @@
-// Headers that cross the gateway. Upstream requests are built from an allow-list:
-// client credentials, cookies, Host, hop-by-hop headers (and any header named in
-// Connection) never leave; the provider's own credential is added afterwards.
+// Headers that cross the gateway. Upstream requests are built from an allow-list
+// (header-rules.ts, also served as GET /protocol): client credentials, cookies, Host,
+// hop-by-hop headers (and any header named in Connection) never leave; the provider's
+// own credential is added afterwards.
 // Responses drop hop-by-hop headers and cookies too.
 import { GatewayError } from '../../errors.js';
-
-/** Client headers a provider may need: API versions and betas, idempotency, content negotiation. */
-export const FORWARDED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
-  'content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta', 'openai-organization', 'openai-project',
-  'idempotency-key', 'x-goog-api-client', 'x-server-timeout',
-]);
+import { isForwardedHeader } from './header-rules.js';
 
 // RFC 9110 §7.6.1, plus headers Node/undici handle themselves.
 const HOP_BY_HOP = new Set([
@@ -48,7 +44,7 @@ function readHops(headers: IncomingHeaders): number {
 
 /**
  * The client's header values that go upstream, by name: the allow-listed headers and the
- * User-Agent (sent after gw's own). What DLP scans (govern-request.ts) and what
+ * User-Agent (sent with gw's suffix). What DLP scans (govern-request.ts) and what
  * buildUpstreamHeaders copies are this one list, so a header added to the allow-list is scanned too.
  */
 export function forwardedClientHeaders(client: IncomingHeaders): Record<string, string> {
@@ -56,7 +52,7 @@ export function forwardedClientHeaders(client: IncomingHeaders): Record<string, 
   const headers: Record<string, string> = {};
   // for…in over the parsed headers (a plain object) instead of Object.entries: no array of pairs per request.
   for (const name in client) {
-    if (!FORWARDED_REQUEST_HEADERS.has(name) || dropped.has(name)) continue;
+    if (!isForwardedHeader(name) || dropped.has(name)) continue;
     const text = single(client[name]);
     if (text !== undefined) headers[name] = text;
   }
@@ -65,14 +61,24 @@ export function forwardedClientHeaders(client: IncomingHeaders): Record<string, 
   return headers;
 }
 
-export function buildUpstreamHeaders(client: IncomingHeaders, provider: { auth: Record<string, string>; defaults: Record<string, string> }): Record<string, string> {
+export interface UpstreamHeaderSource {
+  auth: Record<string, string>;
+  defaults: Record<string, string>;
+  /** Another gw: the hop count goes to it (and only to it), so a chain of gateways that loops ends. */
+  countsHops?: boolean;
+}
+
+export function buildUpstreamHeaders(client: IncomingHeaders, provider: UpstreamHeaderSource): Record<string, string> {
   const headers = forwardedClientHeaders(client);
   const clientAgent = headers['user-agent'];
   for (const name in provider.defaults) if (name !== 'user-agent') headers[name] ??= provider.defaults[name]!;
-  headers['user-agent'] = clientAgent ? `${GATEWAY_USER_AGENT} ${clientAgent}` : GATEWAY_USER_AGENT;
+  // The client's own agent first, as Claude Code's gateway protocol asks; gw says it was there after it.
+  headers['user-agent'] = clientAgent ? `${clientAgent} ${GATEWAY_USER_AGENT}` : GATEWAY_USER_AGENT;
   // Usage and error parsing read the body, so it must not come back compressed.
   headers['accept-encoding'] = 'identity';
-  headers[HOPS_HEADER] = String(readHops(client) + 1);
+  // Read (and a loop refused) on every call; sent on only to another gw.
+  const hops = readHops(client) + 1;
+  if (provider.countsHops === true) headers[HOPS_HEADER] = String(hops);
   // The provider's credential last, over anything of the same name (this object is ours alone).
   for (const name in provider.auth) headers[name] = provider.auth[name]!;
   return headers;

@@ -19,4 +19,5 @@ export const gatewayAdapter: ProviderAdapter = {
   // OpenAI and Anthropic bodies name the model; GenAI paths name it inside clientPath, forwarded as is.
   modelInBody: () => true,
   catalogIdsRoute: true,
+  countsHops: true,
 };

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { FORWARDED_REQUEST_HEADERS } from '../../../src/pipeline/govern/upstream-headers.js';
+import { FORWARDED_REQUEST_HEADERS } from '../../../src/pipeline/govern/header-rules.js';
 import { runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
 import { SAMPLES } from '../../dlp/samples.js';
 import { listFiles, readAudit, sleep, waitUntil } from '../helpers.js';
@@ -41,8 +41,8 @@ interface Probe {
 const hello = (model = GPT) => ({ model, messages: [{ role: 'user', content: 'hello' }] });
 const padding = ' plain words follow'.repeat(6);
 
-/** The forwarded headers, each carrying the secret (the User-Agent is forwarded too, after gw's own). */
-const HEADER_PROBES: Record<string, Probe> = Object.fromEntries([...FORWARDED_REQUEST_HEADERS, 'user-agent'].map((name) => {
+/** The forwarded headers, each carrying the secret (the User-Agent too, and one of each forwarded prefix: anthropic-*, x-stainless-*). */
+const HEADER_PROBES: Record<string, Probe> = Object.fromEntries([...FORWARDED_REQUEST_HEADERS, 'user-agent', 'anthropic-version', 'anthropic-beta', 'x-stainless-lang'].map((name) => {
   const value = name === 'content-type' ? `application/json; note=${PAT}` : name === 'accept' ? `application/json, x/${PAT}` : `v ${PAT}`;
   return [`header ${name}`, { method: 'POST', path: '/v1/chat/completions', headers: { [name]: value }, json: hello(), rule: 'github_token', place: `header:${name}` }];
 }));

@@ -136,11 +136,12 @@ describe('messages', () => {
 });
 
 describe('GET /v1/models with anthropic-version', () => {
-  it('answers in the Anthropic list shape with provider-prefixed ids', async () => {
+  it('answers in the Anthropic list shape with bare claude-* ids, as Claude Code\'s model discovery reads them (issue 39)', async () => {
     const models: Anthropic.ModelInfo[] = [];
     for await (const model of client.models.list()) models.push(model);
     const ids = models.map((model) => model.id);
-    expect(ids).toEqual(expect.arrayContaining(['anthropic/claude-sonnet-4-20250514', 'openai/gpt-4o-mini', 'gemini/gemini-2.5-flash']));
+    expect(ids).toEqual(expect.arrayContaining(['claude-sonnet-4-20250514']));
+    expect(ids.filter((id) => !id.startsWith('claude-'))).toEqual([]);
     expect(models.every((model) => model.type === 'model')).toBe(true);
 
     const raw = await fetch(`${rig.gw.url}/v1/models`, { headers: { 'x-api-key': rig.key, 'anthropic-version': '2023-06-01' } });

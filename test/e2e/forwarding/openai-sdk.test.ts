@@ -39,10 +39,11 @@ describe('chat completions', () => {
     expect(upstream.path).toBe('/v1/chat/completions');
     expect(upstream.body).toBe(withModel(sent.bodies.at(-1)!, 'openai/gpt-4o', 'gpt-4o'));
     expectUpstreamCredentials(upstream, 'openai', rig.openai, rig.key);
-    expect(upstream.headers['x-gw-hops']).toBe('1');
-    expect(upstream.headers['user-agent']).toMatch(/^gw\/\S+ OpenAI\/JS/);
-    // Client SDK telemetry headers are not on the allow-list.
-    expect(upstream.headers['x-stainless-lang']).toBeUndefined();
+    // The hop count goes only to another gw (header-rules.ts).
+    expect(upstream.headers['x-gw-hops']).toBeUndefined();
+    expect(upstream.headers['user-agent']).toMatch(/^OpenAI\/JS \S+ gw\/\S+$/);
+    // The SDK's x-stainless-* headers cross unchanged, as Claude Code's gateway protocol asks.
+    expect(upstream.headers['x-stainless-lang']).toBe('js');
 
     const audit = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
     expect(audit).toMatchObject({

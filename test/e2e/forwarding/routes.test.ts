@@ -1,6 +1,7 @@
 // Routing and header rules through `gw serve` to the three fakes: the passthrough
 // prefixes (rest of the path forwarded verbatim), hop-by-hop headers dropped
-// (also those named in Connection), the x-gw-hops loop stop, and a provider URL
+// (also those named in Connection), the x-gw-hops loop stop (the count itself goes only to
+// another gw: test/pipeline/govern/upstream-headers.test.ts), and a provider URL
 // that points at gw itself skipped at start.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +76,7 @@ describe('passthrough prefixes', () => {
 });
 
 describe('headers', () => {
-  it('hop-by-hop headers and any header named in Connection are dropped; x-gw-hops counts up', async () => {
+  it('hop-by-hop headers and any header named in Connection are dropped; x-gw-hops is read, never sent to Anthropic', async () => {
     const body = JSON.stringify({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hop' }] });
     const status = await new Promise<number>((resolve, reject) => {
       const request = http.request(`${rig.gw.url}/v1/messages`, {
@@ -93,7 +94,7 @@ describe('headers', () => {
     const { headers } = last(rig.anthropic);
     for (const name of ['anthropic-beta', 'keep-alive', 'te', 'proxy-authorization', 'cookie']) expect(headers[name], name).toBeUndefined();
     expect(headers['anthropic-version']).toBe('2023-06-01');
-    expect(headers['x-gw-hops']).toBe('4');
+    expect(headers['x-gw-hops']).toBeUndefined();
     expectUpstreamCredentials(last(rig.anthropic), 'anthropic', rig.anthropic, rig.key);
   });
 
