@@ -41,16 +41,14 @@ export interface GwTarget {
 }
 
 /** A wildcard listener is reached on loopback from this machine. */
-function localUrl(url: string): string {
+export function localUrl(url: string): string {
   return url.replace(/^(https?:\/\/)(0\.0\.0\.0|\[::\])([:/]|$)/, '$1127.0.0.1$3');
 }
 
-/** `gw run` / `gw token` as typed in another shell: GW_URL and --home only when they are not what gw finds by itself. */
+/** `gw run` / `gw token` as typed in another shell: --home only when it is not the one gw finds by itself; the home leads them to this gateway on any port (serve-address.ts). */
 function gwCommand(command: 'run' | 'token', target: GwTarget): string {
-  const url = localUrl(target.url);
-  const urlPart = url === 'http://127.0.0.1:8080' ? '' : `GW_URL=${shellQuote(url)} `;
   const home = target.home;
-  return `${urlPart}${shellCommand(['gw', command, ...(home === resolveHome(undefined, target.env) ? [] : ['--home', home])])}`;
+  return shellCommand(['gw', command, ...(home === resolveHome(undefined, target.env) ? [] : ['--home', home])]);
 }
 
 /**
