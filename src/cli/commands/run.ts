@@ -13,7 +13,7 @@ import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
 import { getLocal } from '../local-get.js';
 import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
 import { findCodingTool, notInstalledMessage } from '../find-coding-tool.js';
-import { SIDECAR_CREDENTIAL, modelForTool } from '../serve-banner.js';
+import { SIDECAR_CREDENTIAL, modelForTool, throughHub } from '../serve-banner.js';
 import { sessionKey } from '../session-key.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
@@ -112,7 +112,7 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   const mockOnly = !gateway.sidecar && gateway.providers.every((name) => name === 'mock');
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
   // A sidecar's hub may not route the tool's own default model name: ask for one the hub said it serves.
-  const model = mockOnly ? 'mock/echo' : gateway.sidecar ? modelForTool(tool, gateway.hubModels) : null;
+  const model = mockOnly ? 'mock/echo' : gateway.sidecar ? modelForTool(tool, throughHub(gateway.hubModels, gateway.providers)) : null;
   // Loaded here, not at the top: the provider probe it brings (undici) would slow `gw token` down.
   const { checkRouteAnswers, modelInArgs } = await import('../check-route.js');
   const named = gateway.sidecar ? null : modelInArgs(args);
