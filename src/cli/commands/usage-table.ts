@@ -16,7 +16,7 @@ const AFTER_COST: readonly Column[] = [
 ];
 
 /** `$12.3456`, `$0.000123`: enough decimals to read a small call's cost, not nano-dollars. */
-export function formatUsd(nanos: number): string {
+function formatUsd(nanos: number): string {
   const dollars = nanos / 1e9;
   return `$${dollars.toFixed(Math.abs(dollars) >= 1 ? 4 : 6)}`;
 }
