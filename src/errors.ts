@@ -11,6 +11,8 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limit'
+  // A spend budget that is spent: no retry passes before it resets (docs/errors.md, "Budget refusals").
+  | 'budget'
   | 'not_implemented'
   | 'api_error'
   | 'overloaded'
@@ -242,8 +244,9 @@ export const ERROR_CATALOG = {
     message: 'No MCP session with that id for this credential; start a new session (initialize).',
   },
   GW_ERR_BUDGET_EXCEEDED: {
-    status: 429, kind: 'rate_limit', retryable: true,
-    message: 'A hard spend budget has not enough left for this call; retry after it resets (retry-after).',
+    // 402, not 429: the official SDKs and Claude Code retry 429 and 5xx, and no retry passes before the reset.
+    status: 402, kind: 'budget', retryable: false,
+    message: 'A hard spend budget has not enough left for this call; it passes again once the budget resets or is raised.',
   },
   GW_ERR_BUDGET_UNPRICED: {
     status: 403, kind: 'permission', retryable: false,

@@ -24,7 +24,7 @@ export interface CanonicalError {
   status: number;
   /** The same kinds as src/errors.ts ErrorKind. */
   kind: 'invalid_request' | 'authentication' | 'permission' | 'not_found' | 'payload_too_large' | 'unsupported_media_type'
-    | 'rate_limit' | 'not_implemented' | 'api_error' | 'overloaded' | 'timeout';
+    | 'rate_limit' | 'budget' | 'not_implemented' | 'api_error' | 'overloaded' | 'timeout';
   message: string;
   /** retry-after seconds, when the provider said. */
   retryAfterSeconds?: number;

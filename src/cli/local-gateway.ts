@@ -1,11 +1,13 @@
-// The gateway `gw run` and `gw token` talk to: the one answering at GW_URL (default
-// http://127.0.0.1:8080, where gw serve listens by default), started in the background
-// from this home when none answers. Whether it is a sidecar decides the credential.
+// The gateway `gw run` and `gw token` talk to: the one at GW_URL, else the gw serve that holds
+// this home (its address recorded in the home, serve-address.ts), else the one answering at
+// http://127.0.0.1:8080 (gw serve's default), else one started in the background from this
+// home. Whether it is a sidecar decides the credential.
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliExit, type CliContext } from './cli-context.js';
 import { getLocal } from './local-get.js';
+import { findAuditLockHolder, findServeAddress } from './serve-address.js';
 
 export interface LocalGateway {
   url: string;
@@ -40,13 +42,25 @@ function describe(url: string, health: Health, startedLog: string | null): Local
   };
 }
 
+/** The gw serve that recorded its address in this home, if it is alive and answers. */
+async function findHomeGateway(home: string): Promise<LocalGateway | null> {
+  const url = await findServeAddress(home);
+  const health = url === null ? null : await probe(url);
+  return url !== null && health !== null ? describe(url, health, null) : null;
+}
+
 const BIN = fileURLToPath(new URL('../../bin/gw.js', import.meta.url));
 
 /** The running gateway, or one started now with `gw serve` in the background (its output in <home>/serve.log). */
 export async function findOrStartGateway(context: CliContext, home: string): Promise<LocalGateway> {
+  const holding = context.env.GW_URL === undefined ? await findHomeGateway(home) : null;
+  if (holding) return holding;
   const url = (context.env.GW_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
   const running = await probe(url);
   if (running) return describe(url, running, null);
+  // A second gw serve on a home one already holds would die on its audit lock.
+  const holder = await findAuditLockHolder(home);
+  if (holder !== null) throw new CliExit(1, `gw serve (pid ${holder}) holds ${home} but does not answer at ${url}: set GW_URL to where it listens, or stop it (kill ${holder})`);
   const port = new URL(url).port || '80';
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)) throw new CliExit(1, `no gateway answers at ${url} (GW_URL), and gw starts one only on this machine`);
   await mkdir(home, { recursive: true, mode: 0o700 });

@@ -23,7 +23,7 @@ function gwOnPath(env: NodeJS.ProcessEnv): boolean {
 }
 
 function pick(models: readonly string[], prefer: RegExp): string | null {
-  return models.find((id) => prefer.test(id)) ?? models.find((id) => !id.startsWith('mock/')) ?? models[0] ?? null;
+  return models.find((id) => prefer.test(id)) ?? models.find((id) => !/^(hub\/)?mock\//.test(id)) ?? models[0] ?? null;
 }
 
 const TOOL_MODELS: Record<'claude' | 'codex' | 'gemini' | 'opencode', RegExp> = { claude: /claude/, codex: /gpt|o\d|codex/, gemini: /gemini/, opencode: /gpt|o\d|codex/ };
@@ -31,6 +31,15 @@ const TOOL_MODELS: Record<'claude' | 'codex' | 'gemini' | 'opencode', RegExp> = 
 /** The model a tool is best pointed at among those served: its own family's, else any real one (gw run on a sidecar). */
 export function modelForTool(tool: keyof typeof TOOL_MODELS, models: readonly string[]): string | null {
   return pick(models, TOOL_MODELS[tool]);
+}
+
+/**
+ * A sidecar's models as the hub named them, written so that they go through the hub: a name a
+ * local provider of the sidecar would answer (mock/echo: the sidecar's own mock) gets `hub/`.
+ */
+export function throughHub(models: readonly string[], localProviders: readonly string[]): string[] {
+  const local = localProviders.filter((name) => name !== 'hub');
+  return models.map((model) => (local.some((name) => model.startsWith(`${name}/`)) ? `hub/${model}` : model));
 }
 
 /** Where this gateway is, as `gw run` and `gw token` in another shell of this machine find it. */
@@ -41,16 +50,14 @@ export interface GwTarget {
 }
 
 /** A wildcard listener is reached on loopback from this machine. */
-function localUrl(url: string): string {
+export function localUrl(url: string): string {
   return url.replace(/^(https?:\/\/)(0\.0\.0\.0|\[::\])([:/]|$)/, '$1127.0.0.1$3');
 }
 
-/** `gw run` / `gw token` as typed in another shell: GW_URL and --home only when they are not what gw finds by itself. */
+/** `gw run` / `gw token` as typed in another shell: --home only when it is not the one gw finds by itself; the home leads them to this gateway on any port (serve-address.ts). */
 function gwCommand(command: 'run' | 'token', target: GwTarget): string {
-  const url = localUrl(target.url);
-  const urlPart = url === 'http://127.0.0.1:8080' ? '' : `GW_URL=${shellQuote(url)} `;
   const home = target.home;
-  return `${urlPart}${shellCommand(['gw', command, ...(home === resolveHome(undefined, target.env) ? [] : ['--home', home])])}`;
+  return shellCommand(['gw', command, ...(home === resolveHome(undefined, target.env) ? [] : ['--home', home])]);
 }
 
 /**
@@ -84,13 +91,14 @@ function toolLines(target: GwTarget, credential: string, models: readonly string
 export function describeSidecarStart(gateway: RunningGateway, home: string, login: SidecarLogin, models: readonly string[], env: NodeJS.ProcessEnv): string {
   const target: GwTarget = { url: gateway.url, home, env };
   const local = gateway.providerNames.filter((name) => name !== 'hub' && name !== 'mock');
+  // mock/… is the sidecar's own: every other model goes through the hub.
   return `${[
     `gw serve: sidecar mode, listening on ${gateway.url}`,
     `  hub ${login.hub} · ${login.person ? `logged in as ${login.person}${login.team ? ` (team ${login.team})` : ''}` : 'token from GW_TOKEN'} · token from ${login.source}`,
-    `  every model goes through the hub${local.length > 0 ? `, except local providers added with gw providers add: ${local.join(', ')}` : ''}; audit ${path.join(home, 'audit', 'audit.jsonl')}`,
+    `  every model but mock/… (answered here; hub/mock/… goes to the hub's) goes through the hub${local.length > 0 ? `, except local providers added with gw providers add: ${local.join(', ')}` : ''}; audit ${path.join(home, 'audit', 'audit.jsonl')}`,
     ...gateway.providerWarnings.map((warning) => `  notice: ${warning}`),
     `Point your tools at it; no key is needed (requests are served as you; tools that insist on one may send any, like ${SIDECAR_CREDENTIAL}):`,
-    ...toolLines(target, SIDECAR_CREDENTIAL, models),
+    ...toolLines(target, SIDECAR_CREDENTIAL, throughHub(models, gateway.providerNames)),
     `Your own requests: ${gateway.url}/ui`,
   ].join('\n')}\n`;
 }

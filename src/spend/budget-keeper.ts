@@ -100,12 +100,20 @@ export function createBudgetKeeper(counter: SpendCounter, now: () => Date): Budg
 
 async function refusal(budget: StoredBudget, counter: SpendCounter, key: string, limit: number, worstCase: number, resets: Date, at: Date): Promise<GatewayError> {
   const left = Math.max(0, limit - (await counter.spent(key)));
+  // A call whose worst case is more than the whole budget never passes, reset or not: no retry-after then.
+  if (worstCase > limit) {
+    return new GatewayError('GW_ERR_BUDGET_EXCEEDED', {
+      message: `Budget ${describe(budget)} has ${usd(left)} left; this call may cost up to ${usd(worstCase)}, more than the whole budget: ask for fewer tokens (max_tokens) or a larger budget.`,
+      headers: { 'x-should-retry': 'false' },
+    });
+  }
   const seconds = Math.max(1, Math.ceil((resets.getTime() - at.getTime()) / 1000));
   // Nothing left says so plainly (a call whose cost is unknown beforehand holds a token amount).
   const why = left === 0 ? 'is spent' : `has ${usd(left)} left; this call may cost up to ${usd(worstCase)}`;
   return new GatewayError('GW_ERR_BUDGET_EXCEEDED', {
     message: `Budget ${describe(budget)} ${why}. It resets at ${resets.toISOString()}.`,
-    headers: { 'retry-after': String(seconds) },
+    // retry-after says when it can pass again; x-should-retry: false tells the OpenAI and Anthropic SDKs not to wait for it.
+    headers: { 'retry-after': String(seconds), 'x-should-retry': 'false' },
   });
 }
 

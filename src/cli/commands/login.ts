@@ -94,7 +94,7 @@ async function runLogin(options: LoginOptions, context: CliContext): Promise<voi
     const saved = await store.save({ hub, token: issued.token, person: issued.person, team: issued.team, now: new Date() });
     if (saved.notice) context.stderr.write(`! ${saved.notice}\n`);
     context.stderr.write(`✓ Logged in to ${hub} as ${issued.person ?? 'unknown'} (team ${issued.team ?? 'unknown'}); token kept in ${saved.where}.\n`);
-    context.stderr.write(await nextStep(context.env));
+    context.stderr.write(await nextStep(context, options.home));
   } catch (error) {
     if (error instanceof LoginFailure) throw new CliExit(EXIT_CODES[error.reason], error.message);
     throw error;
@@ -103,16 +103,22 @@ async function runLogin(options: LoginOptions, context: CliContext): Promise<voi
   }
 }
 
-/** What to run next: gw serve on the usual port, or, when that is taken (the hub itself, on one machine), the exact command for a free one. */
-async function nextStep(env: NodeJS.ProcessEnv): Promise<string> {
-  const port = Number(env.GW_PORT ?? '8080');
+/**
+ * What to run next, as typed: gw serve with this login's --home (when it is not the default), on the
+ * usual port or, when that is taken (the hub itself, on one machine), on a free one. gw run and
+ * gw token then find it through the home (serve-address.ts), on any port.
+ */
+async function nextStep(context: CliContext, homeFlag: string | undefined): Promise<string> {
+  const home = context.home(homeFlag);
+  const homeArgs = home === context.home(undefined) ? [] : ['--home', home];
+  const port = Number(context.env.GW_PORT ?? '8080');
   if (!Number.isInteger(port) || port <= 0 || port > 65535 || await isPortFree(port)) {
-    return `  Now run gw serve: it becomes your sidecar on http://127.0.0.1:${env.GW_PORT ?? '8080'}.\n`;
+    return `  Now run ${shellCommand(['gw', 'serve', ...homeArgs])}: it becomes your sidecar on http://127.0.0.1:${context.env.GW_PORT ?? '8080'}.\n`;
   }
   const free = await nextFreePort(port);
   return `! port ${port} is taken on this machine (by the hub itself, or another program), so the sidecar cannot use it.\n`
-    + `  Now run gw serve --port ${free}: it becomes your sidecar on http://127.0.0.1:${free};\n`
-    + `  then export GW_URL=http://127.0.0.1:${free} so gw run and gw token find it.\n`;
+    + `  Now run ${shellCommand(['gw', 'serve', '--port', String(free), ...homeArgs])}: it becomes your sidecar on http://127.0.0.1:${free}`
+    + ` (${shellCommand(['gw', 'run', ...homeArgs])} and ${shellCommand(['gw', 'token', ...homeArgs])} find it there).\n`;
 }
 
 async function announce(authorization: DeviceAuthorization, options: LoginOptions, context: CliContext, signal: AbortSignal): Promise<void> {

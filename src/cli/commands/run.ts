@@ -11,9 +11,9 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
 import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
 import { getLocal } from '../local-get.js';
-import { RUNNABLE_TOOLS, isRunnableTool, launchFor } from '../tool-launch.js';
+import { RUNNABLE_TOOLS, isRunnableTool, launchFor, type RunnableTool } from '../tool-launch.js';
 import { findCodingTool, notInstalledMessage } from '../find-coding-tool.js';
-import { SIDECAR_CREDENTIAL, modelForTool } from '../serve-banner.js';
+import { SIDECAR_CREDENTIAL, modelForTool, throughHub } from '../serve-banner.js';
 import { sessionKey } from '../session-key.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
@@ -49,6 +49,24 @@ async function credentialFor(gateway: LocalGateway, context: CliContext, home: s
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return key;
+}
+
+/** A model the gateway lists for this credential, of the tool's family if it has one (for gw run's advice). */
+async function servedModel(gateway: LocalGateway, credential: string, tool: RunnableTool): Promise<string | null> {
+  const answer = await getLocal(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${credential}` }, timeoutMs: 2_000 }).catch(() => null);
+  return modelForTool(tool, modelIds(answer?.body ?? '{}'));
+}
+
+/** The ids of a /v1/models answer; [] for anything else (the advice then names the provider to add only). */
+function modelIds(body: string): string[] {
+  let listed: unknown;
+  try {
+    listed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const data: unknown[] = typeof listed === 'object' && listed !== null && 'data' in listed && Array.isArray(listed.data) ? listed.data : [];
+  return data.flatMap((entry) => (typeof entry === 'object' && entry !== null && 'id' in entry && typeof entry.id === 'string' ? [entry.id] : []));
 }
 
 async function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -112,11 +130,14 @@ async function runCodingTool(tool: string, args: readonly string[], homeFlag: st
   const mockOnly = !gateway.sidecar && gateway.providers.every((name) => name === 'mock');
   const geminiSettings = tool === 'gemini' ? await readFile(path.join(os.homedir(), '.gemini', 'settings.json'), 'utf8').catch(() => null) : null;
   // A sidecar's hub may not route the tool's own default model name: ask for one the hub said it serves.
-  const model = mockOnly ? 'mock/echo' : gateway.sidecar ? modelForTool(tool, gateway.hubModels) : null;
+  const model = mockOnly ? 'mock/echo' : gateway.sidecar ? modelForTool(tool, throughHub(gateway.hubModels, gateway.providers)) : null;
   // Loaded here, not at the top: the provider probe it brings (undici) would slow `gw token` down.
-  const { checkRouteAnswers, modelInArgs } = await import('../check-route.js');
+  const { checkDefaultModelRoutes, checkRouteAnswers, modelInArgs } = await import('../check-route.js');
   const named = gateway.sidecar ? null : modelInArgs(args);
-  if (named !== null) await checkRouteAnswers(named, await withStore(context, home, async (store) => store.snapshot()), context.env, gateway.providers);
+  const state = gateway.sidecar ? null : await withStore(context, home, async (store) => store.snapshot());
+  if (named !== null && state !== null) await checkRouteAnswers(named, state, context.env, gateway.providers);
+  // No model named or chosen: the tool asks for its own default, which must route here.
+  if (named === null && model === null && state !== null) await checkDefaultModelRoutes(tool, state, context.env, gateway.providers, () => servedModel(gateway, credential, tool));
   const launch = launchFor(tool, { url: gateway.url, credential, model, args, geminiSettings, mcp: gateway.mcp, sessionId: randomUUID(), geminiCustomHeaders: context.env.GEMINI_CLI_CUSTOM_HEADERS });
   const folder = await mkdtemp(path.join(os.tmpdir(), `gw-run-${tool}-`));
   try {

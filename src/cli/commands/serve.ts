@@ -13,7 +13,9 @@ import { describeListenError } from '../../gateway/listen-errors.js';
 import { resolveLogFormat, type LogFormat } from '../../pretty-log.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import type { SidecarLogin } from '../../sidecar/hub-session.js';
-import { describeSidecarStart, describeStart } from '../serve-banner.js';
+import { describeSidecarStart, describeStart, localUrl } from '../serve-banner.js';
+import { recordServeAddress } from '../serve-address.js';
+import { shellCommand } from '../../shell-quote.js';
 import { parsePeerCidrs, type PeerAllowList } from '../../sidecar/peer-allow-list.js';
 
 /** How a hub runs admins' remote governance commands (whole-program.ts hands in the CLI's own, src/cli/remote-commands.ts). */
@@ -58,7 +60,7 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
     }
     // A taken port is said before anything starts: no hub exchange or witness read logs a line after the error.
     if (config.port !== 0 && await listenProblem(config.port, config.host) === 'EADDRINUSE') {
-      throw new CliExit(1, await withFreePort(new Error(describeListenError({ code: 'EADDRINUSE' }, config.host, config.port), { cause: { code: 'EADDRINUSE' } }), config.host));
+      throw new CliExit(1, await withFreePort(new Error(describeListenError({ code: 'EADDRINUSE' }, config.host, config.port), { cause: { code: 'EADDRINUSE' } }), config.host, homeArgsFor(config.home, context)));
     }
     sidecar = flags.standalone ? null : await findSidecarLogin(config.home, context.env);
     if (sidecar && !flags.allowRemoteSidecar && !isLoopbackAddress(config.host)) throw refuseRemoteSidecar(config.host, sidecar);
@@ -75,8 +77,10 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
       });
   } catch (error) {
     if (error instanceof CliExit) throw error;
-    throw new CliExit(1, error instanceof Error ? await withFreePort(error, config?.host) : String(error));
+    throw new CliExit(1, error instanceof Error ? await withFreePort(error, config?.host, config ? homeArgsFor(config.home, context) : []) : String(error));
   }
+  // Before the banner: whoever reads it may run gw token at once, which looks here for this gateway.
+  const forgetAddress = await recordServeAddress(config.home, localUrl(gateway.url));
   // A model per tool the banner can suggest: what the hub said it serves (a sidecar), or one of each provider's.
   const models = await gateway.suggestedModels();
   context.stdout.write(sidecar ? describeSidecarStart(gateway, config.home, sidecar, models, context.env) : describeStart(gateway, config.home, models, context.env));
@@ -86,7 +90,7 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
       signals += 1;
       if (signals > 1) process.exit(130);
       context.stderr.write(`gw: ${signal}: finishing in-flight requests, then stopping (again to force)\n`);
-      void gateway.stop().then(resolve);
+      void gateway.stop().then(forgetAddress).then(resolve);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
@@ -94,13 +98,18 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
   context.stderr.write('gw: stopped; audit trail flushed\n');
 }
 
+/** `--home DIR` when the home is not the one gw finds by itself: the commands gw prints must run as typed. */
+function homeArgsFor(home: string, context: CliContext): string[] {
+  return home === context.home(undefined) ? [] : ['--home', home];
+}
+
 /** A port in use (the hub's, on one machine): the message ends with the exact command for a free one. */
-async function withFreePort(error: Error, host: string | undefined): Promise<string> {
+async function withFreePort(error: Error, host: string | undefined, homeArgs: readonly string[]): Promise<string> {
   if ((error.cause as { code?: string } | undefined)?.code !== 'EADDRINUSE' || host === undefined) return error.message;
   const match = /^port (\d+) /.exec(error.message);
   if (!match) return error.message;
   const free = await nextFreePort(Number(match[1]), host).catch(() => null);
-  return free === null ? error.message : `${error.message} (${free} is free now: gw serve --port ${free}, and GW_URL=http://${host}:${free} for gw run and gw token)`;
+  return free === null ? error.message : `${error.message} (${free} is free now: ${shellCommand(['gw', 'serve', '--port', String(free), ...homeArgs])}; gw run and gw token find it through its home)`;
 }
 
 /** The --allow-remote-peer CIDRs; they mean something only to a sidecar started with --allow-remote-sidecar. */

@@ -15,6 +15,7 @@ import { parseDuration } from '../../state/parse-duration.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable } from '../state-command.js';
 import { cacheTable } from './usage-cache-columns.js';
+import { usageTable } from './usage-table.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
@@ -61,8 +62,7 @@ async function runUsage(options: UsageFlags, context: CliContext, now = new Date
   const lines = rows.map((row) => [row.group, row.calls, row.input_tokens, row.output_tokens, row.cached_read_tokens, row.cache_write_tokens, row.reasoning_tokens, toUsd(row.cost_nano_usd), row.unpriced_calls, row.images, row.audio_seconds, row.characters].map(String));
   if (options.csv) return context.stdout.write([header, ...lines].map((line) => line.map(csvCell).join(',')).join('\n') + '\n');
   if (rows.length === 0) return context.stdout.write(`no calls since ${since.toISOString()}\n`);
-  const total = rows.reduce((sum, row) => sum + row.cost_nano_usd, 0);
-  context.stdout.write(formatTable([header, ...lines, ['total', String(rows.reduce((sum, row) => sum + row.calls, 0)), '', '', '', '', '', toUsd(total), String(rows.reduce((sum, row) => sum + row.unpriced_calls, 0)), '', '', '']]));
+  context.stdout.write(formatTable(usageTable(options.by, rows)));
 }
 
 function writeCacheReport(context: CliContext, options: UsageFlags, rows: UsageRow[]): void {

@@ -12,6 +12,8 @@ const ANTHROPIC_TYPES: Record<CanonicalError['kind'], string> = {
   payload_too_large: 'request_too_large',
   unsupported_media_type: 'invalid_request_error',
   rate_limit: 'rate_limit_error',
+  // Anthropic's own 402 type (https://docs.anthropic.com/en/api/errors).
+  budget: 'billing_error',
   not_implemented: 'not_supported',
   api_error: 'api_error',
   overloaded: 'overloaded_error',

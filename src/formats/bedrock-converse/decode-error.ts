@@ -25,7 +25,7 @@ const KINDS_BY_EXCEPTION: Record<string, Kind> = {
 
 const STATUS_BY_KIND: Record<Kind, number> = {
   invalid_request: 400, authentication: 403, permission: 403, not_found: 404, payload_too_large: 413,
-  unsupported_media_type: 415, rate_limit: 429, not_implemented: 501, api_error: 500, overloaded: 503, timeout: 408,
+  unsupported_media_type: 415, rate_limit: 429, budget: 402, not_implemented: 501, api_error: 500, overloaded: 503, timeout: 408,
 };
 
 export function decodeBedrockError(status: number, body: unknown, errorType?: string): CanonicalError {

@@ -12,6 +12,8 @@ const BEDROCK_TYPES: Record<CanonicalError['kind'], string> = {
   payload_too_large: 'ValidationException',
   unsupported_media_type: 'ValidationException',
   rate_limit: 'ThrottlingException',
+  // Not a throttling error, which the AWS SDKs retry.
+  budget: 'ServiceQuotaExceededException',
   not_implemented: 'ValidationException',
   api_error: 'InternalServerException',
   overloaded: 'ServiceUnavailableException',

@@ -9,7 +9,7 @@ import { encodeExceptionFrame } from './event-stream-frames.js';
 const STREAM_EXCEPTIONS: Record<CanonicalError['kind'], string> = {
   invalid_request: 'validationException', authentication: 'validationException', permission: 'validationException',
   not_found: 'validationException', payload_too_large: 'validationException', unsupported_media_type: 'validationException',
-  not_implemented: 'validationException', rate_limit: 'throttlingException', api_error: 'internalServerException',
+  not_implemented: 'validationException', rate_limit: 'throttlingException', budget: 'serviceQuotaExceededException', api_error: 'internalServerException',
   overloaded: 'serviceUnavailableException', timeout: 'modelStreamErrorException',
 };
 

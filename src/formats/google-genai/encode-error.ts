@@ -12,6 +12,8 @@ const GOOGLE_STATUSES: Record<CanonicalError['kind'], string> = {
   payload_too_large: 'INVALID_ARGUMENT',
   unsupported_media_type: 'INVALID_ARGUMENT',
   rate_limit: 'RESOURCE_EXHAUSTED',
+  // Not RESOURCE_EXHAUSTED, which clients retry: a precondition (money left) that waiting alone does not meet.
+  budget: 'FAILED_PRECONDITION',
   not_implemented: 'UNIMPLEMENTED',
   api_error: 'INTERNAL',
   overloaded: 'UNAVAILABLE',

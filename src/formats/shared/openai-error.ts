@@ -14,6 +14,8 @@ const OPENAI_TYPES: Record<ErrorKind, string> = {
   payload_too_large: 'invalid_request_error',
   unsupported_media_type: 'invalid_request_error',
   rate_limit: 'rate_limit_error',
+  // LiteLLM's type for the same refusal, which clients written against it already tell apart.
+  budget: 'budget_exceeded',
   not_implemented: 'not_implemented_error',
   api_error: 'api_error',
   overloaded: 'server_error',

@@ -91,7 +91,7 @@ beforeAll(async () => {
   await chat('priced', engKey, 'mock/echo');
   await chat('unpriced', engKey, 'mock/no-price-set');
   // A micro-dollar a month: less than any call may cost, so the team's first call is refused.
-  await chat('budget', tightKey, 'mock/echo', 'over budget', 429);
+  await chat('budget', tightKey, 'mock/echo', 'over budget', 402);
   await chat('policy', engKey, 'mock/forbidden-1', 'hello', 403);
   await chat('dlp', engKey, 'mock/echo', `my token is ${SAMPLES.githubPat}`, 403);
   const models = await call(engKey, '/v1/models');

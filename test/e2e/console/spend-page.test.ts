@@ -196,7 +196,7 @@ describe('the Usage page', () => {
     expect(cells[3]).toBe(spentByCli);
     // A call that may cost more than is left is refused, naming what is left: the page's figure.
     const refused = await chat(tokens[PERSON]!, 'mock/echo', 100_000);
-    expect(refused.status).toBe(429);
+    expect(refused.status).toBe(402);
     const message = ((await refused.json()) as { error: { message: string; code?: string } }).error.message;
     expect(message).toContain(`has ${cells[4]} left`);
     expect(row.left_nano_usd).toBe(row.amount_nano_usd - row.spent_nano_usd);

@@ -2,7 +2,8 @@
 // (a `--kind openai` vLLM that is not running): gw run says so, naming the provider
 // and its URL, instead of launching the tool into 90 s of silent retries (issue 30,
 // deliverable 5). A real gateway; the "installed" claude is a script that records that
-// it ran, as in run-finds-coding-tools.test.ts.
+// it ran, as in run-finds-coding-tools.test.ts. With no model named, the tool's own default
+// (Claude Code's claude-opus-4-8) must route here, or gw run says what to pass or add (issue 40).
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -41,6 +42,15 @@ describe('gw run and a route that does not answer', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`gpt-5 routes to provider vllm (http://127.0.0.1:${port}/v1), which does not answer`);
     expect(Date.now() - started).toBeLessThan(20_000);
+    await expect(stat(ran)).rejects.toThrow();
+    // No model named: Claude Code would ask for its own default, which no provider here serves.
+    const unnamed = await runGw(['run', 'claude', '-p', 'hi'], {
+      env: { GW_HOME: home, GW_URL: gateway.url, GW_CODING_TOOLS_DIR: tools, PATH: await makeHome('gw-empty-path-') },
+    });
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain('Claude Code asks for its own default model (claude-opus-4-8)');
+    expect(unnamed.stderr).toContain('gw providers add NAME --kind anthropic');
+    expect(unnamed.stderr).toMatch(/name a model it serves: gw run claude --model \S+/);
     await expect(stat(ran)).rejects.toThrow();
     // A route that answers (the mock) launches the tool as before.
     const fine = await runGw(['run', 'claude', '--model', 'mock/echo', '-p', 'hi'], {

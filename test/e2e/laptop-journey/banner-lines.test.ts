@@ -139,8 +139,8 @@ describe('a standalone gateway\'s banner (first start, fake providers behind it)
     expect([...lines.keys()]).toEqual(LABELS);
     expect(modelOf(lines)).toBe('anthropic/claude-sonnet-4-5');
     expect(lines.get('Claude Code')).toContain(`ANTHROPIC_AUTH_TOKEN=${rig.key} `);
-    // Not on 8080 nor in the default home: the gw run lines say where.
-    expect(lines.get('or any tool')).toMatch(new RegExp(`^GW_URL=${rig.gw.url} gw run --home ${rig.gw.home} claude `));
+    // Not in the default home: the gw run lines say which; the home leads them to the port (no GW_URL).
+    expect(lines.get('or any tool')).toMatch(new RegExp(`^gw run --home ${rig.gw.home} claude `));
   });
 
   it('its curl line answers', async () => {
@@ -174,7 +174,7 @@ describe('a hub\'s banner on a later start, and a sidecar\'s after gw login', ()
     expect(stdout).toContain(`gw login --hub ${rig.hub.url}`);
     const lines = bannerLines(stdout);
     expect([...lines.keys()]).toEqual(LABELS);
-    const token = `$(GW_URL=${rig.hub.url} gw token --home ${rig.hub.home})`;
+    const token = `$(gw token --home ${rig.hub.home})`;
     expect(lines.get('Claude Code')).toContain(`ANTHROPIC_AUTH_TOKEN=${token} `);
     expect(lines.get('Codex')).toMatch(new RegExp(`^GW_API_KEY=${token.replace(/[$()]/g, '\\$&')} codex `));
     await Promise.all(['Codex', 'OpenAI SDKs'].map((label) => runLine(label, lines.get(label)!, modelOf(lines), Object.values(rig.fakes), 'hub')));

@@ -98,7 +98,7 @@ it('parallel calls over two instances never pass the budget; Redis counts exactl
   expect(served).toBeGreaterThan(0);
   expect(refused.length).toBeGreaterThanOrEqual(10);
   for (const { reason } of refused) {
-    expect((reason as { status?: number }).status).toBe(429);
+    expect((reason as { status?: number }).status).toBe(402);
     expect((reason as Error).message).toContain('team:eng ($0.10 a month, hard, UTC)');
   }
   // Every call is recorded, refused ones too (at no cost).
@@ -150,10 +150,10 @@ it('Redis stopped: open counts in each instance for the outage; closed refuses b
   let status = 0;
   while (Date.now() < deadline) {
     status = await call(instances[1]!, 202).then(() => 200, (caught: unknown) => (caught as { status?: number }).status ?? 0);
-    if (status === 429) break;
+    if (status === 402) break;
     await sleep(200);
   }
-  expect(status).toBe(429);
+  expect(status).toBe(402);
   const recorded = await recordedNanos();
   expect(await redisCount()).toBeGreaterThanOrEqual(recorded.nanos);
 }, 60_000);

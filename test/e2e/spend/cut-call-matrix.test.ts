@@ -180,7 +180,7 @@ describe('a hard budget stops spend, whatever the client does', () => {
       const { row, moment, kind } = CASES[(index * 5) % CASES.length]!;
       const before = provider.billed.length;
       const sent = await callAndHangUp(row, kind, moment, stopKey);
-      if (sent.status === 429) refusal = sent.text;
+      if (sent.status === 402) refusal = sent.text;
       else {
         expect(sent.status, sent.text).toBe(200);
         // The next call is admitted against this one's settled cost.

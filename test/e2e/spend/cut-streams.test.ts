@@ -140,7 +140,7 @@ describe('a stream cut at any moment is charged what it relayed', () => {
     const { gw: gateway, provider: billing } = await start(1_000);
     for (const [index, moment] of MOMENTS.entries()) {
       const { status, relayed } = await callAndHangUp(gateway, gateway.bootstrapKey!, billing, moment, index);
-      expect(status, moment.name).not.toBe(429);
+      expect(status, moment.name).not.toBe(402);
       const record = await recordNumber(gateway.home, index + 1);
       const billed = billing.requests[index]!;
       const relayedTokens = countTokens(relayed);
@@ -182,7 +182,7 @@ describe('a hard budget against clients that keep hanging up', () => {
     for (let index = 0; index <= bound + 1 && refusal === ''; index += 1) {
       const moment = MOMENTS[index % MOMENTS.length]!;
       const { status, relayed } = await callAndHangUp(gateway, gateway.bootstrapKey!, billing, moment, index);
-      if (status === 429) {
+      if (status === 402) {
         refusal = relayed;
         break;
       }
@@ -195,7 +195,7 @@ describe('a hard budget against clients that keep hanging up', () => {
     expect(admitted).toBeGreaterThan(0);
     expect(admitted).toBeLessThanOrEqual(bound);
     // Every admitted call's recorded spend covers what its provider billed for what was relayed.
-    const records = (await requestRecords(gateway.home)).filter((record) => record.status !== 429);
+    const records = (await requestRecords(gateway.home)).filter((record) => record.status !== 402);
     expect(records).toHaveLength(admitted);
     const spent = records.reduce((sum, record) => sum + ((record.cost as Cost | undefined)?.nano_usd ?? 0), 0);
     const floor = billing.requests.reduce((sum, request) => sum + request.promptTokens * NANOS_PER_TOKEN, 0);

@@ -76,7 +76,7 @@ it('cut transcription uploads are charged at least the audio they sent, and a ha
   let refused = 0;
   for (let index = 0; index <= bound && refused === 0; index += 1) {
     const status = await cutUpload(gw, provider.uploads);
-    if (status === 429) {
+    if (status === 402) {
       refused = status;
       break;
     }
@@ -87,7 +87,7 @@ it('cut transcription uploads are charged at least the audio they sent, and a ha
     expect((record.cost as Cost | undefined)?.nano_usd ?? 0, JSON.stringify(record)).toBeGreaterThanOrEqual(bill);
     expect((record.cost as Cost).estimated).toBe(true);
   }
-  expect(refused, `no refusal after ${admitted} cut uploads (bound ${bound})`).toBe(429);
+  expect(refused, `no refusal after ${admitted} cut uploads (bound ${bound})`).toBe(402);
   expect(admitted).toBeGreaterThan(0);
   expect(admitted).toBeLessThanOrEqual(bound);
   expect(provider.uploads).toHaveLength(admitted);

@@ -152,7 +152,7 @@ describe('media calls priced per unit', () => {
     // Spent: 0.12 + 0.04 + 0.0061 + 0.0091 + 0.003 + 0.000165 = 0.178365; held next: 0.12 > 0.25 − 0.178365.
     // Without the multipart calls' 0.0582 it would fit (0.120165 + 0.12 ≤ 0.25).
     const refused = await client.images.generate({ model: 'openai/dall-e-3', prompt: 'a dog', size: '1024x1024', n: 1 }).catch((error: unknown) => error);
-    expect((refused as { status?: number }).status).toBe(429);
+    expect((refused as { status?: number }).status).toBe(402);
     expect((refused as Error).message).toContain('team:local ($0.25 a day, hard, UTC)');
   });
 
@@ -162,7 +162,7 @@ describe('media calls priced per unit', () => {
     expect((await recordOf(response)).cost).toEqual({ source: 'usage', nano_usd: 80_000_000, price: 'override', priced_as: 'dall-e-2' });
     const calls = seen.length;
     const refused = await client.audio.translations.create({ model: 'whisper-1', file: await audio() }).catch((error: unknown) => error);
-    expect((refused as { status?: number }).status).toBe(429);
+    expect((refused as { status?: number }).status).toBe(402);
     expect((refused as Error).message).toContain('Budget team:local ($0.25 a day, hard, UTC) is spent. It resets at');
     expect(seen.length).toBe(calls);
   });

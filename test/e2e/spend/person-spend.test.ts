@@ -79,7 +79,7 @@ describe('spend by person through a sidecar', () => {
     const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     expect(refused.length).toBeGreaterThan(0);
     const error = refused[0]!.reason as InstanceType<typeof OpenAI.APIError>;
-    expect(error.status).toBe(429);
+    expect(error.status).toBe(402);
     expect(error.message).toContain(`person:${PERSON}`);
     expect(Number(error.headers?.get('retry-after'))).toBeGreaterThan(0);
     served += outcomes.length - refused.length;

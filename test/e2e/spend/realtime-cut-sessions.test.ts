@@ -126,13 +126,13 @@ describe('a hard budget against clients that keep cutting sessions', () => {
       expect((record.cost as Cost).nano_usd).toBeGreaterThanOrEqual(bills.at(-1)!);
       await sleep(50);
     }
-    expect(refusedWith, `no refusal after ${bills.length} cut sessions`).toBe(429);
+    expect(refusedWith, `no refusal after ${bills.length} cut sessions`).toBe(402);
     const bound = Math.floor((BUDGET_USD * 1e9) / Math.min(...bills)) + 1;
     expect(bills.length).toBeGreaterThan(0);
     expect(bills.length).toBeLessThanOrEqual(bound);
     expect(billing.sessions).toHaveLength(bills.length);
     let refused: AuditLine | undefined;
-    await waitUntil(async () => { refused = (await readAudit(gateway.home)).find((line) => line.kind === 'realtime.open' && line.status === 429); return refused !== undefined; }, { what: 'the refused handshake\'s record' });
+    await waitUntil(async () => { refused = (await readAudit(gateway.home)).find((line) => line.kind === 'realtime.open' && line.status === 402); return refused !== undefined; }, { what: 'the refused handshake\'s record' });
     expect(refused?.outcome).toEqual(['GW_ERR_BUDGET_EXCEEDED']);
   }, 180_000);
 });

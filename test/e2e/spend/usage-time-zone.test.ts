@@ -1,5 +1,6 @@
 // `gw usage --tz` (a real gw process over a trail file): days and date-only bounds read in the
 // zone, UTC when not told (as before), the zone named in --json, an unknown zone a clear error.
+// Its table reads as a report: all-zero columns left out, dollars to six decimals (issue 40).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -59,5 +60,19 @@ describe('gw usage --tz', () => {
   it('says in --help that the default is UTC', async () => {
     const result = await runGw(['usage', '--help']);
     expect(result.stdout).toMatch(/--tz <zone>[\s\S]*default: UTC/);
+  }, 30_000);
+});
+
+describe('gw usage as a table', () => {
+  it('leaves out the columns that are zero in every row, and shows dollars, not nano-dollars', async () => {
+    const result = await runGw(['usage', '--file', trail, '--by', 'model', '--since', '2026-02-01'], { home });
+    expect(result.code, result.stderr).toBe(0);
+    const [header, row, total] = result.stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s+/));
+    expect(header).toEqual(['model', 'calls', 'input', 'output', 'cost_usd']);
+    expect(row).toEqual(['gpt-4.1', '6', '60', '30', '$0.000006']);
+    expect(total).toEqual(['total', '6', '60', '30', '$0.000006']);
+    // --csv keeps every column, for scripts that read it by position.
+    const csv = await runGw(['usage', '--file', trail, '--by', 'model', '--since', '2026-02-01', '--csv'], { home });
+    expect(csv.stdout.split('\n')[0]).toBe('model,calls,input,output,cached_read,cache_write,reasoning,cost_usd,unpriced_calls,images,audio_seconds,characters');
   }, 30_000);
 });
