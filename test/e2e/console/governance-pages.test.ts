@@ -1,6 +1,6 @@
 // The console's governance pages (issue 30, item 1) in real Chromium against a real hub: a team
 // lead signs in and manages budgets, policies per scope, DLP rules and routing rules in the
-// browser, and each change takes effect on the next real call: a budget refuses (429 with the
+// browser, and each change takes effect on the next real call: a budget refuses (402 with the
 // budget's message), a policy refuses a team's key, a DLP rule blocks a pattern (and the test
 // box names the rule without showing the match anywhere), a routing rule sends a model name to
 // its target (and `routes test` in the page names it). A form given what the CLI refuses shows
@@ -89,7 +89,7 @@ describe('budgets in the browser', () => {
 
     // The worst case of a call (4096 tokens out) is more than $0.001: refused before it runs.
     const refused = await errorOf(await chat('mock/echo'));
-    expect(refused.status).toBe(429);
+    expect(refused.status).toBe(402);
     expect(refused.message).toMatch(new RegExp(`^Budget team:${TEAM} \\(\\$0\\.001\\d* a day, hard, UTC\\)`));
 
     const [record] = await changes('budgets.set');
