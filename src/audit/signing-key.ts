@@ -5,6 +5,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorCode } from '../error-code.js';
 
 const SIGNING_KEY_FILE = 'audit-signing.key';
 export const PUBLIC_KEY_FILE = 'audit.pub';
@@ -31,7 +32,7 @@ export async function loadOrCreateKeyFile(keyPath: string): Promise<AuditSigning
   try {
     await writeFile(keyPath, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
   }
   let stored: KeyObject;
   try {

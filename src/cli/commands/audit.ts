@@ -22,6 +22,7 @@ import { registerAuditWitnessKeyCommand } from './audit-witness-key.js';
 import { verifyHomeChains, type HomeChain } from '../../audit/verify-home.js';
 import { registerAuditRotateCommand } from './audit-rotate.js';
 import { registerAuditShowCommand } from './audit-show.js';
+import { errorCode } from '../../error-code.js';
 
 interface VerifyFlags {
   file?: string;
@@ -122,7 +123,7 @@ async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<
     if (flags.file === undefined) ({ result, chains } = await verifyHome(home, file, trust, flags, collectSeqs));
     else result = await verifyFile(file, { requireSeal: false, trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true, ...(collectSeqs ? { collectSeqs } : {}) });
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && flags.file === undefined;
+    const missing = errorCode(error) === 'ENOENT' && flags.file === undefined;
     // A trail the witness has seen is not "not yet written": it was deleted, and that is a finding (exit 1).
     if (missing && witnessed && witnessed.length > 0) result = { ok: true, records: 0, head: null, warnings: [`${file} does not exist`] };
     else throw verifyReadError(error, file, missing, flags, context);

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { errorCode } from '../src/error-code.js';
+
+describe('errorCode', () => {
+  it('reads a system error\'s code', async () => {
+    const error: unknown = await readFile('/no/such/file/for/gw').catch((caught: unknown) => caught);
+    expect(errorCode(error)).toBe('ENOENT');
+  });
+
+  it('is undefined for what carries no string code', () => {
+    expect(errorCode(new Error('plain'))).toBeUndefined();
+    expect(errorCode({ code: 42 })).toBeUndefined();
+    expect(errorCode('ENOENT')).toBeUndefined();
+    expect(errorCode(null)).toBeUndefined();
+  });
+});
