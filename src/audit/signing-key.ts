@@ -6,6 +6,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode } from '../error-code.js';
+import { errorMessage } from '../error-message.js';
 
 const SIGNING_KEY_FILE = 'audit-signing.key';
 export const PUBLIC_KEY_FILE = 'audit.pub';
@@ -38,7 +39,7 @@ export async function loadOrCreateKeyFile(keyPath: string): Promise<AuditSigning
   try {
     stored = createPrivateKey(await readFile(keyPath));
   } catch (error) {
-    throw new Error(`${keyPath} is not a PEM private key: ${(error as Error).message}`, { cause: error });
+    throw new Error(`${keyPath} is not a PEM private key: ${errorMessage(error)}`, { cause: error });
   }
   if (stored.asymmetricKeyType !== 'ed25519') throw new Error(`${keyPath} holds a ${stored.asymmetricKeyType ?? 'non-asymmetric'} key, expected Ed25519`);
   return { privateKey: stored, publicKey: rawPublicKey(stored) };

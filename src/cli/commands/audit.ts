@@ -23,6 +23,7 @@ import { verifyHomeChains, type HomeChain } from '../../audit/verify-home.js';
 import { registerAuditRotateCommand } from './audit-rotate.js';
 import { registerAuditShowCommand } from './audit-show.js';
 import { errorCode } from '../../error-code.js';
+import { errorMessage } from '../../error-message.js';
 
 interface VerifyFlags {
   file?: string;
@@ -98,7 +99,7 @@ async function localTrailOf(file: string, result: VerifyResult, home: string | u
 function verifyReadError(error: unknown, file: string, missing: boolean, flags: VerifyFlags, context: CliContext): CliExit {
   const reason = missing
     ? `no audit trail yet in ${path.dirname(file)}: gw serve writes one there (or name a file with --file)`
-    : `cannot read ${file}: ${(error as Error).message}`;
+    : `cannot read ${file}: ${errorMessage(error)}`;
   if (!flags.json) return new CliExit(2, reason);
   context.stdout.write(`${JSON.stringify({ ok: false, file, error: reason })}\n`);
   return new CliExit(2, '');
