@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { listClosedChains } from './closed-chains.js';
+import { errorCode } from '../error-code.js';
 
 const GAP_MARKER = '"kind":"audit.gap"';
 
@@ -26,7 +27,7 @@ async function logAccepts(file: string, trail: string, seq: number): Promise<boo
       if (line.includes(GAP_MARKER) && line.includes(trail) && acceptsHead(line, trail, seq)) return true;
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (errorCode(error) !== 'ENOENT') throw error;
   } finally {
     lines.close();
   }

@@ -5,6 +5,7 @@
 // for a moment, so a gateway (or another command) waits for it instead of failing.
 import { hostname } from 'node:os';
 import { open, readFile, unlink } from 'node:fs/promises';
+import { errorCode } from '../error-code.js';
 
 export class AuditLockedError extends Error {
   constructor(readonly lockFile: string, detail: string) {
@@ -36,7 +37,7 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 
@@ -47,7 +48,7 @@ async function readOwner(lockFile: string): Promise<LockOwner | undefined> {
     if (typeof pid !== 'number' || typeof host !== 'string') return undefined;
     return role === 'cli' ? { pid, host, role } : { pid, host };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errorCode(error) === 'ENOENT') return undefined;
     // A lock file cut short by a crash between create and write holds no owner: stale.
     if (error instanceof SyntaxError) return undefined;
     throw error;
@@ -61,7 +62,7 @@ async function createExclusive(lockFile: string, owner: LockOwner): Promise<bool
     await handle.close();
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errorCode(error) === 'EEXIST') return false;
     throw error;
   }
 }

@@ -12,6 +12,7 @@ import { createReadStream } from 'node:fs';
 import readline from 'node:readline';
 import { readOptionalFile } from './read-optional-file.js';
 import { isCheckpointAuthentic, isSignatureValid, isSignedCheckpoint, parseCheckpoint, trailIdOf, type ChainHead, type Checkpoint } from './checkpoint.js';
+import { errorCode } from '../error-code.js';
 
 export interface StartGap {
   reason: string;
@@ -92,7 +93,7 @@ export async function hashAt(logFile: string, seq: number): Promise<string | und
       } catch { /* a damaged line is verify's to report */ }
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (errorCode(error) !== 'ENOENT') throw error;
   } finally {
     lines.close();
   }

@@ -9,6 +9,7 @@ import { isSignatureValid, isSignedCheckpoint, parseCheckpoint, type SignedCheck
 import { checkRecordLine, checkRotationRecord } from './verify.js';
 import type { ChainToTrust } from './rotation-trust.js';
 import { removeIfPresent, syncFolder, writeDurably } from './rotation-journal.js';
+import { errorCode } from '../error-code.js';
 
 const CLOSED_CHAINS_DIR = 'chains';
 
@@ -29,7 +30,7 @@ export async function listClosedChains(auditDir: string): Promise<ClosedChainFil
   try {
     names = await readdir(path.join(auditDir, CLOSED_CHAINS_DIR));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (errorCode(error) === 'ENOENT') return [];
     throw error;
   }
   const trails = new Set(names.map((name) => /^([0-9a-f]{64})\.(?:jsonl|checkpoint\.json)$/.exec(name)?.[1]).filter((trail): trail is string => trail !== undefined));
@@ -42,7 +43,7 @@ export async function lastLineOf(file: string): Promise<string | undefined> {
   try {
     handle = await open(file, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
   try {

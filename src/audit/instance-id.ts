@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readOptionalFile } from './read-optional-file.js';
+import { errorCode } from '../error-code.js';
 
 const INSTANCE_ID_FILE = 'instance-id';
 const INSTANCE_ID = /^gwi_[0-9a-f]{32}$/;
@@ -28,7 +29,7 @@ export async function ensureInstanceId(home: string): Promise<string> {
     await writeFile(path.join(home, INSTANCE_ID_FILE), `${made}\n`, { flag: 'wx', mode: 0o644 });
     return made;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
     const raced = await readInstanceId(home);
     if (raced === undefined) throw new Error(`${path.join(home, INSTANCE_ID_FILE)} is not an instance id (gwi_ and 32 hex digits): remove it and start again`, { cause: error });
     return raced;

@@ -2,12 +2,13 @@
 // signing, a trust file not yet seeded): its bytes, or undefined when it is absent. Any other
 // error (permissions, a folder in its place) is thrown: absent and unreadable differ.
 import { readFile } from 'node:fs/promises';
+import { errorCode } from '../error-code.js';
 
 export async function readOptionalFile(file: string): Promise<Buffer | undefined> {
   try {
     return await readFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
 }

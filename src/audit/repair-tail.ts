@@ -6,6 +6,7 @@ import { mkdir, open, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChainHead } from './checkpoint.js';
 import { checkRecordLine, checkRecordLink } from './verify.js';
+import { errorCode } from '../error-code.js';
 
 export interface TailState {
   /** The last record in the log after repair; null for an empty log. */
@@ -93,7 +94,7 @@ async function quarantine(directory: string, bytes: Buffer, now: Date): Promise<
       await writeFile(file, bytes, { mode: 0o600, flag: 'wx' });
       return file;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
     }
   }
 }

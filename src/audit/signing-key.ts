@@ -5,6 +5,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorCode } from '../error-code.js';
+import { errorMessage } from '../error-message.js';
 
 const SIGNING_KEY_FILE = 'audit-signing.key';
 export const PUBLIC_KEY_FILE = 'audit.pub';
@@ -31,13 +33,13 @@ export async function loadOrCreateKeyFile(keyPath: string): Promise<AuditSigning
   try {
     await writeFile(keyPath, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
   }
   let stored: KeyObject;
   try {
     stored = createPrivateKey(await readFile(keyPath));
   } catch (error) {
-    throw new Error(`${keyPath} is not a PEM private key: ${(error as Error).message}`, { cause: error });
+    throw new Error(`${keyPath} is not a PEM private key: ${errorMessage(error)}`, { cause: error });
   }
   if (stored.asymmetricKeyType !== 'ed25519') throw new Error(`${keyPath} holds a ${stored.asymmetricKeyType ?? 'non-asymmetric'} key, expected Ed25519`);
   return { privateKey: stored, publicKey: rawPublicKey(stored) };

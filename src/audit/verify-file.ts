@@ -8,6 +8,7 @@ import { readOptionalFile } from './read-optional-file.js';
 import { parseCheckpoint, type Checkpoint } from './checkpoint.js';
 import { PUBLIC_KEY_FILE } from './signing-key.js';
 import { verifyLines, type VerifyOptions, type VerifyResult } from './verify.js';
+import { errorMessage } from '../error-message.js';
 
 export interface VerifyFileOptions {
   /** Default: checkpoint.json in the log's folder. */
@@ -46,7 +47,7 @@ export async function verifyFile(file: string, options: VerifyFileOptions = {}):
     try {
       checkpoint = parseCheckpoint(checkpointText.toString('utf8'));
     } catch (error) {
-      return { ok: false, records: 0, head: null, firstBad: { line: 0, reason: (error as Error).message }, warnings: [] };
+      return { ok: false, records: 0, head: null, firstBad: { line: 0, reason: errorMessage(error) }, warnings: [] };
     }
   }
   const handle = await open(file, 'r');

@@ -8,6 +8,7 @@ import { applyRotationTrust, checkClosedChainsFollowed, type ChainToTrust } from
 import { readRotationJournal } from './rotation-journal.js';
 import { verifyFile } from './verify-file.js';
 import type { VerifyResult } from './verify.js';
+import { errorCode } from '../error-code.js';
 
 export interface HomeChain extends ChainToTrust {
   file: string;
@@ -67,7 +68,7 @@ export async function verifyHomeChains(home: string, options: HomeTrustOptions):
     const result = await verifyFile(liveFile, { requireSeal: true, ...(options.collectSeqs ? { collectSeqs: options.collectSeqs } : {}) });
     chains.push({ name: 'live chain (audit.jsonl)', file: liveFile, live: true, result });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || chains.length === 0) throw error;
+    if (errorCode(error) !== 'ENOENT' || chains.length === 0) throw error;
   }
   const journal = await readRotationJournal(home).catch(() => null);
   checkClosedChainsFollowed(chains, journal?.chain);

@@ -5,6 +5,7 @@ import { CliExit, type CliContext } from './cli-context.js';
 import { AdminCredentialStore } from '../login/admin-credentials.js';
 import { systemKeychain } from '../login/keychain.js';
 import { shellCommand } from '../shell-quote.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 export function adminCredentials(context: CliContext, home?: string): AdminCredentialStore {
   return new AdminCredentialStore(context.home(home), systemKeychain());
@@ -37,13 +38,15 @@ export async function callHub<T = unknown>(hub: RemoteHub, method: 'GET' | 'POST
       ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
-    throw new CliExit(1, `cannot reach the hub at ${hub.url}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`);
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause : error).message : String(error);
+    throw new CliExit(1, `cannot reach the hub at ${hub.url}: ${reason}`);
   }
   const text = await response.text();
   let json: unknown = null;
   try { json = JSON.parse(text); } catch { /* not JSON: reported below */ }
   if (!response.ok) {
-    const message = (json as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${response.status}`;
+    const refusal = isPlainObject(json) && isPlainObject(json.error) && typeof json.error.message === 'string' ? json.error.message : undefined;
+    const message = refusal ?? `HTTP ${response.status}`;
     throw new CliExit(response.status === 401 ? 2 : 1, `the hub refused: ${message}`);
   }
   return json as T;

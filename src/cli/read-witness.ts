@@ -7,6 +7,7 @@ import { readWitnessLog, readWitnessed } from '../audit/witness-log.js';
 import { HUB_WITNESS_PATH } from '../sidecar/hub-witness.js';
 import { CliExit } from './cli-context.js';
 import { findSidecarLogin } from './sidecar-login.js';
+import { errorMessage } from '../error-message.js';
 
 const READ_TIMEOUT_MS = 15_000;
 
@@ -54,6 +55,6 @@ export async function readWitness(witness: string, home: string, env: NodeJS.Pro
   try {
     return (await readWitnessLog(witness)).entries;
   } catch (error) {
-    throw new CliExit(2, `cannot read the witness file ${witness}: ${(error as Error).message}`);
+    throw new CliExit(2, `cannot read the witness file ${witness}: ${errorMessage(error)}`);
   }
 }

@@ -8,6 +8,8 @@ import readline from 'node:readline';
 import { AUDIT_CHECKPOINT_FILE, AUDIT_LOG_FILE } from '../audit/audit-trail.js';
 import { parseCheckpoint, type Checkpoint } from '../audit/checkpoint.js';
 import { CliExit } from './cli-context.js';
+import { errorCode } from '../error-code.js';
+import { errorMessage } from '../error-message.js';
 
 export interface TrailSource {
   /** What the chain is called in messages. */
@@ -21,13 +23,13 @@ async function readCheckpointFile(file: string): Promise<Checkpoint | null> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new CliExit(2, `cannot read ${file}: ${(error as Error).message}`);
+    if (errorCode(error) === 'ENOENT') return null;
+    throw new CliExit(2, `cannot read ${file}: ${errorMessage(error)}`);
   }
   try {
     return parseCheckpoint(text);
   } catch (error) {
-    throw new CliExit(2, `${file}: ${(error as Error).message} (gw audit verify says more)`);
+    throw new CliExit(2, `${file}: ${errorMessage(error)} (gw audit verify says more)`);
   }
 }
 
@@ -58,8 +60,8 @@ export async function fileTrailSource(home: string): Promise<TrailSource> {
   try {
     await (await open(file, 'r')).close();
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new CliExit(2, missing ? `no audit trail yet in ${folder}: gw serve writes one there (or name a PostgreSQL store with --store)` : `cannot read ${file}: ${(error as Error).message}`);
+    const missing = errorCode(error) === 'ENOENT';
+    throw new CliExit(2, missing ? `no audit trail yet in ${folder}: gw serve writes one there (or name a PostgreSQL store with --store)` : `cannot read ${file}: ${errorMessage(error)}`);
   }
   return { name: file, checkpoint, lines: completeLines(file) };
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { PUBLIC_KEY_FILE } from '../audit/signing-key.js';
 import { defaultTrustFile, fingerprintOf, isPublicKeyText, readTrustFile } from '../audit/trust-file.js';
 import { CliExit } from './cli-context.js';
+import { errorMessage } from '../error-message.js';
 
 export interface TrustFlags {
   key?: string[];
@@ -28,7 +29,7 @@ export async function readKeyArgument(value: string): Promise<string> {
   try {
     text = (await readFile(value, 'utf8')).trim();
   } catch (error) {
-    throw new CliExit(2, `cannot read the key ${value}: ${(error as Error).message}`);
+    throw new CliExit(2, `cannot read the key ${value}: ${errorMessage(error)}`);
   }
   if (!isPublicKeyText(text)) throw new CliExit(2, `${value} does not hold an audit public key (the 43 characters of an audit.pub)`);
   return text;
@@ -41,7 +42,7 @@ export async function resolveTrustedKeys(home: string, flags: TrustFlags): Promi
   try {
     listed = await readTrustFile(file);
   } catch (error) {
-    throw new CliExit(2, `cannot read the audit trust file: ${(error as Error).message}`);
+    throw new CliExit(2, `cannot read the audit trust file: ${errorMessage(error)}`);
   }
   const notes: string[] = [];
   const keys = named.map((entry) => entry.key);

@@ -48,7 +48,7 @@ function findEmails(text: string): TextMatch[] {
   const found: TextMatch[] = [];
   for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
     let start = at;
-    while (start > 0 && at - start < 64 && EMAIL_LOCAL_CHARACTER.test(text[start - 1]!)) start -= 1;
+    while (start > 0 && at - start < 64 && EMAIL_LOCAL_CHARACTER.test(text.charAt(start - 1))) start -= 1;
     while (start < at && text[start] === '.') start += 1;
     if (start === at) continue;
     const domain = EMAIL_DOMAIN.exec(text.slice(at, at + 256));
@@ -101,7 +101,7 @@ export const BUILT_IN_DETECTORS: readonly Detector[] = [
   },
   {
     id: 'us_ssn', triggers: TRIGGER.ssn, category: 'pii', description: 'US Social Security number (ddd-dd-dddd, issued ranges only)', keywords: ['-'],
-    find: regexFinder(/(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])/g, (match) => isUsSsn(match[1]!, match[2]!, match[3]!)),
+    find: regexFinder(/(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])/g, ([, area, group, serial]) => area !== undefined && group !== undefined && serial !== undefined && isUsSsn(area, group, serial)),
   },
   {
     id: 'phone_number', triggers: TRIGGER.phone, category: 'pii', description: 'International phone number (+country code, 8–15 digits)', keywords: ['+'],

@@ -10,6 +10,7 @@
 // key going on in the next part, is one match, counted once and redacted whole.
 // A redaction puts the placeholder where the secret began and removes its pieces
 // from the parts after.
+import { itemAt } from '../item-at.js';
 import type { CleanTextCache } from './clean-text-cache.js';
 import { findMatches, placeholderFor, type ActiveRule, type RuleMatch } from './find-matches.js';
 import { prepareText, type MatchableText } from './normalize-text.js';
@@ -54,10 +55,15 @@ export function scanRun(run: readonly StringLeaf[], rules: readonly ActiveRule[]
   const texts = run.map(textOf);
   // starts[i]: where part i begins in the run's joined text; starts[run.length]: its length.
   const starts = [0];
-  for (const text of texts) starts.push(starts[starts.length - 1]! + text.folded.length);
+  let joined = 0;
+  for (const text of texts) {
+    joined += text.folded.length;
+    starts.push(joined);
+  }
   const found: RuleMatch[] = [];
   run.forEach((leaf, index) => {
-    for (const match of leaf.matches ?? []) found.push({ rule: match.rule, start: starts[index]! + match.start, end: starts[index]! + match.end });
+    const start = itemAt(starts, index);
+    for (const match of leaf.matches ?? []) found.push({ rule: match.rule, start: start + match.start, end: start + match.end });
     leaf.matches = undefined;
   });
   findSpanningMatches(texts, starts, rules, found, cache);
@@ -66,17 +72,17 @@ export function scanRun(run: readonly StringLeaf[], rules: readonly ActiveRule[]
     record(match);
     if (match.rule.action === 'redact') planRedaction(edits, starts, match, match.rule.detector.id);
   }
-  for (const [index, partEdits] of edits) write(run[index]!, applyEdits(texts[index]!.normalized, partEdits));
+  for (const [index, partEdits] of edits) write(itemAt(run, index), applyEdits(itemAt(texts, index).normalized, partEdits));
 }
 
 /** Adds to `found` the matches, in joined-text offsets, that the windows around the joints see spanning two parts or more. */
 function findSpanningMatches(texts: readonly MatchableText[], starts: readonly number[], rules: readonly ActiveRule[], found: RuleMatch[], cache: CleanTextCache | undefined): void {
   let part = 0;
   for (const [from, to] of mergedWindows(starts)) {
-    while (starts[part + 1]! <= from) part += 1;
+    while (itemAt(starts, part + 1) <= from) part += 1;
     let window = '';
-    for (let index = part; index < texts.length && starts[index]! < to; index += 1) {
-      window += texts[index]!.folded.slice(Math.max(0, from - starts[index]!), to - starts[index]!);
+    for (let index = part; index < texts.length && itemAt(starts, index) < to; index += 1) {
+      window += itemAt(texts, index).folded.slice(Math.max(0, from - itemAt(starts, index)), to - itemAt(starts, index));
     }
     if (cache?.has(window, CACHED_WINDOW_MIN_LENGTH)) continue;
     const matches = findMatches(window, rules);
@@ -92,10 +98,10 @@ function findSpanningMatches(texts: readonly MatchableText[], starts: readonly n
 
 /** [from, to) of the joined text around every joint, overlapping windows merged, in order. */
 function mergedWindows(starts: readonly number[]): Array<[number, number]> {
-  const total = starts[starts.length - 1]!;
+  const total = itemAt(starts, starts.length - 1);
   const windows: Array<[number, number]> = [];
   for (let joint = 1; joint < starts.length - 1; joint += 1) {
-    const at = starts[joint]!;
+    const at = itemAt(starts, joint);
     // A joint with nothing on one side cannot be crossed.
     if (at === 0 || at === total) continue;
     const from = Math.max(0, at - JOINT_WINDOW);
@@ -127,7 +133,7 @@ function partAt(starts: readonly number[], offset: number): number {
   let high = starts.length - 2;
   while (low < high) {
     const middle = (low + high + 1) >> 1;
-    if (starts[middle]! <= offset) low = middle;
+    if (itemAt(starts, middle) <= offset) low = middle;
     else high = middle - 1;
   }
   return low;
@@ -143,12 +149,12 @@ function planRedaction(edits: Map<number, Edit[]>, starts: readonly number[], ma
   const last = partAt(starts, match.end - 1);
   const placeholder = placeholderFor(ruleId);
   if (first === last) {
-    add(first, { from: match.start - starts[first]!, to: match.end - starts[first]!, text: placeholder });
+    add(first, { from: match.start - itemAt(starts, first), to: match.end - itemAt(starts, first), text: placeholder });
     return;
   }
-  add(first, { from: match.start - starts[first]!, to: starts[first + 1]! - starts[first]!, text: placeholder });
-  for (let index = first + 1; index < last; index += 1) add(index, { from: 0, to: starts[index + 1]! - starts[index]!, text: '' });
-  add(last, { from: 0, to: match.end - starts[last]!, text: '' });
+  add(first, { from: match.start - itemAt(starts, first), to: itemAt(starts, first + 1) - itemAt(starts, first), text: placeholder });
+  for (let index = first + 1; index < last; index += 1) add(index, { from: 0, to: itemAt(starts, index + 1) - itemAt(starts, index), text: '' });
+  add(last, { from: 0, to: match.end - itemAt(starts, last), text: '' });
 }
 
 /** Edits arrive in text order (matches are resolved left to right) and never overlap. */

@@ -18,6 +18,7 @@
 // the ones its rules already found clean and the walk does not list them again.
 // A body whose top level is itself a string (`"key AKIA…"`) is one leaf.
 
+import { itemAt } from '../item-at.js';
 import type { RuleMatch } from './find-matches.js';
 
 export type JsonContainer = Record<string, unknown> | unknown[];
@@ -125,10 +126,10 @@ export function walkStrings(root: unknown, options: WalkOptions = {}): WalkResul
   const keys: Array<string | number> = ['root'];
   const runOf: Array<StringLeaf[] | null> = [null];
   const allRuns: StringLeaf[][] = [];
-  while (containers.length > 0) {
-    const container = containers.pop()!;
-    const key = keys.pop()!;
-    let run = runOf.pop()!;
+  for (let container = containers.pop(); container !== undefined; container = containers.pop()) {
+    const key = keys.pop();
+    let run = runOf.pop();
+    if (key === undefined || run === undefined) break; // never: the three stacks move together
     const node = (container as Record<string | number, unknown>)[key];
     if (typeof node === 'string') {
       const from = base64Start(container, key, node);
@@ -160,7 +161,7 @@ export function walkStrings(root: unknown, options: WalkOptions = {}): WalkResul
     const names = Object.keys(object);
     result.objectKeys += names.length;
     for (let index = names.length - 1; index >= 0; index -= 1) {
-      const name = names[index]!;
+      const name = itemAt(names, index);
       // Keys in one pass with the children (each object's listed last first; their order does not matter to the scan).
       if (isCleanKey === undefined || !isCleanKey(name)) result.keys.push({ container: object, key: name, value: name, isKey: true });
       containers.push(object);

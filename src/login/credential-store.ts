@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Keychain } from './keychain.js';
+import { errorCode } from '../error-code.js';
 
 const LOGIN_FILE = 'login.json';
 
@@ -94,7 +95,7 @@ export class CredentialStore {
       }
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (errorCode(error) === 'ENOENT') return null;
       throw error;
     }
     const record = JSON.parse(text) as LoginRecord;

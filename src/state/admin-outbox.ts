@@ -45,21 +45,33 @@ function compareList(before: readonly Item[], after: readonly Item[], identity: 
   const added = [...now.keys()].filter((id) => !was.has(id));
   const removed = [...was.keys()].filter((id) => !now.has(id));
   const changedIds = [...now.keys()].filter((id) => was.has(id) && was.get(id) !== now.get(id));
-  const items = new Map(after.map((item) => [identity(item), item]));
-  const changed = outcome ? changedIds.map((id) => outcome(items.get(id)!)) : changedIds;
+  const changed = outcome ? after.filter((item) => changedIds.includes(identity(item))).map(outcome) : changedIds;
   return { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}), ...(changed.length ? { changed } : {}) };
+}
+
+/** An object's own fields by name: the parts and settings are compared by the names in the tables above. */
+function fieldsOf(value: object): Map<string, unknown> {
+  return new Map<string, unknown>(Object.entries(value));
+}
+
+function itemsOf(value: unknown): Item[] {
+  return Array.isArray(value) ? value.filter((item): item is Item => typeof item === 'object' && item !== null) : [];
 }
 
 /** The ids and names that differ between two states, per part; empty when nothing an admin changed did. */
 export function describeStateChange(before: StateData, after: StateData): AdminOutboxEntry['changes'] {
   const changes: AdminOutboxEntry['changes'] = {};
+  const was = fieldsOf(before);
+  const now = fieldsOf(after);
   for (const [part, identity] of Object.entries(IDENTITIES)) {
-    const diff = compareList((before as unknown as Record<string, Item[] | undefined>)[part] ?? [], (after as unknown as Record<string, Item[] | undefined>)[part] ?? [], identity, OUTCOMES[part]);
+    const diff = compareList(itemsOf(was.get(part)), itemsOf(now.get(part)), identity, OUTCOMES[part]);
     if (Object.keys(diff).length > 0) changes[part] = diff;
   }
-  const settings = Object.keys(after.settings).filter((name) => JSON.stringify((before.settings as unknown as Item)[name]) !== JSON.stringify((after.settings as unknown as Item)[name]));
+  const settingsWere = fieldsOf(before.settings);
+  const settingsNow = fieldsOf(after.settings);
+  const settings = [...settingsNow.keys()].filter((name) => JSON.stringify(settingsWere.get(name)) !== JSON.stringify(settingsNow.get(name)));
   if (settings.length > 0) {
-    changes.settings = { changed: settings.map((name) => (QUIET_SETTINGS.has(name) ? name : `${name}=${JSON.stringify((after.settings as unknown as Item)[name])}`)) };
+    changes.settings = { changed: settings.map((name) => (QUIET_SETTINGS.has(name) ? name : `${name}=${JSON.stringify(settingsNow.get(name))}`)) };
   }
   if (JSON.stringify(before.aliases) !== JSON.stringify(after.aliases)) changes.aliases = { changed: Object.keys(after.aliases) };
   return changes;

@@ -4,6 +4,7 @@
 // signature against yet, so "valid" means well-formed and not expired.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { errorCode } from '../error-code.js';
 
 export type LicenseStatus = 'none' | 'valid' | 'expired' | 'invalid';
 
@@ -22,7 +23,7 @@ export function readLicense(home: string, now: Date): LicenseReport {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'none' };
+    if (errorCode(error) === 'ENOENT') return { state: 'none' };
     return { state: 'invalid', reason: `cannot read ${LICENSE_FILE}` };
   }
   let value: unknown;

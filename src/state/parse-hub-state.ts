@@ -47,7 +47,7 @@ export function readDeviceCode(item: Json): DeviceCodeRecord | string {
     claimed_email: 'string|null', person: 'string|null', approved_at: 'date|null', approved_by: 'string|null', denied_by: 'string|null', token_id: 'string|null',
   });
   if (bad !== null) return bad;
-  if (!STATUSES.has(item.status as string)) return `status ${JSON.stringify(item.status)} is not one of ${[...STATUSES].join(', ')}`;
+  if (typeof item.status !== 'string' || !STATUSES.has(item.status)) return `status ${JSON.stringify(item.status)} is not one of ${[...STATUSES].join(', ')}`;
   const requester = readDevice(item.requester);
   if (requester === null) return 'has no requester (ip, user_agent)';
   const nulls = { claimed_email: null, person: null, approved_at: null, approved_by: null, token_id: null };

@@ -81,7 +81,7 @@ function readKey(item: Json): VirtualKeyRecord | string {
     created_at: 'string', expires_at: 'string|null', revoked_at: 'string|null',
   });
   if (bad !== null) return bad;
-  if (!/^[0-9a-f]{64}$/.test(item.hash as string)) return 'hash is not a hex SHA-256';
+  if (typeof item.hash !== 'string' || !/^[0-9a-f]{64}$/.test(item.hash)) return 'hash is not a hex SHA-256';
   // An unreadable expiry would compare as never expiring, so dates are checked too.
   const badDate = ['created_at', 'expires_at', 'revoked_at'].find((field) => !isDateOrAbsent(item[field]));
   if (badDate !== undefined) return `${badDate} is not a date`;

@@ -7,6 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorCode } from '../error-code.js';
 
 export interface ResourceIdStore {
   /** The provider name that created the id, when gw saw it. */
@@ -87,7 +88,7 @@ async function replay(file: string, memory: MemoryResourceIds): Promise<number> 
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    if (errorCode(error) === 'ENOENT') return 0;
     throw error;
   }
   let count = 0;

@@ -194,8 +194,11 @@ function signatureProblem(record: AuditRecord, chain: string, signature: EventSi
 
 /** The file goes on with the chain a verified close introduced: its key trusted, and the only one it may be signed by. */
 function startNextChain(state: State, chain: string): void {
-  state.notes.push(handOverNote({ ...state, chain: state.chain!, head: state.head! }, chain));
-  const introduced = state.closing!.next_public_key;
+  const { chain: closed, head, closing } = state;
+  // eventProblem hands over only from a chain it read, whose close it verified.
+  if (closed === undefined || head === null || closing === undefined) throw new Error(`chain ${chain} starts where no closed chain ends`);
+  state.notes.push(handOverNote({ ...state, chain: closed, head }, chain));
+  const introduced = closing.next_public_key;
   state.trusted.add(introduced);
   state.expectedSigner = introduced;
   state.chains.push(chain);
@@ -211,7 +214,8 @@ function startNextChain(state: State, chain: string): void {
 function eventProblem(line: string, lineNumber: number, state: State, options: OcsfVerifyOptions): Omit<OcsfBadEvent, 'line'> | undefined {
   const event = parseEvent(line);
   if (!event) return { reason: 'not a JSON object (edited or torn)' };
-  const uid = typeof asObject(event.metadata)?.uid === 'string' ? asObject(event.metadata)!.uid as string : undefined;
+  const metadata = asObject(event.metadata);
+  const uid = typeof metadata?.uid === 'string' ? metadata.uid : undefined;
   const bad = (reason: string) => ({ ...(uid ? { uid } : {}), reason });
   if (typeof event.raw_data !== 'string') return bad('raw_data (the original record, which the check needs) is missing');
   const verdict = checkRecordLine(event.raw_data, lineNumber);
@@ -224,8 +228,9 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
   const marks: { closing?: ChainClosing; opening?: ChainOpening } = chain === state.chain && state.closing ? { closing: state.closing } : {};
   const rotation = checkRotationRecord(record, marks);
   if (rotation) return bad(rotation.replace(/^record \d+: /, ''));
-  if (state.chain !== undefined && chain !== state.chain) {
-    const handOver = handOverProblem({ ...state, chain: state.chain, head: state.head! }, chain, marks.opening);
+  // A chain read so far has its head: both are set together, below.
+  if (state.chain !== undefined && state.head !== null && chain !== state.chain) {
+    const handOver = handOverProblem({ ...state, chain: state.chain, head: state.head }, chain, marks.opening);
     if (handOver) return bad(handOver);
     startNextChain(state, chain);
   }
@@ -251,10 +256,11 @@ function eventProblem(line: string, lineNumber: number, state: State, options: O
 function endProblem(state: State, events: number, lastUid: string | undefined, options: OcsfVerifyOptions): Omit<OcsfBadEvent, 'line'> | undefined {
   if (events === 0) return { reason: 'the file holds no event' };
   if (state.lastSignedSeq === undefined) return { ...(lastUid ? { uid: lastUid } : {}), reason: 'no event carries a signature: nothing ties the file to a trusted key (its signed last event dropped, or an export that ends before its chain\'s checkpoint)' };
-  if (state.lastSignedSeq !== state.head!.seq) {
+  const headSeq = state.head?.seq;
+  if (state.lastSignedSeq !== headSeq) {
     return { ...(lastUid ? { uid: lastUid } : {}), reason: `the events after seq ${state.lastSignedSeq} are not covered by a signature: the last event(s) were dropped, or added` };
   }
-  if ((options.witnessKeys ?? []).length > 0 && state.lastCosignedSeq !== state.head!.seq) {
+  if ((options.witnessKeys ?? []).length > 0 && state.lastCosignedSeq !== headSeq) {
     const since = state.lastCosignedSeq === undefined ? 'no event of the file is' : `the last event cosigned by one is seq ${state.lastCosignedSeq}`;
     return { ...(lastUid ? { uid: lastUid } : {}), reason: `the last event is not cosigned by a --witness-key (${since}): no witness you trust vouches for the file's end (export again once the witness has cosigned the chain's head)` };
   }

@@ -16,6 +16,7 @@ import { isSignedCheckpoint, type SignedCheckpoint } from '../../audit/checkpoin
 import { cosignatureFileOf, readCosignatureFile } from '../../audit/cosignature-file.js';
 import type { StoredCosignature } from '../../audit/cosignature.js';
 import { chainCosignatures } from '../../postgres/postgres-audit-cosignatures.js';
+import { errorMessage } from '../../error-message.js';
 
 interface ExportFlags {
   format?: string;
@@ -52,7 +53,7 @@ async function openOutput(out: string | undefined, context: CliContext): Promise
   if (out === undefined) return { write: (text) => context.stdout.write(text), settle: async () => undefined, close: async () => undefined, abort: async () => undefined };
   const target = path.resolve(out);
   const temporary = `${target}.${process.pid}.tmp`;
-  const handle: FileHandle = await open(temporary, 'w').catch((error: unknown) => { throw new CliExit(2, `cannot write ${target}: ${(error as Error).message}`); });
+  const handle: FileHandle = await open(temporary, 'w').catch((error: unknown) => { throw new CliExit(2, `cannot write ${target}: ${errorMessage(error)}`); });
   let buffered: string[] = [];
   let size = 0;
   let writing: Promise<unknown> = Promise.resolve();
@@ -112,7 +113,7 @@ async function writeChain(source: TrailSource, format: string, window: Window, o
     }
   } catch (error) {
     if (error instanceof CliExit) throw error;
-    throw new CliExit(1, `cannot export ${source.name}: ${(error as Error).message}`);
+    throw new CliExit(1, `cannot export ${source.name}: ${errorMessage(error)}`);
   }
   for (const note of describeOcsf(summary, source, window)) context.stderr.write(`note: ${note}\n`);
 }
@@ -142,7 +143,7 @@ async function runExport(flags: ExportFlags, context: CliContext): Promise<void>
   } catch (error) {
     await output.abort();
     if (error instanceof CliExit) throw error;
-    throw new CliExit(2, `cannot write ${flags.out ?? 'the export'}: ${(error as Error).message}`);
+    throw new CliExit(2, `cannot write ${flags.out ?? 'the export'}: ${errorMessage(error)}`);
   }
 }
 

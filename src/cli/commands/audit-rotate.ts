@@ -13,6 +13,7 @@ import { ensureInstanceId } from '../../audit/instance-id.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 import { readWitness } from '../read-witness.js';
 import type { WitnessReader } from '../../gateway/witness-at-start.js';
+import { errorMessage } from '../../error-message.js';
 
 interface RotateFlags {
   home?: string;
@@ -73,7 +74,7 @@ async function rotateHome(home: string, flags: RotateFlags, context: CliContext)
     if (error instanceof AuditLockedError) {
       throw new CliExit(1, `${error.message}: a running gw rotates its own trail; run gw audit rotate --hub http://HOST:PORT against it (admin token from gw login --admin or GW_ADMIN_TOKEN)`);
     }
-    throw new CliExit(1, `cannot open the audit trail: ${(error as Error).message}`);
+    throw new CliExit(1, `cannot open the audit trail: ${errorMessage(error)}`);
   }
   try {
     await holdToWitnesses(trail, home, flags, context);
@@ -83,7 +84,7 @@ async function rotateHome(home: string, flags: RotateFlags, context: CliContext)
     return { summary, checkpoints };
   } catch (error) {
     if (error instanceof CliExit) throw error;
-    throw new CliExit(1, `gw audit rotate: ${(error as Error).message}`);
+    throw new CliExit(1, `gw audit rotate: ${errorMessage(error)}`);
   } finally {
     await trail.close();
   }

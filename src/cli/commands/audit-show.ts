@@ -13,6 +13,7 @@ import { readRequestRecords } from '../../spend/read-trail.js';
 import { openTrailSource, type TrailSource } from '../../spend/trail-source.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable } from '../state-command.js';
+import { errorCode } from '../../error-code.js';
 
 interface ShowFlags { session?: string; json?: boolean; file?: string; home?: string; store?: string }
 
@@ -36,7 +37,7 @@ async function runAuditShow(flags: ShowFlags, context: CliContext): Promise<void
   try {
     for await (const record of trail.records()) if (record.session === session && !isHandshake(record)) calls.push(sessionCallOf(record));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliExit(2, `no audit trail at ${trail.where}: gw serve writes one there`);
+    if (errorCode(error) === 'ENOENT') throw new CliExit(2, `no audit trail at ${trail.where}: gw serve writes one there`);
     throw new CliExit(2, `cannot read the audit trail in ${trail.where}: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await trail.close().catch(() => undefined);

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { addTrustedKey, defaultTrustFile, fingerprintOf, readTrustFile, removeTrustedKey } from '../../audit/trust-file.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { readKeyArgument } from '../trusted-keys.js';
+import { errorMessage } from '../../error-message.js';
 
 interface TrustCommandFlags {
   home?: string;
@@ -21,7 +22,7 @@ async function listKeys(file: string): Promise<Awaited<ReturnType<typeof readTru
   try {
     return await readTrustFile(file);
   } catch (error) {
-    throw new CliExit(2, `cannot read the audit trust file: ${(error as Error).message}`);
+    throw new CliExit(2, `cannot read the audit trust file: ${errorMessage(error)}`);
   }
 }
 

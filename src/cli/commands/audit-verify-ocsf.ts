@@ -9,6 +9,7 @@ import { verifyOcsfLines, type OcsfVerdict } from '../../audit/ocsf/verify-ocsf.
 import { fingerprintOf } from '../../audit/trust-file.js';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { readKeyArgument } from '../trusted-keys.js';
+import { errorMessage } from '../../error-message.js';
 
 export interface OcsfVerifyFlags {
   ocsf?: string;
@@ -46,7 +47,7 @@ export async function runOcsfVerify(flags: OcsfVerifyFlags, context: CliContext)
   try {
     await access(file);
   } catch (error) {
-    throw new CliExit(2, `cannot read ${file}: ${(error as Error).message}`);
+    throw new CliExit(2, `cannot read ${file}: ${errorMessage(error)}`);
   }
   const lines = readline.createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   const verdict = await verifyOcsfLines(lines, { trustedKeys: keys, window: flags.window === true, witnessKeys });

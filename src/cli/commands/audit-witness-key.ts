@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { fingerprintOf } from '../../audit/key-fingerprint.js';
 import { loadOrCreateWitnessKey, WITNESS_PUBLIC_KEY_FILE } from '../../audit/witness-signing-key.js';
 import { CliExit, type CliContext } from '../cli-context.js';
+import { errorMessage } from '../../error-message.js';
 
 interface WitnessKeyFlags {
   home?: string;
@@ -18,7 +19,7 @@ async function runWitnessKey(flags: WitnessKeyFlags, context: CliContext): Promi
   try {
     key = await loadOrCreateWitnessKey(home);
   } catch (error) {
-    throw new CliExit(2, `cannot read or make the witness key in ${home}: ${(error as Error).message}`);
+    throw new CliExit(2, `cannot read or make the witness key in ${home}: ${errorMessage(error)}`);
   }
   const file = path.join(home, WITNESS_PUBLIC_KEY_FILE);
   if (flags.json) {

@@ -22,6 +22,8 @@ import { registerAuditWitnessKeyCommand } from './audit-witness-key.js';
 import { verifyHomeChains, type HomeChain } from '../../audit/verify-home.js';
 import { registerAuditRotateCommand } from './audit-rotate.js';
 import { registerAuditShowCommand } from './audit-show.js';
+import { errorCode } from '../../error-code.js';
+import { errorMessage } from '../../error-message.js';
 
 interface VerifyFlags {
   file?: string;
@@ -97,7 +99,7 @@ async function localTrailOf(file: string, result: VerifyResult, home: string | u
 function verifyReadError(error: unknown, file: string, missing: boolean, flags: VerifyFlags, context: CliContext): CliExit {
   const reason = missing
     ? `no audit trail yet in ${path.dirname(file)}: gw serve writes one there (or name a file with --file)`
-    : `cannot read ${file}: ${(error as Error).message}`;
+    : `cannot read ${file}: ${errorMessage(error)}`;
   if (!flags.json) return new CliExit(2, reason);
   context.stdout.write(`${JSON.stringify({ ok: false, file, error: reason })}\n`);
   return new CliExit(2, '');
@@ -122,7 +124,7 @@ async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<
     if (flags.file === undefined) ({ result, chains } = await verifyHome(home, file, trust, flags, collectSeqs));
     else result = await verifyFile(file, { requireSeal: false, trustedKeys: trust.keys, allowUntrusted: flags.allowUntrusted === true, ...(collectSeqs ? { collectSeqs } : {}) });
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && flags.file === undefined;
+    const missing = errorCode(error) === 'ENOENT' && flags.file === undefined;
     // A trail the witness has seen is not "not yet written": it was deleted, and that is a finding (exit 1).
     if (missing && witnessed && witnessed.length > 0) result = { ok: true, records: 0, head: null, warnings: [`${file} does not exist`] };
     else throw verifyReadError(error, file, missing, flags, context);

@@ -12,6 +12,7 @@ import { resolveDlpSettings, scopesFor, type DlpScopeRecord, type RuleSetting } 
 import { scanRequestBody } from '../../dlp/scan-request.js';
 import { isPolicyScope } from '../../policy/policy-record.js';
 import type { StateData } from '../../state/schema.js';
+import { errorMessage } from '../../error-message.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 const SCOPE_HELP = '*, team:NAME or key:vk_… (default *)';
@@ -50,7 +51,7 @@ export function registerDlpCommand(program: Command, context: CliContext): void 
       if (!RULE_ID.test(id) || BUILT_IN_DETECTORS.some((detector) => detector.id === id)) throw new CliExit(2, `invalid rule id "${id}": snake_case, not a built-in id`);
       if (!['block', 'redact', 'log'].includes(options.action)) throw new CliExit(2, `invalid --action "${options.action}": use block, redact or log`);
       const rule = { id, pattern: options.pattern, action: options.action as 'block', ...(options.ignoreCase ? { case_insensitive: true } : {}) };
-      try { compileCustomRule(rule); } catch (error) { throw new CliExit(2, (error as Error).message); }
+      try { compileCustomRule(rule); } catch (error) { throw new CliExit(2, errorMessage(error)); }
       await edit(context, options.home, checkScope(options.scope), (record) => { record.custom = [...(record.custom ?? []).filter((existing) => existing.id !== id), rule]; });
       context.stdout.write(`added dlp rule ${id} (${options.action})\n`);
     });

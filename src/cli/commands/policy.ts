@@ -63,8 +63,9 @@ export function registerPolicyCommand(program: Command, context: CliContext): vo
         draft.policies.push(existing);
       }
       for (const [field, value] of Object.entries(change)) {
-        if (value === undefined) delete (existing as unknown as Record<string, unknown>)[field];
-        else (existing as unknown as Record<string, unknown>)[field] = value;
+        // A field of readChange's typed change, by name: cleared (none) or set.
+        if (value === undefined) Reflect.deleteProperty(existing, field);
+        else Reflect.set(existing, field, value);
       }
       return { ...existing };
     }));

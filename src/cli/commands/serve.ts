@@ -17,6 +17,7 @@ import { describeSidecarStart, describeStart, localUrl } from '../serve-banner.j
 import { recordServeAddress } from '../serve-address.js';
 import { shellCommand } from '../../shell-quote.js';
 import { parsePeerCidrs, type PeerAllowList } from '../../sidecar/peer-allow-list.js';
+import { errorMessage } from '../../error-message.js';
 
 /** How a hub runs admins' remote governance commands (whole-program.ts hands in the CLI's own, src/cli/remote-commands.ts). */
 export type AdminCommandsFor = (input: { home: string; env: NodeJS.ProcessEnv }) => (store: StateStore) => AdminCommands;
@@ -56,7 +57,7 @@ async function runServe(flags: RunFlags, context: CliContext, adminCommandsFor?:
     try {
       logFormat = resolveLogFormat(flags.logFormat, context.env, process.stderr.isTTY === true);
     } catch (error) {
-      throw new CliExit(2, (error as Error).message);
+      throw new CliExit(2, errorMessage(error));
     }
     // A taken port is said before anything starts: no hub exchange or witness read logs a line after the error.
     if (config.port !== 0 && await listenProblem(config.port, config.host) === 'EADDRINUSE') {
@@ -120,7 +121,7 @@ function remotePeers(flags: RunFlags, sidecar: SidecarLogin | null): PeerAllowLi
   try {
     return parsePeerCidrs(given);
   } catch (error) {
-    throw new CliExit(2, (error as Error).message);
+    throw new CliExit(2, errorMessage(error));
   }
 }
 

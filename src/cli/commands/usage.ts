@@ -16,6 +16,7 @@ import { CliExit, type CliContext } from '../cli-context.js';
 import { formatTable } from '../state-command.js';
 import { cacheTable } from './usage-cache-columns.js';
 import { usageTable } from './usage-table.js';
+import { errorCode } from '../../error-code.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
 
@@ -49,7 +50,7 @@ async function runUsage(options: UsageFlags, context: CliContext, now = new Date
   try {
     rows = await summariseUsage(trail.records(since), options.by as UsageGrouping, { since, until, tz, ...(options.person ? { person: options.person } : {}) });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliExit(2, `no audit trail at ${trail.where}: gw serve writes one there`);
+    if (errorCode(error) === 'ENOENT') throw new CliExit(2, `no audit trail at ${trail.where}: gw serve writes one there`);
     throw new CliExit(2, `cannot read the audit trail in ${trail.where}: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await trail.close().catch(() => undefined);

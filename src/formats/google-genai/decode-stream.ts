@@ -60,10 +60,11 @@ export class GoogleStreamDecoder implements StreamDecoder {
 
   private decodeChunk(chunk: JsonRecord): StreamPart[] {
     const parts: StreamPart[] = [];
-    if (!this.started) {
+    let nextId = this.nextId;
+    if (!this.started || nextId === undefined) {
       this.started = true;
       const id = typeof chunk.responseId === 'string' ? chunk.responseId : '';
-      this.nextId = createCallIdSource(id || 'gemini', this.context);
+      nextId = this.nextId = createCallIdSource(id || 'gemini', this.context);
       parts.push({ type: 'response-start', id, model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : '' });
     }
     const usage = mapGoogleUsage(chunk.usageMetadata);
@@ -75,7 +76,7 @@ export class GoogleStreamDecoder implements StreamDecoder {
       // A malformed part in a provider stream is skipped rather than ending the stream.
       let decoded: AssistantPart[];
       try {
-        decoded = decodeModelPart(wirePart, `parts[${index}]`, this.nextId!, []);
+        decoded = decodeModelPart(wirePart, `parts[${index}]`, nextId, []);
       } catch {
         decoded = [];
       }
@@ -94,23 +95,24 @@ export class GoogleStreamDecoder implements StreamDecoder {
       return [...this.close(), { type: 'tool-call-start', index, id: part.id, name: part.name },
         { type: 'tool-call-delta', index, argumentsDelta: part.arguments }, { type: 'tool-call-end', index }];
     }
-    if (part.type === 'text') return [...this.openBlock('text'), { type: 'text-delta', index: this.open!.index, delta: part.text }];
-    if (part.text === '' && part.signature !== undefined) {
-      // A signature after thoughts belongs to them; alone, it is an empty reasoning block.
-      const parts = this.open?.kind === 'reasoning' ? [] : [...this.openBlock('reasoning')];
-      parts.push({ type: 'reasoning-opaque', index: this.open!.index, signature: part.signature, origin: 'google' });
-      return [...parts, ...this.close()];
+    if (part.type === 'text') {
+      const text = this.openBlock('text');
+      return [...text.parts, { type: 'text-delta', index: text.index, delta: part.text }];
     }
-    const parts: StreamPart[] = [...this.openBlock('reasoning'), { type: 'reasoning-delta', index: this.open!.index, delta: part.text }];
-    if (part.signature !== undefined) parts.push({ type: 'reasoning-opaque', index: this.open!.index, signature: part.signature, origin: 'google' }, ...this.close());
+    // A signature after thoughts belongs to them; alone, it is an empty reasoning block.
+    const { parts, index } = this.openBlock('reasoning');
+    if (part.text !== '' || part.signature === undefined) parts.push({ type: 'reasoning-delta', index, delta: part.text });
+    if (part.signature !== undefined) parts.push({ type: 'reasoning-opaque', index, signature: part.signature, origin: 'google' }, ...this.close());
     return parts;
   }
 
-  private openBlock(kind: OpenBlock['kind']): StreamPart[] {
-    if (this.open?.kind === kind) return [];
+  /** Opens a block of `kind` unless one is open (closing one of the other kind): the parts that says, and the block's index. */
+  private openBlock(kind: OpenBlock['kind']): { parts: StreamPart[]; index: number } {
+    if (this.open?.kind === kind) return { parts: [], index: this.open.index };
     const closed = this.close();
-    this.open = { kind, index: this.nextIndex++ };
-    return [...closed, { type: kind === 'text' ? 'text-start' : 'reasoning-start', index: this.open.index }];
+    const index = this.nextIndex++;
+    this.open = { kind, index };
+    return { parts: [...closed, { type: kind === 'text' ? 'text-start' : 'reasoning-start', index }], index };
   }
 
   private close(): StreamPart[] {

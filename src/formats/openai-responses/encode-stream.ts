@@ -80,27 +80,32 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private openText(index: number): string {
-    const added = this.openItem(index, 'text', { type: 'message', status: 'in_progress', role: 'assistant', content: [] });
-    const item = this.items.get(index)!;
+    const item = this.newItem(index, 'text');
+    const added = this.addItem(item, { type: 'message', status: 'in_progress', role: 'assistant', content: [] });
     return added + this.emit('response.content_part.added', { ...this.at(item), content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
   }
 
   private openTool(index: number, callId: string, name: string): string {
     if (this.customTools.has(name)) {
-      const added = this.openItem(index, 'custom', { type: 'custom_tool_call', status: 'in_progress', call_id: callId, name, input: '' });
-      Object.assign(this.items.get(index)!, { callId, name });
-      return added;
+      return this.addItem(this.newItem(index, 'custom', { callId, name }), { type: 'custom_tool_call', status: 'in_progress', call_id: callId, name, input: '' });
     }
     // Codex dispatches a namespaced tool by {namespace, name}: split the flattened name back.
-    const added = this.openItem(index, 'tool', { type: 'function_call', status: 'in_progress', call_id: callId, ...splitName(name, this.namespaces), arguments: '' });
-    Object.assign(this.items.get(index)!, { callId, name });
-    return added;
+    return this.addItem(this.newItem(index, 'tool', { callId, name }), { type: 'function_call', status: 'in_progress', call_id: callId, ...splitName(name, this.namespaces), arguments: '' });
   }
 
   private openItem(index: number, kind: OpenItem['kind'], fields: JsonRecord): string {
+    return this.addItem(this.newItem(index, kind), fields);
+  }
+
+  /** The item at output position `index`, open from now on; a tool's carries its call id and name. */
+  private newItem(index: number, kind: OpenItem['kind'], tool?: { callId: string; name: string }): OpenItem {
     const prefix = { text: 'msg', reasoning: 'rs', tool: 'fc', custom: 'ctc' }[kind];
-    const item: OpenItem = { kind, outputIndex: this.output.length, itemId: `${prefix}_${this.options.context.ids()}`, text: '', summaryStarted: false };
+    const item: OpenItem = { kind, outputIndex: this.output.length, itemId: `${prefix}_${this.options.context.ids()}`, text: '', summaryStarted: false, ...tool };
     this.items.set(index, item);
+    return item;
+  }
+
+  private addItem(item: OpenItem, fields: JsonRecord): string {
     this.output.push({ id: item.itemId, ...fields }); // replaced by the finished item in output_item.done
     return this.emit('response.output_item.added', { output_index: item.outputIndex, item: { id: item.itemId, ...fields } });
   }

@@ -21,6 +21,7 @@ import { readFormModel, tapFormModel } from './read-form-model.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import { readBodyModels, readPathModel, runsNoModel, type PassthroughModels } from './read-passthrough-model.js';
 import type { RequestTrace } from '../request-trace.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 /** A passthrough through a gateway provider (another gw) is qualified as its family's provider. */
 const FAMILY_PROVIDER: Readonly<Record<string, string>> = { openai: 'openai', anthropic: 'anthropic', google: 'gemini' };
@@ -105,7 +106,7 @@ async function governForm(request: PipelineRequest, check: ModelCheck, services:
 
 /** A batch created from a file: the models the file's lines run, as gw read them on upload. */
 async function checkBatchFile(body: unknown, check: ModelCheck, services: GatewayServices): Promise<void> {
-  const fileId = typeof body === 'object' && body !== null && !Buffer.isBuffer(body) ? (body as { input_file_id?: unknown }).input_file_id : undefined;
+  const fileId = isPlainObject(body) ? body.input_file_id : undefined;
   // No model list, nothing to look up; no file id, nothing the provider will run.
   if (!check.listed || typeof fileId !== 'string' || fileId === '') return;
   const file = await batchFileModels(fileId, services.resourceIds);

@@ -8,6 +8,7 @@
 import type { Readable } from 'node:stream';
 import { createFormParser, forwardThroughParser } from './tap-form.js';
 import type { ResourceIdStore } from '../../state/resource-ids.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export interface BatchFileModels {
   /** Each distinct model, with the first line (1-based) that runs it. */
@@ -114,8 +115,8 @@ function noteLine(text: string, line: number, seen: Map<string, number>): string
   } catch {
     return `line ${line} is not JSON`;
   }
-  const body = typeof request === 'object' && request !== null ? (request as { body?: unknown }).body : undefined;
-  const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  const body = isPlainObject(request) ? request.body : undefined;
+  const model = isPlainObject(body) ? body.model : undefined;
   if (typeof model !== 'string' || model === '') return `line ${line} names no model (body.model)`;
   if (!seen.has(model)) seen.set(model, line);
   return null;
@@ -126,7 +127,7 @@ const KEY_PREFIX = 'batch-models:';
 /** After a successful upload: the file id the provider answered with, and what its lines run. */
 export async function rememberBatchFile(answer: unknown, tap: BatchFileTap, ids: ResourceIdStore): Promise<void> {
   const found = tap.result();
-  const id = typeof answer === 'object' && answer !== null ? (answer as { id?: unknown }).id : undefined;
+  const id = isPlainObject(answer) ? answer.id : undefined;
   if (found === null || typeof id !== 'string') return;
   await ids.remember(`${KEY_PREFIX}${id}`, JSON.stringify({ m: found.models, u: found.unreadable }));
 }

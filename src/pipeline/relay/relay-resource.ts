@@ -30,6 +30,7 @@ import type { RequestTrace } from '../request-trace.js';
 import { createEveryStringReader, scanOutputJson, scanOutputStream } from './scan-output.js';
 import { scanErrorBody } from './scan-provider-reply.js';
 import { buildClientHeaders } from '../govern/upstream-headers.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 export interface ResourceRelayContext extends ResourceCall {
   ids: ResourceIdStore | undefined;
@@ -235,7 +236,8 @@ async function* tapResponseId(body: AsyncIterable<Uint8Array>, onId: (id: string
 function readResponseId(data: string): string | undefined {
   if (!data.includes('"response"')) return undefined;
   try {
-    const id = (JSON.parse(data) as { response?: { id?: unknown } }).response?.id;
+    const event: unknown = JSON.parse(data);
+    const id = isPlainObject(event) && isPlainObject(event.response) ? event.response.id : undefined;
     return typeof id === 'string' ? id : undefined;
   } catch {
     return undefined;
