@@ -57,7 +57,6 @@ export function createUpstreamClient(timeouts: UpstreamTimeouts = DEFAULT_UPSTRE
         // undici takes any signal with aborted, reason and add/removeEventListener (api-request.js); its types say AbortSignal.
         const signal = call.signal as AbortSignal;
         // undici's top-level request() parses the URL string on every call; the split is cached per URL.
-        // Literals, not `{ ...options, … }`: on Node 20 a spread followed by members is V8's slow path (src/copy-with.ts).
         const response = target
           ? await agent.request({ method: (call.method || (call.body ? 'PUT' : 'GET')), headers: call.headers, body, signal, origin: target.origin, path: target.path })
           : await request(call.url, { method: call.method as 'POST', headers: call.headers, body, signal, dispatcher: agent });

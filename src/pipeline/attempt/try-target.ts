@@ -21,7 +21,6 @@ import type { Target } from '../plan/plan-targets.js';
 import type { InboundCall } from '../decode/read-inbound-call.js';
 import type { RequestTrace } from '../request-trace.js';
 import { sendToProvider, type ProviderReply } from './send-to-provider.js';
-import { copyWith } from '../../copy-with.js';
 
 export type TargetReply =
   /** Already in the client's dialect (translated, or counted); `answer`: a translated JSON answer's canonical form. */
@@ -33,7 +32,7 @@ export type TargetReply =
 export async function tryTarget(
   request: PipelineRequest, call: InboundCall, target: Target, services: GatewayServices, trace: RequestTrace, signal: CancelSignal, governed: Governed,
 ): Promise<TargetReply> {
-  const attemptRequest: PipelineRequest = copyWith(request, { signal });
+  const attemptRequest: PipelineRequest = { ...request, signal };
   if (needsTranslation(call, target)) {
     const { response, answer }: TranslatedReply = COUNT_OPERATIONS.has(call.operation)
       ? { response: await countTokens(attemptRequest, call, target, services, trace) }

@@ -12,7 +12,6 @@ import type { TargetAttempt } from './plan-targets.js';
 import { priceCall, spendOf } from '../relay/price-call.js';
 import type { RequestTrace } from '../request-trace.js';
 import { findResourceRoute } from '../routes/resource-routes.js';
-import { copyWith } from '../../copy-with.js';
 
 const BUDGET_WARNING_HEADER = 'x-gw-budget-warning';
 
@@ -51,7 +50,7 @@ export async function holdBudget(request: PipelineRequest, attempts: readonly Ta
 /** Soft-budget warnings on the answer, whatever its kind (a stream's headers leave first). */
 export function withBudgetWarnings(response: PipelineResponse, warnings: readonly string[]): PipelineResponse {
   if (warnings.length === 0) return response;
-  return copyWith(response, { headers: copyWith(response.headers, { [BUDGET_WARNING_HEADER]: warnings.join(', ') }) });
+  return { ...response, headers: { ...response.headers, [BUDGET_WARNING_HEADER]: warnings.join(', ') } };
 }
 
 /**

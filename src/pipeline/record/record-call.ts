@@ -18,7 +18,6 @@ import { readLineage, type Lineage } from '../decode/read-lineage.js';
 import type { HeaderBag } from '../decode/read-session.js';
 import { callerDlp } from '../govern/govern-request.js';
 import { countCacheUse, noteCacheBreak } from './note-cache-use.js';
-import { copyWith } from '../../copy-with.js';
 import { readGuardrailDecisions } from '../../telemetry/guardrail-decisions.js';
 
 /** 499: nginx's code for "client closed the request", used in audit and logs only. */
@@ -73,7 +72,7 @@ export interface FinishedCall {
  */
 function dataOf(data: RequestState['trace']['data'], state: RequestState): AuditFields['data'] {
   if (state.overheadSeconds === null) return Object.keys(data).length > 0 ? { ...data } : undefined;
-  return copyWith(data, { upstream_ms: Number(state.trace.upstreamNanos / 1_000_000n), overhead_us: Math.round(state.overheadSeconds * 1e6) });
+  return { ...data, upstream_ms: Number(state.trace.upstreamNanos / 1_000_000n), overhead_us: Math.round(state.overheadSeconds * 1e6) };
 }
 
 export async function recordCall(services: GatewayServices, call: FinishedCall): Promise<void> {

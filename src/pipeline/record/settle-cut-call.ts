@@ -10,7 +10,6 @@
 // the relayed text does not (cost.source "hold"). A stream that ended on its own without usage
 // keeps the estimate (cost.source "estimate").
 import type { AuditCost, AuditTokens } from '../../audit/record.js';
-import { copyWith } from '../../copy-with.js';
 import { completeUsage, estimateInputTokens, MEDIA_BLOB_TOKENS, type CountTokens } from '../../spend/estimate-cut-usage.js';
 import { toAuditTokens } from '../relay/audit-tokens.js';
 import { expectedMediaUnits, mediaUnitOf, type RequestFields } from '../routes/media-units.js';
@@ -66,7 +65,7 @@ export function chargeCutAtHold(trace: RequestTrace, cost: AuditCost | null): vo
   const held = trace.budget?.held ?? 0;
   // An unknown price settles to the hold already (settleBudget); a stream that ended on its own was not cut.
   if (held === 0 || cost?.nano_usd === undefined || cost.nano_usd >= held || !wasCut(trace)) return;
-  trace.noteCost(copyWith(cost, { nano_usd: held, estimated: true as const, source: 'hold' as const }));
+  trace.noteCost({ ...cost, nano_usd: held, estimated: true, source: 'hold' });
 }
 
 /** The client left, or the provider's stream failed or timed out, before the usage came. */

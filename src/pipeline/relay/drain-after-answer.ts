@@ -8,7 +8,6 @@
 // provider at once (docs/budgets-cut-calls.md).
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import { ClientCancel } from '../../upstream/cancel-signal.js';
-import { copyWith } from '../../copy-with.js';
 import type { PipelineRequest } from '../pipeline-types.js';
 
 /** How long gw keeps reading a provider's stream after the client left with its answer complete. */
@@ -65,7 +64,7 @@ export function withDrainableSignal(request: PipelineRequest, stream: boolean, t
   if (!stream) return request;
   const drain = new DrainCancel(request.signal);
   trace.noteUpstreamDrain(drain);
-  return copyWith(request, { signal: drain });
+  return { ...request, signal: drain };
 }
 
 /** The drain of one relay: where the answer ends, and how each item left unrelayed is read for usage. */

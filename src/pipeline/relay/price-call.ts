@@ -8,7 +8,6 @@ import { NANOS_PER_USD } from '../../spend/price-book.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineResponse } from '../pipeline-types.js';
 import type { RequestTrace } from '../request-trace.js';
-import { copyWith } from '../../copy-with.js';
 
 const COST_HEADER = 'x-gw-cost-usd';
 
@@ -36,7 +35,7 @@ export function priceCall(services: GatewayServices, trace: RequestTrace): Audit
   const priced = spendOf(services).prices.price(trace.target, trace.tokens, trace.image ?? undefined);
   const batched = trace.batch ? atBatchPrice(priced) : priced;
   // gw's estimate of a call whose usage never came in full (settle-cut-call.ts) says so in the record.
-  const cost: AuditCost = trace.usageEstimated ? copyWith(batched, { estimated: true as const, source: 'estimate' as const }) : copyWith(batched, { source: sourceOf(trace) });
+  const cost: AuditCost = trace.usageEstimated ? { ...batched, estimated: true, source: 'estimate' } : { ...batched, source: sourceOf(trace) };
   trace.noteCost(cost);
   return cost;
 }
@@ -75,7 +74,7 @@ export function withCostHeader(response: PipelineResponse, services: GatewayServ
   if (!Buffer.isBuffer(response.body)) return response;
   const cost = priceCall(services, trace);
   if (!cost) return response;
-  return copyWith(response, { headers: copyWith(response.headers, { [COST_HEADER]: formatUsd(cost) }) });
+  return { ...response, headers: { ...response.headers, [COST_HEADER]: formatUsd(cost) } };
 }
 
 /** nano-USD → `0.00325` (nine decimals at most, trailing zeros dropped); unknown stays `unknown`. */

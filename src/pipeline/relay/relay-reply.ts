@@ -33,7 +33,6 @@ import { scanOutputAnswer, scanOutputFrames, scanOutputJson, scanOutputStream } 
 import { scanErrorBody, scanReplyHeaders } from './scan-provider-reply.js';
 import type { TargetReply } from '../attempt/try-target.js';
 import { buildClientHeaders } from '../attempt/upstream-headers.js';
-import { copyWith } from '../../copy-with.js';
 
 export async function relayReply(
   reply: TargetReply, call: InboundCall, governed: Governed, services: GatewayServices, signal: CancelSignal, trace: RequestTrace,
@@ -109,7 +108,7 @@ function relayAnswered(response: PipelineResponse, answer: CanonicalResponse | u
     return response;
   }
   // A translated stream was held and scanned part by part before its encoder (relay-translated-stream.ts).
-  if (isAsyncIterable(response.body)) return copyWith(response, { body: trace.trackStream(settleAfter(response.body, governed, trace)) });
+  if (isAsyncIterable(response.body)) return { ...response, body: trace.trackStream(settleAfter(response.body, governed, trace)) };
   return response;
 }
 
