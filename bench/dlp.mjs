@@ -42,7 +42,7 @@ export function runDlpBench() {
 }
 
 export function formatDlpRows(rows) {
-  return rows.map((row) => `dlp ${row.label}: ${(row.bytes / 1024).toFixed(0)} KB, median ${row.median_ms} ms added (p99 ${row.p99_ms} ms), ${row.mb_per_s} MB/s\n`).join('');
+  return rows.map((row) => `dlp ${row.label} on Node ${process.version}: ${(row.bytes / 1024).toFixed(0)} KB, median ${row.median_ms} ms added (p99 ${row.p99_ms} ms), ${row.mb_per_s} MB/s\n`).join('');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(formatDlpRows(runDlpBench()));

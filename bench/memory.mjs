@@ -120,7 +120,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const mib = Number(process.argv[2] ?? process.env.BENCH_MEMORY_MIB ?? 1024);
   const result = await measureTransferMemory(mib * 1024 * 1024);
   const toMiB = (value) => (value / 1024 / 1024).toFixed(1);
-  process.stdout.write(`\nmemory: ${mib} MiB upload + download through gw\n` +
+  process.stdout.write(`\nmemory: ${mib} MiB upload + download through gw on Node ${process.version}\n` +
     `  upload   ${result.uploadSeconds.toFixed(1)} s (provider received ${toMiB(result.uploadedBytesAtProvider)} MiB)\n` +
     `  download ${result.downloadSeconds.toFixed(1)} s (${toMiB(result.downloadedBytes)} MiB)\n` +
     `  gw peak RSS (VmHWM): ${toMiB(result.idlePeakRssBytes)} MiB idle → ${toMiB(result.peakRssBytes)} MiB after both\n`);

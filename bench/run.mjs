@@ -11,7 +11,9 @@
 // BENCH_DLP (0 skips the DLP case), BENCH_SPEND (0 skips the spend case), BENCH_OUTPUT_DLP (1: gw scans every answer,
 // `gw dlp output on --scope *`, so the stream cells price the output hold; docs/benchmarks.md),
 // BENCH_BASELINE (another checkout's folder or its bin/gw.js: runs it as target gw-baseline, interleaved with gw in
-// every run, and prints gw against it: "no change may make a ratio worse" judged within one run, not across two).
+// every run, and prints gw against it: "no change may make a ratio worse" judged within one run, not across two),
+// BENCH_NODES (the Nodes that run the proxies, `20,26` or paths, bench/lib/nodes.mjs: every figure names its Node, and
+// with two or more each run measures every Node back to back and prints their ratios to the bare proxy side by side).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
@@ -22,7 +24,8 @@ import { request } from 'undici';
 import { clientHeaders, scenarios } from './lib/fixtures.mjs';
 import { formatDlpRows, runDlpBench } from './dlp.mjs';
 import { formatSpendRows, runSpendBench } from './spend.mjs';
-import { compareGwWithBare, compareWithBaseline, formatReport, median, summarize } from './lib/report.mjs';
+import { compareGwWithBare, compareWithBaseline, formatReport, median, summarizeByNode } from './lib/report.mjs';
+import { orderNodesForRun, resolveNodes } from './lib/nodes.mjs';
 import { findFreePort, installCleanup, planCpus, runToCompletion, startNode, stopAll, waitForOutput, waitForPort } from './lib/processes.mjs';
 
 const benchFolder = path.dirname(fileURLToPath(import.meta.url));
@@ -48,26 +51,29 @@ const settings = {
   targets: withBaseline(list(process.env.BENCH_TARGETS, 'direct,bare-proxy,fastify-floor,gw')),
   cpuCount: os.availableParallelism(),
   pinning: planCpus(process.env.BENCH_PIN !== '0'),
+  nodes: resolveNodes(process.env.BENCH_NODES, projectRoot),
+  benchNode: process.version,
 };
 for (const name of settings.scenarios) if (!scenarios[name]) throw new Error(`unknown scenario ${name}: one of ${Object.keys(scenarios).join(', ')}`);
 
 const cellSeconds = settings.durationSeconds + settings.warmupSeconds;
-const cells = settings.runs * settings.scenarios.length * settings.connections.length * settings.targets.length;
+const proxyTargets = settings.targets.filter((name) => name !== 'direct').length;
+const cells = settings.runs * settings.scenarios.length * settings.connections.length * (settings.targets.length - proxyTargets + proxyTargets * settings.nodes.length);
 const log = (text) => process.stderr.write(`${text}\n`);
-log(`bench: ${cells} cells × ${cellSeconds} s ≈ ${Math.ceil((cells * (cellSeconds + 0.3)) / 60 * 10) / 10} min`);
+log(`bench: ${cells} cells × ${cellSeconds} s ≈ ${Math.ceil((cells * (cellSeconds + 0.3)) / 60 * 10) / 10} min; proxies on ${settings.nodes.map((node) => `Node ${node.version}`).join(' and ')}, mock and load on Node ${process.version}`);
 const gwHomes = [];
 const stopWatchdog = installCleanup((cells * (cellSeconds + 15) + 60) * 1000, (reason) => log(`bench: ${reason}`));
 const bodyFolder = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-bodies-'));
 process.on('exit', () => { for (const folder of [...gwHomes, bodyFolder]) rmSync(folder, { recursive: true, force: true }); });
 
-async function startListening(name, script, env, cpus) {
-  const handle = startNode(name, script, [], { env: { ...process.env, ...env, PORT: '0' }, cpus });
+async function startListening(name, script, env, cpus, node) {
+  const handle = startNode(name, script, [], { env: { ...process.env, ...env, PORT: '0' }, cpus, node });
   const [, port] = await waitForOutput(handle, /"port":(\d+)/, 10_000);
   return { handle, origin: `http://127.0.0.1:${port}` };
 }
 
 /** gw as a user runs it; the virtual key comes from its first-start output unless GW_BENCH_KEY is set. */
-async function startGw(mockOrigin, entry, name = 'gw') {
+async function startGw(mockOrigin, entry, name, node) {
   const port = await findFreePort();
   const gwHome = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-home-'));
   gwHomes.push(gwHome);
@@ -77,11 +83,11 @@ async function startGw(mockOrigin, entry, name = 'gw') {
   // BENCH_GW_SETTINGS="audit_fsync=interval,…": gw settings applied before it starts, to price each one.
   for (const pair of (process.env.BENCH_GW_SETTINGS ?? '').split(',').filter(Boolean)) {
     const [name, value] = pair.split('=');
-    execFileSync(process.execPath, [entry, 'settings', 'set', name, value, '--home', gwHome], { stdio: 'ignore' });
+    execFileSync(node, [entry, 'settings', 'set', name, value, '--home', gwHome], { stdio: 'ignore' });
   }
   // BENCH_OUTPUT_DLP=1: output DLP on for every scope (streams read part by part and held, docs/output-dlp.md).
-  if (settings.outputDlp) execFileSync(process.execPath, [entry, 'dlp', 'output', 'on', '--scope', '*', '--home', gwHome], { stdio: 'ignore' });
-  const handle = startNode(name, entry, ['serve', '--port', String(port), '--home', gwHome], { env, cpus: settings.pinning?.target, cwd: projectRoot });
+  if (settings.outputDlp) execFileSync(node, [entry, 'dlp', 'output', 'on', '--scope', '*', '--home', gwHome], { stdio: 'ignore' });
+  const handle = startNode(name, entry, ['serve', '--port', String(port), '--home', gwHome], { env, cpus: settings.pinning?.target, cwd: projectRoot, node });
   await waitForPort(handle, port, 20_000);
   let key = process.env.GW_BENCH_KEY;
   if (!key) key = (await waitForOutput(handle, /sk-gw-[A-Za-z0-9]+/, 2_000).catch(() => undefined))?.[0];
@@ -106,41 +112,43 @@ async function probe(target, scenario) {
   }
 }
 
-const targets = new Map();
 const mock = await startListening('mock', path.join(benchFolder, 'lib', 'mock-upstream.mjs'), {}, settings.pinning?.load);
-targets.set('direct', { ...mock, key: 'unused' });
-if (settings.targets.includes('fastify-floor')) {
-  const floor = await startListening('fastify-floor', path.join(benchFolder, 'targets', 'fastify-floor.mjs'), { UPSTREAM: mock.origin }, settings.pinning?.target);
-  targets.set('fastify-floor', { ...floor, key: 'unused' });
-}
-if (settings.targets.includes('bare-proxy')) {
-  const bare = await startListening('bare-proxy', path.join(benchFolder, 'targets', 'bare-proxy.mjs'), { UPSTREAM: mock.origin }, settings.pinning?.target);
-  targets.set('bare-proxy', { ...bare, key: 'unused' });
-}
-let gwFailure;
-if (settings.targets.includes('gw')) {
-  try {
-    targets.set('gw', await startGw(mock.origin, path.resolve(projectRoot, process.env.GW_BENCH_ENTRY ?? path.join('bin', 'gw.js'))));
-  } catch (error) {
-    gwFailure = `did not start: ${error.message}`;
-    log(`bench: gw ${gwFailure}`);
+/** The proxies each Node runs, by target name; `direct` (the mock itself) is the same for every Node. */
+const targetsByNode = new Map();
+/** Starts the targets on one Node; one that does not start is recorded as the reason its cells are skipped. */
+async function startTargets(node) {
+  const targets = new Map([['direct', { ...mock, key: 'unused' }]]);
+  const failures = new Map();
+  const suffix = settings.nodes.length > 1 ? ` (Node ${node.version})` : '';
+  for (const name of ['fastify-floor', 'bare-proxy']) {
+    if (!settings.targets.includes(name)) continue;
+    const started = await startListening(`${name}${suffix}`, path.join(benchFolder, 'targets', `${name}.mjs`), { UPSTREAM: mock.origin }, settings.pinning?.target, node.path);
+    targets.set(name, { ...started, key: 'unused' });
   }
-}
-if (baselineEntry) {
-  try {
-    targets.set('gw-baseline', await startGw(mock.origin, baselineEntry, 'gw-baseline'));
-  } catch (error) {
-    log(`bench: gw-baseline (${baselineEntry}) did not start: ${error.message}`);
+  const entries = [['gw', path.resolve(projectRoot, process.env.GW_BENCH_ENTRY ?? path.join('bin', 'gw.js'))], ['gw-baseline', baselineEntry]];
+  for (const [name, entry] of entries) {
+    if (!entry || !settings.targets.includes(name)) continue;
+    try {
+      targets.set(name, await startGw(mock.origin, entry, `${name}${suffix}`, node.path));
+    } catch (error) {
+      failures.set(name, `did not start: ${error.message}`);
+      log(`bench: ${name}${suffix} (${entry}) did not start: ${error.message}`);
+    }
   }
+  return { targets, failures };
 }
+for (const node of settings.nodes) targetsByNode.set(node.version, await startTargets(node));
 
 const probes = new Map();
-for (const name of settings.targets) {
-  for (const scenarioName of settings.scenarios) {
-    const target = targets.get(name);
-    const failure = target ? await probe(target, scenarios[scenarioName]) : (name === 'gw' ? gwFailure : undefined) ?? 'not started';
-    if (failure) log(`bench: ${name} ${scenarioName}: ${failure}`);
-    probes.set(`${name}/${scenarioName}`, failure);
+for (const node of settings.nodes) {
+  const { targets, failures } = targetsByNode.get(node.version);
+  for (const name of settings.targets) {
+    for (const scenarioName of settings.scenarios) {
+      const target = targets.get(name);
+      const failure = target ? await probe(target, scenarios[scenarioName]) : failures.get(name) ?? 'not started';
+      if (failure) log(`bench: ${name} on Node ${node.version} ${scenarioName}: ${failure}`);
+      probes.set(`${node.version}/${name}/${scenarioName}`, failure);
+    }
   }
 }
 
@@ -166,45 +174,55 @@ function orderForRun(names, run) {
 
 const measurements = [];
 const benchPids = [mock.handle.pid];
+/** One cell: a target on one Node under one scenario and load, measured by its own load-generator process. */
+async function measureCell(cell, target, scenario) {
+  const load = {
+    origin: target.origin, path: scenario.path, headers: clientHeaders(scenario.dialect, target.key), ...bodyArgument(cell.scenario, scenario),
+    connections: cell.connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds,
+    targetPid: cell.target === 'direct' ? undefined : target.handle.pid, benchPids,
+  };
+  const label = `run ${cell.run} ${cell.scenario} c${cell.connections} ${cell.target}${settings.nodes.length > 1 && cell.target !== 'direct' ? ` on Node ${cell.node}` : ''}`;
+  try {
+    const output = await runToCompletion('load-generator', path.join(benchFolder, 'lib', 'load-generator.mjs'), [JSON.stringify(load)], { cpus: settings.pinning?.load, timeoutMs: (cellSeconds + 30) * 1000 });
+    const result = JSON.parse(output.trim().split('\n').pop());
+    measurements.push({ ...cell, result });
+    log(`${label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.latencyMs.p50?.toFixed(3)} ms${result.failed ? `, ${result.failed} failed: ${result.firstFailure}` : ''}`);
+  } catch (error) {
+    measurements.push({ ...cell, skipped: `load generator failed: ${error.message}` });
+    log(`${label}: ${error.message}`);
+  }
+}
 for (let run = 1; run <= settings.runs; run += 1) {
   for (const scenarioName of settings.scenarios) {
-    const scenario = scenarios[scenarioName];
     for (const connections of settings.connections) {
-      for (const name of orderForRun(settings.targets, run)) {
-        const cell = { run, scenario: scenarioName, connections, target: name };
-        const failure = probes.get(`${name}/${scenarioName}`);
-        if (failure) {
-          measurements.push({ ...cell, skipped: failure });
-          continue;
-        }
-        const target = targets.get(name);
-        const load = {
-          origin: target.origin, path: scenario.path, headers: clientHeaders(scenario.dialect, target.key), ...bodyArgument(scenarioName, scenario),
-          connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds,
-          targetPid: name === 'direct' ? undefined : target.handle.pid, benchPids,
-        };
-        try {
-          const output = await runToCompletion('load-generator', path.join(benchFolder, 'lib', 'load-generator.mjs'), [JSON.stringify(load)], { cpus: settings.pinning?.load, timeoutMs: (cellSeconds + 30) * 1000 });
-          const result = JSON.parse(output.trim().split('\n').pop());
-          measurements.push({ ...cell, result });
-          log(`run ${run} ${scenarioName} c${connections} ${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.latencyMs.p50?.toFixed(3)} ms${result.failed ? `, ${result.failed} failed: ${result.firstFailure}` : ''}`);
-        } catch (error) {
-          measurements.push({ ...cell, skipped: `load generator failed: ${error.message}` });
-          log(`run ${run} ${scenarioName} c${connections} ${name}: ${error.message}`);
+      // The mock alone (`direct`) once per run: it runs on the bench's Node whichever Node runs the proxies.
+      if (settings.targets.includes('direct')) {
+        const cell = { run, scenario: scenarioName, connections, target: 'direct', node: process.version };
+        const failure = probes.get(`${settings.nodes[0].version}/direct/${scenarioName}`);
+        if (failure) measurements.push({ ...cell, skipped: failure });
+        else await measureCell(cell, targetsByNode.get(settings.nodes[0].version).targets.get('direct'), scenarios[scenarioName]);
+      }
+      for (const node of orderNodesForRun(settings.nodes, run)) {
+        for (const name of orderForRun(settings.targets, run)) {
+          if (name === 'direct') continue;
+          const cell = { run, scenario: scenarioName, connections, target: name, node: node.version };
+          const failure = probes.get(`${node.version}/${name}/${scenarioName}`);
+          if (failure) measurements.push({ ...cell, skipped: failure });
+          else await measureCell(cell, targetsByNode.get(node.version).targets.get(name), scenarios[scenarioName]);
         }
       }
     }
   }
 }
 
-const rows = summarize(measurements, settings);
+const rows = summarizeByNode(measurements, settings);
 const ratios = compareGwWithBare(rows);
 const measured = measurements.filter((item) => item.result?.machine);
 const noise = {
   foreignBusyPercent: median(measured.map((item) => item.result.machine.foreignBusyPercent)),
   stealPercent: median(measured.map((item) => item.result.machine.stealPercent)),
 };
-const baseline = compareWithBaseline(measurements, settings);
+const baseline = settings.nodes.flatMap((node) => compareWithBaseline(measurements.filter((item) => item.node === node.version), settings).map((row) => ({ ...row, node: node.version })));
 const report = formatReport(rows, ratios, settings, noise, baseline);
 process.stdout.write(`\n${report}`);
 // DLP on a Claude Code–shaped 200 KB request, in this process (the scan is pure CPU): bench/dlp.mjs.
@@ -217,7 +235,7 @@ process.stdout.write(formatSpendRows(spend));
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const resultsFolder = path.join(benchFolder, 'results');
 mkdirSync(resultsFolder, { recursive: true });
-const environment = { node: process.version, platform: `${os.platform()} ${os.release()}`, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg() };
+const environment = { node: process.version, proxyNodes: settings.nodes.map((node) => node.version), platform: `${os.platform()} ${os.release()}`, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg() };
 const resultFile = path.join(resultsFolder, `${stamp}.json`);
 writeFileSync(resultFile, `${JSON.stringify({ stamp, settings, environment, baselineEntry, probes: Object.fromEntries(probes), rows, ratios, baseline, noise, dlp, spend, measurements }, null, 2)}\n`);
 log(`bench: wrote ${path.relative(process.cwd(), resultFile)}`);

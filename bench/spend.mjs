@@ -68,7 +68,7 @@ export async function runSpendBench() {
 export function formatSpendRows(rows) {
   if (rows.length === 0) return '';
   const width = Math.max(...rows.map((row) => row.case.length));
-  return `\nspend per call (µs, median of ${ROUNDS} rounds):\n${rows.map((row) => `  ${row.case.padEnd(width)}  ${row.micros.toFixed(2)}`).join('\n')}\n`;
+  return `\nspend per call on Node ${process.version} (µs, median of ${ROUNDS} rounds):\n${rows.map((row) => `  ${row.case.padEnd(width)}  ${row.micros.toFixed(2)}`).join('\n')}\n`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(formatSpendRows(await runSpendBench()));

@@ -112,7 +112,7 @@ const shared = row('postgres+redis');
 const two = row('two instances');
 const lines = [
   '',
-  `stores: small chat, ${connections} connections, medians of ${runs} interleaved runs (every call rate-limited and audited)`,
+  `stores: small chat, ${connections} connections, medians of ${runs} interleaved runs (every call rate-limited and audited), gw on Node ${process.version}`,
   '| target | req/s | gw CPU µs/req | PostgreSQL+Redis CPU µs/req | CPU vs embedded |',
   '|---|---:|---:|---:|---:|',
   `| embedded (state.json, audit.jsonl, in-process limits) | ${Math.round(embedded.rps)} | ${Math.round(embedded.cpu)} | – | 1.00× |`,

@@ -106,8 +106,9 @@ function install(dir, manifest) {
 
 function runCellTests(dir) {
   if (run('npm', ['run', 'build']) !== 0) return 1;
-  // One file at a time: each starts its own gw and several tools at once.
-  return run('npx', ['vitest', 'run', '--project', 'e2e', '--no-file-parallelism', ...CELL_TESTS], { env: { ...process.env, GW_COMPAT_CLIENTS_DIR: dir } });
+  // One file at a time: each starts its own gw and several tools at once. On the test run's Node (26),
+  // as npm test and npm run compat -- --run run them: the newest clients declare Node >= 22.
+  return run('bash', ['scripts/vitest-on-test-node.sh', 'run', '--project', 'e2e', '--no-file-parallelism', ...CELL_TESTS], { env: { ...process.env, GW_COMPAT_CLIENTS_DIR: dir } });
 }
 
 function main(argv) {

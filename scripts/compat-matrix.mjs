@@ -30,10 +30,18 @@ const PROVIDERS = ['openai', 'anthropic', 'gemini'];
 const CAPABILITIES = ['text', 'stream', 'tool round trip'];
 const WIDTH = PROVIDERS.length * CAPABILITIES.length;
 
-/** Appends one cell to this process's results file. */
+/**
+ * Appends one cell to this process's results file, with the Node it ran on: this process's, which
+ * is also the one the coding tools start on (scripts/vitest-on-test-node.sh puts it first on PATH).
+ */
 export function recordCell(cell, cellsDir = RUN_CELLS_DIR) {
   mkdirSync(cellsDir, { recursive: true });
-  appendFileSync(path.join(cellsDir, `${process.pid}.jsonl`), `${JSON.stringify(cell)}\n`);
+  appendFileSync(path.join(cellsDir, `${process.pid}.jsonl`), `${JSON.stringify({ ...cell, node: cell.node ?? process.version })}\n`);
+}
+
+/** The Nodes some cells ran on, in order, as the page writes them ("v26.12.1"); "?" for cells recorded without one. */
+function nodesOf(cells) {
+  return [...new Set(cells.map((cell) => cell.node ?? '?'))].join(', ');
 }
 
 export function readRecordedCells(cellsDir = CELLS_DIR) {
@@ -51,14 +59,18 @@ function clientOf(label) {
   return CLIENTS.filter((name) => label.startsWith(name)).sort((a, b) => b.length - a.length)[0];
 }
 
-/** The rows of a table already on the page, by client name: { label, marks: ('✓'|'✗'|'—')[] }. */
+/**
+ * The rows of a table already on the page, by client name: { label, node, marks: ('✓'|'✗'|'—')[] };
+ * node is the Node column's text, undefined in a table without one (pages written before it).
+ */
 export function parseMatrix(block) {
   const rows = new Map();
   for (const line of block.split('\n')) {
     const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
-    const client = cells.length === 1 + WIDTH ? clientOf(cells[0]) : undefined;
+    const client = cells.length === 1 + WIDTH || cells.length === 2 + WIDTH ? clientOf(cells[0]) : undefined;
     if (client === undefined) continue;
-    rows.set(client, { label: cells[0], marks: cells.slice(1).map((mark) => (mark === '✓' || mark === '✗' ? mark : '—')) });
+    const node = cells.length === 2 + WIDTH ? cells[1] : undefined;
+    rows.set(client, { label: cells[0], node, marks: cells.slice(cells.length - WIDTH).map((mark) => (mark === '✓' || mark === '✗' ? mark : '—')) });
   }
   return rows;
 }
@@ -75,7 +87,8 @@ function mergeRow(client, mine, old) {
     marks[index] = now;
   }
   const label = mine.length > 0 ? `${client} ${mine[0].version}` : old.label;
-  return { line: `| ${label} | ${marks.join(' | ')} |`, regressions };
+  const node = mine.length > 0 ? nodesOf(mine) : old.node ?? '?';
+  return { line: `| ${label} | ${node} | ${marks.join(' | ')} |`, regressions };
 }
 
 /** The page with its matrix updated from the recorded cells, and the cells that regressed. */
@@ -85,8 +98,8 @@ export function updateMatrix(page, cells) {
   if (start < 0 || end < start) throw new Error(`the page has no compatibility matrix markers (${MATRIX_START} … ${MATRIX_END})`);
   const before = parseMatrix(page.slice(start, end));
   const lines = [
-    `| client | ${PROVIDERS.flatMap((provider) => CAPABILITIES.map((capability) => `${provider}: ${capability}`)).join(' | ')} |`,
-    `|---|${Array(WIDTH).fill(':-:').join('|')}|`,
+    `| client | Node | ${PROVIDERS.flatMap((provider) => CAPABILITIES.map((capability) => `${provider}: ${capability}`)).join(' | ')} |`,
+    `|---|---|${Array(WIDTH).fill(':-:').join('|')}|`,
   ];
   const regressions = [];
   for (const client of CLIENTS) {
@@ -173,12 +186,16 @@ export function updateLatestTable(page, cells, run) {
   return { text, failed };
 }
 
-/** Writes the pinned-vs-latest table from the cells of the last npm run compat:latest; throws when there are none. */
+/**
+ * Writes the pinned-vs-latest table from the cells of the last npm run compat:latest; throws when there are none.
+ * The Node it names is the one the cells ran on (`node` only for cells recorded without one).
+ */
 export function writeLatestTable({ packages = [], node = process.version, gwNode = '?', date = new Date().toISOString().slice(0, 10), cellsDir = LATEST_CELLS_DIR, docPath = DOC_PATH } = {}) {
   const cells = readRecordedCells(cellsDir);
   if (cells.length === 0) throw new Error(`no compatibility cells in ${path.relative(REPO_ROOT, cellsDir) || cellsDir}: run npm run compat:latest`);
   const page = readFileSync(docPath, 'utf8');
-  const { text, failed } = updateLatestTable(page, cells, { date, node, gwNode, packages });
+  const ranOn = cells.every((cell) => cell.node !== undefined) ? nodesOf(cells) : node;
+  const { text, failed } = updateLatestTable(page, cells, { date, node: ranOn, gwNode, packages });
   if (text !== page) writeFileSync(docPath, text);
   return { cells: cells.length, changed: text !== page, failed };
 }

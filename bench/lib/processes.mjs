@@ -17,10 +17,10 @@ export function planCpus(wantPinning) {
   return plan;
 }
 
-/** Starts `node script args` and keeps the last lines of its output for error messages. */
-export function startNode(name, script, args, { env = process.env, cpus, cwd } = {}) {
-  const command = cpus ? 'taskset' : process.execPath;
-  const prefix = cpus ? ['-c', cpus, process.execPath] : [];
+/** Starts `node script args` (on `node`, a binary: the bench's own by default) and keeps the last lines of its output for error messages. */
+export function startNode(name, script, args, { env = process.env, cpus, cwd, node = process.execPath } = {}) {
+  const command = cpus ? 'taskset' : node;
+  const prefix = cpus ? ['-c', cpus, node] : [];
   const child = spawn(command, [...prefix, script, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   const handle = { name, child, pid: child.pid, output: '', exited: undefined, lineListeners: new Set() };
   const collect = (data) => {

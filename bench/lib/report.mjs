@@ -45,6 +45,17 @@ export function summarize(measurements, settings) {
 }
 
 /**
+ * summarize() once per Node that ran the proxies (settings.nodes), each row tagged with its Node. The mock alone
+ * (`direct`) ran on the bench's own Node and is paired with every Node's rows; its row appears once.
+ */
+export function summarizeByNode(measurements, settings) {
+  const nodes = settings.nodes ?? [{ version: settings.benchNode }];
+  return nodes.flatMap((node, index) => summarize(measurements.filter((item) => item.target === 'direct' || item.node === node.version), settings)
+    .filter((row) => row.target !== 'direct' || index === 0)
+    .map((row) => ({ ...row, node: row.target === 'direct' ? settings.benchNode ?? node.version : node.version })));
+}
+
+/**
  * The project's targets (set 2026-11-27, from the last measurements): gw's CPU per request at most
  * this many times the bare proxy's, in the same run: small chat 2.5×, streams 1.5×, the 212 KB
  * coding-agent stream 3×. Scenarios without one print "-".
@@ -54,13 +65,13 @@ const CPU_RATIO_TARGETS = { chat: 2.5, 'chat-stream': 1.5, 'messages-stream-tran
 /** gw ÷ bare-proxy (and ÷ the fastify floor, when it ran) for CPU per request and p50, per scenario and load: the numbers to gate on. */
 export function compareGwWithBare(rows) {
   const ratios = [];
-  const find = (target, gw) => rows.find((row) => row.target === target && row.scenario === gw.scenario && row.connections === gw.connections && row.runs > 0);
+  const find = (target, gw) => rows.find((row) => row.target === target && row.node === gw.node && row.scenario === gw.scenario && row.connections === gw.connections && row.runs > 0);
   for (const gw of rows.filter((row) => row.target === 'gw' && !row.skipped && row.runs > 0)) {
     const bare = find('bare-proxy', gw);
     if (!bare) continue;
     const floor = find('fastify-floor', gw);
     ratios.push({
-      scenario: gw.scenario, connections: gw.connections,
+      scenario: gw.scenario, connections: gw.connections, node: gw.node,
       bareCpuMicros: bare.cpuMicrosPerRequest, floorCpuMicros: floor?.cpuMicrosPerRequest, gwCpuMicros: gw.cpuMicrosPerRequest,
       cpuRatio: divide(gw.cpuMicrosPerRequest, bare.cpuMicrosPerRequest),
       floorCpuRatio: divide(gw.cpuMicrosPerRequest, floor?.cpuMicrosPerRequest),
@@ -107,33 +118,52 @@ export function compareWithBaseline(measurements, settings) {
 }
 
 function formatBaseline(rows) {
-  const header = ['gw vs baseline', 'conns', 'runs', 'CPU gw/base', 'p50 gw/base', 'CPU gw/bare', 'CPU base/bare', 'p50 gw/bare', 'p50 base/bare'];
+  const header = ['gw vs baseline', 'conns', 'node', 'runs', 'CPU gw/base', 'p50 gw/base', 'CPU gw/bare', 'CPU base/bare', 'p50 gw/bare', 'p50 base/bare'];
   const table = rows.map((row) => [
-    row.scenario, `c${row.connections}`, String(row.runs), times(row.cpuRatio), times(row.p50Ratio),
+    row.scenario, `c${row.connections}`, row.node ?? '-', String(row.runs), times(row.cpuRatio), times(row.p50Ratio),
     times(row.gwCpuOverBare), times(row.baseCpuOverBare), times(row.gwP50OverBare), times(row.baseP50OverBare),
   ]);
-  return alignedLines(header, table, 2);
+  return alignedLines(header, table, 3);
 }
 
 /** The ratios as one table: CPU µs per request of each proxy, gw over each, and the target. */
 function formatRatios(ratios) {
-  const header = ['CPU µs/req', 'conns', 'bare', 'floor', 'gw', 'gw/bare', 'gw/floor', 'target', 'p50 gw/bare'];
+  const header = ['CPU µs/req', 'conns', 'node', 'bare', 'floor', 'gw', 'gw/bare', 'gw/floor', 'target', 'p50 gw/bare'];
   const table = ratios.map((ratio) => [
-    ratio.scenario, `c${ratio.connections}`,
+    ratio.scenario, `c${ratio.connections}`, ratio.node ?? '-',
     format(ratio.bareCpuMicros, 0), format(ratio.floorCpuMicros, 0), format(ratio.gwCpuMicros, 0),
     times(ratio.cpuRatio), times(ratio.floorCpuRatio),
     ratio.targetCpuRatio === undefined ? '-' : `≤ ${format(ratio.targetCpuRatio, 1)}× ${ratio.cpuRatio <= ratio.targetCpuRatio ? 'met' : 'not met'}`,
     times(ratio.p50Ratio),
   ]);
+  return alignedLines(header, table, 3);
+}
+
+/**
+ * With two or more Nodes: one line per scenario and load, each Node's gw CPU per request and its ratios to that
+ * Node's own bare proxy side by side (a ratio, not µs, is what compares across Nodes: each ran its own bare proxy).
+ */
+function formatNodesSideBySide(ratios, nodes) {
+  if (nodes.length < 2) return [];
+  const cells = [...new Set(ratios.map((ratio) => `${ratio.scenario}\u0000${ratio.connections}`))];
+  const header = ['by Node', 'conns', ...nodes.flatMap((node) => [`gw µs ${node.version}`, `CPU gw/bare ${node.version}`, `p50 gw/bare ${node.version}`])];
+  const table = cells.map((key) => {
+    const [scenario, connections] = key.split('\u0000');
+    const mine = (node) => ratios.find((ratio) => ratio.node === node.version && ratio.scenario === scenario && String(ratio.connections) === connections);
+    return [scenario, `c${connections}`, ...nodes.flatMap((node) => {
+      const ratio = mine(node);
+      return [format(ratio?.gwCpuMicros, 0), times(ratio?.cpuRatio), times(ratio?.p50Ratio)];
+    })];
+  });
   return alignedLines(header, table, 2);
 }
 
 export function formatReport(rows, ratios, settings, noise, baseline = []) {
-  const header = ['scenario', 'conns', 'target', 'req/s', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'CPU µs/req', 'RSS MB (peak)', 'x-gw-overhead p50', 'errors'];
+  const header = ['scenario', 'conns', 'node', 'target', 'req/s', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'CPU µs/req', 'RSS MB (peak)', 'x-gw-overhead p50', 'errors'];
   const table = rows.map((row) => {
-    if (row.skipped) return [row.scenario, `c${row.connections}`, row.target, `${row.target}: ${row.skipped}`];
+    if (row.skipped) return [row.scenario, `c${row.connections}`, row.node ?? '-', row.target, `${row.target}: ${row.skipped}`];
     return [
-      row.scenario, `c${row.connections}`, row.target,
+      row.scenario, `c${row.connections}`, row.node ?? '-', row.target,
       format(row.requestsPerSecond, 0), format(row.p50Ms, 3), format(row.p99Ms, 3),
       signed(row.addedP50Ms), signed(row.addedP99Ms), format(row.cpuMicrosPerRequest, 0),
       row.rssMb === undefined ? '-' : `${format(row.rssMb, 0)} (${format(row.peakRssMb, 0)})`,
@@ -143,11 +173,14 @@ export function formatReport(rows, ratios, settings, noise, baseline = []) {
   });
   const out = [
     `gw bench: ${settings.runs} run(s) × ${settings.durationSeconds} s measured (+${settings.warmupSeconds} s warm-up) per cell; medians over runs; +p50/+p99 = target − direct, paired per run`,
+    `node: the Node that ran each target (${(settings.nodes ?? []).map((node) => node.version).join(', ') || 'the bench\'s'}); the mock, the load generator and the figures below the tables ran on the bench's Node ${settings.benchNode ?? '(not recorded)'}`,
     '',
-    ...alignedLines(header, table, 3),
+    ...alignedLines(header, table, 4),
     '',
   ];
   if (ratios.length > 0) out.push(...formatRatios(ratios), '');
+  const sideBySide = formatNodesSideBySide(ratios, settings.nodes ?? []);
+  if (sideBySide.length > 0) out.push(...sideBySide, '');
   if (baseline.length > 0) out.push(...formatBaseline(baseline), '');
   if (ratios.length === 0 && settings.targets.includes('gw') && settings.targets.includes('bare-proxy')) out.push('gw/bare: no ratio (gw answered no scenario with 2xx)');
   out.push(

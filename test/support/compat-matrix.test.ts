@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENTS, DOC_PATH, admitsNode, LATEST_END, LATEST_START, MATRIX_END, MATRIX_START, REPO_ROOT, packageVersion, parseMatrix, recordCell, updateLatestTable, updateMatrix, writeCompatibilityDoc, writeLatestTable, type Cell } from './compat-matrix.js';
 
 const empty = `# gw\n\n${MATRIX_START}\n${MATRIX_END}\n\nmore\n`;
-const cell = (pass: boolean, overrides: Partial<Cell> = {}): Cell => ({ client: 'Anthropic SDK', version: '1.0.0', provider: 'gemini', capability: 'stream', pass, ...overrides });
+const cell = (pass: boolean, overrides: Partial<Cell> = {}): Cell => ({ client: 'Anthropic SDK', version: '1.0.0', provider: 'gemini', capability: 'stream', pass, node: 'v26.12.1', ...overrides });
 
 describe('compatibility matrix', () => {
   it('writes a row per client with ✓, ✗ and — and keeps the text around the markers', () => {
@@ -34,6 +34,18 @@ describe('compatibility matrix', () => {
     expect(parseMatrix(text).get('Anthropic SDK')!.marks[7]).toBe('✗');
   });
 
+  it('names the Node each row ran on, keeps it for a row this run did not reach, and reads a page without the column', () => {
+    const first = updateMatrix(empty, [cell(true), cell(true, { client: 'Codex', version: '0.171.0', provider: 'openai', capability: 'text', node: 'v20.20.2' })]).text;
+    expect(first).toContain('| client | Node | openai: text |');
+    expect(first).toContain(`| Anthropic SDK 1.0.0 | v26.12.1 | ${Array(6).fill('—').join(' | ')} | — | ✓ | — |`);
+    const second = updateMatrix(first, [cell(true, { node: 'v24.11.0' })]).text;
+    expect(parseMatrix(second).get('Anthropic SDK')!.node).toBe('v24.11.0');
+    expect(parseMatrix(second).get('Codex')!.node).toBe('v20.20.2');
+    const old = `${MATRIX_START}\n| client | ${Array(9).fill('x').join(' | ')} |\n| Codex 0.169.0 | ✓ | ${Array(8).fill('—').join(' | ')} |\n${MATRIX_END}\n`;
+    expect(parseMatrix(old).get('Codex')).toEqual({ label: 'Codex 0.169.0', node: undefined, marks: ['✓', ...Array<string>(8).fill('—')] });
+    expect(updateMatrix(old, []).text).toContain(`| Codex 0.169.0 | ? | ✓ | ${Array(8).fill('—').join(' | ')} |`);
+  });
+
   it('refuses a page without the markers', () => {
     expect(() => updateMatrix('# gw\n', [cell(true)])).toThrow(/markers/);
   });
@@ -49,7 +61,7 @@ describe('npm run compat (writeCompatibilityDoc)', () => {
     recordCell(cell(true, { client: 'Codex', version: '9.9.9', provider: 'openai', capability: 'text' }), cellsDir);
     expect(writeCompatibilityDoc({ cellsDir, docPath })).toEqual({ cells: 2, changed: true, regressions: [] });
     const rows = parseMatrix(readFileSync(docPath, 'utf8'));
-    expect(rows.get('Codex')).toEqual({ label: 'Codex 9.9.9', marks: ['✓', ...Array<string>(8).fill('—')] });
+    expect(rows.get('Codex')).toEqual({ label: 'Codex 9.9.9', node: 'v26.12.1', marks: ['✓', ...Array<string>(8).fill('—')] });
     expect(rows.get('Anthropic SDK')!.marks[7]).toBe('✓');
     expect(writeCompatibilityDoc({ cellsDir, docPath }).changed).toBe(false);
   });
@@ -120,6 +132,8 @@ describe('npm run compat:latest (the pinned-vs-latest table)', () => {
     recordCell(cell(false, { version: '1.1.0' }), cellsDir);
     expect(writeLatestTable({ cellsDir, docPath, ...run })).toEqual({ cells: 1, changed: true, failed: ['Anthropic SDK 1.1.0 → gemini: stream'] });
     expect(readFileSync(docPath, 'utf8')).toContain('| Anthropic SDK 1.0.0 / 1.1.0 |');
+    // The Node the cells ran on, not the one that wrote the page.
+    expect(readFileSync(docPath, 'utf8')).toContain('Run 2026-11-27 on Node v26.12.1.');
   });
 });
 
@@ -151,5 +165,9 @@ describe('docs/compatibility.md', () => {
 
   it('names the version of each client the suite drives (after a bump: npm run compat -- --run)', () => {
     expect(Object.fromEntries([...rows].map(([client, row]) => [client, row.label]))).toEqual(Object.fromEntries(CLIENTS.map((client) => [client, `${client} ${versions[client]}`])));
+  });
+
+  it('names the Node each row ran on, one the clients declare they support (Node 22 or later for the newest)', () => {
+    for (const [client, row] of rows) expect(row.node, client).toMatch(/^v(2[2-9]|[3-9]\d)\.\d+\.\d+$/);
   });
 });

@@ -16,9 +16,12 @@ export interface Cell {
   provider: ProviderDialect;
   capability: Capability;
   pass: boolean;
+  /** The Node the cell ran on ("v26.12.1"); recordCell adds this process's. */
+  node?: string;
 }
 
-export interface Row { label: string; marks: Mark[] }
+/** A matrix row; node is its Node column (undefined on a page written before the column). */
+export interface Row { label: string; node?: string; marks: Mark[] }
 
 export const REPO_ROOT: string = matrix.REPO_ROOT;
 export const CELLS_DIR: string = matrix.CELLS_DIR;

@@ -82,6 +82,9 @@ async function prepareClaude(_home: string, options: ToolRunOptions): Promise<Pr
       ANTHROPIC_AUTH_TOKEN: options.key,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1',
       CLAUDE_CODE_MAX_RETRIES: '0',
+      // From 2.1.337 Claude Code defers MCP tools behind its ToolSearch tool (a placeholder in the request's tools,
+      // the MCP tools only once searched): off, so the scripted model is offered gw's MCP tool by name.
+      ...(session?.mcp ? { ENABLE_TOOL_SEARCH: 'false' } : {}),
     },
   };
 }

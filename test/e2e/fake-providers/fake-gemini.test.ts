@@ -18,8 +18,16 @@ describe('fake Gemini with @google/genai', () => {
     expect(response.modelVersion).toBe('gemini-2.5-flash');
     expect(response.usageMetadata?.totalTokenCount).toBeGreaterThan(0);
     const recorded = fake.requests.at(-1);
-    expect(recorded?.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+    // @google/genai 3 calls API version v1 by default.
+    expect(recorded?.path).toBe('/v1/models/gemini-2.5-flash:generateContent');
     expect(recorded?.headers['x-goog-api-key']).toBe('gm-fake');
+  });
+
+  it('answers at API version v1beta too (older SDKs, Gemini CLI and gw upstream call it)', async () => {
+    const beta = new GoogleGenAI({ apiKey: 'gm-fake', httpOptions: { baseUrl: fake.url, apiVersion: 'v1beta' } });
+    const response = await beta.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hello beta' });
+    expect(response.text).toBe('echo: hello beta');
+    expect(fake.requests.at(-1)?.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
   });
 
   it('streams with alt=sse, records spread over time', async () => {
@@ -32,7 +40,7 @@ describe('fake Gemini with @google/genai', () => {
       text += chunk.text ?? '';
       last = chunk;
     }
-    expect(fake.requests.at(-1)).toMatchObject({ path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent', query: { alt: 'sse' } });
+    expect(fake.requests.at(-1)).toMatchObject({ path: '/v1/models/gemini-2.5-flash:streamGenerateContent', query: { alt: 'sse' } });
     expect(text).toBe('echo: hello fake gemini');
     expect(last?.candidates?.[0]?.finishReason).toBe('STOP');
     expect(last?.usageMetadata?.candidatesTokenCount).toBeGreaterThan(0);
@@ -53,7 +61,7 @@ describe('fake Gemini with @google/genai', () => {
     const one = await client.models.embedContent({ model: 'gemini-embedding-001', contents: 'a' });
     expect(one.embeddings?.[0]?.values).toHaveLength(8);
     const many = await client.models.embedContent({ model: 'gemini-embedding-001', contents: ['a', 'b'] });
-    expect(fake.requests.at(-1)?.path).toBe('/v1beta/models/gemini-embedding-001:batchEmbedContents');
+    expect(fake.requests.at(-1)?.path).toBe('/v1/models/gemini-embedding-001:batchEmbedContents');
     expect(many.embeddings?.[0]?.values).toEqual(one.embeddings?.[0]?.values);
     const pager = await client.models.list();
     const names: string[] = [];

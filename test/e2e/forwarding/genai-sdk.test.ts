@@ -1,7 +1,8 @@
 // The official `@google/genai` SDK through `gw serve` to a fake Gemini API:
 // :generateContent, :streamGenerateContent?alt=sse (relayed as it arrives),
-// :countTokens, :embedContent and :batchEmbedContents under /genai and bare
-// /v1beta, provider/model names in the path, and the 404 in Google's shape.
+// :countTokens, :embedContent and :batchEmbedContents under /genai (API version v1, the SDK's
+// default since 3.x) and bare /v1 and /v1beta (older SDKs and Gemini CLI), provider/model names
+// in the path, and the 404 in Google's shape.
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedText } from '../../support/fake-providers/fake-request-text.js';
@@ -28,7 +29,8 @@ describe('generateContent', () => {
     expect(result.candidates?.[0]?.finishReason).toBe('STOP');
 
     const upstream = last(rig.gemini);
-    expect(sent.urls.at(-1)).toBe(`${rig.gw.url}/genai/v1beta/models/gemini-2.5-flash:generateContent`);
+    expect(sent.urls.at(-1)).toBe(`${rig.gw.url}/genai/v1/models/gemini-2.5-flash:generateContent`);
+    // Upstream, gw speaks v1beta (a superset of v1) as it does for every GenAI call.
     expect(upstream.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(upstream.body).toBe(sent.bodies.at(-1));
     expectUpstreamCredentials(upstream, 'gemini', rig.gemini, rig.key);
@@ -44,36 +46,34 @@ describe('generateContent', () => {
     });
   });
 
-  it('provider/model in the path (/genai/v1beta/models/gemini/gemini-2.5-flash:generateContent) routes and is unwrapped', async () => {
+  it('provider/model in the path (/genai/v1/models/gemini/gemini-2.5-flash:generateContent) routes and is unwrapped', async () => {
     const result = await ai.models.generateContent({ model: 'gemini/gemini-2.5-flash', contents: 'prefixed' });
     expect(result.text).toBe('echo: prefixed');
-    expect(sent.urls.at(-1)).toContain('/genai/v1beta/models/gemini/gemini-2.5-flash:generateContent');
+    expect(sent.urls.at(-1)).toContain('/genai/v1/models/gemini/gemini-2.5-flash:generateContent');
     expect(last(rig.gemini).path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(last(rig.gemini).body).toBe(sent.bodies.at(-1));
   });
 
-  it('the bare /v1beta base (as Gemini CLI uses it) works too', async () => {
-    const bare = new GoogleGenAI({ apiKey: rig.key, httpOptions: { baseUrl: rig.gw.url } });
-    const result = await bare.models.generateContent({ model: 'gemini-2.5-pro', contents: 'no prefix' });
-    expect(result.text).toBe('echo: no prefix');
-    expect(last(rig.gemini).path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
+  it('API version v1beta (older SDKs and Gemini CLI), bare and under /genai, works too', async () => {
+    const beta = recordingFetch();
+    for (const baseUrl of [rig.gw.url, `${rig.gw.url}/genai`]) {
+      const client = new GoogleGenAI({ apiKey: rig.key, httpOptions: { baseUrl, apiVersion: 'v1beta', fetch: beta.fetch } });
+      const result = await client.models.generateContent({ model: 'gemini-2.5-pro', contents: 'no prefix' });
+      expect(result.text).toBe('echo: no prefix');
+      expect(last(rig.gemini).path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
+    }
+    expect(beta.urls).toEqual([`${rig.gw.url}/v1beta/models/gemini-2.5-pro:generateContent`, `${rig.gw.url}/genai/v1beta/models/gemini-2.5-pro:generateContent`]);
   });
 
-  it('the bare base at API version v1 (@google/genai 3 and later send it by default) works too', async () => {
-    const sentUrls: string[] = [];
-    const v1 = new GoogleGenAI({ apiKey: rig.key, httpOptions: { baseUrl: rig.gw.url, apiVersion: 'v1' } });
-    const fetchBefore = globalThis.fetch;
-    globalThis.fetch = (input, init) => { sentUrls.push(String(input instanceof Request ? input.url : input)); return fetchBefore(input, init); };
-    try {
-      const result = await v1.models.generateContent({ model: 'gemini-2.5-pro', contents: 'version one' });
-      expect(result.text).toBe('echo: version one');
-      let streamed = '';
-      for await (const chunk of await v1.models.generateContentStream({ model: 'gemini-2.5-pro', contents: 'streamed one' })) streamed += chunk.text ?? '';
-      expect(streamed).toBe('echo: streamed one');
-    } finally {
-      globalThis.fetch = fetchBefore;
-    }
-    expect(sentUrls[0]).toBe(`${rig.gw.url}/v1/models/gemini-2.5-pro:generateContent`);
+  it('the bare base at the SDK\'s default API version (v1 since @google/genai 3) works too', async () => {
+    const bare = recordingFetch();
+    const v1 = new GoogleGenAI({ apiKey: rig.key, httpOptions: { baseUrl: rig.gw.url, fetch: bare.fetch } });
+    const result = await v1.models.generateContent({ model: 'gemini-2.5-pro', contents: 'version one' });
+    expect(result.text).toBe('echo: version one');
+    let streamed = '';
+    for await (const chunk of await v1.models.generateContentStream({ model: 'gemini-2.5-pro', contents: 'streamed one' })) streamed += chunk.text ?? '';
+    expect(streamed).toBe('echo: streamed one');
+    expect(bare.urls[0]).toBe(`${rig.gw.url}/v1/models/gemini-2.5-pro:generateContent`);
     // Upstream, gw speaks v1beta (a superset of v1) as it does for every GenAI call.
     expect(last(rig.gemini).path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent');
   });
@@ -98,7 +98,7 @@ describe('streamGenerateContent?alt=sse', () => {
     expect(chunks[0]!.at).toBeLessThan(closedAt - 200);
     expect(chunks.at(-1)!.at - chunks[0]!.at).toBeGreaterThanOrEqual(200);
 
-    const audit = await auditRecordWhere(rig.gw.home, (line) => line.model === 'gemini-2.5-flash' && line.route === '/genai/v1beta/models/*' && (line.tokens as { output?: number } | undefined)?.output === chunks.at(-1)!.total);
+    const audit = await auditRecordWhere(rig.gw.home, (line) => line.model === 'gemini-2.5-flash' && line.route === '/genai/v1/models/*' && (line.tokens as { output?: number } | undefined)?.output === chunks.at(-1)!.total);
     expect(audit).toMatchObject({ provider: 'gemini', status: 200, tokens: { input: expect.any(Number), output: expect.any(Number) } });
   });
 });

@@ -162,8 +162,9 @@ describe('the /openai drop-in prefix', () => {
 describe('the AzureOpenAI client (/openai/deployments/{name}/chat/completions?api-version=…)', () => {
   const azureClient = (deployment: string) => new AzureOpenAI({ endpoint: rig.gw.url, apiKey: rig.key, deployment, apiVersion: '2024-10-21', maxRetries: 0 });
 
+  // openai 7 escapes the deployment into the path itself (azure%2Fgpt-4o on the wire); 6.x inserted it as given.
   it('azure/<deployment> (the slash escaped in the path) reaches the Azure provider with its api-key and api-version', async () => {
-    const result = await azureClient('azure%2Fgpt-4o').chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'to azure' }] });
+    const result = await azureClient('azure/gpt-4o').chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'to azure' }] });
     expect(result.choices[0]?.message.content).toBe('echo: to azure');
     const upstream = last(rig.azure!);
     expect(upstream.path).toBe('/openai/deployments/gpt-4o/chat/completions');
@@ -172,7 +173,7 @@ describe('the AzureOpenAI client (/openai/deployments/{name}/chat/completions?ap
   });
 
   it('azure/<deployment> streams too', async () => {
-    const stream = await azureClient('azure%2Fgpt-4o').chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'a b c' }], stream: true });
+    const stream = await azureClient('azure/gpt-4o').chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'a b c' }], stream: true });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('echo: a b c');

@@ -11,6 +11,16 @@ let rig: Rig;
 beforeAll(async () => { rig = await startRig({ eventDelayMs: 20 }); }, 30_000);
 afterAll(async () => { await rig?.close(); });
 
+/** Reads a stream to its end and returns what it threw, or undefined when it ended cleanly. */
+async function readUntilThrown<T>(stream: AsyncIterable<T>, onEvent: (event: T) => void): Promise<unknown> {
+  try {
+    for await (const event of stream) onEvent(event);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 function events(text: string): Array<{ event?: string; data: Record<string, unknown> }> {
   const decoder = new SseDecoder();
   return [...decoder.push(Buffer.from(text)), ...decoder.end()].map((event) => ({ event: event.event, data: JSON.parse(event.data) as Record<string, unknown> }));
@@ -34,16 +44,16 @@ describe('same-format Responses stream, provider reset after the first byte', ()
     expect(audit).toMatchObject({ status: 200, outcome: expect.arrayContaining(['GW_ERR_UPSTREAM_UNREACHABLE']) });
   });
 
-  it('the openai SDK yields the error event and then response.failed, its last event', async () => {
+  // openai 7.x raises a Responses `error` event as an APIError (6.x yielded it, then
+  // response.failed): a 7.x user sees the events before the failure, then gw's code and message.
+  it('the openai SDK yields the events before the failure, then throws an APIError with the error event\'s code', async () => {
     rig.openai.setBehaviour({ resetAfterEvents: 2 }, { times: 1 });
     const client = new OpenAI({ apiKey: rig.key, baseURL: `${rig.gw.url}/v1`, maxRetries: 0 });
     const types: string[] = [];
-    let failure: unknown;
-    for await (const event of await client.responses.create({ model: 'openai/gpt-4o', stream: true, input: 'one two three four' })) {
-      types.push(event.type);
-      if (event.type === 'response.failed') failure = event.response;
-    }
-    expect(types).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
-    expect(failure).toMatchObject({ status: 'failed', error: { code: 'upstream_unreachable' } });
+    const stream = await client.responses.create({ model: 'openai/gpt-4o', stream: true, input: 'one two three four' });
+    const failure = await readUntilThrown(stream, (event) => { types.push(event.type); });
+    expect(types).toEqual(['response.created', 'response.in_progress']);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure).toMatchObject({ code: 'upstream_unreachable', message: expect.stringMatching(/\S/) });
   });
 });

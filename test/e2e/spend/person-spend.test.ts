@@ -110,7 +110,8 @@ describe('spend by person through a sidecar', () => {
     await waitUntil(async () => (await requests(laptop)).some((line) => line.status === 200 && line.cost?.price === 'dataset'), { timeoutMs: 10_000, what: 'the stream record' });
     const record = (await requests(laptop)).find((line) => line.status === 200 && line.cost?.price === 'dataset') as RequestLine & { tokens: { input: number; output: number } };
     const expected = calcPrice({ input_tokens: record.tokens.input, output_tokens: record.tokens.output }, 'gpt-4o-mini', { providerId: 'openai' })!.total_price;
-    expect(record.cost).toEqual({ source: 'usage', nano_usd: Math.round(expected * 1e9), price: 'dataset', priced_as: 'gpt-4o-mini' });
+    // openai 7 closes the body at data: [DONE]: gw may read the usage just after the hang-up (docs/wire-fidelity.md).
+    expect(record.cost).toEqual({ source: expect.stringMatching(/^usage(_after_hangup)?$/), nano_usd: Math.round(expected * 1e9), price: 'dataset', priced_as: 'gpt-4o-mini' });
     expect(record.cost!.nano_usd).toBeGreaterThan(0);
   }, 30_000);
 });

@@ -69,13 +69,25 @@ describe('openai-responses stream encoder, read by the openai SDK', () => {
     expect(final.id).toBe('resp_msg_upstream');
   });
 
-  it('sends an error event then response.failed, as documented, and the SDK yields both', async () => {
+  // The bytes end with error then response.failed, as OpenAI documents; openai 7.x raises the
+  // error event as an APIError (6.x yielded both events), so its user sees the code and message.
+  it('sends an error event then response.failed, as documented, and the SDK throws the error event\'s code and message', async () => {
     body = encode([PARTS[0]!, PARTS[6]!, PARTS[7]!, { type: 'error', error: { status: 529, kind: 'overloaded', message: 'Overloaded' } }]);
-    const events = [];
-    for await (const event of await client.responses.create({ model: 'gpt-5', input: 'hi', stream: true })) events.push(event);
-    expect(events.slice(-2).map((event) => event.type)).toEqual(['error', 'response.failed']);
-    expect(events.at(-2)).toMatchObject({ type: 'error', code: 'server_error', message: 'Overloaded' });
-    expect(events.at(-1)).toMatchObject({ response: { status: 'failed', error: { code: 'server_error', message: 'Overloaded' } } });
+    const frames = body.split('\n\n').filter(Boolean);
+    expect(frames.slice(-2).map((frame) => frame.split('\n')[0])).toEqual(['event: error', 'event: response.failed']);
+    expect(frames.at(-1)).toContain('"status":"failed"');
+    expect(frames.at(-1)).toContain('"error":{"code":"server_error","message":"Overloaded"}');
+    const types: string[] = [];
+    let failure: unknown;
+    try {
+      for await (const event of await client.responses.create({ model: 'gpt-5', input: 'hi', stream: true })) types.push(event.type);
+    } catch (error) {
+      failure = error;
+    }
+    expect(types).toContain('response.output_text.delta');
+    expect(types).not.toContain('response.failed');
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure).toMatchObject({ code: 'server_error', message: 'Overloaded' });
   });
 
   it('uses response.incomplete for a length stop', () => {

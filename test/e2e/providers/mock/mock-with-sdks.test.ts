@@ -15,7 +15,8 @@ const ROUTES: Record<string, MockOperation> = {
 };
 
 function routeOf(path: string, body: Record<string, unknown>): { operation: MockOperation; model: string } | undefined {
-  const google = /^\/v1beta\/models\/(.+):(\w+)$/.exec(path);
+  // GenAI at API version v1 (@google/genai 3's default) and v1beta (older SDKs, Gemini CLI), as gw serves both.
+  const google = /^\/v1(?:beta)?\/models\/(.+):(\w+)$/.exec(path);
   if (google) return { operation: google[2] as MockOperation, model: google[1] ?? '' };
   const operation = ROUTES[path];
   return operation ? { operation, model: String(body.model ?? '') } : undefined;
@@ -86,5 +87,7 @@ describe('the official SDKs accept the mock answers', () => {
     const many = await client.models.embedContent({ model: 'mock/embed', contents: ['a', 'b'] });
     expect(many.embeddings).toHaveLength(2);
     await expect(client.models.generateContent({ model: 'mock/error-503', contents: 'ping' })).rejects.toMatchObject({ status: 503 });
+    const beta = new GoogleGenAI({ apiKey: 'x', httpOptions: { baseUrl: url, apiVersion: 'v1beta' } });
+    expect((await beta.models.generateContent({ model: 'mock/echo', contents: 'ping' })).text).toBe('mock reply: ping');
   });
 });
