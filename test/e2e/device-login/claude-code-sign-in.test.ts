@@ -82,8 +82,10 @@ describe('Claude Code signs in to a gw hub', () => {
     expect(Number(tokens.expires_in)).toBeLessThanOrEqual(3600);
     expect(String(tokens.refresh_token)).toMatch(/^gwr-/);
     expect((await messages(String(tokens.access_token))).status).toBe(200);
-    const served = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'request' && record.person === PERSON);
-    expect(served.length).toBeGreaterThan(0);
+    // The record is written when the response closes, a moment after the client has read it.
+    const served = async () => (await readAudit(rig.hub.home)).filter((record) => record.kind === 'request' && record.person === PERSON);
+    await waitUntil(async () => (await served()).length > 0, { timeoutMs: 5_000, what: 'the call\'s record under the person' });
+    expect((await served())[0]).toMatchObject({ status: 200, person: PERSON });
   });
 
   it('each refresh rotates the refresh token; a reused one revokes the whole sign-in, and it is recorded', async () => {
