@@ -109,8 +109,8 @@ describe('in-flight request bodies, with inflight_body_bytes 48MiB and inflight_
     const answers = await Promise.all(admitted.map((upload) => upload.connection.response(10_000)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     // While they are parsed, the peak: the README's promise for inflight_body_bytes (measured 2.7–3.4×
-    // on Node 20, once 4.0× on Node 26, whose heap grows in larger steps).
-    expect(await vmPeakBytes(gateway.child.pid!) - rssBefore).toBeLessThan(4.5 * 45 * MiB);
+    // on Node 20, 4.0–4.6× on Node 26, whose heap grows in larger steps; docs/configuration.md says 5×).
+    expect(await vmPeakBytes(gateway.child.pid!) - rssBefore).toBeLessThan(5 * 45 * MiB);
     for (const upload of [...fromA, ...fromB]) upload.connection.destroy();
 
     // The shares were given back when the responses closed: key A may send two more.

@@ -108,10 +108,13 @@ describe.each([
     await expect(client.callTool({ name: 'modern__echo', arguments: { text: `token ${SECRET}` } })).rejects.toThrow(/Blocked by DLP rule "github_token"/);
     expect(modern.seen.slice(before).map((seen) => seen.text).join('\n')).not.toContain(SECRET);
     expect(textOf(await client.callTool({ name: 'modern__contact', arguments: {} }))).toContain('ask [REDACTED:email] about it');
+    const leaksBefore = (await callsOf('leak')).length;
     const leak = client.callTool({ name: 'modern__leak', arguments: {} });
     await expect(leak).rejects.toThrow(/Blocked by DLP rule "github_token"/);
     await expect(leak).rejects.not.toThrow(SECRET);
     await client.close();
+    // The record is written when gw's answer closes, a moment after the client has read it.
+    await waitUntil(async () => (await callsOf('leak')).length > leaksBefore, { what: 'the leak call\'s record' });
     expect((await callsOf('leak')).at(-1)).toMatchObject({ data: { mcp: { server: 'modern', tool: 'leak', status: 'blocked' } } });
   });
 
@@ -119,9 +122,11 @@ describe.each([
     const { client } = await connect(keys.denied);
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('modern__leak');
     const before = modern.seen.length;
+    const leaksBefore = (await callsOf('leak')).length;
     await expect(client.callTool({ name: 'modern__leak', arguments: {} })).rejects.toThrow(/deny_tools/);
     expect(modern.seen.slice(before).filter((seen) => seen.method === 'tools/call')).toEqual([]);
     await client.close();
+    await waitUntil(async () => (await callsOf('leak')).length > leaksBefore, { what: 'the refused call\'s record' });
     expect((await callsOf('leak')).at(-1)).toMatchObject({ data: { mcp: { tool: 'leak', status: 'refused' } } });
   });
 });
