@@ -169,7 +169,10 @@ describe('Claude Code signs in to a gw hub', () => {
     expect(changed.status).toBe(200);
     expect((await changed.json() as { checksum: string }).checksum).not.toBe(body.checksum);
     await waitUntil(async () => (await readAudit(rig.hub.home)).some((record) => record.kind === 'admin.change' && JSON.stringify(record.data).includes('claude_settings')), { timeoutMs: 5_000, what: 'the admin.change record' });
-    const delivered = (await readAudit(rig.hub.home)).filter((record) => record.kind === 'settings.delivered');
+    // Each delivery is recorded when its response closes: wait for the second, then check there is no third (the 304).
+    const deliveries = async () => (await readAudit(rig.hub.home)).filter((record) => record.kind === 'settings.delivered');
+    await waitUntil(async () => (await deliveries()).length >= 2, { timeoutMs: 5_000, what: 'both settings.delivered records' });
+    const delivered = await deliveries();
     expect(delivered.length).toBe(2);
     expect(delivered[0]).toMatchObject({ person: PERSON, team: TEAM, data: { scope: `team:${TEAM}`, checksum: body.checksum } });
   });

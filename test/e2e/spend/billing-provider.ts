@@ -18,6 +18,9 @@ export interface StreamPlan {
   resetAfterChunks?: number;
   /** Go silent after this many content chunks, the connection open (for gw's idle time-out). */
   stallAfterChunks?: number;
+  /** Words in the answer (ANSWER_WORDS.length unless said): a long one for a client that hangs up mid-stream, so a
+   * loaded machine that reads late still finds the provider streaming (the whole answer takes words × CHUNK_DELAY_MS). */
+  words?: number;
 }
 
 export interface BilledRequest {
@@ -39,6 +42,7 @@ export interface BillingProvider {
 
 /** The answer every call gets: long enough that a cut after a few words relays a fraction of it. */
 const ANSWER_WORDS = Array.from({ length: 40 }, (_, index) => `word${index}`);
+const wordsOf = (count: number) => Array.from({ length: count }, (_, index) => `word${index}`);
 
 const CHUNK_DELAY_MS = 25;
 const HOLD_LIMIT_MS = 15_000;
@@ -95,7 +99,8 @@ async function answer(response: http.ServerResponse, body: Record<string, unknow
     return !response.destroyed;
   };
   if (!await send(frame([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]))) return;
-  for (const [index, word] of ANSWER_WORDS.entries()) {
+  const words = plan.words === undefined ? ANSWER_WORDS : wordsOf(plan.words);
+  for (const [index, word] of words.entries()) {
     if (plan.resetAfterChunks === index) {
       response.socket?.destroy();
       return;
@@ -111,7 +116,7 @@ async function answer(response: http.ServerResponse, body: Record<string, unknow
     await untilGone(response);
     return;
   }
-  const completion = countTokens(ANSWER_WORDS.join(' '));
+  const completion = countTokens(words.join(' '));
   const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
   if (includeUsage) {
     const usage = { prompt_tokens: billed.promptTokens, completion_tokens: completion, total_tokens: billed.promptTokens + completion };

@@ -52,15 +52,18 @@ interface Moment {
 
 interface ReadSoFar { deltas: number; finished: boolean }
 
+/** A mid-stream hang-up's answer: 20 s at 25 ms a word, so the provider is still streaming when a starved client hangs up. */
+const MID_STREAM_WORDS = 800;
+
 const MOMENTS: Moment[] = [
   { name: 'before the first byte', plan: { holdHeaders: true }, dialect: 'chat', hangUpWhen: 'before-first-byte' },
   { name: 'a JSON call, before its answer', plan: { holdHeaders: true }, dialect: 'chat', buffered: true, hangUpWhen: 'before-first-byte' },
-  { name: 'mid-stream', plan: {}, dialect: 'chat', hangUpWhen: (read) => read.deltas >= 5 },
+  { name: 'mid-stream', plan: { words: MID_STREAM_WORDS }, dialect: 'chat', hangUpWhen: (read) => read.deltas >= 5 },
   { name: 'after finish_reason (gw asked for the usage chunk)', plan: { holdUsage: true }, dialect: 'chat', hangUpWhen: (read) => read.finished },
   { name: 'before the usage chunk the client asked for', plan: { holdUsage: true }, dialect: 'chat', includeUsage: true, hangUpWhen: (read) => read.finished },
   { name: 'the provider cuts the stream', plan: { resetAfterChunks: 8 }, dialect: 'chat', hangUpWhen: 'never' },
   { name: 'gw\'s idle time-out cuts a silent stream', plan: { stallAfterChunks: 6 }, dialect: 'chat', hangUpWhen: 'never' },
-  { name: 'mid-stream, translated (Anthropic client, OpenAI provider)', plan: {}, dialect: 'messages', hangUpWhen: (read) => read.deltas >= 5 },
+  { name: 'mid-stream, translated (Anthropic client, OpenAI provider)', plan: { words: MID_STREAM_WORDS }, dialect: 'messages', hangUpWhen: (read) => read.deltas >= 5 },
 ];
 
 /** Reads the stream as a client would, hanging up at the moment's point; returns the text it was handed, or the refusal status. */
