@@ -44,14 +44,44 @@ function classify(place: CredentialPlace, raw: string): PresentedCredential | 'p
   return 'provider-key';
 }
 
-/** Reads the gw credential of a request from its raw headers (name, value, name, value, …). */
+/** The credential place a raw header name is (any case), or null: most names are ruled out by their length alone. */
+function placeOf(name: string): CredentialPlace | null {
+  const length = name.length;
+  if (length !== 7 && length !== 9 && length !== 13 && length !== 14) return null;
+  const lower = name.toLowerCase();
+  for (const place of CREDENTIAL_PLACES) if (place === lower) return place;
+  return null;
+}
+
+/**
+ * Reads the gw credential of a request from its raw headers (name, value, name, value, …).
+ * Nearly every request carries one credential header: that one is classified without the
+ * maps and sets the rules for several need (readEveryCredential, the same answer).
+ */
 export function readCredentials(rawHeaders: readonly string[]): CredentialReading {
+  let onlyPlace: CredentialPlace | null = null;
+  let onlyValue = '';
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const place = placeOf(rawHeaders[index] ?? '');
+    if (place === null) continue;
+    if (onlyPlace !== null) return readEveryCredential(rawHeaders);
+    onlyPlace = place;
+    onlyValue = rawHeaders[index + 1] ?? '';
+  }
+  if (onlyPlace === null) return { outcome: 'none' };
+  const result = classify(onlyPlace, onlyValue);
+  if (result === 'malformed') return { outcome: 'malformed', place: onlyPlace };
+  return result === 'provider-key' ? { outcome: 'none', foreign: true } : { outcome: 'found', credential: result };
+}
+
+/** The rules over every credential header a request carries: two different ones, or one sent twice, are ambiguous. */
+export function readEveryCredential(rawHeaders: readonly string[]): CredentialReading {
   const found: PresentedCredential[] = [];
   const valuesByPlace = new Map<CredentialPlace, Set<string>>();
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    const place = rawHeaders[index]!.toLowerCase() as CredentialPlace;
-    if (!CREDENTIAL_PLACES.includes(place)) continue;
-    const raw = rawHeaders[index + 1]!;
+    const place = placeOf(rawHeaders[index] ?? '');
+    if (place === null) continue;
+    const raw = rawHeaders[index + 1] ?? '';
     valuesByPlace.set(place, (valuesByPlace.get(place) ?? new Set()).add(raw));
     const result = classify(place, raw);
     if (result === 'malformed') return { outcome: 'malformed', place };

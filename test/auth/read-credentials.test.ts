@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readCredentials } from '../../src/auth/read-credentials.js';
+import { readCredentials, readEveryCredential } from '../../src/auth/read-credentials.js';
 
 const GW_KEY = 'sk-gw-AAAAbbbbCCCCddddEEEEffffGGGGhhhhIIIIjjjjKK';
 const OTHER_GW_KEY = 'sk-gw-ZZZZyyyyXXXXwwwwVVVVuuuuTTTTssssRRRRqqqqPP';
@@ -47,4 +48,17 @@ describe('readCredentials', () => {
   it('matches header names case-insensitively and ignores unrelated headers', () => {
     expect(readCredentials(['X-Api-Key', GW_KEY, 'cookie', 'sk-gw-not-a-place'])).toMatchObject({ outcome: 'found', credential: { place: 'x-api-key' } });
   });
+
+  it('reads a lone credential header (the usual request, read without maps or sets) as the rules over every header do', () => {
+    const name = fc.constantFrom('x-gw-vk', 'Authorization', 'authorization', 'X-Api-Key', 'x-goog-api-key', 'API-KEY', 'api-key', 'content-type', 'user-agent', 'x-gw-vkx', 'api-keys');
+    const value = fc.oneof(
+      fc.constantFrom(GW_KEY, OTHER_GW_KEY, `Bearer ${GW_KEY}`, `bearer  ${OTHER_GW_KEY}`, 'Bearer sk-proj-provider', 'atu-personal', 'gws-session', ' sk-gw-caf\u00e9 ', 'Basic abc', ''),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(fc.property(fc.array(fc.tuple(name, value), { maxLength: 4 }), (pairs) => {
+      const rawHeaders = pairs.flat();
+      expect(readCredentials(rawHeaders)).toEqual(readEveryCredential(rawHeaders));
+    }), { numRuns: 2000 });
+  });
 });
+
