@@ -146,7 +146,7 @@ describe('Claude Code\'s telemetry at the hub', () => {
     const text = JSON.stringify({ resourceMetrics: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'chunked-sender' } }] }, scopeMetrics: [] }] });
     const bytes = new TextEncoder().encode(text);
     const body = new ReadableStream<Uint8Array>({ start(controller) { controller.enqueue(bytes.slice(0, 40)); controller.enqueue(bytes.slice(40)); controller.close(); } });
-    const response = await fetch(`${rig.hub.url}/v1/metrics`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    const response = await fetch(`${rig.hub.url}/v1/metrics`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body, duplex: 'half' });
     expect(response.status).toBe(200);
     await waitUntil(() => atCollector('/v1/metrics', 'chunked-sender').length > 0, { what: 'the chunked batch at the collector' });
     expect(atCollector('/v1/metrics', 'chunked-sender')[0]!.body.toString('utf8')).toBe(text);
