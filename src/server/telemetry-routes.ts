@@ -28,7 +28,7 @@ import { toGatewayError } from './send-error.js';
 const gunzipBounded = promisify(gunzip);
 
 /** The most a batch may hold once decompressed (and its compressed body at most as much). */
-export const TELEMETRY_BODY_BYTES = BUFFERED_BODY_BYTES;
+const TELEMETRY_BODY_BYTES = BUFFERED_BODY_BYTES;
 
 type Encoding = 'json' | 'protobuf';
 
