@@ -5,6 +5,7 @@
 
 export type AuditKind =
   | 'request'             // one per data-plane request that passed the door
+  | 'telemetry'           // one per OTLP batch a client posted (POST /v1/traces|metrics|logs): counts, never a value
   | 'auth.refused'        // the first refusal of a burst from one origin, written at once
   | 'auth.refused_burst'  // the summary of an origin's refusals over one window
   | 'guard.refused'       // the first local-guard refusal (foreign Host, cross-origin) of a burst from one origin

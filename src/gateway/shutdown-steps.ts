@@ -16,6 +16,7 @@ export const SHUTDOWN_ORDER = [
   'shared counters',
   'resource ids',
   'tracing',
+  'telemetry relay',
   'mcp servers',
   'trail source',
   'event-loop sampler',

@@ -37,6 +37,7 @@ import { openTrailSource } from '../spend/trail-source.js';
 import { createSpendServices } from '../spend/spend-services.js';
 import { sampleEventLoopQueue } from '../metrics/gateway-metrics.js';
 import { startTracing } from '../telemetry/start-tracing.js';
+import { startOtlpRelay } from './start-otlp-relay.js';
 import { GATEWAY_VERSION } from '../pipeline/govern/upstream-headers.js';
 import { describeListenError } from './listen-errors.js';
 import { createProviderSource } from './provider-source.js';
@@ -189,7 +190,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const stopSampler = sampleEventLoopQueue(services.metrics.eventLoopQueue);
     shutdown.add('event-loop sampler', async () => stopSampler());
     const tls = options.tls ? { cert: await readFile(options.tls.certFile), key: await readFile(options.tls.keyFile) } : undefined;
-    const server = await buildServer(services, { tls, ...mode.serverOptions, mcp, ...(options.remotePeer ? { remotePeer: options.remotePeer } : {}) });
+    const otlp = startOtlpRelay(options.env, services.metrics);
+    if (otlp) shutdown.add('telemetry relay', () => otlp.close());
+    const server = await buildServer(services, { tls, ...mode.serverOptions, mcp, otlpRelay: otlp?.relay ?? null, ...(options.remotePeer ? { remotePeer: options.remotePeer } : {}) });
     await server.app.listen({ host: options.host, port: options.port }).catch((error: unknown) => {
       throw new Error(describeListenError(error, options.host, options.port), { cause: error });
     });

@@ -10,6 +10,12 @@ export interface GatewayMetrics {
   mcpCalls: Counter<'server' | 'tool' | 'outcome'>;
   /** How long each MCP tool call took through gw, by server and tool. */
   mcpCallDuration: Histogram<'server' | 'tool'>;
+  /** OTLP batches clients posted to /v1/{traces,metrics,logs}, by signal and outcome (accepted, blocked, invalid, too_large). */
+  telemetryBatches: Counter<'signal' | 'outcome'>;
+  /** Spans, metric data points and log records in the accepted batches, by signal. */
+  telemetryItems: Counter<'signal'>;
+  /** Accepted batches at the OTLP collector, by signal and outcome (relayed, rejected, unreachable, queue_full: the last three dropped). */
+  telemetryRelay: Counter<'signal' | 'outcome'>;
   requestDuration: Histogram<'family' | 'operation'>;
   overhead: Histogram<'family' | 'operation'>;
   streamFirstByte: Histogram<'family' | 'operation'>;
@@ -46,6 +52,17 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
       name: 'gw_mcp_call_duration_seconds', help: 'MCP tool calls through /mcp: time from the call to its answer (or refusal), by server and tool.',
       labelNames: ['server', 'tool'], registers,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    }),
+    telemetryBatches: new Counter({
+      name: 'gw_telemetry_batches_total', help: 'OTLP batches posted to /v1/traces, /v1/metrics and /v1/logs, by signal and outcome (accepted, blocked, invalid, too_large).',
+      labelNames: ['signal', 'outcome'], registers,
+    }),
+    telemetryItems: new Counter({
+      name: 'gw_telemetry_items_total', help: 'Spans, metric data points and log records in the accepted OTLP batches, by signal.', labelNames: ['signal'], registers,
+    }),
+    telemetryRelay: new Counter({
+      name: 'gw_telemetry_relay_total', help: 'Accepted OTLP batches at the configured collector, by signal and outcome (relayed; rejected, unreachable and queue_full are dropped).',
+      labelNames: ['signal', 'outcome'], registers,
     }),
     requests: new Counter({
       name: 'gw_requests_total', help: 'Requests served, by family, operation and status class (2xx…5xx; polling: a device-login poll told to wait).',

@@ -90,6 +90,15 @@ const BEDROCK_ROUTES: RouteSpec[] = [
   [['POST'], '/bedrock/model/:model_id/invoke-with-response-stream', 'bedrock.invoke_stream'],
 ];
 
+/**
+ * OTLP/HTTP telemetry (Claude Code's, as the gateway protocol sends it; any OpenTelemetry SDK's):
+ * the same door, policy and DLP, served by src/server/telemetry-routes.ts rather than the model
+ * corridor (nothing reaches a provider). Anthropic's error shape at the door, as Claude Code reads it.
+ */
+export const TELEMETRY_ROUTES: readonly RouteEntry[] = (['traces', 'metrics', 'logs'] as const).map((signal) => ({
+  method: 'POST', url: `/v1/${signal}`, dialect: 'anthropic', operation: `telemetry.${signal}`, authenticated: true, jsonBody: false,
+}));
+
 const PASSTHROUGH_PREFIXES: Array<[prefix: string, dialect: RouteDialect]> = [
   ['/openai_passthrough', 'openai'],
   ['/anthropic_passthrough', 'anthropic'],
@@ -110,6 +119,7 @@ function buildRouteTable(): RouteEntry[] {
     // What gw forwards, consumes and adds, as Claude Code's gateway protocol has a gateway state it (render-protocol.ts).
     { method: 'GET', url: '/protocol', dialect: 'operational', operation: 'protocol', authenticated: false, jsonBody: false },
     ...mount('/v1', 'anthropic', ANTHROPIC_ROUTES),
+    ...TELEMETRY_ROUTES,
     ...mount('/v1', 'openai', OPENAI_ROUTES),
     ...mount('/openai/v1', 'openai', OPENAI_ROUTES),
     ...mount('/openai', 'openai', OPENAI_ROUTES),

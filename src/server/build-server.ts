@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import { handleRequest } from '../pipeline/handle-request.js';
-import { ROUTE_TABLE, guessDialect, type RouteEntry } from '../pipeline/route-table.js';
+import { ROUTE_TABLE, TELEMETRY_ROUTES, guessDialect, type RouteEntry } from '../pipeline/route-table.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { attachRealtimeProxy } from './realtime-proxy.js';
 import { createDoor, routeNotFound, type Door } from './door.js';
@@ -24,6 +24,8 @@ import type { HubContext } from '../hub/hub-context.js';
 import { registerHubRoutes } from './hub-routes.js';
 import { registerAdminRoutes, type AdminServerContext } from './admin-routes.js';
 import { registerMcpRoute } from './mcp-route.js';
+import { registerTelemetryRoutes } from './telemetry-routes.js';
+import type { OtlpRelay } from '../telemetry/otlp-relay.js';
 import type { UpstreamServers } from '../mcp/upstream-servers.js';
 import { ClientCancel } from '../upstream/cancel-signal.js';
 import { renderProtocol } from '../pipeline/govern/render-protocol.js';
@@ -45,6 +47,8 @@ export interface ServerOptions {
   loopbackOnly?: boolean;
   /** Sidecar with --allow-remote-sidecar: the non-loopback peers it serves (--allow-remote-peer). */
   remotePeer?: (address: string) => boolean;
+  /** Where accepted OTLP telemetry goes (the collector gw exports its spans to), or none. */
+  otlpRelay?: OtlpRelay | null;
 }
 
 export interface GatewayServer {
@@ -129,7 +133,10 @@ export async function buildServer(services: GatewayServices, options: ServerOpti
   if (options.admin) registerAdminRoutes(app, options.admin);
   if (options.mcp) registerMcpRoute(app, services, options.mcp);
 
-  for (const route of ROUTE_TABLE.filter((entry) => entry.authenticated)) {
+  registerTelemetryRoutes(app, services, options.otlpRelay ?? null);
+
+  // The model corridor's routes (telemetry is served above, from the same table).
+  for (const route of ROUTE_TABLE.filter((entry) => entry.authenticated && !TELEMETRY_ROUTES.includes(entry))) {
     app.route({ method: route.method, url: route.url, config: { route }, handler: (request, reply) => serve(services, request, reply) });
   }
   return { app, door };

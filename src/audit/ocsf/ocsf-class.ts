@@ -20,6 +20,7 @@ const APPLICATION_ERROR = { class_uid: 6008, class_name: 'Application Error', ca
 /** The family of each kind; the activity within it is chosen per record below. */
 const FAMILY: Record<AuditKind, 'api' | 'auth' | 'entity' | 'lifecycle' | 'error'> = {
   request: 'api',
+  telemetry: 'api',
   'guard.refused': 'api',
   'guard.refused_burst': 'api',
   'realtime.open': 'api',

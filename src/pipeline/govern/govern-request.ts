@@ -238,7 +238,11 @@ function readMaxTokens(body: unknown): number | null {
  * policies, operation check and rate limits; the DLP rules are resolved and handed back
  * for the route to apply to each message it understands (tool arguments and results).
  */
-export async function governOperation(request: PipelineRequest, operation: string, services: GatewayServices, trace: RequestTrace): Promise<Governed> {
+/**
+ * `limits: false` (telemetry, src/server/telemetry-routes.ts): policy and DLP apply but the call is not
+ * counted against rate limits, so a client's telemetry never uses up the budget of its model calls.
+ */
+export async function governOperation(request: PipelineRequest, operation: string, services: GatewayServices, trace: RequestTrace, options: { limits?: boolean } = {}): Promise<Governed> {
   const state = services.state.snapshot();
   const governance = governanceOf(services);
   const { team, keyId } = request.identity;
@@ -247,8 +251,9 @@ export async function governOperation(request: PipelineRequest, operation: strin
     if (!refusal.shadow) throw new GatewayError('GW_ERR_POLICY_DENIED', { message: `Refused by ${refusal.reason}.` });
     trace.noteWarning(`policy_shadow: ${refusal.reason}`);
   }
-  const admission = await admitLimits(governance.limiter, policies, request, trace);
   const dlp = governance.dlp.resolve(state.dlp ?? [], team, keyId);
+  if (options.limits === false) return { policies, dlp, directKey: null, settle: () => undefined };
+  const admission = await admitLimits(governance.limiter, policies, request, trace);
   return { policies, dlp, directKey: null, settle: () => admission.settle(undefined) };
 }
 

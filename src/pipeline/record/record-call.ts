@@ -127,8 +127,10 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   }), 'request');
 
   if (state.refusedAtDoor || !state.route?.authenticated) return;
+  // Telemetry batches are records of their own kind: not calls, so spend and the console's call lists skip them.
+  const kind = state.operation.startsWith('telemetry.') ? 'telemetry' : 'request';
   const fields: AuditFields = {
-    kind: 'request',
+    kind,
     request_id: call.id,
     origin: call.origin,
     team: identity?.team,
@@ -153,7 +155,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     agent: lineage?.agent ?? undefined,
   };
   services.audit.append(trace.scrub(fields)).then(
-    () => services.metrics.auditRecords.inc({ kind: 'request' }),
+    () => services.metrics.auditRecords.inc({ kind }),
     (error: unknown) => {
       services.metrics.auditWriteErrors.inc();
       services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'audit append failed');

@@ -38,6 +38,8 @@ interface Row {
 
 const chat = (model: string) => (text: string) => ({ model, messages: [{ role: 'user', content: text }] });
 const note = (text: string) => ({ metadata: { note: text } });
+/** A batch as an OTLP/JSON exporter sends it, the text in a log body (DLP reads every string, whatever the signal). */
+const otlpLogs = (text: string) => ({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: text } }] }] }] });
 const GPT = 'openai/gpt-4o';
 const CLAUDE = 'anthropic/claude-sonnet-4-5';
 
@@ -105,6 +107,10 @@ const ROWS: Record<string, Row> = {
   'anthropic DELETE messages.batches.item': { body: 'none', reaches: 'anthropic', answers: true },
   'anthropic GET messages.batches.results': { body: 'none', reaches: 'anthropic', answers: 'download' },
   'anthropic POST messages.batches.cancel': { body: 'json', json: note, reaches: 'anthropic', answers: true },
+  // OTLP telemetry (src/server/telemetry-routes.ts): no provider; DLP reads the batch's strings, policy its operation.
+  'anthropic POST telemetry.traces': { body: 'json', json: otlpLogs, reaches: 'none' },
+  'anthropic POST telemetry.metrics': { body: 'json', json: otlpLogs, reaches: 'none' },
+  'anthropic POST telemetry.logs': { body: 'json', json: otlpLogs, reaches: 'none' },
   'google GET genai.models.list': { body: 'none', reaches: 'gemini' },
   'google POST genai.models': {
     body: 'json', json: (text) => ({ contents: [{ role: 'user', parts: [{ text }] }] }), reaches: 'gemini', named: true, answers: true,
