@@ -56,7 +56,7 @@ export interface ToolRunOptions {
   session?: { id: string; mcp?: boolean };
   /**
    * Claude Code only: in Vertex mode (CLAUDE_CODE_USE_VERTEX=1), as a fleet set up for Vertex AI runs it, with gw as
-   * its Vertex base URL (docs/coding-tools-vertex.md): rawPredict paths, the key as ANTHROPIC_AUTH_TOKEN (→ Bearer).
+   * its Vertex base URL (docs/vertex-clients.md): rawPredict paths, the key as ANTHROPIC_AUTH_TOKEN (→ Bearer).
    */
   vertex?: { project: string; region: string };
 }
