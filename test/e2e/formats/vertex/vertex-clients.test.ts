@@ -5,14 +5,18 @@
 // through it to the Gemini-shaped fake. Each call is in the trail under its Vertex route, with
 // the caller's key; what reaches the provider is the first-party call (model in the body, no
 // anthropic_version), with Claude Code's anthropic-beta and anthropic-version unchanged.
-import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../../support/fake-providers/index.js';
 import type { WireJson } from '../../../support/wire-json.js';
 import { runGwSetup } from '../../../support/gateway-process.js';
 import { startRig, type Rig } from '../../forwarding/support.js';
 import { readAudit, waitUntil, type AuditLine } from '../../helpers.js';
-import { missingTools, runCodingTool } from '../../coding-tools/run-coding-tool.js';
+import { CODING_TOOLS_DIR, missingTools, runCodingTool } from '../../coding-tools/run-coding-tool.js';
+import { CLIENT_MODULES, packageVersion, recordCells } from '../../../support/compat-matrix.js';
+import { loadSdks } from '../../../support/compat-clients.js';
+
+// The pinned GenAI SDK, or the one GW_COMPAT_CLIENTS_DIR names (npm run compat:latest).
+const { GoogleGenAI } = await loadSdks();
 
 const ANTHROPIC_ROUTE = '/v1/projects/:project/locations/:location/publishers/anthropic/models/*';
 const GOOGLE_ROUTE = '/v1beta1/projects/:project/locations/:location/publishers/google/models/*';
@@ -48,7 +52,9 @@ async function recordsOf(route: string, keyId: string, count: number): Promise<A
 }
 
 describe('Claude Code in Vertex mode', () => {
-  it('completes a turn with a tool call through gw to an Anthropic provider, the calls in the trail', async () => {
+  // Its row in the compatibility matrix (docs/compatibility.md): a turn streams text and makes a tool round trip.
+  const row = { client: 'Claude Code (Vertex)', version: packageVersion('@anthropic-ai/claude-code', `${CODING_TOOLS_DIR}/node_modules`), provider: 'anthropic' as const };
+  it('completes a turn with a tool call through gw to an Anthropic provider, the calls in the trail', () => recordCells({ ...row, capabilities: ['text', 'stream', 'tool round trip'] }, async () => {
     const prompt = promptOf('claude');
     const { key, id: keyId } = await freshKey('claude-vertex');
     const run = await runCodingTool('claude', {
@@ -76,7 +82,7 @@ describe('Claude Code in Vertex mode', () => {
     const records = await recordsOf(ANTHROPIC_ROUTE, keyId, mine.length);
     expect(records).toHaveLength(mine.length);
     expect(records.at(-1)).toMatchObject({ status: 200, family: 'anthropic', model: 'claude-sonnet-4-5-20250929', provider: 'anthropic', key_id: keyId });
-  }, 110_000);
+  }), 110_000);
 });
 
 describe('the Google GenAI SDK in Vertex mode', () => {
@@ -86,7 +92,8 @@ describe('the Google GenAI SDK in Vertex mode', () => {
     httpOptions: { baseUrl: rig.gw.url }, googleAuthOptions: { apiKey },
   });
 
-  it('generateContent and generateContentStream reach the Gemini provider and come back', async () => {
+  const row = { client: 'Google GenAI SDK (Vertex)', version: packageVersion('@google/genai', CLIENT_MODULES), provider: 'gemini' as const };
+  it('generateContent and generateContentStream reach the Gemini provider and come back', () => recordCells({ ...row, capabilities: ['text', 'stream'] }, async () => {
     const prompt = promptOf('genai');
     const { key, id: keyId } = await freshKey('genai-vertex');
     const answer = await client(key).models.generateContent({ model: 'gemini-2.5-flash', contents: prompt });
@@ -105,7 +112,7 @@ describe('the Google GenAI SDK in Vertex mode', () => {
     expect(records.map((record) => [record.status, record.family, record.model, record.key_id])).toEqual([
       [200, 'google', 'gemini-2.5-flash', keyId], [200, 'google', 'gemini-2.5-flash', keyId],
     ]);
-  }, 30_000);
+  }), 30_000);
 
   it('a refusal comes back as a Google error the SDK reads', async () => {
     await expect(client('sk-gw-not-a-key').models.generateContent({ model: 'gemini-2.5-flash', contents: 'hi' })).rejects.toMatchObject({ status: 401 });
