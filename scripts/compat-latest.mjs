@@ -18,7 +18,7 @@ const TOOLS_MANIFEST = path.join(REPO_ROOT, 'test', 'e2e', 'coding-tools', 'tool
 const SDKS = ['openai', '@anthropic-ai/sdk', '@google/genai'];
 const TOOL_BINARIES = ['claude', 'codex', 'gemini', 'opencode'];
 /** The test files that record matrix cells (gw-run.test.ts records none). */
-const CELL_TESTS = ['test/e2e/coding-tools/coding-tools.test.ts', 'test/e2e/coding-tools/codex-websocket.test.ts', 'test/e2e/translation/sdk-matrix.test.ts'];
+const CELL_TESTS = ['test/e2e/coding-tools/coding-tools.test.ts', 'test/e2e/coding-tools/codex-websocket.test.ts', 'test/e2e/formats/vertex/vertex-clients.test.ts', 'test/e2e/translation/sdk-matrix.test.ts'];
 /** Imported by the SDK tests (test/support/compat-clients.ts): bare names resolve from the folder's node_modules. */
 const SDK_ENTRY = "export { default as OpenAI } from 'openai';\nexport { default as Anthropic } from '@anthropic-ai/sdk';\nexport { GoogleGenAI } from '@google/genai';\n";
 

@@ -25,7 +25,7 @@ export const LATEST_START = '<!-- compat-latest:start (written by npm run compat
 export const LATEST_END = '<!-- compat-latest:end -->';
 
 /** Rows in this order; a client the run did not reach keeps the page's row. */
-export const CLIENTS = ['Claude Code', 'Codex', 'Codex (Responses WebSocket)', 'Gemini CLI', 'opencode', 'OpenAI SDK (Chat)', 'OpenAI SDK (Responses)', 'Anthropic SDK', 'Google GenAI SDK'];
+export const CLIENTS = ['Claude Code', 'Claude Code (Vertex)', 'Codex', 'Codex (Responses WebSocket)', 'Gemini CLI', 'opencode', 'OpenAI SDK (Chat)', 'OpenAI SDK (Responses)', 'Anthropic SDK', 'Google GenAI SDK', 'Google GenAI SDK (Vertex)'];
 const PROVIDERS = ['openai', 'anthropic', 'gemini'];
 const CAPABILITIES = ['text', 'stream', 'tool round trip'];
 const WIDTH = PROVIDERS.length * CAPABILITIES.length;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { CELLS_DIR, DOC_PATH, REPO_ROOT, writeCompatibilityDoc } from './compat-matrix.mjs';
 
 /** The tests that record cells (scripts/compat-matrix.mjs recordCell). */
-const CELL_TESTS = ['test/e2e/coding-tools', 'test/e2e/translation/sdk-matrix.test.ts'];
+const CELL_TESTS = ['test/e2e/coding-tools', 'test/e2e/formats/vertex/vertex-clients.test.ts', 'test/e2e/translation/sdk-matrix.test.ts'];
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: REPO_ROOT, stdio: 'inherit' });

@@ -99,6 +99,16 @@ export const TELEMETRY_ROUTES: readonly RouteEntry[] = (['traces', 'metrics', 'l
   method: 'POST', url: `/v1/${signal}`, dialect: 'anthropic', operation: `telemetry.${signal}`, authenticated: true, jsonBody: false,
 }));
 
+/**
+ * Vertex AI's publisher-model routes, as Claude Code (CLAUDE_CODE_USE_VERTEX=1, base URL ending in /v1) and
+ * the GenAI SDK in Vertex mode (v1beta1 by default) call them: `models/{model}:{method}` is one wildcard,
+ * as find-my-way cannot end a parameter at a literal `:`.
+ */
+const VERTEX_ROUTES: RouteEntry[] = ['/v1', '/v1beta1'].flatMap((version) => [
+  ...mount(`${version}/projects/:project/locations/:location/publishers`, 'anthropic', [[['POST'], '/anthropic/models/*', 'vertex.anthropic']]),
+  ...mount(`${version}/projects/:project/locations/:location/publishers`, 'google', [[['POST'], '/google/models/*', 'vertex.genai']]),
+]);
+
 const PASSTHROUGH_PREFIXES: Array<[prefix: string, dialect: RouteDialect]> = [
   ['/openai_passthrough', 'openai'],
   ['/anthropic_passthrough', 'anthropic'],
@@ -140,6 +150,7 @@ function buildRouteTable(): RouteEntry[] {
     ...mount('/litellm', 'openai', OPENAI_ROUTES),
     ...mount('/litellm', 'google', GOOGLE_ROUTES.filter(([, path]) => path.startsWith('/v1beta'))),
     ...mount('/litellm', 'bedrock', BEDROCK_ROUTES),
+    ...VERTEX_ROUTES,
   ];
   for (const [prefix, dialect] of PASSTHROUGH_PREFIXES) {
     for (const method of ['GET', 'POST', 'DELETE'] as const) {
@@ -160,6 +171,8 @@ export function isAnthropicCaller(headers: Record<string, string | string[] | un
 
 /** For a path no route matched: which dialect's error shape the caller most likely reads. */
 export function guessDialect(path: string): RouteDialect {
+  const vertex = /^\/v1(beta1)?\/projects\/[^/]+\/locations\/[^/]+\/publishers\/(anthropic|google)\//.exec(path);
+  if (vertex) return vertex[2] === 'anthropic' ? 'anthropic' : 'google';
   if (/^\/(litellm\/)?v1\/messages/.test(path) || path.startsWith('/anthropic')) return 'anthropic';
   if (/^\/(genai|litellm\/v1beta|v1beta)\b/.test(path) || /^\/v1\/models\/[^/]+:/.test(path) || path.startsWith('/genai_passthrough')) return 'google';
   if (path.startsWith('/litellm/bedrock')) return 'bedrock';

@@ -144,6 +144,7 @@ describe('docs/compatibility.md', () => {
   const tools = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/e2e/coding-tools/tools/package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
   const versions: Record<string, string | undefined> = {
     'Claude Code': tools['@anthropic-ai/claude-code'],
+    'Claude Code (Vertex)': tools['@anthropic-ai/claude-code'],
     Codex: tools['@openai/codex'],
     'Codex (Responses WebSocket)': tools['@openai/codex'],
     'Gemini CLI': tools['@google/gemini-cli'],
@@ -152,6 +153,7 @@ describe('docs/compatibility.md', () => {
     'OpenAI SDK (Responses)': packageVersion('openai'),
     'Anthropic SDK': packageVersion('@anthropic-ai/sdk'),
     'Google GenAI SDK': packageVersion('@google/genai'),
+    'Google GenAI SDK (Vertex)': packageVersion('@google/genai'),
   };
 
   it('has a row for every client, inside its markers', () => {

@@ -8,6 +8,7 @@ import { readPassthroughPath } from './passthrough-path.js';
 import type { PipelineRequest } from '../pipeline-types.js';
 import { findResourceRoute, type ResourceRoute } from './resource-routes.js';
 import { isPlainObject } from '../../is-plain-object.js';
+import { readVertexAnthropicCall } from './read-vertex-call.js';
 
 export interface InboundCall {
   dialect: WireDialect;
@@ -69,7 +70,9 @@ export function readInboundCall(request: PipelineRequest): InboundCall {
     const rest = request.rawPath === undefined ? `/${request.params['*'] ?? ''}` : readPassthroughPath(request.rawPath);
     return { dialect: route.dialect as WireDialect, operation: 'passthrough', model: null, stream: false, passthroughPath: `${rest}${query ? `?${query}` : ''}` };
   }
-  if (route.operation === 'genai.models') return readGenAiCall(request) ?? unknownGenAiPath(request);
+  // Gemini on Vertex (`…/publishers/google/models/{model}:{method}`) is the same GenAI call under a longer path.
+  if (route.operation === 'genai.models' || route.operation === 'vertex.genai') return readGenAiCall(request) ?? unknownGenAiPath(request);
+  if (route.operation === 'vertex.anthropic') return readVertexAnthropicCall(request);
   if (route.operation === 'bedrock.converse' || route.operation === 'bedrock.converse_stream') return readBedrockCall(request);
   const resource = findResourceRoute(route.operation);
   if (resource) return readResourceCall(request, resource);

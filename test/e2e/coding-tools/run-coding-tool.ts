@@ -54,6 +54,11 @@ export interface ToolRunOptions {
    * `mcp`, on gw's /mcp configured as the tool's MCP server named gw, so its tool calls join it.
    */
   session?: { id: string; mcp?: boolean };
+  /**
+   * Claude Code only: in Vertex mode (CLAUDE_CODE_USE_VERTEX=1), as a fleet set up for Vertex AI runs it, with gw as
+   * its Vertex base URL (docs/vertex-clients.md): rawPredict paths, the key as ANTHROPIC_AUTH_TOKEN (→ Bearer).
+   */
+  vertex?: { project: string; region: string };
 }
 
 /** gw's /mcp as an MCP server entry's headers: the key, and the run's session. */
@@ -78,7 +83,10 @@ async function prepareClaude(_home: string, options: ToolRunOptions): Promise<Pr
   return {
     args: ['-p', options.prompt, '--model', options.model, '--output-format', 'json', ...(session ? ['--session-id', session.id] : []), ...mcp],
     env: {
-      ANTHROPIC_BASE_URL: options.gwUrl,
+      ...(options.vertex ? {
+        CLAUDE_CODE_USE_VERTEX: '1', ANTHROPIC_VERTEX_BASE_URL: `${options.gwUrl}/v1`, CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+        ANTHROPIC_VERTEX_PROJECT_ID: options.vertex.project, CLOUD_ML_REGION: options.vertex.region,
+      } : { ANTHROPIC_BASE_URL: options.gwUrl }),
       ANTHROPIC_AUTH_TOKEN: options.key,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1',
       CLAUDE_CODE_MAX_RETRIES: '0',

@@ -121,6 +121,15 @@ const ROWS: Record<string, Row> = {
   'bedrock POST bedrock.converse_stream': { body: 'json', json: (text) => ({ messages: [{ role: 'user', content: [{ text }] }] }), reaches: 'openai', named: true },
   'bedrock POST bedrock.invoke': { body: 'json', json: (text) => ({ prompt: text }), reaches: 'none' },
   'bedrock POST bedrock.invoke_stream': { body: 'json', json: (text) => ({ prompt: text }), reaches: 'none' },
+  // Vertex AI as a client format: Claude Code's rawPredict (model in the path, anthropic_version in the body), the GenAI SDK's Vertex mode.
+  'anthropic POST vertex.anthropic': {
+    body: 'json', json: (text) => ({ anthropic_version: 'vertex-2023-10-16', max_tokens: 16, messages: [{ role: 'user', content: text }] }),
+    reaches: 'anthropic', named: true, answers: true, wildcard: 'claude-sonnet-4-5@20250929:rawPredict',
+  },
+  'google POST vertex.genai': {
+    body: 'json', json: (text) => ({ contents: [{ role: 'user', parts: [{ text }] }] }), reaches: 'gemini', named: true, answers: true,
+    wildcard: 'gemini-2.5-flash:generateContent',
+  },
   'openai POST passthrough': { body: 'text', reaches: 'openai', named: true, answers: true, wildcard: 'v1/chat/completions' },
   'openai GET passthrough': { body: 'none', reaches: 'openai', answers: true, wildcard: 'v1/models' },
   'openai DELETE passthrough': { body: 'none', reaches: 'openai', answers: true, wildcard: 'v1/files/file-1' },
