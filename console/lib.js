@@ -31,6 +31,18 @@ export function useLoad(path, deps = []) {
   return useLoader(path === null ? null : () => api('GET', path), deps);
 }
 
+/** The address's hash as [page, rest] (`#teams/eng` → ['teams', 'eng']), followed as it changes. */
+export function useHashPath() {
+  const read = () => { const [page = '', ...rest] = location.hash.slice(1).split('/'); return [page, decodeURIComponent(rest.join('/'))]; };
+  const [path, setPath] = useState(read());
+  useEffect(() => {
+    const follow = () => setPath(read());
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return path;
+}
+
 export function Problem({ error }) {
   return error ? html`<p class="error" role="alert">${error}</p>` : null;
 }
@@ -69,4 +81,24 @@ export function CommandOutput({ run, label }) {
   if (run.exit_code !== 0) return html`<p class="error" role="alert" aria-label=${label}>${(run.stderr || run.stdout).trim()}</p>`;
   const notes = run.stderr.trim();
   return html`<div role="status" aria-label=${label}><pre class="ok">${run.stdout.trim() || 'Done.'}</pre>${notes && html`<pre class="warn">${notes}</pre>`}</div>`;
+}
+
+/**
+ * A confirm step before anything irreversible (issue 40): `ask({ title, detail, action, run })`
+ * shows what will be destroyed and runs `run` only when its named button is pressed. Render the
+ * returned box where the page shows its messages.
+ */
+export function useConfirm() {
+  const [pending, setPending] = useState(null);
+  const confirm = async () => { const { run } = pending; setPending(null); await run(); };
+  const box = pending && html`<div class="card confirm" role="alertdialog" aria-label=${pending.title}>
+    <p><strong>${pending.title}?</strong> ${pending.detail} This cannot be undone.</p>
+    <button class="danger" onClick=${confirm}>${pending.action}</button> <button onClick=${() => setPending(null)}>Cancel</button></div>`;
+  return [setPending, box];
+}
+
+/** Why this sign-in may not make a hub-wide change (prices, settings), or null: said before the hub is asked. */
+export function adminOnly(admin, what) {
+  if (admin.role === 'admin' || admin.role === undefined) return null;
+  return `Only an admin changes ${what}: you are ${admin.role === 'viewer' ? 'a viewer (read-only)' : `a team admin of ${admin.teams.join(', ')}`}.`;
 }

@@ -111,6 +111,9 @@ const bodyText = (body: Record<string, unknown>, name: string): string | null =>
 
 const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
 
+/** Settings that name where a secret is held: listed as set or not set, never with their value, in the console. */
+const SECRET_SETTINGS = new Set(['oidc_client_secret', 'audit_sink_token']);
+
 /** A usage window's bound (a date or an ISO time) as an ISO time, so the trail's times compare with it. */
 function usageTime(name: string, text: string | null): string | undefined {
   if (text === null || text === '') return undefined;
@@ -232,7 +235,11 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     method: 'GET', path: '/admin/api/settings', operation: 'settings.list', access: 'read',
     handler(context) {
       const settings = context.store.snapshot().settings;
-      return ok(Object.keys(SETTING_DEFINITIONS).map((name) => ({ name, value: formatSetting(assertSettingName(name), settings[assertSettingName(name)] as never), description: SETTING_DEFINITIONS[assertSettingName(name)].description })));
+      // `secret`: the console shows only whether it is set (the value names the hub's environment).
+      return ok(Object.keys(SETTING_DEFINITIONS).map((name) => ({
+        name, value: formatSetting(assertSettingName(name), settings[assertSettingName(name)] as never),
+        description: SETTING_DEFINITIONS[assertSettingName(name)].description, secret: SECRET_SETTINGS.has(name),
+      })));
     },
   },
   {

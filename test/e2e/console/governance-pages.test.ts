@@ -8,7 +8,7 @@
 // passes the 1280-px layout check, and its screenshot is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGwSetup as runGw } from '../../support/gateway-process.js';
-import { openConsoleBrowser, openPage, layoutProblems, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
+import { confirmStep, openConsoleBrowser, openPage, layoutProblems, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { readAudit } from '../helpers.js';
 import { TEAM, runChecked, startHubRig, type HubRig } from '../device-login/support.js';
 
@@ -99,6 +99,7 @@ describe('budgets in the browser', () => {
     await checkLayout('budgets');
 
     await page.getByRole('button', { name: `Remove budget team:${TEAM}` }).click();
+    await confirmStep(page, `Remove budget team:${TEAM}`);
     await page.getByText('No budgets').waitFor();
     expect((await chat('mock/echo')).status).toBe(200);
     expect(await changes('budgets.remove')).toEqual([expect.objectContaining({ admin_name: ADMIN, target: `team:${TEAM}` })]);
@@ -143,6 +144,7 @@ describe('policies in the browser', () => {
     await checkLayout('policies');
 
     await page.getByRole('button', { name: `Remove policy team:${TEAM}` }).click();
+    await confirmStep(page, `Remove policy team:${TEAM}`);
     await page.getByText('No policies').waitFor();
     expect((await chat('mock/echo')).status).toBe(200);
     expect(await changes('policy.remove')).toEqual([expect.objectContaining({ admin_name: ADMIN, target: `team:${TEAM}` })]);
@@ -209,6 +211,7 @@ describe('DLP rules in the browser', () => {
     expect(await response.text()).not.toContain(SECRET);
 
     await page.getByRole('button', { name: 'Remove rule acme_order' }).click();
+    await confirmStep(page, 'Remove rule acme_order');
     await expect.poll(() => page.getByRole('row', { name: /acme_order/ }).count()).toBe(0);
     expect(await changes('dlp.remove')).toEqual([expect.objectContaining({ admin_name: ADMIN, target: 'acme_order' })]);
   }, 60_000);
@@ -253,6 +256,7 @@ describe('routing rules in the browser', () => {
     // The form is ready for the next rule: fallback (the CLI's default) is ticked again.
     await expect(form.getByLabel('fall back').isChecked()).resolves.toBe(true);
     await page.getByRole('button', { name: 'Remove route team-fast' }).click();
+    await confirmStep(page, 'Remove route team-fast');
     await page.getByText('No routing rules').waitFor();
     expect(await changes('routes.remove')).toEqual([expect.objectContaining({ admin_name: ADMIN, target: 'team-fast' })]);
   }, 60_000);

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
+import { confirmStep, layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
 import { GatewayJar, readAudit, waitUntil } from '../helpers.js';
@@ -165,6 +165,7 @@ describe('the Providers page', () => {
     expect(await layoutProblems(page)).toEqual([]);
     await browser.shot('providers');
     await page.getByRole('button', { name: 'Remove lab' }).click();
+    await confirmStep(page, 'Remove provider lab');
     await expect.poll(() => page.getByRole('status', { name: 'Provider command' }).textContent()).toContain('removed provider lab');
     await expect.poll(() => page.getByRole('table', { name: 'Providers' }).getByRole('row', { name: /^lab / }).count()).toBe(0);
     await expect.poll(async () => (await changes('providers.remove')).map((change) => change.target)).toEqual(['lab']);
@@ -223,6 +224,7 @@ describe('the MCP servers page', () => {
     await form.getByRole('button', { name: 'Add MCP server' }).click();
     await expect.poll(() => page.getByRole('alert', { name: 'Add an MCP server' }).textContent()).toBe('gw: invalid MCP server name "Bad_Name": lower-case letters, digits and single hyphens');
     await page.getByRole('button', { name: 'Remove notes' }).click();
+    await confirmStep(page, 'Remove MCP server notes');
     await expect.poll(() => page.getByRole('status', { name: 'MCP command' }).textContent()).toContain('removed MCP server notes');
     await page.getByText('No MCP servers yet').waitFor();
     expect((await changes('mcp.add')).length).toBe(1);
