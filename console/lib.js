@@ -62,7 +62,7 @@ export function runCommand(argv) { return api('POST', '/admin/api/commands', { a
  */
 export async function commandJson(argv) {
   const run = await runCommand([...argv, '--json']);
-  if (run.exit_code !== 0) throw new Error((run.stderr || run.stdout || `exit ${run.exit_code}`).trim());
+  if (run.exit_code !== 0) throw new Error(run.message ?? (run.stderr || run.stdout || `exit ${run.exit_code}`).trim());
   return JSON.parse(run.stdout);
 }
 
@@ -71,6 +71,9 @@ export function useCommandJson(argv, deps = []) {
   return useLoader(() => commandJson(argv), deps);
 }
 
+/** How `gw dlp test`, `gw policy test` and `gw budgets test` say a call would be refused. */
+const REFUSAL = /^refused\b|would be (blocked|refused)|^\s*blocked\b/m;
+
 /**
  * What a command printed: its output when it went through (with the notes it wrote to stderr,
  * such as a takeover warning), its message as an alert when refused. `label` names the region.
@@ -78,9 +81,12 @@ export function useCommandJson(argv, deps = []) {
 export function CommandOutput({ run, label }) {
   if (!run) return null;
   if (run.error) return html`<p class="error" role="alert" aria-label=${label}>${run.error}</p>`;
-  if (run.exit_code !== 0) return html`<p class="error" role="alert" aria-label=${label}>${(run.stderr || run.stdout).trim()}</p>`;
+  // `message`: the hub's wording of a refused field (Amount must be …), else the CLI's own text.
+  if (run.exit_code !== 0) return html`<p class="error" role="alert" aria-label=${label}>${run.message ?? (run.stderr || run.stdout).trim()}</p>`;
   const notes = run.stderr.trim();
-  return html`<div role="status" aria-label=${label}><pre class="ok">${run.stdout.trim() || 'Done.'}</pre>${notes && html`<pre class="warn">${notes}</pre>`}</div>`;
+  // A test command that went through may answer that a call would be refused (dlp test, policy test): not green.
+  const refused = REFUSAL.test(run.stdout);
+  return html`<div role="status" aria-label=${label}><pre class=${refused ? 'error' : 'ok'} data-outcome=${refused ? 'refused' : 'ok'}>${run.stdout.trim() || 'Done.'}</pre>${notes && html`<pre class="warn">${notes}</pre>`}</div>`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { When } from './keys-format.js';
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** Why this sign-in may not change this team, or null: the hub's own rule (admin-role.ts), said before asking. */
-export function changeRefusal(admin, team) {
+function changeRefusal(admin, team) {
   if (admin.role === 'viewer') return 'You are a viewer: you can read this team, not change it.';
   if (admin.role === 'team_admin' && !admin.teams.includes(team)) return `You are a team admin of ${admin.teams.join(', ')}, not of ${team}.`;
   return null;

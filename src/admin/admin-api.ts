@@ -28,6 +28,7 @@ import { AuditRotationError, type RotationSummary } from '../audit/file-trail-ha
 import { StateError } from '../state/state-errors.js';
 import type { SpendCounter } from '../spend/spend-counter.js';
 import { budgetStatus } from './budget-status.js';
+import { fieldWording } from './field-wording.js';
 import { UsageWindowError, usageWindow, type UsageWindow } from './usage-window.js';
 
 export interface AdminContext {
@@ -341,7 +342,9 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       const run = await context.commands.run(command);
       // A change that went through is recorded like any other admin change; a read or a refusal is not.
       const target = command.argv.slice(2).find((argument) => !argument.startsWith('-')) ?? '';
-      return { status: 200, body: run, ...(command.changes && run.exit_code === 0 ? { change: { action: command.action, target, detail: { command: context.commands.describe(command.argv) } } } : {}) };
+      // A form's words beside the CLI's (which `gw … --hub` prints): the field, not the flag.
+      const message = run.exit_code === 0 ? null : fieldWording(run.stderr);
+      return { status: 200, body: message === null ? run : { ...run, message }, ...(command.changes && run.exit_code === 0 ? { change: { action: command.action, target, detail: { command: context.commands.describe(command.argv) } } } : {}) };
     },
   },
   {
