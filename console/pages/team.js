@@ -5,7 +5,7 @@
 import { html, useState } from '/ui/vendor/preact-htm.js';
 import { api, CommandOutput, Problem, useConfirm, useLoad, usd } from '../lib.js';
 import { option, useRunner } from './governance-shared.js';
-import { When } from './keys-format.js';
+import { When, count } from './keys-format.js';
 
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -28,7 +28,7 @@ function Spend({ name }) {
   const group = (usage.data?.groups ?? []).find((row) => row.group === name);
   const budgets = (status.data?.budgets ?? []).filter((row) => row.scope === `team:${name}`);
   return html`<h3>Spend this period</h3><${Problem} error=${usage.error ?? status.error} />
-    ${usage.data && html`<p>This month: <span class="figure" data-testid="team-spend">$${usd(group?.cost_nano_usd ?? 0)}</span> over ${group?.requests ?? 0} calls${group?.unpriced ? `, ${group.unpriced} unpriced` : ''}.</p>`}
+    ${usage.data && html`<p>This month: <span class="figure" data-testid="team-spend">$${usd(group?.cost_nano_usd ?? 0)}</span> over ${count(group?.requests ?? 0, 'call')}${group?.unpriced ? `, ${group.unpriced} unpriced` : ''}.</p>`}
     ${status.data && (budgets.length === 0 ? html`<p>No budget: this team's spend is not limited.</p>` : html`<table aria-label="Team budgets">
       <thead><tr><th scope="col">Period</th><th scope="col" class="number">Spent</th><th scope="col" class="number">Left</th><th scope="col" class="number">Budget</th><th scope="col">Resets</th></tr></thead>
       <tbody>${budgets.map((row) => html`<tr><td>${row.period}</td><td class="number" data-testid="spent">$${usd(row.spent_nano_usd)}</td><td class="number" data-testid="left">$${usd(row.left_nano_usd)}</td>
