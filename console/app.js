@@ -12,11 +12,13 @@ import { Keys } from './pages/keys.js';
 import { Mcp } from './pages/mcp.js';
 import { Overview } from './pages/overview.js';
 import { People } from './pages/people.js';
+import { Prices } from './pages/prices.js';
 import { Policies } from './pages/policies.js';
 import { Providers } from './pages/providers.js';
 import { Requests } from './pages/requests.js';
 import { Routes } from './pages/routes.js';
 import { Sessions } from './pages/sessions.js';
+import { Settings } from './pages/settings.js';
 import { SignIn } from './pages/sign-in.js';
 import { Teams } from './pages/teams.js';
 import { Usage } from './pages/usage.js';
@@ -38,6 +40,8 @@ const PAGES = {
   policies: ['Policies', Policies],
   dlp: ['DLP', Dlp],
   routes: ['Routing', Routes],
+  prices: ['Prices', Prices],
+  settings: ['Settings', Settings],
   audit: ['Audit', Audit],
 };
 
@@ -68,7 +72,7 @@ function Console({ admin }) {
         ? html`<span>Your own requests on this laptop: ${admin.name} (read-only)</span>`
         : html`<form method="post" action="/ui/logout"><span>Signed in as ${admin.name} (${admin.id}) </span><span class="tag" data-testid="role">${roleText(admin)}</span> <button type="submit">Sign out</button></form>`}</header>
     <nav aria-label="Console pages">${Object.entries(pages).map(([name, [label]]) => html`<button aria-current=${page === name ? 'page' : undefined} onClick=${() => go(name)}>${label}</button>`)}</nav>
-    <${Page} personal=${admin.personal === true} />`;
+    <${Page} personal=${admin.personal === true} admin=${admin} />`;
 }
 
 api('GET', '/admin/api/whoami').then((admin) => {

@@ -31,6 +31,18 @@ export function useLoad(path, deps = []) {
   return useLoader(path === null ? null : () => api('GET', path), deps);
 }
 
+/** The address's hash as [page, rest] (`#teams/eng` → ['teams', 'eng']), followed as it changes. */
+export function useHashPath() {
+  const read = () => { const [page = '', ...rest] = location.hash.slice(1).split('/'); return [page, decodeURIComponent(rest.join('/'))]; };
+  const [path, setPath] = useState(read());
+  useEffect(() => {
+    const follow = () => setPath(read());
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return path;
+}
+
 export function Problem({ error }) {
   return error ? html`<p class="error" role="alert">${error}</p>` : null;
 }
@@ -50,7 +62,7 @@ export function runCommand(argv) { return api('POST', '/admin/api/commands', { a
  */
 export async function commandJson(argv) {
   const run = await runCommand([...argv, '--json']);
-  if (run.exit_code !== 0) throw new Error((run.stderr || run.stdout || `exit ${run.exit_code}`).trim());
+  if (run.exit_code !== 0) throw new Error(run.message ?? (run.stderr || run.stdout || `exit ${run.exit_code}`).trim());
   return JSON.parse(run.stdout);
 }
 
@@ -59,6 +71,9 @@ export function useCommandJson(argv, deps = []) {
   return useLoader(() => commandJson(argv), deps);
 }
 
+/** How `gw dlp test`, `gw policy test` and `gw budgets test` say a call would be refused. */
+const REFUSAL = /^refused\b|would be (blocked|refused)|^\s*blocked\b/m;
+
 /**
  * What a command printed: its output when it went through (with the notes it wrote to stderr,
  * such as a takeover warning), its message as an alert when refused. `label` names the region.
@@ -66,7 +81,30 @@ export function useCommandJson(argv, deps = []) {
 export function CommandOutput({ run, label }) {
   if (!run) return null;
   if (run.error) return html`<p class="error" role="alert" aria-label=${label}>${run.error}</p>`;
-  if (run.exit_code !== 0) return html`<p class="error" role="alert" aria-label=${label}>${(run.stderr || run.stdout).trim()}</p>`;
+  // `message`: the hub's wording of a refused field (Amount must be …), else the CLI's own text.
+  if (run.exit_code !== 0) return html`<p class="error" role="alert" aria-label=${label}>${run.message ?? (run.stderr || run.stdout).trim()}</p>`;
   const notes = run.stderr.trim();
-  return html`<div role="status" aria-label=${label}><pre class="ok">${run.stdout.trim() || 'Done.'}</pre>${notes && html`<pre class="warn">${notes}</pre>`}</div>`;
+  // A test command that went through may answer that a call would be refused (dlp test, policy test): not green.
+  const refused = REFUSAL.test(run.stdout);
+  return html`<div role="status" aria-label=${label}><pre class=${refused ? 'error' : 'ok'} data-outcome=${refused ? 'refused' : 'ok'}>${run.stdout.trim() || 'Done.'}</pre>${notes && html`<pre class="warn">${notes}</pre>`}</div>`;
+}
+
+/**
+ * A confirm step before anything irreversible (issue 40): `ask({ title, detail, action, run })`
+ * shows what will be destroyed and runs `run` only when its named button is pressed. Render the
+ * returned box where the page shows its messages.
+ */
+export function useConfirm() {
+  const [pending, setPending] = useState(null);
+  const confirm = async () => { const { run } = pending; setPending(null); await run(); };
+  const box = pending && html`<div class="card confirm" role="alertdialog" aria-label=${pending.title}>
+    <p><strong>${pending.title}?</strong> ${pending.detail} This cannot be undone.</p>
+    <button class="danger" onClick=${confirm}>${pending.action}</button> <button onClick=${() => setPending(null)}>Cancel</button></div>`;
+  return [setPending, box];
+}
+
+/** Why this sign-in may not make a hub-wide change (prices, settings), or null: said before the hub is asked. */
+export function adminOnly(admin, what) {
+  if (admin.role === 'admin' || admin.role === undefined) return null;
+  return `Only an admin changes ${what}: you are ${admin.role === 'viewer' ? 'a viewer (read-only)' : `a team admin of ${admin.teams.join(', ')}`}.`;
 }

@@ -1,6 +1,7 @@
 // The audit trail: its state, verify on demand, the trails this hub witnesses.
 import { html, useState } from '/ui/vendor/preact-htm.js';
 import { api, Problem, useLoad } from '../lib.js';
+import { When } from './keys-format.js';
 
 export function Audit({ personal }) {
   const [{ data, error }] = useLoad('/admin/api/audit');
@@ -25,13 +26,13 @@ export function Audit({ personal }) {
       ${witnessed.data.length === 0 ? html`<p>No sidecar has sent a checkpoint yet.</p>` : html`
       <table aria-label="Witnessed trails"><thead><tr><th scope="col">Trail</th><th scope="col">Sender</th><th scope="col">Key</th><th scope="col">Newest seq</th><th scope="col">Received</th><th scope="col">Refused</th></tr></thead>
         <tbody>${witnessed.data.map((trail) => html`<tr><td><code>${trail.trail.slice(0, 12)}…</code></td><td>${trail.from?.person ?? trail.from?.team ?? '?'}</td><td><code>${trail.key}…</code></td>
-          <td>${trail.newest_seq}</td><td>${new Date(trail.newest_received_at).toLocaleString()}</td><td class=${trail.refused ? 'error' : ''}>${trail.refused}</td></tr>`)}</tbody></table>`}`}`;
+          <td>${trail.newest_seq}</td><td><${When} at=${trail.newest_received_at} /></td><td class=${trail.refused ? 'error' : ''}>${trail.refused}</td></tr>`)}</tbody></table>`}`}`;
 }
 
 function Verdict({ verdict }) {
   if (verdict.error) return html`<p class="error" role="alert">${verdict.error}</p>`;
   return html`<div role="status" aria-label="Verification">
-    <p class=${verdict.ok ? 'ok' : 'error'}><strong>${verdict.ok ? 'Intact' : 'BROKEN'}</strong> · checked ${new Date(verdict.checked_at).toLocaleString()} in ${verdict.took_ms} ms</p>
+    <p class=${verdict.ok ? 'ok' : 'error'}><strong>${verdict.ok ? 'Intact' : 'BROKEN'}</strong> · checked <${When} at=${verdict.checked_at} /> in ${verdict.took_ms} ms</p>
     <ul>${verdict.chains.map((chain) => html`<li>${chain.name}: ${chain.ok ? `intact, ${chain.records} records` : html`<span class="error">BROKEN ${chain.problem}</span>`}
       ${chain.warnings.map((warning) => html`<br /><small>warning: ${warning}</small>`)}</li>`)}</ul></div>`;
 }

@@ -1,7 +1,7 @@
 // Budgets: what is in force per scope, set or replace one, remove one, and what each budget has
 // spent this period. Reads and changes are the CLI's own `gw budgets …` commands run on the hub.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { CommandOutput, Problem, useCommandJson, useLoad, usd } from '../lib.js';
+import { CommandOutput, Problem, useCommandJson, useConfirm, useLoad, usd } from '../lib.js';
 import { ScopePicker, TeamPicker, option, useRunner } from './governance-shared.js';
 
 export function Budgets() {
@@ -21,7 +21,11 @@ export function Budgets() {
     if (form.get('soft')) argv.push('--soft');
     if (await exec(argv)) reload();
   };
-  const remove = async (budget) => { if (await exec(['budgets', 'remove', budget.scope, option('period', budget.period)])) reload(); };
+  const [ask, confirmation] = useConfirm();
+  const remove = (budget) => ask({
+    title: `Remove the ${budget.period}ly budget of ${budget.scope}`, detail: `Its $${budget.amount_usd} limit stops applying: ${budget.scope} can spend without it.`,
+    action: `Remove budget ${budget.scope}`, run: async () => { if (await exec(['budgets', 'remove', budget.scope, option('period', budget.period)])) reload(); },
+  });
   const test = (event) => {
     event.preventDefault();
     execCheck(['budgets', 'test', option('team', new FormData(event.target).get('team'))]);
@@ -30,6 +34,7 @@ export function Budgets() {
     <h2>Budgets</h2>
     <p class="hint">USD per day, week or month for a team, a person or a key. A hard budget refuses a call (429) that could take it over; a soft one only warns.</p>
     <${Problem} error=${error} />
+    ${confirmation}
     ${data && (data.length === 0 ? html`<p>No budgets: spend is not limited.</p>` : html`
       <table aria-label="Budgets in force"><thead><tr><th scope="col">Scope</th><th scope="col">Amount</th><th scope="col">Period</th><th scope="col">Mode</th><th scope="col" class="number">Spent</th><th scope="col" class="number">Left</th><th scope="col"></th></tr></thead>
         <tbody>${data.map((budget) => html`<tr><td>${budget.scope}</td><td>$${budget.amount_usd}</td><td>${budget.period}</td><td>${budget.mode === 'hard' ? 'hard (refuses)' : 'soft (warns)'}</td>

@@ -1,6 +1,7 @@
 // Device logins waiting (RFC 8628): approve one for a person, or deny it.
 import { html, useState } from '/ui/vendor/preact-htm.js';
 import { api, Problem, useLoad } from '../lib.js';
+import { When } from './keys-format.js';
 
 export function Devices() {
   const [{ data, error }, reload] = useLoad('/admin/api/devices');
@@ -32,7 +33,7 @@ function DeviceRow({ code, people, act }) {
   const id = `person-${code.user_code}`;
   return html`<tr>
     <td><strong>${code.user_code}</strong></td>
-    <td>from ${code.observed.address}<br />at ${new Date(code.observed.at).toLocaleString()}</td>
+    <td>from ${code.observed.address}<br />at <${When} at=${code.observed.at} /></td>
     <td class="claim">program: ${code.claimed.program || '(none)'}<br />computer: ${code.claimed.computer || '(none)'}${code.claimed.email ? html`<br />says it is ${code.claimed.email}` : ''}</td>
     <td><label for=${id}>Approve for</label>
       <select id=${id} value=${person} onChange=${(event) => setPerson(event.target.value)}>

@@ -3,7 +3,7 @@
 // text. Reads and changes are the CLI's own `gw dlp …` commands run on the hub; the test prints
 // which rules fire and what they would do, never the matches.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { CommandOutput, Problem, useCommandJson } from '../lib.js';
+import { CommandOutput, Problem, useCommandJson, useConfirm } from '../lib.js';
 import { ScopePicker, TeamPicker, option, useRunner } from './governance-shared.js';
 
 const ACTIONS = ['block', 'redact', 'log', 'off'];
@@ -14,6 +14,11 @@ export function Dlp() {
   const [run, exec] = useRunner();
   const [check, execCheck, setCheck] = useRunner();
   const change = async (argv) => { if (await exec([...argv, option('scope', scope)])) reload(); };
+  const [ask, confirmation] = useConfirm();
+  const removeRule = (id) => ask({
+    title: `Remove the rule ${id}`, detail: `Its pattern is deleted: requests are no longer checked for it in ${scope}.`,
+    action: `Remove rule ${id}`, run: () => change(['dlp', 'remove', id]),
+  });
   const setAction = (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
@@ -41,10 +46,11 @@ export function Dlp() {
       <${ScopePicker} kinds=${['*', 'team', 'key']} value=${scope} onChange=${setScope} label="Rules in force for" />
     </form>
     <${Problem} error=${error} />
+    ${confirmation}
     ${data && html`
       <table aria-label="DLP rules in force"><thead><tr><th scope="col">Rule</th><th scope="col">Kind</th><th scope="col">Action</th><th scope="col">What it finds</th><th scope="col"></th></tr></thead>
         <tbody>${data.rules.map((rule) => html`<tr><td>${rule.id}</td><td>${rule.category}</td><td class=${rule.action === 'block' ? 'error' : ''}>${rule.action}</td><td>${rule.description}</td>
-          <td>${rule.category === 'custom' && html`<button class="danger" onClick=${() => change(['dlp', 'remove', rule.id])}>Remove rule ${rule.id}</button>`}</td></tr>`)}</tbody></table>
+          <td>${rule.category === 'custom' && html`<button class="danger" onClick=${() => removeRule(rule.id)}>Remove rule ${rule.id}</button>`}</td></tr>`)}</tbody></table>
       <p>Response scanning: ${data.output_scan ? 'on' : 'off'} <button onClick=${() => change(['dlp', 'output', data.output_scan ? 'off' : 'on'])}>Turn response scanning ${data.output_scan ? 'off' : 'on'}</button></p>`}
     <h3>Set a rule's action in ${scope}</h3>
     <form class="inline" onSubmit=${setAction} aria-label="Set a rule's action">

@@ -3,7 +3,7 @@
 // `gw run`: one hour-long key reused until it nears expiry) are hidden unless asked for, as
 // `gw keys list` hides them unless --sessions.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { api, Problem, useLoad, usd } from '../lib.js';
+import { api, Problem, useConfirm, useLoad, usd } from '../lib.js';
 import { When, count } from './keys-format.js';
 
 function KeyRow({ item, revoke }) {
@@ -31,7 +31,9 @@ export function Keys() {
     try { setMade(await api('POST', '/admin/api/keys', { team: form.get('team'), name: form.get('name'), expires: form.get('expires') })); setMessage(null); } catch (caught) { setMade(null); setMessage({ error: caught.message }); }
     reload();
   };
-  const revoke = async (id) => {
+  const [ask, confirmation] = useConfirm();
+  const revoke = (id) => ask({ title: `Revoke key ${id}`, detail: 'Every call with it is refused from now on.', action: `Revoke key ${id}`, run: () => revokeNow(id) });
+  const revokeNow = async (id) => {
     try { await api('DELETE', `/admin/api/keys/${encodeURIComponent(id)}`); setMessage({ text: `Revoked ${id}.` }); } catch (caught) { setMessage({ error: caught.message }); }
     reload();
   };
@@ -48,6 +50,7 @@ export function Keys() {
     </form>
     ${made && html`<div class="card" role="status"><p>Key ${made.id} for team ${made.team}${made.expires_at ? html`, expires <${When} at=${made.expires_at} />` : ''}. It is shown only this once; copy it now:</p><p class="secret" data-testid="new-key">${made.key}</p>
       <button onClick=${() => setMade(null)}>I have stored it</button></div>`}
+    ${confirmation}
     ${message?.text && html`<p role="status">${message.text}</p>`}
     <${Problem} error=${message?.error ?? error} />
     <div class="keys-toolbar">

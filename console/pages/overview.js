@@ -47,7 +47,7 @@ function Budgets() {
   return html`<h3>Budgets this period</h3><${Problem} error=${error} />
     ${data && (rows.length === 0 ? html`<p>No budgets: spend is not limited.</p>` : html`<table aria-label="Budgets this period">
       <thead><tr><th scope="col">Scope</th><th scope="col">Period</th><th scope="col" class="number">Spent</th><th scope="col" class="number">Left</th><th scope="col" class="number">Budget</th><th scope="col">State</th><th scope="col">Resets</th></tr></thead>
-      <tbody>${rows.map((row) => html`<tr><td>${row.scope}</td><td>${row.period}</td><td class="number">$${usd(row.spent_nano_usd)}</td><td class="number">$${usd(row.left_nano_usd)}</td>
+      <tbody>${rows.map((row) => html`<tr><td>${row.scope.startsWith('team:') ? html`<a href=${`#teams/${encodeURIComponent(row.scope.slice(5))}`}>${row.scope}</a>` : row.scope}</td><td>${row.period}</td><td class="number">$${usd(row.spent_nano_usd)}</td><td class="number">$${usd(row.left_nano_usd)}</td>
         <td class="number">$${usd(row.amount_nano_usd)}</td><td class=${row.state === 'ok' ? 'ok' : row.state === 'over' ? 'error' : 'warn'}>${row.state === 'ok' ? `${row.used_percent}% used` : row.state}</td><td><${When} at=${row.resets_at} /></td></tr>`)}</tbody></table>`)}`;
 }
 
@@ -60,8 +60,16 @@ function Providers() {
       <tbody>${rows.map((row) => html`<tr><td>${row.provider}</td><td class="number">${row.requests}</td><td class="number">${row.errors}</td><td class="number">${row.p95_ms ?? ''}</td></tr>`)}</tbody></table>`)}`;
 }
 
-export function Overview() {
+/** Each team's page, one click from the landing page (a team admin's own teams only). */
+function Teams({ admin }) {
+  const [{ data, error }] = useLoad('/admin/api/teams');
+  const teams = (data ?? []).filter((team) => admin.role !== 'team_admin' || admin.teams.includes(team.name));
+  return html`<div class="card" aria-label="Teams"><h3>${admin.role === 'team_admin' ? 'Your teams' : 'Teams'}</h3><${Problem} error=${error} />
+    ${data && (teams.length === 0 ? html`<p>No teams yet.</p>` : html`<p>${teams.map((team, index) => html`${index > 0 ? ' · ' : ''}<a href=${`#teams/${encodeURIComponent(team.name)}`}>${team.name}</a>`)}</p>`)}</div>`;
+}
+
+export function Overview({ admin }) {
   return html`<section class="overview-page"><h2>Overview</h2>
-    <div class="cards"><${Spend} /><${LastHour} /><${Devices} /></div>
+    <div class="cards"><${Spend} /><${LastHour} /><${Devices} /><${Teams} admin=${admin} /></div>
     <${Budgets} /><${Providers} /></section>`;
 }

@@ -1,7 +1,7 @@
 // People: add one to a team, remove one (their tokens are revoked), and how many devices each
 // has signed in with: the active personal tokens, counted as `gw people list` counts them.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { api, Problem, useLoad } from '../lib.js';
+import { api, Problem, useConfirm, useLoad } from '../lib.js';
 import { When } from './keys-format.js';
 
 export function People() {
@@ -16,7 +16,9 @@ export function People() {
     try { await api('POST', '/admin/api/people', { email: form.get('email'), team: form.get('team') }); setMessage({ text: `Added ${form.get('email')}.` }); event.target.reset(); } catch (caught) { setMessage({ error: caught.message }); }
     reload();
   };
-  const remove = async (email) => {
+  const [ask, confirmation] = useConfirm();
+  const remove = (email) => ask({ title: `Remove ${email}`, detail: 'Their signed-in devices (gw login tokens) are revoked at once.', action: `Remove ${email}`, run: () => removeNow(email) });
+  const removeNow = async (email) => {
     try { await api('DELETE', `/admin/api/people/${encodeURIComponent(email)}`); setMessage({ text: `Removed ${email}; their tokens are revoked.` }); } catch (caught) { setMessage({ error: caught.message }); }
     reload(); reloadTokens();
   };
@@ -27,6 +29,7 @@ export function People() {
       <label>Team<select name="team" required>${(teams.data ?? []).map((team) => html`<option value=${team.name}>${team.name}</option>`)}</select></label>
       <button class="primary" type="submit">Add person</button>
     </form>
+    ${confirmation}
     ${message?.text && html`<p role="status">${message.text}</p>`}
     <${Problem} error=${message?.error ?? error ?? tokens.error} />
     <table><caption>Signed-in devices: the person's active tokens from gw login (gw tokens list).</caption>

@@ -2,7 +2,7 @@
 // left empty stay as they are), remove it, and which policy a sample call meets. Reads and
 // changes are the CLI's own `gw policy …` commands run on the hub.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { CommandOutput, Problem, useCommandJson } from '../lib.js';
+import { CommandOutput, Problem, useCommandJson, useConfirm } from '../lib.js';
 import { ScopePicker, TeamPicker, option, useRunner } from './governance-shared.js';
 
 // The form's fields, as `gw policy set` names them; "none" clears a list and 0 a number.
@@ -28,7 +28,11 @@ export function Policies() {
     for (const [name] of [...LISTS, ...NUMBERS]) if (String(form.get(name) ?? '').trim() !== '') argv.push(option(name, String(form.get(name)).trim()));
     if (await exec(argv)) { event.target.reset(); reload(); }
   };
-  const remove = async (target) => { if (await exec(['policy', 'remove', target])) reload(); };
+  const [ask, confirmation] = useConfirm();
+  const remove = (target) => ask({
+    title: `Remove the policy of ${target}`, detail: `Its rules (models, providers, limits) stop applying to ${target}.`,
+    action: `Remove policy ${target}`, run: async () => { if (await exec(['policy', 'remove', target])) reload(); },
+  });
   const test = (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
@@ -38,6 +42,7 @@ export function Policies() {
     <h2>Policies</h2>
     <p class="hint">Per scope: everyone (*), a team, or a key. Models, providers and operations allowed or denied (globs, comma-separated), the largest max_tokens, and rate limits.</p>
     <${Problem} error=${error} />
+    ${confirmation}
     ${data && (data.length === 0 ? html`<p>No policies: every model, provider and operation is allowed.</p>` : html`
       <table aria-label="Policies in force"><thead><tr><th scope="col">Scope</th><th scope="col">Mode</th><th scope="col">Rules</th><th scope="col"></th></tr></thead>
         <tbody>${data.map((policy) => html`<tr><td>${policy.scope}</td><td>${policy.mode ?? 'enforce'}</td><td><code>${rulesOf(policy)}</code></td>

@@ -1,8 +1,8 @@
 // The "Add a provider" form: `gw providers add NAME --kind … --base-url … --api-key=…` run on the
 // hub through the remote CLI, so it refuses what the CLI refuses, with the CLI's message. The key
 // is write-only: sent once in the command, never read back (listings say `set`), and the field is
-// emptied once the hub has it. An `env:VARIABLE` reference goes as --api-key-env VARIABLE, which
-// the hub refuses remotely (its environment is its own), saying so.
+// emptied once the hub has it. The form takes the key itself, never `env:VARIABLE`: the hub refuses
+// to have its environment named remotely (docs/decisions.md), so the form says so before sending.
 import { html, useEffect, useState } from '/ui/vendor/preact-htm.js';
 import { CommandOutput, runCommand } from '../lib.js';
 
@@ -21,11 +21,12 @@ function addCommand(form) {
   if (value('preset')) argv.push(`--preset=${value('preset')}`);
   if (value('base_url')) argv.push(`--base-url=${value('base_url')}`);
   if (value('api_version')) argv.push(`--api-version=${value('api_version')}`);
-  const key = value('api_key');
-  if (key.startsWith('env:')) argv.push(`--api-key-env=${key.slice(4)}`);
-  else if (key) argv.push(`--api-key=${key}`);
+  if (value('api_key')) argv.push(`--api-key=${value('api_key')}`);
   return argv;
 }
+
+/** What the form says of a key that names the hub's environment, instead of sending it. */
+const ENV_KEY = 'The API key field takes the key itself. A key held in the hub\'s environment is named in the hub\'s shell: gw providers add NAME --api-key-env VARIABLE.';
 
 export function AddProvider({ onAdded }) {
   const [choices, setChoices] = useState({ kinds: [], presets: [] });
@@ -36,6 +37,7 @@ export function AddProvider({ onAdded }) {
   const add = async (event) => {
     event.preventDefault();
     const formElement = event.target;
+    if (/^env:/i.test(String(new FormData(formElement).get('api_key') ?? '').trim())) { setRun({ error: ENV_KEY }); return; }
     try {
       const result = await runCommand(addCommand(new FormData(formElement)));
       setRun(result);
@@ -49,7 +51,7 @@ export function AddProvider({ onAdded }) {
       <label>Kind<select name="kind" aria-label="Kind"><option value="">(from the preset)</option>${options(choices.kinds)}</select></label>
       <label>Preset<select name="preset" aria-label="Preset"><option value="">(none)</option>${options(choices.presets)}</select></label>
       <label>Base URL<input name="base_url" size="30" placeholder="https://…/v1 (default: the kind's)" /></label>
-      <label>API key<input name="api_key" type="password" size="22" autocomplete="new-password" placeholder="sk-… or env:VARIABLE" /></label>
+      <label>API key<input name="api_key" type="password" size="22" autocomplete="new-password" placeholder="sk-… (the key itself)" /></label>
       <label>API version<input name="api_version" size="10" placeholder="Azure only" /></label>
       <button class="primary" type="submit">Add provider</button>
     </form>

@@ -2,12 +2,7 @@
 // (cache reads and writes too), what it cost (or why it has no price), the route it took and
 // each attempt, DLP findings by rule, and warnings. Nothing here is raw JSON.
 import { html } from '/ui/vendor/preact-htm.js';
-
-/** An ISO time in the reader's own time zone and locale. */
-export function localTime(ts) {
-  const date = new Date(ts);
-  return Number.isNaN(date.getTime()) ? ts ?? '' : date.toLocaleString();
-}
+import { timeText } from './keys-format.js';
 
 const TOKEN_ROWS = [['input', 'Input'], ['output', 'Output'], ['cached_read', 'Cache read'], ['cache_write', 'Cache write'], ['reasoning', 'Reasoning'], ['total', 'Total']];
 
@@ -16,7 +11,7 @@ export function RequestDetail({ record, close }) {
   return html`<section class="card request-detail" aria-label=${`Request ${record.request_id}`}>
     <h2>Request ${record.request_id}</h2>
     <dl>
-      <dt>When</dt><dd>${localTime(record.ts)}</dd>
+      <dt>When</dt><dd>${timeText(record.ts)}</dd>
       <dt>Operation</dt><dd>${record.what ?? record.operation} <span class="hint">(${record.operation ?? '?'} on ${record.route ?? '?'})</span></dd>
       <dt>Who</dt><dd>person ${record.person ?? '–'} · team ${record.team ?? '–'} · key ${record.key_id ?? '–'}${record.agent ? ` · ${record.agent}` : ''}${record.session ? html` · session <a href=${`#sessions/${encodeURIComponent(record.session)}`}>${record.session}</a>` : ''}</dd>
       <dt>Outcome</dt><dd>status ${record.status} · ${record.result ?? (record.outcome ?? []).join(', ')}</dd>

@@ -4,7 +4,8 @@
 // show only when asked for. A row opens its formatted detail (request-detail.js).
 import { html, useState } from '/ui/vendor/preact-htm.js';
 import { api, Problem, useLoad } from '../lib.js';
-import { localTime, RequestDetail } from './request-detail.js';
+import { RequestDetail } from './request-detail.js';
+import { timeText } from './keys-format.js';
 
 const FILTERS = ['person', 'team', 'key_id', 'model', 'provider', 'status', 'since', 'until'];
 
@@ -38,7 +39,7 @@ export function Requests() {
 function Row({ record, open }) {
   const kind = record.result_kind ?? 'ok';
   return html`<tr class=${`result-${kind}`}>
-    <td class="nowrap" title=${record.ts}>${localTime(record.ts)}</td><td class="nowrap">${record.what ?? record.operation ?? ''}</td>
+    <td class="nowrap" title=${record.ts}>${timeText(record.ts)}</td><td class="nowrap">${record.what ?? record.operation ?? ''}</td>
     <td>${record.person ?? ''}</td><td>${record.team ?? ''}</td><td>${record.model ?? mcpTarget(record)}</td>
     <td>${record.status}</td><td class=${kind === 'ok' || kind === 'expected' ? '' : kind === 'refused' ? 'warn' : 'error'}>${record.result ?? (record.outcome ?? []).join(', ')}</td>
     <td>${record.latency_ms}</td><td>${record.tokens?.total ?? ''}</td>

@@ -2,7 +2,7 @@
 // in force, add or replace a rule, remove one, and `routes test`: which rule a model name hits
 // and the order its targets are tried in. All through the CLI's own `gw routes …` on the hub.
 import { html, useState } from '/ui/vendor/preact-htm.js';
-import { CommandOutput, Problem, useCommandJson } from '../lib.js';
+import { CommandOutput, Problem, useCommandJson, useConfirm } from '../lib.js';
 import { TeamPicker, option, useRunner } from './governance-shared.js';
 
 /** `mock/echo (weight 1) | mock/other (weight 2)`, as `gw routes list` prints them. */
@@ -20,7 +20,11 @@ export function Routes() {
     if (!form.get('fallback')) argv.push('--no-fallback');
     if (await exec(argv)) { event.target.reset(); reload(); }
   };
-  const remove = async (name) => { if (await exec(['routes', 'remove', name])) reload(); };
+  const [ask, confirmation] = useConfirm();
+  const remove = (name) => ask({
+    title: `Remove the routing rule ${name}`, detail: `Calls to the model name ${name} stop going to its targets.`,
+    action: `Remove route ${name}`, run: async () => { if (await exec(['routes', 'remove', name])) reload(); },
+  });
   const test = (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
@@ -33,6 +37,7 @@ export function Routes() {
     <h2>Routing rules</h2>
     <p class="hint">A model name clients send, and the provider/model targets it goes to: the first pick is drawn by weight, then retries, then the other targets on 429, 5xx, time-out or a connection error.</p>
     <${Problem} error=${error} />
+    ${confirmation}
     ${data && (data.length === 0 ? html`<p>No routing rules: model names go to their provider directly.</p>` : html`
       <table aria-label="Routing rules in force"><thead><tr><th scope="col">Name</th><th scope="col">Targets</th><th scope="col">Retries</th><th scope="col">Fallback</th><th scope="col"></th></tr></thead>
         <tbody>${data.map((rule) => html`<tr><td>${rule.name}</td><td>${targetsOf(rule)}</td><td>${rule.retries ?? 0}</td><td>${rule.fallback === false ? 'no' : 'yes'}</td>

@@ -40,8 +40,8 @@ function Unpriced({ report }) {
   if (count === 0) return null;
   return html`<section aria-label="Unpriced calls" class="usage-unpriced"><h3>${count} ${count === 1 ? 'call' : 'calls'} unpriced</h3>
     <p>Their models have no price, so their cost is in no spend figure above or below (never counted as $0). Give each model a price (USD per million tokens) and the calls from then on are priced:</p>
-    <ul>${report.unpriced_models.map((entry) => html`<li data-testid=${`unpriced-model-${priceName(entry)}`}><code>gw prices set ${priceName(entry)} --input … --output …</code> <span class="hint">(${entry.calls} ${entry.calls === 1 ? 'call' : 'calls'})</span></li>`)}</ul>
-    <p class="hint">See <code>gw prices --help</code> and docs/spend.md for the price book.</p>
+    <ul>${report.unpriced_models.map((entry) => html`<li data-testid=${`unpriced-model-${priceName(entry)}`}><a href=${`#prices/${priceName(entry)}`}>Set a price for ${priceName(entry)}</a> <span class="hint">(or <code>gw prices set ${priceName(entry)} --input … --output …</code>)</span> <span class="hint">(${entry.calls} ${entry.calls === 1 ? 'call' : 'calls'})</span></li>`)}</ul>
+    <p class="hint">The Prices page lists and changes the hub's own prices; docs/spend.md explains the price book.</p>
   </section>`;
 }
 

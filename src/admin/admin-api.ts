@@ -28,6 +28,7 @@ import { AuditRotationError, type RotationSummary } from '../audit/file-trail-ha
 import { StateError } from '../state/state-errors.js';
 import type { SpendCounter } from '../spend/spend-counter.js';
 import { budgetStatus } from './budget-status.js';
+import { fieldWording } from './field-wording.js';
 import { UsageWindowError, usageWindow, type UsageWindow } from './usage-window.js';
 
 export interface AdminContext {
@@ -110,6 +111,9 @@ export class AdminInputError extends Error {}
 const bodyText = (body: Record<string, unknown>, name: string): string | null => (typeof body[name] === 'string' ? body[name].trim() : null);
 
 const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
+
+/** Settings that name where a secret is held: listed as set or not set, never with their value, in the console. */
+const SECRET_SETTINGS = new Set(['oidc_client_secret', 'audit_sink_token']);
 
 /** A usage window's bound (a date or an ISO time) as an ISO time, so the trail's times compare with it. */
 function usageTime(name: string, text: string | null): string | undefined {
@@ -232,7 +236,11 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     method: 'GET', path: '/admin/api/settings', operation: 'settings.list', access: 'read',
     handler(context) {
       const settings = context.store.snapshot().settings;
-      return ok(Object.keys(SETTING_DEFINITIONS).map((name) => ({ name, value: formatSetting(assertSettingName(name), settings[assertSettingName(name)] as never), description: SETTING_DEFINITIONS[assertSettingName(name)].description })));
+      // `secret`: the console shows only whether it is set (the value names the hub's environment).
+      return ok(Object.keys(SETTING_DEFINITIONS).map((name) => ({
+        name, value: formatSetting(assertSettingName(name), settings[assertSettingName(name)] as never),
+        description: SETTING_DEFINITIONS[assertSettingName(name)].description, secret: SECRET_SETTINGS.has(name),
+      })));
     },
   },
   {
@@ -334,7 +342,9 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       const run = await context.commands.run(command);
       // A change that went through is recorded like any other admin change; a read or a refusal is not.
       const target = command.argv.slice(2).find((argument) => !argument.startsWith('-')) ?? '';
-      return { status: 200, body: run, ...(command.changes && run.exit_code === 0 ? { change: { action: command.action, target, detail: { command: context.commands.describe(command.argv) } } } : {}) };
+      // A form's words beside the CLI's (which `gw … --hub` prints): the field, not the flag.
+      const message = run.exit_code === 0 ? null : fieldWording(run.stderr);
+      return { status: 200, body: message === null ? run : { ...run, message }, ...(command.changes && run.exit_code === 0 ? { change: { action: command.action, target, detail: { command: context.commands.describe(command.argv) } } } : {}) };
     },
   },
   {

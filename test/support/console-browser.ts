@@ -91,3 +91,8 @@ export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
     return problems;
   });
 }
+
+/** Answers the console's confirm step (before anything irreversible) by pressing its named button. */
+export async function confirmStep(page: Page, action: string): Promise<void> {
+  await page.getByRole('alertdialog').getByRole('button', { name: action, exact: true }).click();
+}

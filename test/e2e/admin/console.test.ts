@@ -114,6 +114,8 @@ describe('the console in Chromium', () => {
     expect(await page.content()).not.toContain(key);
     const id = /vk_[0-9A-Za-z]{12}/.exec((await page.getByRole('row', { name: /console-made/ }).textContent())!)![0];
     await page.getByRole('button', { name: `Revoke ${id}` }).click();
+    // A confirm step names the key before it is revoked.
+    await page.getByRole('alertdialog').getByRole('button', { name: `Revoke key ${id}`, exact: true }).click();
     await page.getByText(`Revoked ${id}.`).waitFor();
     const deadline = Date.now() + 3_000;
     let status = 200;

@@ -145,9 +145,9 @@ describe('the request explorer', () => {
     expect((await cellsOf(ids.dlp!)).Outcome).toBe('DLP rule github_token');
     expect(await cellsOf(ids.exchanged!)).toMatchObject({ Operation: 'chat', Person: PERSON, Outcome: 'ok' });
     expect((await cellsOf(ids.fallback!)).Operation).toBe('chat');
-    // The time as the reader's own clock shows it, not the record's ISO text, and on one line.
+    // The time as the reader's own clock shows it, in the one format of every page (keys-format.js), not the record's ISO text, and on one line.
     const record = await recordOf(ids.priced!);
-    const local = await browser.page.evaluate((ts) => new Date(ts).toLocaleString(), String(record.ts));
+    const local = await browser.page.evaluate((ts) => new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(ts)), String(record.ts));
     expect(priced.Time).toBe(local);
     expect(priced.Time).not.toContain(String(record.ts).slice(0, 10));
     const timeCell = rowOf(ids.priced!).getByRole('cell').first();
@@ -274,5 +274,22 @@ describe('the request explorer', () => {
     expect(text).toContain('none: no usage');
     expect(text).not.toContain(SAMPLES.githubPat);
     await detail.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('fits an 800-pixel window: neither the page nor the table scrolls sideways', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 800, height: 900 });
+    try {
+      await rowOf(ids.priced ?? '').waitFor();
+      const widths = await page.evaluate(() => {
+        const table = document.querySelector('table.requests');
+        return { pageScroll: document.documentElement.scrollWidth, pageClient: document.documentElement.clientWidth, tableScroll: table?.scrollWidth ?? Infinity, column: table?.parentElement?.clientWidth ?? 0 };
+      });
+      expect(widths.pageScroll).toBeLessThanOrEqual(widths.pageClient);
+      expect(widths.tableScroll).toBeLessThanOrEqual(widths.column);
+      await browser.shot('requests-800');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 });

@@ -8,7 +8,7 @@
 // passes the 1280-px layout check, and its screenshot is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGwSetup as runGw } from '../../support/gateway-process.js';
-import { openConsoleBrowser, openPage, layoutProblems, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
+import { confirmStep, openConsoleBrowser, openPage, layoutProblems, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { readAudit } from '../helpers.js';
 import { TEAM, runChecked, startHubRig, type HubRig } from '../device-login/support.js';
 
@@ -99,20 +99,21 @@ describe('budgets in the browser', () => {
     await checkLayout('budgets');
 
     await page.getByRole('button', { name: `Remove budget team:${TEAM}` }).click();
+    await confirmStep(page, `Remove budget team:${TEAM}`);
     await page.getByText('No budgets').waitFor();
     expect((await chat('mock/echo')).status).toBe(200);
     expect(await changes('budgets.remove')).toEqual([expect.objectContaining({ admin_name: ADMIN, target: `team:${TEAM}` })]);
   }, 60_000);
 
-  it('a refused amount shows the CLI\'s own message, and changes nothing', async () => {
+  it('a refused amount says so in the form\'s words (the CLI names its flag), and changes nothing', async () => {
     const { page } = browser;
     const form = page.getByRole('form', { name: 'Set a budget' });
     await form.getByLabel('Scope').selectOption(`team:${TEAM}`);
     await form.getByLabel('Amount (USD)').fill('-1');
     await form.getByRole('button', { name: 'Set budget' }).click();
     const expected = await cliRefusal(['budgets', 'set', `team:${TEAM}`, '--amount=-1', '--period=day']);
-    expect(expected).toContain('--amount');
-    await expect(page.getByRole('alert').textContent()).resolves.toBe(expected);
+    expect(expected).toBe('gw: invalid --amount "-1": USD > 0');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Amount must be more than 0 USD (not "-1")');
     expect(await changes('budgets.set')).toHaveLength(1);
   }, 30_000);
 });
@@ -138,24 +139,28 @@ describe('policies in the browser', () => {
     await test.getByLabel('As team').selectOption(TEAM);
     await test.getByLabel('Model').fill('mock/echo');
     await test.getByRole('button', { name: 'Test policy' }).click();
-    await page.getByRole('status').filter({ hasText: 'matches deny_models' }).waitFor();
+    const refusal = page.getByRole('status').filter({ hasText: 'matches deny_models' });
+    await refusal.waitFor();
+    // A refusal in the test box is not printed as a success.
+    expect(await refusal.locator('pre').first().getAttribute('data-outcome')).toBe('refused');
     expect(await changes('policy.set')).toEqual([expect.objectContaining({ admin_name: ADMIN, via: 'console', target: `team:${TEAM}` })]);
     await checkLayout('policies');
 
     await page.getByRole('button', { name: `Remove policy team:${TEAM}` }).click();
+    await confirmStep(page, `Remove policy team:${TEAM}`);
     await page.getByText('No policies').waitFor();
     expect((await chat('mock/echo')).status).toBe(200);
     expect(await changes('policy.remove')).toEqual([expect.objectContaining({ admin_name: ADMIN, target: `team:${TEAM}` })]);
   }, 60_000);
 
-  it('a refused value shows the CLI\'s own message', async () => {
+  it('a refused value says so in the form\'s words', async () => {
     const { page } = browser;
     const form = page.getByRole('form', { name: 'Change a policy' });
     await form.getByLabel('Scope').selectOption(`team:${TEAM}`);
     await form.getByLabel('Requests/min').fill('lots');
     await form.getByRole('button', { name: 'Save policy' }).click();
-    const expected = await cliRefusal(['policy', 'set', `team:${TEAM}`, '--rpm=lots']);
-    await expect(page.getByRole('alert').textContent()).resolves.toBe(expected);
+    expect(await cliRefusal(['policy', 'set', `team:${TEAM}`, '--rpm=lots'])).toBe('gw: invalid --rpm "lots": use a whole number (0 clears)');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Requests/min must be a whole number (0 clears) (not "lots")');
     expect(await changes('policy.set')).toHaveLength(1);
   }, 30_000);
 });
@@ -186,6 +191,7 @@ describe('DLP rules in the browser', () => {
     await test.getByRole('button', { name: 'Test text' }).click();
     const finding = page.getByRole('status').filter({ hasText: 'matches' });
     await expect(finding.textContent()).resolves.toMatch(/blocked \(403\) by acme_order/);
+    expect(await finding.locator('pre').first().getAttribute('data-outcome')).toBe('refused');
     // The sample is in its own box only: not in what the page shows, not in the trail, not in the hub's logs.
     expect(await page.locator('main').evaluate((main) => main.textContent)).not.toContain(SECRET);
     const audit = JSON.stringify(await readAudit(rig.hub.home));
@@ -209,6 +215,7 @@ describe('DLP rules in the browser', () => {
     expect(await response.text()).not.toContain(SECRET);
 
     await page.getByRole('button', { name: 'Remove rule acme_order' }).click();
+    await confirmStep(page, 'Remove rule acme_order');
     await expect.poll(() => page.getByRole('row', { name: /acme_order/ }).count()).toBe(0);
     expect(await changes('dlp.remove')).toEqual([expect.objectContaining({ admin_name: ADMIN, target: 'acme_order' })]);
   }, 60_000);
@@ -253,17 +260,18 @@ describe('routing rules in the browser', () => {
     // The form is ready for the next rule: fallback (the CLI's default) is ticked again.
     await expect(form.getByLabel('fall back').isChecked()).resolves.toBe(true);
     await page.getByRole('button', { name: 'Remove route team-fast' }).click();
+    await confirmStep(page, 'Remove route team-fast');
     await page.getByText('No routing rules').waitFor();
     expect(await changes('routes.remove')).toEqual([expect.objectContaining({ admin_name: ADMIN, target: 'team-fast' })]);
   }, 60_000);
 
-  it('a target the CLI refuses shows the CLI\'s own message', async () => {
+  it('a target the CLI refuses says so in the form\'s words', async () => {
     const { page } = browser;
     const form = page.getByRole('form', { name: 'Add a routing rule' });
     await form.getByLabel('Model name').fill('broken');
     await form.getByLabel('Targets, one a line').fill('nowhere');
     await form.getByRole('button', { name: 'Save route' }).click();
-    const expected = await cliRefusal(['routes', 'add', 'broken', '--target=nowhere', '--retries=0']);
-    await expect(page.getByRole('alert').textContent()).resolves.toBe(expected);
+    expect(await cliRefusal(['routes', 'add', 'broken', '--target=nowhere', '--retries=0'])).toBe('gw: invalid --target "nowhere": start with provider/model');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Target must start with provider/model (not "nowhere")');
   }, 30_000);
 });

@@ -7,7 +7,7 @@
 // PostgreSQL trail reader, on a `gw serve --store` over a real PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
+import { confirmStep, layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startPostgres, type PostgresServer } from '../../support/database-servers.js';
 import { GatewayJar, readAudit, waitUntil } from '../helpers.js';
@@ -191,6 +191,7 @@ describe('the People page', () => {
     expect(await layoutProblems(page)).toEqual([]);
     await browser.shot('people');
     await page.getByRole('button', { name: 'Remove bob@example.com' }).click();
+    await confirmStep(page, 'Remove bob@example.com');
     await page.getByText('Removed bob@example.com; their tokens are revoked.').waitFor();
     await expect.poll(() => row.count()).toBe(0);
     await expect.poll(() => adminChange('people.remove', 'bob@example.com')).toMatchObject({ via: 'console' });

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
+import { confirmStep, layoutProblems, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
 import { GatewayJar, readAudit, waitUntil } from '../helpers.js';
@@ -99,7 +99,7 @@ describe('the Providers page', () => {
     await form.getByRole('button', { name: 'Add provider' }).click();
     await expect.poll(() => page.getByRole('status', { name: 'Add a provider' }).textContent()).toMatch(/added provider lab \(openai, http:\/\/127\.0\.0\.1:\d+\/v1, key set\)/);
     const row = page.getByRole('table', { name: 'Providers' }).getByRole('row', { name: /^lab / });
-    await expect.poll(() => row.getByRole('cell').allTextContents()).toEqual(['lab', 'openai', `${fake.url}/v1`, 'state', 'set', 'in use', expect.stringMatching(/^Test\s*Remove$/)]);
+    await expect.poll(() => row.getByRole('cell').allTextContents()).toEqual(['lab', 'openai', `${fake.url}/v1`, 'state', 'set', 'in use (no calls in the last hour)', expect.stringMatching(/^Test\s*Remove$/)]);
     // The form let go of the key once the hub had it.
     await expect.poll(() => form.getByLabel('API key', { exact: true }).inputValue()).toBe('');
 
@@ -108,7 +108,7 @@ describe('the Providers page', () => {
     expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${TYPED_KEY}`);
     // The hub's own provider: its key is named by its variable, its value never shown, even when refused.
     const hubRow = page.getByRole('table', { name: 'Providers' }).getByRole('row', { name: /^openai / });
-    await expect.poll(() => hubRow.getByRole('cell').allTextContents()).toEqual(['openai', 'openai', `${fake.url}/v1`, 'environment', 'env:OPENAI_API_KEY', 'in use', 'Test']);
+    await expect.poll(() => hubRow.getByRole('cell').allTextContents()).toEqual(['openai', 'openai', `${fake.url}/v1`, 'environment', 'env:OPENAI_API_KEY', 'in use (no calls in the last hour)', 'Test']);
     await hubRow.getByRole('button', { name: 'Test openai' }).click();
     await expect.poll(() => page.getByRole('alert', { name: 'Provider command' }).textContent()).toMatch(/^gw: openai: HTTP 401 in \d+ ms \(GET http:\/\/127\.0\.0\.1:\d+\/v1\/models\): the key was refused$/);
     expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${HUB_ENV_KEY}`);
@@ -136,7 +136,7 @@ describe('the Providers page', () => {
     expect(listed.stdout + listed.stderr).not.toContain(TYPED_KEY);
   }, 60_000);
 
-  it('a refused add shows the CLI\'s own message', async () => {
+  it('a refused add says so in the form\'s words, and a key naming the hub\'s environment is not sent', async () => {
     const { page } = browser;
     const form = page.getByRole('form', { name: 'Add a provider' });
     await form.getByLabel('Name', { exact: true }).fill('broken');
@@ -145,26 +145,54 @@ describe('the Providers page', () => {
     await form.getByRole('button', { name: 'Add provider' }).click();
     const cli = await runGw(['providers', 'add', 'broken', '--kind', 'openai', '--base-url', 'ftp://example.com/v1'], { home: hub.home });
     expect(cli.code).toBe(2);
-    await expect.poll(() => page.getByRole('alert', { name: 'Add a provider' }).textContent()).toBe(cli.stderr.trim());
+    // The CLI names its flag; the form names its field.
     expect(cli.stderr).toMatch(/invalid --base-url "ftp:\/\/example\.com\/v1": use an http\(s\) URL/);
-    // A reference to the hub's environment is refused remotely, with the hub's reason.
+    await expect.poll(() => page.getByRole('alert', { name: 'Add a provider' }).textContent()).toBe('Base URL must be an http(s) URL (not "ftp://example.com/v1")');
+    // The form takes the key itself: a reference to the hub's environment (which the hub refuses remotely) is not offered, and not sent.
+    expect(await form.getByLabel('API key', { exact: true }).getAttribute('placeholder')).not.toContain('env:');
     await form.getByLabel('Base URL', { exact: true }).fill(`${fake.url}/v1`);
     await form.getByLabel('API key', { exact: true }).fill('env:OPENAI_API_KEY');
     await form.getByRole('button', { name: 'Add provider' }).click();
-    await expect.poll(() => page.getByRole('alert', { name: 'Add a provider' }).textContent()).toMatch(/--api-key-env names an environment variable of the hub/);
+    await expect.poll(() => page.getByRole('alert', { name: 'Add a provider' }).textContent()).toMatch(/^The API key field takes the key itself\. A key held in the hub's environment is named in the hub's shell/);
     expect(await changes('providers.add')).toHaveLength(1);
     await expect(page.getByRole('table', { name: 'Providers' }).getByRole('row', { name: /^broken / }).count()).resolves.toBe(0);
   }, 30_000);
 
-  it('keeps the health table, passes the layout check, and removes a provider', async () => {
+  it('says a provider refusing connections is failing, not green "in use", and one 5xx in 18 calls is "some errors", not failing', async () => {
     const { page } = browser;
-    // The health table reads the trail when the page opens: open it again to see the call above.
+    expect((await runGw(['providers', 'add', 'dead', '--kind', 'openai', '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'sk-dead'], { home: hub.home })).code).toBe(0);
+    const chat = (model: string) => fetch(`${hub.url}/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: `Bearer ${hub.bootstrapKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'health' }] }),
+    });
+    // Refused connections: 502s once the hub has read the new provider (a 404 before).
+    await waitUntil(async () => (await chat('dead/gpt-4o')).status === 502, { what: 'the hub to use the provider that refuses connections' });
+    // lab answered 1 call above; one 5xx among 17 more.
+    fake.setBehaviour({ status: 500 }, { times: 1 });
+    const statuses: number[] = [];
+    for (let call = 0; call < 17; call += 1) statuses.push((await chat('lab/gpt-4o-mini')).status);
+    expect(statuses.filter((status) => status >= 500)).toHaveLength(1);
+    // The health table reads the trail when the page opens: open it again to see the calls above.
     await openPage(page, 'Keys');
     await openPage(page, 'Providers');
+    const health = page.getByRole('table', { name: 'Provider health' });
+    await expect.poll(() => health.getByTestId('health-lab').textContent()).toBe('some errors: 1 of 18 calls failed');
+    expect(await health.getByTestId('health-lab').getAttribute('class')).toBe('warn');
+    expect(await health.getByTestId('health-dead').textContent()).toMatch(/^failing: every call failed \(\d+ of \d+\)$/);
+    const listed = page.getByRole('table', { name: 'Providers' }).getByTestId('status-dead');
+    await expect.poll(() => listed.textContent()).toMatch(/^in use, failing: every call failed/);
+    expect(await listed.getAttribute('class')).toBe('error');
+    expect(await page.getByRole('table', { name: 'Providers' }).getByTestId('status-lab').getAttribute('class')).toBe('warn');
+    expect((await runGw(['providers', 'remove', 'dead'], { home: hub.home })).code).toBe(0);
+  }, 60_000);
+
+  it('keeps the health table, passes the layout check, and removes a provider', async () => {
+    const { page } = browser;
     await page.getByRole('table', { name: 'Provider health' }).getByRole('row', { name: /^lab / }).waitFor();
     expect(await layoutProblems(page)).toEqual([]);
     await browser.shot('providers');
     await page.getByRole('button', { name: 'Remove lab' }).click();
+    await confirmStep(page, 'Remove provider lab');
     await expect.poll(() => page.getByRole('status', { name: 'Provider command' }).textContent()).toContain('removed provider lab');
     await expect.poll(() => page.getByRole('table', { name: 'Providers' }).getByRole('row', { name: /^lab / }).count()).toBe(0);
     await expect.poll(async () => (await changes('providers.remove')).map((change) => change.target)).toEqual(['lab']);
@@ -223,6 +251,7 @@ describe('the MCP servers page', () => {
     await form.getByRole('button', { name: 'Add MCP server' }).click();
     await expect.poll(() => page.getByRole('alert', { name: 'Add an MCP server' }).textContent()).toBe('gw: invalid MCP server name "Bad_Name": lower-case letters, digits and single hyphens');
     await page.getByRole('button', { name: 'Remove notes' }).click();
+    await confirmStep(page, 'Remove MCP server notes');
     await expect.poll(() => page.getByRole('status', { name: 'MCP command' }).textContent()).toContain('removed MCP server notes');
     await page.getByText('No MCP servers yet').waitFor();
     expect((await changes('mcp.add')).length).toBe(1);

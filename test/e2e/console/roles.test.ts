@@ -5,7 +5,7 @@
 // holds every admin route to the same roles at the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
+import { confirmStep, openConsoleBrowser, openPage, signIn, type ConsoleBrowser } from '../../support/console-browser.js';
 import { waitForState } from '../helpers.js';
 import { TEAM, runChecked, startHubRig, type HubRig } from '../device-login/support.js';
 
@@ -103,6 +103,7 @@ describe('a team_admin of eng', () => {
     await page.getByRole('button', { name: 'Add person' }).click();
     await page.getByText('Added dee@example.com.').waitFor();
     await page.getByRole('button', { name: 'Remove bo@example.com' }).click();
+    await confirmStep(page, 'Remove bo@example.com');
     expect(await alertText()).toMatch(REFUSED);
     await page.getByRole('cell', { name: 'bo@example.com', exact: true }).waitFor();
 
