@@ -30,6 +30,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // One module graph per worker, as in the unit tier: each file no longer pays a fresh fork and
+          // its imports. The setup file fails a file that leaves a process, a server, the environment
+          // or the working folder behind for the next one (test/support/e2e-file-guard.ts).
+          isolate: false,
+          setupFiles: ['test/support/e2e-tier-setup.ts'],
           // One retry: real processes on a loaded 2-core machine sometimes miss a moment. A test that passes only
           // on its retry is listed at the end of the run and in test-results/flaky.txt (test/support/flaky-reporter.ts).
           retry: 1,
