@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/longest-first-sequencer.js';
 
 // Two tiers (docs/testing.md). unit: everything outside test/e2e/, in-process only; its
 // setup file makes starting a process or listening on a port throw. e2e: real gw processes,
@@ -10,6 +11,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Longest files first (test/support/file-durations.json), so no long file starts last and leaves a worker idle.
+    sequence: { sequencer: LongestFirstSequencer },
     // The flaky reporter names every e2e test that passed only on its retry (below).
     reporters: ['default', './test/support/flaky-reporter.ts'],
     projects: [
