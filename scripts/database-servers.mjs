@@ -1,13 +1,13 @@
 // Real PostgreSQL and Redis servers, each in its own temporary folder on a free loopback
 // port, the way an operator would run them (no containers): for the e2e tests
-// (test/support/database-servers.ts: one PostgreSQL and one Redis per vitest worker) and the
-// store benchmark (bench/stores.mjs).
+// (test/support/database-servers.ts: one PostgreSQL per vitest worker) and the store
+// benchmark (bench/stores.mjs).
 // PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -131,85 +131,4 @@ export async function startRedis() {
   };
   await server.start();
   return server;
-}
-
-/** A new daemonized redis-server in a temporary folder: the one a vitest worker's files share (test/support/database-servers.ts). */
-export async function startSharedRedis() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-redis-'));
-  const server = redisAt({ dir, port: await freePort() });
-  await server.start();
-  return server;
-}
-
-/**
- * A daemonized redis-server in `dir` on `port` (running or not): it outlives the process that
- * started it, so the files of a vitest worker share it one after another. Stopped with SIGKILL,
- * as the outage tests want; `pid()` for the freeze tests' SIGSTOP and SIGCONT.
- */
-export function redisAt({ dir, port }) {
-  const pidFile = path.join(dir, 'redis.pid');
-  const server = {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    dir,
-    pid() {
-      const pid = Number(existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '');
-      return Number.isInteger(pid) && pid > 0 && !isGone(pid) ? pid : undefined;
-    },
-    async start() {
-      await run('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
-        '--daemonize', 'yes', '--pidfile', pidFile, '--logfile', path.join(dir, 'redis.log')]);
-      await waitFor(async () => server.pid() !== undefined && await redisCommand(port, 'PING') === '+PONG', 'redis-server to answer PING');
-    },
-    /** Answers PING: running and not frozen. */
-    isRunning: () => redisCommand(port, 'PING').then((reply) => reply === '+PONG', () => false),
-    /** Empties every database: the next file starts from a Redis with no keys. */
-    flush: () => redisCommand(port, 'FLUSHALL'),
-    async stop() {
-      const pid = server.pid();
-      if (pid === undefined) return;
-      process.kill(pid, 'SIGKILL');
-      await waitFor(() => isGone(pid), `redis-server ${pid} to exit`);
-    },
-    async destroy() {
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-  return server;
-}
-
-/** Gone, or a zombie nobody reaps yet (a container's first process may not): either way it serves nothing. */
-function isGone(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
-  return / Z /.test(stat.slice(stat.lastIndexOf(')') + 1, stat.lastIndexOf(')') + 4));
-}
-
-async function waitFor(check, what, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!await check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** One inline command over a fresh connection; resolves with the reply's first line, rejects when Redis does not answer within 1 s. */
-function redisCommand(port, command) {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let reply = '';
-    socket.setTimeout(1_000, () => { socket.destroy(); reject(new Error(`redis on ${port} did not answer ${command}`)); });
-    socket.once('error', reject);
-    socket.on('connect', () => socket.write(`${command}\r\n`));
-    socket.setEncoding('utf8').on('data', (chunk) => {
-      reply += chunk;
-      const end = reply.indexOf('\r\n');
-      if (end >= 0) { socket.destroy(); resolve(reply.slice(0, end)); }
-    });
-  });
 }

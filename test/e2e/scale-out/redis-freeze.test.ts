@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeHome, runGwSetup as runGw, type GatewayProcess } from '../../support/gateway-process.js';
-import { startOwnRedis, startPostgres, type PostgresServer, type RedisServer } from '../../support/database-servers.js';
+import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../support/database-servers.js';
 import { startFakeProvider, type FakeProvider } from '../../support/fake-providers/index.js';
 import { GatewayJar, sleep, waitForStoreState } from '../helpers.js';
 
@@ -57,7 +57,7 @@ function load(stop: () => boolean): Promise<Outcome[]> {
 }
 
 function signal(name: 'SIGSTOP' | 'SIGCONT'): void {
-  const pid = redis.pid();
+  const pid = (redis as RedisServer & { pid(): number | undefined }).pid();
   if (pid === undefined) throw new Error('redis-server is not running');
   process.kill(pid, name);
 }
@@ -122,7 +122,7 @@ function median(values: number[]): number {
 }
 
 beforeAll(async () => {
-  [postgres, redis, openai] = await Promise.all([startPostgres(), startOwnRedis(), startFakeProvider('openai', { apiKey: OPENAI_KEY, eventDelayMs: 5 })]);
+  [postgres, redis, openai] = await Promise.all([startPostgres(), startRedis(), startFakeProvider('openai', { apiKey: OPENAI_KEY, eventDelayMs: 5 })]);
   store = await postgres.createDatabase();
   await gw(['db', 'migrate']);
   await gw(['teams', 'create', 'eng']);
