@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/longest-first-sequencer.js';
 
 // Two tiers (docs/testing.md). unit: everything outside test/e2e/, in-process only; its
 // setup file makes starting a process or listening on a port throw. e2e: real gw processes,
@@ -10,6 +11,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Longest files first (test/support/file-durations.json), so no long file starts last and leaves a worker idle.
+    sequence: { sequencer: LongestFirstSequencer },
     // The flaky reporter names every e2e test that passed only on its retry (below).
     reporters: ['default', './test/support/flaky-reporter.ts'],
     projects: [
@@ -30,6 +33,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // One module graph per worker, as in the unit tier: each file no longer pays a fresh fork and
+          // its imports. The setup file fails a file that leaves a process, a server, the environment
+          // or the working folder behind for the next one (test/support/e2e-file-guard.ts).
+          isolate: false,
+          setupFiles: ['test/support/e2e-tier-setup.ts'],
           // One retry: real processes on a loaded 2-core machine sometimes miss a moment. A test that passes only
           // on its retry is listed at the end of the run and in test-results/flaky.txt (test/support/flaky-reporter.ts).
           retry: 1,

@@ -23,6 +23,22 @@ export interface GatewayProcess {
   exited(): Promise<number | string>;
 }
 
+// Every gw process this worker started that has not exited yet. The e2e tier's setup file
+// (test/support/e2e-tier-setup.ts) stops what a file left running (a test that timed out while its
+// gateway was starting, a CLI call it stopped waiting for) before the worker's next file starts.
+const running = new Set<ChildProcess>();
+
+function track<T extends ChildProcess>(child: T): T {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** The gw processes still running, each with its command (`serve`, `audit`, …): never its other arguments, which may hold a key. */
+export function runningGwProcesses(): Array<{ child: ChildProcess; command: string }> {
+  return [...running].map((child) => ({ child, command: child.spawnargs[2] ?? 'gw' }));
+}
+
 export async function makeHome(prefix = 'gw-test-'): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
@@ -38,9 +54,9 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 /** `bin`: another build's bin/gw.js (the upgrade test runs an older gw), else GW_BIN. */
 export async function startGatewayProcess(options: { home?: string; env?: NodeJS.ProcessEnv; args?: string[]; timeoutMs?: number; bin?: string } = {}): Promise<GatewayProcess> {
   const home = options.home ?? await makeHome();
-  const child = spawn(process.execPath, [options.bin ?? GW_BIN, 'serve', '--port', '0', '--home', home, ...(options.args ?? [])], {
+  const child = track(spawn(process.execPath, [options.bin ?? GW_BIN, 'serve', '--port', '0', '--home', home, ...(options.args ?? [])], {
     env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
@@ -48,7 +64,11 @@ export async function startGatewayProcess(options: { home?: string; env?: NodeJS
   // 'close' rather than 'exit': by then stdout and stderr have been read to the end.
   const exited = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gw serve did not start in time.\nstdout: ${stdout}\nstderr: ${stderr}`)), options.timeoutMs ?? 20_000);
+    // A gateway that never said it listens is killed: the worker runs the next file in the same process.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gw serve did not start in time.\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 20_000);
     const check = () => {
       const match = /listening on (https?:\/\/\S+)/.exec(stdout);
       if (match?.[1]) { clearTimeout(timer); resolve(match[1]); }
@@ -78,7 +98,7 @@ export interface CliResult {
 /** Runs one `gw …` command to completion. */
 export function runGw(args: string[], options: { home?: string; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<CliResult> {
   const homeArgs = options.home ? ['--home', options.home] : [];
-  const child = spawn(process.execPath, [options.bin ?? GW_BIN, ...args, ...homeArgs], { env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = track(spawn(process.execPath, [options.bin ?? GW_BIN, ...args, ...homeArgs], { env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] }));
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
