@@ -10,7 +10,7 @@ import type { FakeDialect, FakeJsonReply, FakeReply, RecordedRequest } from './f
 
 const MODEL_METHOD = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(anthropic|google)\/models\/([^/:]+):(\w+)$/;
 
-export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
 function routeClaude(request: RecordedRequest, model: string, method: string): FakeReply | undefined {
   if (method !== 'rawPredict' && method !== 'streamRawPredict') return undefined;

@@ -16,11 +16,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export const GOOGLE_TOKEN_HOST = 'oauth2.googleapis.com';
+const GOOGLE_TOKEN_HOST = 'oauth2.googleapis.com';
 const TOKEN_URL = `https://${GOOGLE_TOKEN_HOST}/token`;
 const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
 
-export interface MintedToken { token: string; expiresAt: number }
+interface MintedToken { token: string; expiresAt: number }
 
 export interface GoogleTokenEndpoint {
   /** For the gw child: HTTPS_PROXY and NODE_EXTRA_CA_CERTS. */
