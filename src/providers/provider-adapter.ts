@@ -68,8 +68,8 @@ export interface ProviderAdapter {
    * Google's) gives the adapter for one model; the pipeline asks through adapterForModel (registry.ts).
    */
   forModel?(model: string): ProviderAdapter;
-  /** The provider's last word on a JSON body gw sends (Claude on Vertex: no `model`, its own `anthropic_version`). */
-  finishBody?(body: Record<string, unknown>): Record<string, unknown>;
+  /** The provider's last word on a JSON body gw sends for `call` (Claude on Vertex: its own `anthropic_version`, the model only in the path). */
+  finishBody?(body: Record<string, unknown>, call: UpstreamCall): Record<string, unknown>;
   /** Another gw: it reads gw's hop count (x-gw-hops), which no other provider is sent. */
   countsHops?: boolean;
 }

@@ -163,12 +163,15 @@ describe('vertex adapter', () => {
     expect(claude.dialect).toBe('anthropic');
     expect(claude.urlFor(provider, call('messages', 'claude-sonnet-4-5@20250929'))).toBe(`${models}/anthropic/models/claude-sonnet-4-5@20250929:rawPredict`);
     expect(claude.urlFor(provider, call('messages', 'claude-sonnet-4-5@20250929', { stream: true }))).toBe(`${models}/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict`);
+    expect(claude.urlFor(provider, call('messages.count_tokens', 'claude-sonnet-4-5@20250929'))).toBe(`${models}/anthropic/models/count-tokens:rawPredict`);
     expect(claude.urlFor(provider, call('chat.completions', 'claude-sonnet-4-5'))).toBeNull();
     expect(claude.modelInBody(provider)).toBe(false);
   });
 
   it('finishes Claude\'s body: Vertex\'s anthropic_version in it, no model', () => {
-    expect(claude.finishBody?.({ model: 'vertex/claude-x', max_tokens: 8, messages: [] })).toEqual({ anthropic_version: 'vertex-2023-10-16', max_tokens: 8, messages: [] });
+    expect(claude.finishBody?.({ model: 'vertex/claude-x', max_tokens: 8, messages: [] }, call('messages', 'claude-x'))).toEqual({ anthropic_version: 'vertex-2023-10-16', max_tokens: 8, messages: [] });
+    // Counting names the model in the body (its path is the same for every model).
+    expect(claude.finishBody?.({ model: 'vertex/claude-x', messages: [] }, call('messages.count_tokens', 'claude-x'))).toEqual({ anthropic_version: 'vertex-2023-10-16', model: 'claude-x', messages: [] });
   });
 
   it('serves Gemini in Google\'s dialect, streaming as SSE; the project and location are in every path', () => {

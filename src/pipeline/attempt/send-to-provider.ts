@@ -58,7 +58,7 @@ export async function sendToProvider(target: Target, request: ProviderRequest, s
   let headers = described.headers;
   if (request.contentType !== undefined) headers['content-type'] = request.contentType;
   if (request.contentLength !== undefined) headers['content-length'] = request.contentLength;
-  const body = finishBody(described.adapter, request.body);
+  const body = finishBody(described.adapter, request);
   const { aws, google } = target.provider;
   // A short-lived token (Vertex AI), minted or taken from the cache only when the call is ready to leave.
   if (google) headers.authorization = `Bearer ${await providerToken(target, services)}`;
@@ -83,7 +83,8 @@ export async function sendToProvider(target: Target, request: ProviderRequest, s
 }
 
 /** The provider's last word on a JSON body gw wrote (finishBody); other bodies leave as they are. */
-function finishBody(adapter: ProviderAdapter, body: ProviderRequest['body']): ProviderRequest['body'] {
+function finishBody(adapter: ProviderAdapter, request: ProviderRequest): ProviderRequest['body'] {
+  const { body } = request;
   if (adapter.finishBody === undefined || !Buffer.isBuffer(body)) return body;
   let parsed: unknown;
   try {
@@ -91,7 +92,7 @@ function finishBody(adapter: ProviderAdapter, body: ProviderRequest['body']): Pr
   } catch {
     return body;
   }
-  return isPlainObject(parsed) ? Buffer.from(JSON.stringify(adapter.finishBody(parsed))) : body;
+  return isPlainObject(parsed) ? Buffer.from(JSON.stringify(adapter.finishBody(parsed, request.call))) : body;
 }
 
 async function providerToken(target: Target, services: GatewayServices): Promise<string> {

@@ -35,6 +35,7 @@ function modelUrl(config: ProviderConfig, publisher: string, model: string): str
 
 const CLAUDE_METHODS: Partial<Record<UpstreamOperation, (stream: boolean) => string>> = {
   messages: (stream) => (stream ? ':streamRawPredict' : ':rawPredict'),
+  'messages.count_tokens': () => ':rawPredict',
 };
 
 const GEMINI_METHODS: Partial<Record<UpstreamOperation, string>> = {
@@ -47,15 +48,19 @@ const vertexClaudeAdapter: ProviderAdapter = {
   dialect: 'anthropic',
   urlFor(config: ProviderConfig, call: UpstreamCall): string | null {
     const method = CLAUDE_METHODS[call.operation];
-    const url = call.model === null || method === undefined ? null : modelUrl(config, 'anthropic', call.model);
+    // Token counting is one endpoint for every Claude model, named in the body:
+    // https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/count-tokens
+    const model = call.operation === 'messages.count_tokens' ? 'count-tokens' : call.model;
+    const url = model === null || method === undefined ? null : modelUrl(config, 'anthropic', model);
     return url === null || method === undefined ? null : `${url}${method(call.stream)}`;
   },
   authHeaders: () => ({}),
   defaultHeaders: () => ({}),
   modelInBody: () => false,
-  finishBody(body: Record<string, unknown>): Record<string, unknown> {
+  finishBody(body: Record<string, unknown>, call: UpstreamCall): Record<string, unknown> {
     const { model: _model, ...rest } = body;
-    return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest };
+    const named = call.operation === 'messages.count_tokens' && call.model !== null ? { model: call.model } : {};
+    return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...named, ...rest };
   },
 };
 

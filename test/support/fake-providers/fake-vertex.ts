@@ -18,10 +18,16 @@ function routeClaude(request: RecordedRequest, model: string, method: string): F
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fakeGemini.createError(400, 'Invalid JSON payload received.');
   const fields = body as Record<string, unknown>;
   if (fields.anthropic_version !== VERTEX_ANTHROPIC_VERSION) return fakeGemini.createError(400, `anthropic_version: expected ${VERTEX_ANTHROPIC_VERSION}`);
+  const headers = { ...request.headers, 'anthropic-version': '2023-06-01' };
+  // Token counting: one endpoint for every Claude model, the model named in the body.
+  if (model === 'count-tokens') {
+    if (typeof fields.model !== 'string') return fakeGemini.createError(400, 'model: Field required');
+    return fakeAnthropic.route({ ...request, path: '/v1/messages/count_tokens', headers });
+  }
   if ('model' in fields) return fakeGemini.createError(400, 'model: Extra inputs are not permitted');
   if ((method === 'streamRawPredict') !== (fields.stream === true)) return fakeGemini.createError(400, `${method} with stream ${String(fields.stream)}`);
   // Vertex takes the version from the body: the Anthropic fake's header check is satisfied here.
-  return fakeAnthropic.route({ ...request, path: '/v1/messages', headers: { ...request.headers, 'anthropic-version': '2023-06-01' }, json: { ...fields, model } });
+  return fakeAnthropic.route({ ...request, path: '/v1/messages', headers, json: { ...fields, model } });
 }
 
 function routeGemini(request: RecordedRequest, model: string, method: string): FakeReply | undefined {

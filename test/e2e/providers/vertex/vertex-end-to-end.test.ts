@@ -63,7 +63,7 @@ it('a token that cannot be minted is a clear error in the caller\'s format, reco
   expect(JSON.stringify(record)).toContain('GW_ERR_PROVIDER_TOKEN_UNAVAILABLE');
 });
 
-it('an Anthropic client reaches Claude on Vertex through :rawPredict and :streamRawPredict, priced', async () => {
+it('an Anthropic client reaches Claude on Vertex through :rawPredict and :streamRawPredict, priced, and counts tokens', async () => {
   const client = new Anthropic({ apiKey: gw.bootstrapKey!, baseURL: gw.url, maxRetries: 0 });
   const { data, response } = await client.messages.create({ model: `vertex/${CLAUDE}`, max_tokens: 64, messages: [{ role: 'user', content: 'hello vertex' }] }).withResponse();
   expect(data.content).toEqual([{ type: 'text', text: 'echo: hello vertex' }]);
@@ -76,6 +76,10 @@ it('an Anthropic client reaches Claude on Vertex through :rawPredict and :stream
   const stream = client.messages.stream({ model: `vertex/${CLAUDE}`, max_tokens: 64, messages: [{ role: 'user', content: 'stream it' }] });
   expect((await stream.finalMessage()).content).toEqual([{ type: 'text', text: 'echo: stream it' }]);
   expect(lastVertexRequest('anthropic', 'streamRawPredict', CLAUDE).json).toMatchObject({ anthropic_version: 'vertex-2023-10-16', stream: true });
+
+  const counted = await client.messages.countTokens({ model: `vertex/${CLAUDE}`, messages: [{ role: 'user', content: 'count me' }] });
+  expect(counted.input_tokens).toBeGreaterThan(0);
+  expect(lastVertexRequest('anthropic', 'rawPredict', 'count-tokens').json).toMatchObject({ anthropic_version: 'vertex-2023-10-16', model: CLAUDE });
 });
 
 it('an OpenAI client reaches Claude and Gemini on Vertex through translation, streamed and not', async () => {
