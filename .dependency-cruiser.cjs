@@ -112,6 +112,8 @@ module.exports = {
       from: { pathNot: '^src/(upstream|server)/' }, to: { path: 'node_modules/(@types/)?ws/' } },
     { name: 'genai-prices-only-in-spend', severity: 'error', comment: 'the price dataset is read only by src/spend/price-book.ts',
       from: { pathNot: '^src/spend/' }, to: { path: 'node_modules/@pydantic/genai-prices/' } },
+    { name: 'google-auth-only-in-upstream', severity: 'error', comment: 'Google\'s auth library (Vertex AI access tokens) is loaded only by src/upstream/provider-tokens.ts (dynamically, on the first token)',
+      from: { pathNot: '^src/upstream/' }, to: { path: 'node_modules/google-auth-library/' } },
     { name: 'opentelemetry-only-in-telemetry', severity: 'error', comment: 'the OpenTelemetry SDK is loaded only by src/telemetry/ (dynamically, and only when OTEL_EXPORTER_OTLP_* asks for it)',
       from: { pathNot: '^src/telemetry/' }, to: { path: 'node_modules/@opentelemetry/' } },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },

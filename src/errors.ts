@@ -123,6 +123,10 @@ export const ERROR_CATALOG = {
     status: 400, kind: 'invalid_request', retryable: false,
     message: 'The provider does not offer this operation.',
   },
+  GW_ERR_PROVIDER_TOKEN_UNAVAILABLE: {
+    status: 502, kind: 'api_error', retryable: true,
+    message: 'gw could not get an access token for the provider from its credentials.',
+  },
   GW_ERR_TRANSLATION_UNAVAILABLE: {
     status: 501, kind: 'not_implemented', retryable: false,
     message: 'Translating between these two wire formats is not available yet.',

@@ -9,6 +9,7 @@ import { MOCK_BASE_URL } from '../providers/mock/adapter.js';
 import { foundryBaseUrl } from '../providers/foundry/adapter.js';
 import { OPENAI_COMPATIBLE_PRESETS, type OpenAiCompatiblePreset } from '../providers/openai-compatible/presets.js';
 import { readBedrockConfig } from '../providers/bedrock/read-bedrock-config.js';
+import { readVertexConfig } from '../providers/vertex/read-vertex-config.js';
 import type { ProviderConfig, ProviderKind } from '../providers/provider-adapter.js';
 
 export type Environment = Record<string, string | undefined>;
@@ -69,6 +70,7 @@ export function readProviderEnvironment(env: Environment): ProviderReading {
   addFoundry(reading, env);
   for (const preset of OPENAI_COMPATIBLE_PRESETS) addPreset(reading, env, preset);
   addBedrock(reading, env);
+  addVertex(reading, env);
   reading.providers.push({ ...MOCK_PROVIDER });
   return reading;
 }
@@ -211,5 +213,25 @@ function addBedrock(reading: ProviderReading, env: Environment): void {
     apiKey: auth.type === 'bearer' ? auth.token : null,
     ...(auth.type === 'none' ? {} : { apiKeyFrom: auth.from }),
     ...(auth.type === 'sigv4' ? { aws: { region: config.region, credentials: auth.credentials } } : {}),
+  });
+}
+
+// GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION, GOOGLE_APPLICATION_CREDENTIALS, GOOGLE_VERTEX_BASE_URL
+// (src/providers/vertex/read-vertex-config.ts). No key: each call carries a minted access token.
+function addVertex(reading: ProviderReading, env: Environment): void {
+  const config = readVertexConfig(env);
+  if (config === null) return;
+  if (typeof config === 'string') {
+    reading.warnings.push(`provider vertex: ${config}; skipped`);
+    return;
+  }
+  if (config.baseUrlFrom !== 'default' && !isHttpUrl(config.baseUrl)) {
+    reading.warnings.push('provider vertex: GOOGLE_VERTEX_BASE_URL is not an http(s) URL; skipped');
+    return;
+  }
+  reading.providers.push({
+    name: 'vertex', kind: 'vertex', baseUrl: config.baseUrl, apiKey: null, source: 'environment', baseUrlFrom: config.baseUrlFrom,
+    apiKeyFrom: config.credentialsFile === null ? 'google-adc' : 'env:GOOGLE_APPLICATION_CREDENTIALS',
+    google: { project: config.project, location: config.location, credentialsFile: config.credentialsFile },
   });
 }

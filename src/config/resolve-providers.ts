@@ -46,6 +46,8 @@ export function resolveProviders(input: ResolveProvidersInput): ResolvedProvider
 function resolveStateRecord(record: ProviderRecord, env: Environment): ProviderConfig | string {
   const where = `provider ${record.name} (state.json)`;
   if (!isHttpUrl(record.base_url)) return `${where}: base_url is not an http(s) URL; skipped`;
+  // Its project, location and Google credentials come from the environment (providers-from-env.ts).
+  if (record.kind === 'vertex') return `${where}: a vertex provider is configured through the environment (GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION, GOOGLE_APPLICATION_CREDENTIALS); skipped`;
   // A key goes only to the host it was set for (src/state/bound-host.ts).
   if (record.api_key !== null && !boundHostAllows(record.key_host, record.base_url)) {
     return `${where}: its key was set for ${record.key_host}, and base_url now names another host; skipped (give the key again: gw providers remove ${record.name}, then add it)`;

@@ -14,6 +14,7 @@ import type { StateStore } from '../state/state-store.js';
 import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { Limiter } from '../policy/rate-limiter.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { createProviderTokens } from '../upstream/provider-tokens.js';
 
 export interface ServiceParts {
   state: StateStore;
@@ -46,6 +47,7 @@ export function buildServices(parts: ServiceParts & { spend?: SpendServices }): 
     now: () => new Date(),
     providers,
     upstream: parts.upstream,
+    providerTokens: createProviderTokens(),
     resourceIds: parts.resourceIds,
     spend: parts.spend ?? createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date() }),
     tracer: parts.tracer,

@@ -10,6 +10,7 @@ import type { ResourceIdStore } from '../state/resource-ids.js';
 import type { StateData } from '../state/schema.js';
 import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import type { ProviderTokens } from '../upstream/provider-tokens.js';
 import type { Limiter } from '../policy/rate-limiter.js';
 
 export interface StateView {
@@ -45,6 +46,8 @@ export interface GatewayServices {
   now: () => Date;
   providers: () => ProviderSet;
   upstream: UpstreamClient;
+  /** Access tokens for providers without a static key (Vertex AI); absent in tests that build their own services. */
+  providerTokens?: ProviderTokens;
   /** Which provider created each resource id (src/state/resource-ids.ts); in memory only when absent. */
   resourceIds?: ResourceIdStore;
   /** OpenTelemetry spans per call and attempt (src/telemetry/); null when OTEL_EXPORTER_OTLP_* is not set. */

@@ -4,7 +4,7 @@
 import type { UpstreamOperation, WireDialect } from '../canonical/dialect.js';
 
 export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'openai-compatible' | 'gateway' | 'mock'
-  | 'cohere' | 'jina' | 'voyage' | 'mistral' | 'bedrock' | 'foundry';
+  | 'cohere' | 'jina' | 'voyage' | 'mistral' | 'bedrock' | 'foundry' | 'vertex';
 
 /** One configured provider instance, from the environment, the state file, or built in (mock). */
 export interface ProviderConfig {
@@ -22,6 +22,11 @@ export interface ProviderConfig {
   source: 'environment' | 'state' | 'built-in';
   /** Bedrock with SigV4: the region and credentials each request is signed with (never logged). */
   aws?: { region: string; credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } };
+  /**
+   * Vertex AI: the Google Cloud project and location (a region, or `global`) in every path, and the
+   * credentials file exchanged for short-lived access tokens (null: Application Default Credentials).
+   */
+  google?: { project: string; location: string; credentialsFile: string | null };
   /** Where baseUrl came from, for messages: an environment variable name, `state.json`, or `default`. */
   baseUrlFrom?: string;
   /** Where apiKey came from, for `gw providers list`: `env:NAME` or `state.json`. Never the key itself. */
@@ -58,6 +63,13 @@ export interface ProviderAdapter {
   rerank?: RerankMapper;
   /** Its model catalog already names models the way gw routes them (another gw, the mock): listed as they are. */
   catalogIdsRoute?: boolean;
+  /**
+   * A provider serving models of several dialects (Vertex AI: Claude in Anthropic's, Gemini in
+   * Google's) gives the adapter for one model; the pipeline asks through adapterForModel (registry.ts).
+   */
+  forModel?(model: string): ProviderAdapter;
+  /** The provider's last word on a JSON body gw sends for `call` (Claude on Vertex: its own `anthropic_version`, the model only in the path). */
+  finishBody?(body: Record<string, unknown>, call: UpstreamCall): Record<string, unknown>;
   /** Another gw: it reads gw's hop count (x-gw-hops), which no other provider is sent. */
   countsHops?: boolean;
 }

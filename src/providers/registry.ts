@@ -12,7 +12,8 @@ import { geminiAdapter } from './gemini/adapter.js';
 import { mockAdapter } from './mock/adapter.js';
 import { openAiCompatibleAdapter } from './openai-compatible/adapter.js';
 import { openAiAdapter } from './openai/adapter.js';
-import type { ProviderAdapter, ProviderKind } from './provider-adapter.js';
+import { vertexAdapter } from './vertex/adapter.js';
+import type { ProviderAdapter, ProviderConfig, ProviderKind } from './provider-adapter.js';
 
 const ADAPTERS: Record<ProviderKind, ProviderAdapter> = {
   openai: openAiAdapter,
@@ -28,12 +29,19 @@ const ADAPTERS: Record<ProviderKind, ProviderAdapter> = {
   mistral: mistralAdapter,
   bedrock: bedrockAdapter,
   foundry: foundryAdapter,
+  vertex: vertexAdapter,
 };
 
 export const PROVIDER_KINDS = Object.keys(ADAPTERS) as ProviderKind[];
 
 export function adapterFor(kind: ProviderKind): ProviderAdapter {
   return ADAPTERS[kind];
+}
+
+/** The adapter for one model of a provider: most serve every model alike, Vertex by its publisher (forModel). */
+export function adapterForModel(provider: ProviderConfig, model: string | null): ProviderAdapter {
+  const adapter = ADAPTERS[provider.kind];
+  return model === null || adapter.forModel === undefined ? adapter : adapter.forModel(model);
 }
 
 export function isProviderKind(value: string): value is ProviderKind {

@@ -11,6 +11,8 @@ const BY_KIND: Readonly<Record<string, string>> = {
   bedrock: 'aws',
   // Claude on Microsoft Foundry is billed at Anthropic's standard API prices.
   foundry: 'anthropic',
+  // The dataset's google provider prices Vertex AI's ids too: Gemini, and Claude with its @version.
+  vertex: 'google',
   mistral: 'mistral',
   cohere: 'cohere',
   voyage: 'voyage',

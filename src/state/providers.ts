@@ -11,7 +11,7 @@ type Json = Record<string, unknown>;
 // A Record, not a list, so adding a ProviderKindName without updating this fails to compile.
 const KINDS: Record<ProviderKindName, true> = {
   openai: true, anthropic: true, gemini: true, azure: true, 'openai-compatible': true, gateway: true, mock: true,
-  cohere: true, jina: true, voyage: true, mistral: true, bedrock: true, foundry: true,
+  cohere: true, jina: true, voyage: true, mistral: true, bedrock: true, foundry: true, vertex: true,
 };
 
 // Names end up in `name/model`, URLs-free logs and metric labels: keep them plain.

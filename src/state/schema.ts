@@ -44,7 +44,7 @@ export type LimitsUnavailablePolicy = 'open' | 'closed';
  * so a kind added on one side only fails to compile there.
  */
 export type ProviderKindName = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'openai-compatible' | 'gateway' | 'mock'
-  | 'cohere' | 'jina' | 'voyage' | 'mistral' | 'bedrock' | 'foundry';
+  | 'cohere' | 'jina' | 'voyage' | 'mistral' | 'bedrock' | 'foundry' | 'vertex';
 
 export interface Settings {
   enforce_auth: boolean;

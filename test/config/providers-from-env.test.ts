@@ -55,6 +55,23 @@ describe('readProvidersFromEnv', () => {
     expect(half.warnings).toEqual([expect.stringContaining('AZURE_OPENAI_ENDPOINT is not set')]);
   });
 
+  it('reads Vertex AI from Google\'s variables: project, location (else global), credentials file (else ADC), base URL', () => {
+    const full = byName(readProvidersFromEnv({
+      GOOGLE_CLOUD_PROJECT: 'p1', GOOGLE_CLOUD_LOCATION: 'us-east5', GOOGLE_APPLICATION_CREDENTIALS: '/keys/sa.json', GOOGLE_VERTEX_BASE_URL: 'http://127.0.0.1:9/',
+    })).vertex;
+    expect(full).toMatchObject({
+      kind: 'vertex', baseUrl: 'http://127.0.0.1:9', baseUrlFrom: 'GOOGLE_VERTEX_BASE_URL', apiKey: null, apiKeyFrom: 'env:GOOGLE_APPLICATION_CREDENTIALS',
+      google: { project: 'p1', location: 'us-east5', credentialsFile: '/keys/sa.json' },
+    });
+    const claudeCode = byName(readProvidersFromEnv({ ANTHROPIC_VERTEX_PROJECT_ID: 'p2', CLOUD_ML_REGION: 'europe-west1' })).vertex;
+    expect(claudeCode).toMatchObject({ baseUrl: 'https://europe-west1-aiplatform.googleapis.com', apiKeyFrom: 'google-adc', google: { project: 'p2', location: 'europe-west1', credentialsFile: null } });
+    expect(byName(readProvidersFromEnv({ GOOGLE_CLOUD_PROJECT: 'p3' })).vertex).toMatchObject({ baseUrl: 'https://aiplatform.googleapis.com', google: { location: 'global' } });
+    expect(readProvidersFromEnv({ GOOGLE_CLOUD_LOCATION: 'us-east5' }).map((provider) => provider.name)).toEqual(['mock']);
+    const odd = readProviderEnvironment({ GOOGLE_CLOUD_PROJECT: 'p', GOOGLE_CLOUD_LOCATION: 'evil.example/x' });
+    expect(odd.warnings).toEqual([expect.stringContaining('not a location')]);
+    expect(readProviderEnvironment({ GOOGLE_CLOUD_PROJECT: 'p', GOOGLE_VERTEX_BASE_URL: 'ftp://x' }).warnings).toEqual([expect.stringContaining('not an http(s) URL')]);
+  });
+
   it('reads Claude on Foundry from the Foundry SDK\'s variables: a key with a resource name or a base URL', () => {
     const fromResource = byName(readProvidersFromEnv({ ANTHROPIC_FOUNDRY_API_KEY: 'f', ANTHROPIC_FOUNDRY_RESOURCE: 'my-res' })).foundry;
     expect(fromResource).toMatchObject({ kind: 'foundry', baseUrl: 'https://my-res.services.ai.azure.com/anthropic', apiKey: 'f', apiKeyFrom: 'env:ANTHROPIC_FOUNDRY_API_KEY', baseUrlFrom: 'ANTHROPIC_FOUNDRY_RESOURCE' });

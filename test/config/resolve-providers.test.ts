@@ -57,4 +57,10 @@ describe('resolveProviders', () => {
     expect(resolved.providers.map((provider) => provider.name)).toEqual(['mock']);
     expect(resolved.warnings[0]).toMatch(/gw credential/);
   });
+
+  it('skips a hand-written state entry of kind vertex, whose project and credentials only the environment gives', () => {
+    const resolved = resolveProviders({ env: {}, state: state({ name: 'v', kind: 'vertex', base_url: 'https://aiplatform.googleapis.com', api_key: null }) });
+    expect(resolved.providers.map((provider) => provider.name)).toEqual(['mock']);
+    expect(resolved.warnings[0]).toMatch(/configured through the environment \(GOOGLE_CLOUD_PROJECT/);
+  });
 });

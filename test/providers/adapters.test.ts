@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderConfig, ProviderKind, UpstreamCall } from '../../src/providers/provider-adapter.js';
 import type { UpstreamOperation } from '../../src/canonical/dialect.js';
-import { PROVIDER_KINDS, adapterFor } from '../../src/providers/registry.js';
+import { PROVIDER_KINDS, adapterFor, adapterForModel } from '../../src/providers/registry.js';
+import { vertexBaseUrl } from '../../src/providers/vertex/adapter.js';
 
 function config(kind: ProviderKind, baseUrl: string, apiKey: string | null = 'secret', extra: Partial<ProviderConfig> = {}): ProviderConfig {
   return { name: kind, kind, baseUrl, apiKey, source: 'environment', ...extra };
@@ -17,7 +18,7 @@ function urlFor(provider: ProviderConfig, upstreamCall: UpstreamCall): string | 
 
 describe('registry', () => {
   it('has one adapter per kind, each naming its own kind', () => {
-    expect(PROVIDER_KINDS.sort()).toEqual(['anthropic', 'azure', 'bedrock', 'cohere', 'foundry', 'gateway', 'gemini', 'jina', 'mistral', 'mock', 'openai', 'openai-compatible', 'voyage']);
+    expect(PROVIDER_KINDS.sort()).toEqual(['anthropic', 'azure', 'bedrock', 'cohere', 'foundry', 'gateway', 'gemini', 'jina', 'mistral', 'mock', 'openai', 'openai-compatible', 'vertex', 'voyage']);
     for (const kind of PROVIDER_KINDS) expect(adapterFor(kind).kind).toBe(kind);
   });
 });
@@ -149,6 +150,44 @@ describe('foundry adapter', () => {
     expect(adapter.authHeaders(provider)).toEqual({ 'x-api-key': 'secret' });
     expect(adapter.defaultHeaders(provider)).toEqual({ 'anthropic-version': '2023-06-01' });
     expect(adapter.modelInBody(provider)).toBe(true);
+  });
+});
+
+describe('vertex adapter', () => {
+  const provider = config('vertex', 'https://us-east5-aiplatform.googleapis.com/', null, { google: { project: 'my-project', location: 'us-east5', credentialsFile: null } });
+  const models = 'https://us-east5-aiplatform.googleapis.com/v1/projects/my-project/locations/us-east5/publishers';
+  const claude = adapterForModel(provider, 'claude-sonnet-4-5@20250929');
+  const gemini = adapterForModel(provider, 'gemini-2.5-flash');
+
+  it('serves Claude in Anthropic\'s dialect through :rawPredict and :streamRawPredict, the model in the path', () => {
+    expect(claude.dialect).toBe('anthropic');
+    expect(claude.urlFor(provider, call('messages', 'claude-sonnet-4-5@20250929'))).toBe(`${models}/anthropic/models/claude-sonnet-4-5@20250929:rawPredict`);
+    expect(claude.urlFor(provider, call('messages', 'claude-sonnet-4-5@20250929', { stream: true }))).toBe(`${models}/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict`);
+    expect(claude.urlFor(provider, call('messages.count_tokens', 'claude-sonnet-4-5@20250929'))).toBe(`${models}/anthropic/models/count-tokens:rawPredict`);
+    expect(claude.urlFor(provider, call('chat.completions', 'claude-sonnet-4-5'))).toBeNull();
+    expect(claude.modelInBody(provider)).toBe(false);
+  });
+
+  it('finishes Claude\'s body: Vertex\'s anthropic_version in it, no model', () => {
+    expect(claude.finishBody?.({ model: 'vertex/claude-x', max_tokens: 8, messages: [] }, call('messages', 'claude-x'))).toEqual({ anthropic_version: 'vertex-2023-10-16', max_tokens: 8, messages: [] });
+    // Counting names the model in the body (its path is the same for every model).
+    expect(claude.finishBody?.({ model: 'vertex/claude-x', messages: [] }, call('messages.count_tokens', 'claude-x'))).toEqual({ anthropic_version: 'vertex-2023-10-16', model: 'claude-x', messages: [] });
+  });
+
+  it('serves Gemini in Google\'s dialect, streaming as SSE; the project and location are in every path', () => {
+    expect(gemini.dialect).toBe('google');
+    expect(gemini.urlFor(provider, call('genai.generateContent', 'models/gemini-2.5-flash'))).toBe(`${models}/google/models/gemini-2.5-flash:generateContent`);
+    expect(gemini.urlFor(provider, call('genai.streamGenerateContent', 'gemini-2.5-flash', { stream: true }))).toBe(`${models}/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse`);
+    expect(gemini.finishBody).toBeUndefined();
+    expect(gemini.urlFor(config('vertex', 'https://x.example'), call('genai.generateContent', 'gemini-2.5-flash'))).toBeNull();
+  });
+
+  it('sends no static key (its token is minted per call) and knows the global endpoint', () => {
+    expect(claude.authHeaders(provider)).toEqual({});
+    expect(gemini.authHeaders(provider)).toEqual({});
+    expect(vertexBaseUrl('global')).toBe('https://aiplatform.googleapis.com');
+    expect(vertexBaseUrl('europe-west1')).toBe('https://europe-west1-aiplatform.googleapis.com');
+    expect(adapterForModel(config('anthropic', 'https://api.anthropic.com'), 'claude-x')).toBe(adapterFor('anthropic'));
   });
 });
 

@@ -97,6 +97,12 @@ describe('price book', () => {
     expect(book.price(target, { input: 300_000, output: 1000 }).nano_usd).toBe(765_000_000);
   });
 
+  it('Vertex AI ids are priced, Claude with its @version and Gemini alike', () => {
+    // Claude Sonnet 4.5 at 3 / 15 per million: 1,000 × 3 + 100 × 15 = 4,500 µ$ per million → 4,500,000 nano-USD
+    expect(book.price({ provider: 'vertex', kind: 'vertex', model: 'claude-sonnet-4-5@20250929' }, tokens)).toMatchObject({ nano_usd: 4_500_000, price: 'dataset', priced_as: 'claude-sonnet-4-5' });
+    expect(book.price({ provider: 'vertex', kind: 'vertex', model: 'gemini-2.5-flash' }, tokens)).toMatchObject({ price: 'dataset', priced_as: 'gemini-2.5-flash' });
+  });
+
   it('a call through another gw prices the far side\'s provider/model', () => {
     expect(book.price({ provider: 'hub', kind: 'gateway', model: 'openai/gpt-4o' }, tokens).nano_usd).toBe(3_500_000);
   });

@@ -19,7 +19,7 @@ describe('providers and aliases in state.json', () => {
   });
 
   it.each([
-    [{ providers: [{ name: 'x', kind: 'vertex', base_url: 'http://a' }] }, /providers\[0\] kind "vertex" is not a provider kind/],
+    [{ providers: [{ name: 'x', kind: 'watsonx', base_url: 'http://a' }] }, /providers\[0\] kind "watsonx" is not a provider kind/],
     [{ providers: [{ name: 'x', kind: 'openai' }] }, /providers\[0\] has no base_url/],
     [{ providers: [{ name: 'x', kind: 'openai', base_url: 'http://a', api_key: 5 }] }, /api_key is not a string or null/],
     [{ providers: {} }, /providers is not a list/],

@@ -23,6 +23,8 @@ const MODEL_LIST_CALLS: Record<ProviderConfig['kind'], UpstreamCall> = {
   cohere: { operation: 'models.list', model: null, stream: false },
   jina: { operation: 'models.list', model: null, stream: false },
   voyage: { operation: 'models.list', model: null, stream: false },
+  // Vertex AI's publisher models are not listed per project; its token is minted at call time.
+  vertex: { operation: 'models.list', model: null, stream: false },
 };
 
 const HINTS: Record<number, string> = {

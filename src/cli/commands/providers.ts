@@ -20,7 +20,8 @@ import { describeTakeover } from './provider-takeover.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
-const ADDABLE_KINDS = PROVIDER_KINDS.filter((kind) => kind !== 'mock');
+// Vertex AI's project, location and Google credentials come from the environment only (docs/providers.md).
+const ADDABLE_KINDS = PROVIDER_KINDS.filter((kind) => kind !== 'mock' && kind !== 'vertex');
 
 interface AddOptions {
   kind?: string; baseUrl?: string; apiKeyEnv?: string; apiKey?: string; apiVersion?: string; preset?: string; home?: string;
@@ -136,7 +137,7 @@ function buildRecord(name: string, options: AddOptions, context: CliContext): Pr
 
 function readKind(kind: string | undefined): ProviderKind {
   if (kind === undefined) throw new CliExit(2, `--kind is required: one of ${ADDABLE_KINDS.join(', ')} (or give --preset)`);
-  if (!isProviderKind(kind) || kind === 'mock') throw new CliExit(2, `unknown kind "${kind}": use one of ${ADDABLE_KINDS.join(', ')}`);
+  if (!isProviderKind(kind) || kind === 'mock' || kind === 'vertex') throw new CliExit(2, `unknown kind "${kind}": use one of ${ADDABLE_KINDS.join(', ')}`);
   return kind;
 }
 

@@ -8,7 +8,7 @@ import { GatewayError } from '../../errors.js';
 import { CODECS } from '../../formats/codec-registry.js';
 import type { ProviderAdapter } from '../../providers/provider-adapter.js';
 import type { UpstreamOperation } from '../../canonical/dialect.js';
-import { adapterFor } from '../../providers/registry.js';
+import { adapterForModel } from '../../providers/registry.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { PipelineRequest, PipelineResponse } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
@@ -41,7 +41,7 @@ function encodeCount(inbound: InboundCall, tokens: number): unknown {
 
 export async function countTokens(attempt: AttemptCall, target: Target): Promise<PipelineResponse> {
   const { request, call: inbound, services, trace } = attempt;
-  const adapter = adapterFor(target.provider.kind);
+  const adapter = adapterForModel(target.provider, target.upstreamModel);
   const canonical = { ...decodeClientRequest(request, inbound), model: target.upstreamModel ?? inbound.model ?? '' };
   const tokens = adapter.dialect === 'anthropic' || adapter.dialect === 'google'
     ? await countUpstream(canonical, target, adapter, services, request, trace)

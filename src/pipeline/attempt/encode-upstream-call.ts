@@ -7,7 +7,7 @@ import type { TranslationWarning } from '../../canonical/codec.js';
 import { stripForeignThinking } from '../../formats/codec-registry.js';
 import { patchTopLevelString, scanTopLevel } from '../../formats/patch-json-field.js';
 import type { UpstreamCall } from '../../providers/provider-adapter.js';
-import { adapterFor } from '../../providers/registry.js';
+import { adapterForModel } from '../../providers/registry.js';
 import { withoutGenAiKey } from '../govern/leaving-query.js';
 import type { PipelineRequest } from '../pipeline-types.js';
 import type { Target } from '../plan/plan-targets.js';
@@ -33,7 +33,7 @@ function isObject(value: unknown): value is JsonObject {
 
 /** OpenAI streams report usage only when asked; gw asks an OpenAI-dialect provider so the audit has tokens, and hides the extra chunk. */
 function needsUsageRequested(call: InboundCall, target: Target, body: JsonObject): boolean {
-  if (call.operation !== 'chat.completions' || !call.stream || adapterFor(target.provider.kind).dialect !== 'openai') return false;
+  if (call.operation !== 'chat.completions' || !call.stream || adapterForModel(target.provider, target.upstreamModel).dialect !== 'openai') return false;
   const options = body.stream_options;
   return !(isObject(options) && options.include_usage === true);
 }
@@ -41,10 +41,10 @@ function needsUsageRequested(call: InboundCall, target: Target, body: JsonObject
 function encodeJsonBody(request: PipelineRequest, call: InboundCall, target: Target, mark: AddCacheMarker | null): { bytes: Buffer; hideUsageChunk: boolean; warnings?: TranslationWarning[] } {
   let original = request.body as JsonObject;
   // A session that crossed dialects may hold thinking with a gw carrier, never an Anthropic signature.
-  const stripped = call.operation === 'messages' && adapterFor(target.provider.kind).dialect === 'anthropic' ? stripForeignThinking(original) : null;
+  const stripped = call.operation === 'messages' && adapterForModel(target.provider, target.upstreamModel).dialect === 'anthropic' ? stripForeignThinking(original) : null;
   if (stripped) original = stripped.body;
   let json = original;
-  const setModel = adapterFor(target.provider.kind).modelInBody(target.provider) && target.upstreamModel !== null && original.model !== target.upstreamModel;
+  const setModel = adapterForModel(target.provider, target.upstreamModel).modelInBody(target.provider) && target.upstreamModel !== null && original.model !== target.upstreamModel;
   if (setModel) json = { ...json, model: target.upstreamModel };
   const hideUsageChunk = needsUsageRequested(call, target, original);
   if (hideUsageChunk) json = { ...json, stream_options: { ...(isObject(original.stream_options) ? original.stream_options : {}), include_usage: true } };
@@ -65,7 +65,7 @@ export function encodeUpstreamCall(request: PipelineRequest, call: InboundCall, 
   const upstreamCall: UpstreamCall = { operation: call.operation, model: target.upstreamModel, stream: call.stream, query: queryFor(request, target) };
   // A passthrough forwards the rest of its path; a provider of every dialect (another gw) is sent the client's own path.
   if (call.passthroughPath !== undefined) upstreamCall.clientPath = call.passthroughPath;
-  else if (adapterFor(target.provider.kind).dialect === 'any') upstreamCall.clientPath = clientPathOf(request);
+  else if (adapterForModel(target.provider, target.upstreamModel).dialect === 'any') upstreamCall.clientPath = clientPathOf(request);
   if (call.operation === 'passthrough') {
     // What DLP scanned is what leaves: the raw bytes (replaced by the scanned object after a redaction), or the streamed body.
     const body = request.rawBody ?? (isReadable(request.body) ? request.body : null);

@@ -8,7 +8,7 @@ import type { CanonicalRequest } from '../../canonical/request.js';
 import type { CanonicalError, CanonicalResponse } from '../../canonical/response.js';
 import { GatewayError } from '../../errors.js';
 import type { ProviderAdapter, UpstreamCall } from '../../providers/provider-adapter.js';
-import { adapterFor } from '../../providers/registry.js';
+import { adapterForModel } from '../../providers/registry.js';
 import { clientCodecFor, providerSideFor } from '../decode/codec-choice.js';
 import { CACHE_MARKER_WARNING, cacheMarkerFor } from '../plan/cache-marker-for.js';
 import type { GatewayServices } from '../gateway-services.js';
@@ -37,7 +37,7 @@ export interface TranslatedReply {
 
 export async function forwardTranslated(attempt: AttemptCall, target: Target): Promise<TranslatedReply> {
   const { request, call: inbound, services, trace, governed } = attempt;
-  const adapter = adapterFor(target.provider.kind);
+  const adapter = adapterForModel(target.provider, target.upstreamModel);
   const clientCodec = clientCodecFor(inbound);
   const provider = providerSideFor(adapter, inbound);
   if (!clientCodec || !provider) {

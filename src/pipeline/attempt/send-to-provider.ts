@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { GatewayError } from '../../errors.js';
 import type { ProviderAdapter, UpstreamCall } from '../../providers/provider-adapter.js';
 import { signBedrockRequest } from '../../providers/bedrock/sign-request.js';
-import { adapterFor } from '../../providers/registry.js';
+import { adapterForModel } from '../../providers/registry.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import type { Target } from '../plan/plan-targets.js';
 import type { GatewayServices } from '../gateway-services.js';
@@ -16,6 +16,7 @@ import type { RequestTrace } from '../request-trace.js';
 import { buildUpstreamHeaders } from '../govern/upstream-headers.js';
 import { maskUrlCredentials } from '../../mask-url-credentials.js';
 import type { ProviderReply } from '../relay/target-reply.js';
+import { isPlainObject } from '../../is-plain-object.js';
 
 type IncomingHeaders = Record<string, string | string[] | undefined>;
 
@@ -41,7 +42,7 @@ export interface DescribedCall {
 
 /** The provider's URL and headers for a call; a provider that lacks the operation is refused here. */
 export function describeProviderCall(target: Target, call: UpstreamCall, clientHeaders: IncomingHeaders): DescribedCall {
-  const adapter = adapterFor(target.provider.kind);
+  const adapter = adapterForModel(target.provider, call.model);
   const url = adapter.urlFor(target.provider, call);
   if (url === null) {
     throw new GatewayError('GW_ERR_PROVIDER_OPERATION_UNSUPPORTED', { message: `Provider ${target.provider.name} (${adapter.kind}) does not offer ${call.operation}.` });
@@ -57,17 +58,20 @@ export async function sendToProvider(target: Target, request: ProviderRequest, s
   let headers = described.headers;
   if (request.contentType !== undefined) headers['content-type'] = request.contentType;
   if (request.contentLength !== undefined) headers['content-length'] = request.contentLength;
-  const { aws } = target.provider;
-  if (aws && Buffer.isBuffer(request.body)) {
+  const body = finishBody(described.adapter, request);
+  const { aws, google } = target.provider;
+  // A short-lived token (Vertex AI), minted or taken from the cache only when the call is ready to leave.
+  if (google) headers.authorization = `Bearer ${await providerToken(target, services)}`;
+  if (aws && Buffer.isBuffer(body)) {
     // SigV4 covers the body, so Bedrock calls are signed here, once the body is final.
-    const signed = await signBedrockRequest({ url: described.url, method: request.method, headers, body: request.body, region: aws.region, credentials: aws.credentials });
+    const signed = await signBedrockRequest({ url: described.url, method: request.method, headers, body, region: aws.region, credentials: aws.credentials });
     const { host: _host, ...withoutHost } = signed;
     headers = withoutHost;
   }
   const started = process.hrtime.bigint();
   trace.noteUpstreamSent();
   try {
-    const reply = await services.upstream.send({ url: described.url, method: request.method, headers, body: request.body, signal });
+    const reply = await services.upstream.send({ url: described.url, method: request.method, headers, body, signal });
     const refusal = request.bodyRefusal?.();
     if (refusal) { reply.body.destroy(); throw refusal; }
     return reply;
@@ -76,6 +80,25 @@ export async function sendToProvider(target: Target, request: ProviderRequest, s
   } finally {
     trace.noteUpstreamWait(started);
   }
+}
+
+/** The provider's last word on a JSON body gw wrote (finishBody); other bodies leave as they are. */
+function finishBody(adapter: ProviderAdapter, request: ProviderRequest): ProviderRequest['body'] {
+  const { body } = request;
+  if (adapter.finishBody === undefined || !Buffer.isBuffer(body)) return body;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return body;
+  }
+  return isPlainObject(parsed) ? Buffer.from(JSON.stringify(adapter.finishBody(parsed, request.call))) : body;
+}
+
+async function providerToken(target: Target, services: GatewayServices): Promise<string> {
+  const { google, name } = target.provider;
+  if (!services.providerTokens || !google) throw new GatewayError('GW_ERR_PROVIDER_TOKEN_UNAVAILABLE', { message: `Provider ${name} needs an access token, and this gw has no token service.` });
+  return services.providerTokens.tokenFor({ provider: name, google });
 }
 
 /**

@@ -6,7 +6,7 @@
 //     (forward-translated.ts; count_tokens in count-tokens.ts);
 // The reply's status is known before any byte is relayed, so a failed try can still be
 // dropped for the next target.
-import { adapterFor } from '../../providers/registry.js';
+import { adapterForModel } from '../../providers/registry.js';
 import type { CancelSignal } from '../../upstream/cancel-signal.js';
 import { COUNT_OPERATIONS, countTokens } from './count-tokens.js';
 import { encodeUpstreamCall } from './encode-upstream-call.js';
@@ -34,7 +34,7 @@ export async function tryTarget(attempt: AttemptCall, target: Target, signal: Ca
       : await forwardTranslated(thisTry, target);
     return { kind: 'answered', status: response.status, response, answer, discard: () => discard(response.body) };
   }
-  const mark = cacheMarkerFor(governed.policies, call.resource?.operation ?? call.operation, adapterFor(target.provider.kind).dialect, target.upstreamModel);
+  const mark = cacheMarkerFor(governed.policies, call.resource?.operation ?? call.operation, adapterForModel(target.provider, target.upstreamModel).dialect, target.upstreamModel);
   const encoded = call.resource
     ? encodeResourceCall(withMarkedBody(attemptRequest, mark, () => noteMarker(trace, services)), call, target)
     : encodeUpstreamCall(attemptRequest, call, target, mark);
@@ -64,7 +64,7 @@ function noteMarker(trace: RequestTrace, services: GatewayServices): void {
  */
 function needsTranslation(call: InboundCall, target: Target): boolean {
   if (call.operation === 'passthrough' || (call.resource && !call.translatable)) return false;
-  const adapter = adapterFor(target.provider.kind);
+  const adapter = adapterForModel(target.provider, target.upstreamModel);
   if (adapter.dialect !== 'any') return adapter.dialect !== call.dialect;
   // A provider of every dialect (the mock, another gw) may still lack an operation natively.
   const probe = { operation: call.operation, model: target.upstreamModel, stream: call.stream, clientPath: '/probe', ...(call.resource ? { resourcePath: '/probe' } : {}) };

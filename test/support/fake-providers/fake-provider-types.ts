@@ -1,7 +1,7 @@
 // Types shared by the fake providers: what a test can ask of them and what they record.
 import type { IncomingHttpHeaders } from 'node:http';
 
-export type FakeProviderKind = 'openai' | 'anthropic' | 'gemini';
+export type FakeProviderKind = 'openai' | 'anthropic' | 'gemini' | 'vertex';
 
 /** Faults a test can ask for, per request (setBehaviour or the x-fake-behaviour header as JSON). */
 export interface FakeBehaviour {
@@ -78,6 +78,8 @@ export interface FakeProviderOptions {
   eventDelayMs?: number;
   /** When set, requests without this key get the provider's real 401/400. */
   apiKey?: string;
+  /** Bearer-token providers (Vertex AI): whether a token is one the test's token endpoint minted and still valid; else a 401. */
+  acceptsToken?: (token: string) => boolean;
   /** Where the API lives on the server (Claude on Foundry: `/anthropic`): paths outside it get a 404. Recorded paths keep it. */
   root?: string;
 }

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { fakeAnthropic } from './fake-anthropic.js';
 import { fakeGemini } from './fake-gemini.js';
 import { fakeOpenAi } from './fake-openai.js';
+import { fakeVertex, refuseToken } from './fake-vertex.js';
 import type { FakeBehaviour, FakeDialect, FakeProviderKind, FakeProviderOptions, FakeReply, RecordedRequest } from './fake-provider-types.js';
 import { writeJsonReply, writeStreamReply } from './write-fake-reply.js';
 
@@ -16,7 +17,7 @@ export const DEFAULT_EVENT_DELAY_MS = 30;
 /** The header a test may set to fault one request: JSON of a FakeBehaviour. */
 export const FAKE_BEHAVIOUR_HEADER = 'x-fake-behaviour';
 
-const DIALECTS: Record<FakeProviderKind, FakeDialect> = { openai: fakeOpenAi, anthropic: fakeAnthropic, gemini: fakeGemini };
+const DIALECTS: Record<FakeProviderKind, FakeDialect> = { openai: fakeOpenAi, anthropic: fakeAnthropic, gemini: fakeGemini, vertex: fakeVertex };
 
 export interface FakeProvider {
   kind: FakeProviderKind;
@@ -67,6 +68,10 @@ function chooseReply(dialect: FakeDialect, record: RecordedRequest, options: Fak
   if (options.apiKey !== undefined) {
     const refused = dialect.authorize(record, options.apiKey);
     if (refused) return refused;
+  }
+  if (options.acceptsToken !== undefined) {
+    const token = /^Bearer (\S+)$/.exec(String(record.headers.authorization ?? ''))?.[1];
+    if (token === undefined || !options.acceptsToken(token)) return refuseToken();
   }
   if (behaviour.status !== undefined) {
     const reply = dialect.createError(behaviour.status, behaviour.errorMessage ?? `fake ${record.path} failed with HTTP ${behaviour.status}`);
