@@ -75,9 +75,14 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   {
     commands: [
       ['run [options] <tool> [args...]', 'Run a coding tool (claude, codex, gemini, opencode) through the local gateway, starting one when none answers; the tool\'s own arguments follow'],
-      ['token [options]', 'Print a short-lived credential for the local gateway (an hour-long session key, reused until it nears expiry; any value on a sidecar): usable as Claude Code\'s apiKeyHelper'],
     ],
     load: async () => [(await import('./commands/run.js')).registerRunCommands],
+  },
+  {
+    commands: [
+      ['token [options]', 'Print a short-lived credential for the local gateway (an hour-long session key, reused until it nears expiry; any value on a sidecar): usable as Claude Code\'s apiKeyHelper'],
+    ],
+    load: async () => [(await import('./commands/token.js')).registerTokenCommand],
   },
   {
     commands: [['mcp', 'MCP servers behind gw\'s /mcp: tools, prompts and resources under the same keys, policy, DLP and audit']],

@@ -1,7 +1,7 @@
 // `gw run <tool> [args…]`: Claude Code, Codex, Gemini CLI or opencode, pointed at the local
 // gateway (started in the background when none answers) for this run only, with the
-// tool's own arguments passed through and its exit code returned. `gw token` prints the
-// credential gw run would give a tool (Claude Code's apiKeyHelper can run it).
+// tool's own arguments passed through and its exit code returned. `gw token` (token.ts)
+// prints the credential gw run gives a tool (local-credential.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,47 +9,14 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { CliExit, type CliContext } from '../cli-context.js';
 import { withStore } from '../state-command.js';
+import { credentialFor } from '../local-credential.js';
 import { findOrStartGateway, type LocalGateway } from '../local-gateway.js';
 import { getLocal } from '../local-get.js';
 import { RUNNABLE_TOOLS, isRunnableTool, launchFor, type RunnableTool } from '../tool-launch.js';
 import { findCodingTool, notInstalledMessage } from '../find-coding-tool.js';
-import { SIDECAR_CREDENTIAL, modelForTool, throughHub } from '../serve-banner.js';
-import { sessionKey } from '../session-key.js';
+import { modelForTool, throughHub } from '../serve-banner.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
-
-const NO_TEAM = 'this gateway has no team yet: start it once (gw serve) or create one (gw teams create NAME)';
-/** How long a gateway gw run has just started may take to write its first team into state.json. */
-const TEAM_WAIT_MS = 5_000;
-
-/** The session key (session-key.ts) in the team that serves local calls. */
-async function shortLivedKey(context: CliContext, home: string): Promise<string> {
-  const deadline = Date.now() + TEAM_WAIT_MS;
-  for (;;) {
-    const key = await withStore(context, home, async (store) => {
-      const state = store.snapshot();
-      const team = state.settings.default_team ?? state.teams.find((entry) => entry.name === 'local')?.name ?? state.teams[0]?.name;
-      return team === undefined ? null : sessionKey(store, context.home(home), team);
-    });
-    if (key !== null) return key;
-    // A gateway started in the background answers before its bootstrap is always on disk under load.
-    if (Date.now() > deadline) throw new CliExit(1, NO_TEAM);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function credentialFor(gateway: LocalGateway, context: CliContext, home: string): Promise<string> {
-  if (gateway.sidecar) return SIDECAR_CREDENTIAL;
-  const key = await shortLivedKey(context, home);
-  // The running gateway reads state.json about four times a second: the tool's first call must not beat it.
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    const answer = await getLocal(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` }, timeoutMs: 2_000 }).catch(() => null);
-    if (answer && answer.status !== 401) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return key;
-}
 
 /** A model the gateway lists for this credential, of the tool's family if it has one (for gw run's advice). */
 async function servedModel(gateway: LocalGateway, credential: string, tool: RunnableTool): Promise<string | null> {
@@ -94,14 +61,6 @@ export function registerRunCommands(program: Command, context: CliContext): void
     // Reached only for `gw run --help` and the like: runCli hands `gw run …` to runTool as is, so the
     // tool's own options (-p, --model, -c …) are never parsed by gw.
     .action(async (tool: string, args: string[], options: { home?: string }) => runCodingTool(tool, args, options.home, context));
-  program.command('token')
-    .description('Print a short-lived credential for the local gateway (an hour-long session key, reused until it nears expiry; any value on a sidecar): usable as Claude Code\'s apiKeyHelper')
-    .option('--home <dir>', HOME_HELP)
-    .action(async (options: { home?: string }) => {
-      const home = context.home(options.home);
-      const gateway = await findOrStartGateway(context, home);
-      context.stdout.write(`${await credentialFor(gateway, context, home)}\n`);
-    });
 }
 
 /** `gw run [--home DIR] TOOL [ARGS…]`, argv after `run`: gw's own option first, then the tool's, untouched. */
