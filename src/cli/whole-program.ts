@@ -26,6 +26,7 @@ import { registerUsageCommand } from './commands/usage.js';
 import { registerDbCommands } from './commands/db.js';
 import { registerAdminCommand } from './commands/admin.js';
 import { registerRunCommands } from './commands/run.js';
+import { registerTokenCommand } from './commands/token.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { hubCommands } from './remote-commands.js';
 import { addHubOptions, createRootProgram } from './root-program.js';
@@ -54,6 +55,7 @@ export function buildProgram(context: CliContext): Command {
   registerDbCommands(program, context);
   registerAdminCommand(program, context);
   registerRunCommands(program, context);
+  registerTokenCommand(program, context);
   registerMcpCommand(program, context);
   registerCompletionCommand(program, context);
   addHubOptions(program);
