@@ -4,7 +4,7 @@
 // over the last 100,000 records is a scan of an array, not a parse of the file.
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
-import { createUnpricedModels, inWindow, isUnpriced, type UnpricedModel } from './usage-unpriced.js';
+import { createUnpricedModels, inWindow, isUnpriced, withRule, type UnpricedModel } from './usage-unpriced.js';
 import { summarizeKeyUsage, type KeyUsage } from './key-usage.js';
 import { describeRequest, planeOf, type RequestDescription } from './describe-request.js';
 import { sessionCallsOf, type SessionCall } from './session-calls.js';
@@ -22,6 +22,8 @@ export interface RequestSummary extends Partial<RequestDescription> {
   key_id?: string;
   model?: string;
   provider?: string;
+  /** The routing rule the caller named (then `model` is the target that served it). */
+  rule?: string;
   operation?: string;
   route?: string;
   status?: number;
@@ -42,7 +44,7 @@ export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model
 export interface UsageReport {
   by: string;
   /** cost_nano_usd sums the priced calls' costs, exactly as `gw usage` does (nano-USD integers). */
-  groups: Array<{ group: string; requests: number; input_tokens: number; output_tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number }>;
+  groups: Array<{ group: string; requests: number; input_tokens: number; output_tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number; rules?: string[] }>;
   /** Per day (in `tz`) and group, for the charts. */
   daily: Array<{ day: string; group: string; requests: number; tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number }>;
   /** The window summed: since included, until excluded (as gw usage); null for no bound. */
@@ -131,6 +133,9 @@ export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, 
     if (unpriced) unpricedModels.note(summary);
     const total = groups.get(group) ?? { group, requests: 0, input_tokens: 0, output_tokens: 0, dlp_hits: 0, cost_nano_usd: 0, unpriced: 0 };
     total.requests += 1; total.input_tokens += input; total.output_tokens += output; total.dlp_hits += hits; total.cost_nano_usd += cost; total.unpriced += unpriced;
+    // A routing rule's calls are grouped under the model that served them, the rule named beside it.
+    const rules = withRule(total.rules, summary.rule);
+    if (rules !== undefined) total.rules = rules;
     groups.set(group, total);
     const key = `${day}\u0000${group}`;
     const cell = daily.get(key) ?? { day, group, requests: 0, tokens: 0, dlp_hits: 0, cost_nano_usd: 0, unpriced: 0 };

@@ -109,8 +109,11 @@ export interface AuditFields {
   route?: string;
   family?: string;
   operation?: string;
+  /** The model asked of the provider; for a routing rule's call, the `provider/model` that served it (`rule` beside it). */
   model?: string;
   provider?: string;
+  /** The routing rule (gw routes) the caller named as its model, when the call went through one. */
+  rule?: string;
   status?: number;
   latency_ms?: number;
   bytes_in?: number;

@@ -123,7 +123,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   requestLogger(services.logger).info(trace.scrub({
     request_id: call.id, method: call.method, path: pathToLog(call.url, state), family: state.dialect,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
-    model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
+    model: trace.usageModel ?? undefined, rule: trace.rule ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
   }), 'request');
 
   if (state.refusedAtDoor || !state.route?.authenticated) return;
@@ -137,8 +137,9 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     route: state.route.url,
     family: state.dialect,
     operation: state.operation,
-    model: trace.model ?? undefined,
+    model: trace.usageModel ?? undefined,
     provider: trace.provider ?? undefined,
+    rule: trace.rule ?? undefined,
     status,
     latency_ms: latencyMs,
     bytes_in: call.bytesIn,

@@ -160,7 +160,7 @@ describe('realtime handshake through policy and routing', () => {
     session.client.close();
     await session.closed;
     const open = await auditRecord((line) => line.kind === 'realtime.open' && line.team === 'noopenai' && line.status === 101);
-    expect(open).toMatchObject({ provider: 'backup', model: 'voice' });
+    expect(open).toMatchObject({ provider: 'backup', model: 'backup/gpt-realtime', rule: 'voice' });
     const refused = await refusal('openai/gpt-realtime', 'noopenai');
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toContain('deny_providers');
