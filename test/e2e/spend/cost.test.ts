@@ -88,6 +88,17 @@ describe('cost of a call', () => {
     expect(metrics).toMatch(/gw_cost_unknown_total\{provider="openai"\} [1-9]/);
   });
 
+  it('a stream with no usage from a model with no known price is counted as unpriced, not left out', async () => {
+    // The mock streams OpenAI's way: no usage chunk unless stream_options.include_usage; no dataset prices it.
+    const { data: stream, response } = await openai.chat.completions.create({
+      model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }], stream: true,
+    }).withResponse();
+    for await (const chunk of stream) expect(chunk.usage ?? null).toBeNull();
+    const record = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
+    expect(record.tokens).toBeUndefined();
+    expect(record.cost).toEqual({ price: 'unknown', source: 'no_usage' });
+  });
+
   it('a routing rule\'s call is recorded under the model that served it, the rule beside it', async () => {
     const { response } = await openai.chat.completions.create({ model: 'cheap', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
     const record = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
@@ -118,7 +129,9 @@ describe('gw usage', () => {
     const gpt = records.filter((record) => record.model === 'gpt-4o').reduce((sum, record) => sum + (record.cost?.nano_usd ?? 0), 0);
     expect(byModel.rows.find((row) => row.group === 'gpt-4o')?.cost_nano_usd).toBe(gpt);
     // The rule's call is counted with the model that served it (gw prices set openai/gpt-nobody-prices-this prices both), the rule named.
-    expect(byModel.rows.find((row) => row.group === 'openai/gpt-nobody-prices-this')).toMatchObject({ unpriced_calls: 2, rules: ['cheap'] });
+    expect(byModel.rows.find((row) => row.group === 'openai/gpt-nobody-prices-this')).toMatchObject({ calls: 2, unpriced_calls: 2, rules: ['cheap'] });
+    // The stream that reported no usage is an unpriced call too.
+    expect(byModel.rows.find((row) => row.group === 'mock/echo')).toMatchObject({ calls: 1, unpriced_calls: 1 });
     expect(byModel.rows.map((row) => row.group)).not.toContain('cheap');
     const table = (await runGw(['usage', '--by', 'model', '--since', '1d'], { home: rig.gw.home })).stdout;
     expect(table.split('\n')[0]).toMatch(/^model\s+via rule\s+calls/);
