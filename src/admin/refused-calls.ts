@@ -4,6 +4,8 @@
 // path, why (no key, a wrong key, a revoked or expired one), the refused key's hint and id when gw
 // knows it, never the key. The explorer's result filter finds them as `refused`.
 
+import { isPlainObject } from '../is-plain-object.js';
+
 /** What a refusal row holds (a RequestSummary of trail-reader.ts, which lists it). */
 export interface RefusalRow {
   seq: number;
@@ -30,8 +32,10 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 
 /** An auth.refused or auth.refused_burst line as a 401 row; null for any other line. */
 export function toRefusalSummary(line: string): RefusalRow | null {
-  let record: RefusalLine;
-  try { record = JSON.parse(line) as RefusalLine; } catch { return null; }
+  let parsed: unknown;
+  try { parsed = JSON.parse(line); } catch { return null; }
+  if (!isPlainObject(parsed)) return null;
+  const record: RefusalLine = parsed;
   if ((record.kind !== 'auth.refused' && record.kind !== 'auth.refused_burst') || typeof record.seq !== 'number' || typeof record.ts !== 'string') return null;
   const data = record.data ?? {};
   const reasons = typeof data.reasons === 'object' && data.reasons !== null ? Object.keys(data.reasons) : [];
