@@ -279,7 +279,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     method: 'GET', path: '/admin/api/requests', operation: 'requests.search', access: 'read',
     async handler(context, request) {
       const limit = Math.min(500, Math.max(1, Number(request.query.get('limit') ?? 100) || 100));
-      const filter = Object.fromEntries(['person', 'team', 'key_id', 'model', 'provider', 'status', 'request_id', 'since', 'until', 'plane'].flatMap((name) => {
+      const filter = Object.fromEntries(['person', 'team', 'key_id', 'model', 'provider', 'status', 'request_id', 'since', 'until', 'plane', 'result'].flatMap((name) => {
         const value = request.query.get(name);
         // A time with an offset (2026-11-24T09:00+02:00) is the same instant on both trails: the file trail compares ISO text.
         return value ? [[name, name === 'since' || name === 'until' ? usageTime(name, value)! : value]] : [];

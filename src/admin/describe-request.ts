@@ -32,8 +32,20 @@ const OPERATION_WORDS: Record<string, string> = {
   'chat.completions': 'chat', 'models.list.anthropic': 'models.list', 'genai.models.list': 'models.list', 'models.retrieve': 'models.get',
   'responses.create': 'responses', 'genai.models': 'generate (Gemini)', 'messages.count_tokens': 'count tokens',
   'hub.token': 'token exchange', 'hub.device_code': 'device login', 'hub.device_authorization': 'Claude Code sign-in', 'hub.revoke': 'token revoke', 'hub.witness.push': 'audit checkpoint push',
-  'hub.witness.read': 'audit checkpoints', 'hub.metadata': 'hub metadata',
+  'hub.witness.read': 'audit checkpoints', 'hub.metadata': 'hub metadata', auth: 'refused credential',
 };
+
+/** Why the door refused a credential (auth.refused's reasons, refused-calls.ts), in words. */
+const AUTH_REASON_WORDS: Record<string, string> = {
+  missing: 'no key', required: 'no key', unknown: 'wrong key', revoked: 'revoked key', expired: 'expired key', malformed: 'malformed key', ambiguous: 'two credentials',
+};
+
+function authReasons(data: Record<string, unknown> | undefined): string | null {
+  const reasons = data?.reasons;
+  if (typeof reasons !== 'object' || reasons === null) return null;
+  const named = Object.keys(reasons).map((reason) => AUTH_REASON_WORDS[reason] ?? reason);
+  return named.length === 0 ? null : named.join(', ');
+}
 
 /** Calls that list or probe: gw's own traffic, not model use (as is every `hub.` operation, isControlPlaneCall). */
 export const CONTROL_OPERATIONS: ReadonlySet<string> = new Set(['models.list', 'models.list.anthropic', 'genai.models.list', 'models.retrieve', 'health', 'metrics', 'probe', 'protocol']);
@@ -85,7 +97,7 @@ function outcomeOf(fields: DescribedFields): [ResultKind, string] {
   if (code === 'GW_ERR_POLICY_RATE_LIMITED') return ['refused', `rate limit ${ruleOf(refusal, /^Rate limited by (.*?);/) ?? ''}`.trim()];
   if (code === 'GW_ERR_POLICY_DENIED') return ['refused', policyRule(refusal)];
   if (code === 'GW_ERR_DLP_BLOCKED') return ['refused', `DLP rule ${Object.keys(fields.dlp ?? {}).join(', ') || ruleOf(refusal, /rule "([^"]+)"/) || ''}`.trim()];
-  if (code.startsWith('GW_ERR_AUTH_')) return ['refused', `auth: ${words(code.slice('GW_ERR_AUTH_'.length))}`];
+  if (code.startsWith('GW_ERR_AUTH_')) return ['refused', `auth: ${authReasons(fields.data) ?? words(code.slice('GW_ERR_AUTH_'.length))}`];
   if (code.startsWith('GW_ERR_LIMITS_')) return ['failed', 'rate limits unavailable'];
   const upstream = /^upstream_(\d{3})$/.exec(code);
   if (upstream) return ['failed', `provider error: ${fields.provider ?? 'the provider'} answered ${upstream[1]}`];

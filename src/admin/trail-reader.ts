@@ -4,13 +4,14 @@
 // over the last 100,000 records is a scan of an array, not a parse of the file.
 import { open, stat } from 'node:fs/promises';
 import { isControlPlaneCall } from '../audit/record.js';
-import { createUnpricedModels, inWindow, isUnpriced, type UnpricedModel } from './usage-unpriced.js';
+import { createUnpricedModels, inWindow, isUnpriced, withRule, type UnpricedModel } from './usage-unpriced.js';
 import { summarizeKeyUsage, type KeyUsage } from './key-usage.js';
 import { describeRequest, planeOf, type RequestDescription } from './describe-request.js';
 import { sessionCallsOf, type SessionCall } from './session-calls.js';
 import { summarizeSessions, type SessionFilter, type SessionSummary } from './session-list.js';
 import { dayIn } from '../spend/usage-day.js';
 import { summarizeCacheUsage, type CacheGrouping, type CacheUsageRow } from './summarize-cache-usage.js';
+import { toRefusalSummary } from './refused-calls.js';
 
 /** A request record as the explorer lists it, with what it was and how it ended in words (describe-request.ts). */
 export interface RequestSummary extends Partial<RequestDescription> {
@@ -22,6 +23,8 @@ export interface RequestSummary extends Partial<RequestDescription> {
   key_id?: string;
   model?: string;
   provider?: string;
+  /** The routing rule the caller named (then `model` is the target that served it). */
+  rule?: string;
   operation?: string;
   route?: string;
   status?: number;
@@ -34,15 +37,17 @@ export interface RequestSummary extends Partial<RequestDescription> {
   cost?: unknown;
   session?: string;
   agent?: string;
+  /** A refusal at the door (refused-calls.ts): the refused gw key's hint, never the key. */
+  key_hint?: string;
 }
 
 /** `plane: 'data'` leaves out the control plane (model lists, logins, checkpoints, MCP handshakes). */
-export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model' | 'provider' | 'status' | 'request_id' | 'since' | 'until' | 'plane', string>>;
+export type RequestFilter = Partial<Record<'person' | 'team' | 'key_id' | 'model' | 'provider' | 'status' | 'request_id' | 'since' | 'until' | 'plane' | 'result', string>>;
 
 export interface UsageReport {
   by: string;
   /** cost_nano_usd sums the priced calls' costs, exactly as `gw usage` does (nano-USD integers). */
-  groups: Array<{ group: string; requests: number; input_tokens: number; output_tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number }>;
+  groups: Array<{ group: string; requests: number; input_tokens: number; output_tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number; rules?: string[] }>;
   /** Per day (in `tz`) and group, for the charts. */
   daily: Array<{ day: string; group: string; requests: number; tokens: number; dlp_hits: number; cost_nano_usd: number; unpriced: number }>;
   /** The window summed: since included, until excluded (as gw usage); null for no bound. */
@@ -102,6 +107,8 @@ export function matches(summary: RequestSummary, filter: RequestFilter): boolean
   for (const [name, wanted] of Object.entries(filter)) {
     if (wanted === undefined || wanted === '') continue;
     if (name === 'plane') { if (planeOf(summary) !== wanted) return false; continue; }
+    // ok, refused or failed, as the explorer words it (describe-request.ts).
+    if (name === 'result') { if (describeRequest(summary).result_kind !== wanted) return false; continue; }
     if (name === 'since') { if (summary.ts < wanted) return false; continue; }
     if (name === 'until') { if (summary.ts > wanted) return false; continue; }
     if (name === 'status') { if (String(summary.status) !== wanted && !(wanted.endsWith('xx') && String(summary.status).startsWith(wanted[0]!))) return false; continue; }
@@ -131,6 +138,9 @@ export function summarizeUsage(summaries: Iterable<RequestSummary>, by: string, 
     if (unpriced) unpricedModels.note(summary);
     const total = groups.get(group) ?? { group, requests: 0, input_tokens: 0, output_tokens: 0, dlp_hits: 0, cost_nano_usd: 0, unpriced: 0 };
     total.requests += 1; total.input_tokens += input; total.output_tokens += output; total.dlp_hits += hits; total.cost_nano_usd += cost; total.unpriced += unpriced;
+    // A routing rule's calls are grouped under the model that served them, the rule named beside it.
+    const rules = withRule(total.rules, summary.rule);
+    if (rules !== undefined) total.rules = rules;
     groups.set(group, total);
     const key = `${day}\u0000${group}`;
     const cell = daily.get(key) ?? { day, group, requests: 0, tokens: 0, dlp_hits: 0, cost_nano_usd: 0, unpriced: 0 };
@@ -171,6 +181,24 @@ function nearestRank(sorted: number[], fraction: number): number | null {
   return sorted.length === 0 ? null : sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)]!;
 }
 
+function newestMatching(list: readonly RequestSummary[], filter: RequestFilter, limit: number): RequestSummary[] {
+  const found: RequestSummary[] = [];
+  for (let index = list.length - 1; index >= 0 && found.length < limit; index -= 1) {
+    if (matches(list[index]!, filter)) found.push(list[index]!);
+  }
+  return found;
+}
+
+/** Two lists, each newest first, as one (by trail order), at most `limit` long. */
+function mergeNewestFirst(a: RequestSummary[], b: RequestSummary[], limit: number): RequestSummary[] {
+  return [...a, ...b].sort((x, y) => y.seq - x.seq).slice(0, limit);
+}
+
+function pushRefusal(refusals: RequestSummary[], line: string): void {
+  const refusal = toRefusalSummary(line);
+  if (refusal !== null) refusals.push(refusal);
+}
+
 /** A priced call's cost in nano-USD; 0 for a call with no price (gw usage counts those apart). */
 function costOf(summary: RequestSummary): number {
   const nanos = (summary.cost as { nano_usd?: unknown } | undefined)?.nano_usd;
@@ -180,6 +208,8 @@ function costOf(summary: RequestSummary): number {
 /** Tails audit.jsonl: each call reads only what was appended since the last one. */
 export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES): TrailReader {
   let summaries: RequestSummary[] = [];
+  // Refused credentials (auth.refused, auth.refused_burst): listed by search, never summed as usage.
+  let refusals: RequestSummary[] = [];
   let offset = 0;
   let partial = '';
   let reading: Promise<void> | null = null;
@@ -191,7 +221,7 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
       return;
     }
     // A trail shorter than what was read was replaced (a test, a restore): start over.
-    if (size < offset) { summaries = []; offset = 0; partial = ''; }
+    if (size < offset) { summaries = []; refusals = []; offset = 0; partial = ''; }
     if (size === offset) return;
     const handle = await open(file, 'r');
     try {
@@ -206,12 +236,14 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
         for (const line of lines) {
           const summary = toSummary(line);
           if (summary) summaries.push(summary);
+          else if (line.includes('"kind":"auth.refused')) pushRefusal(refusals, line);
         }
       }
     } finally {
       await handle.close();
     }
     if (summaries.length > maxSummaries) summaries = summaries.slice(-maxSummaries);
+    if (refusals.length > maxSummaries) refusals = refusals.slice(-maxSummaries);
   };
   const fresh = async () => {
     reading ??= catchUp().finally(() => { reading = null; });
@@ -220,11 +252,7 @@ export function createFileTrailReader(file: string, maxSummaries = MAX_SUMMARIES
   return {
     async search(filter, limit) {
       await fresh();
-      const found: RequestSummary[] = [];
-      for (let index = summaries.length - 1; index >= 0 && found.length < limit; index -= 1) {
-        if (matches(summaries[index]!, filter)) found.push(described(summaries[index]!));
-      }
-      return found;
+      return mergeNewestFirst(newestMatching(summaries, filter, limit), newestMatching(refusals, filter, limit), limit).map(described);
     },
     async usage(by, since, until, tz) {
       await fresh();

@@ -7,6 +7,7 @@
 interface PricedCall {
   provider?: string;
   model?: string;
+  rule?: string;
   cost?: unknown;
 }
 
@@ -15,6 +16,8 @@ export interface UnpricedModel {
   provider: string | null;
   model: string;
   calls: number;
+  /** Routing rules whose calls these were: a rule's call names the model that served it (gw routes). */
+  rules?: string[];
 }
 
 export function isUnpriced(summary: PricedCall): boolean {
@@ -32,10 +35,18 @@ export function createUnpricedModels(): { note(summary: PricedCall): void; list(
       const key = `${provider ?? ''}\u0000${model}`;
       const entry = models.get(key) ?? { provider, model, calls: 0 };
       entry.calls += 1;
+      const rules = withRule(entry.rules, summary.rule);
+      if (rules !== undefined) entry.rules = rules;
       models.set(key, entry);
     },
     list: () => sortUnpricedModels([...models.values()]),
   };
+}
+
+/** A row's rules with one more (sorted, once each); unchanged when the call named none. */
+export function withRule(rules: string[] | undefined, rule: string | undefined): string[] | undefined {
+  if (rule === undefined || rules?.includes(rule)) return rules;
+  return [...(rules ?? []), rule].sort();
 }
 
 export function sortUnpricedModels(models: UnpricedModel[]): UnpricedModel[] {

@@ -58,7 +58,7 @@ export interface AuditTokens {
  * What a request cost, from the price in force (src/spend): in nano-USD so the record keeps
  * integers only. `price: 'unknown'` (no amount) when no price is known, never a cost of 0.
  */
-export type CostSource = 'usage' | 'usage_after_hangup' | 'hold' | 'estimate';
+export type CostSource = 'usage' | 'usage_after_hangup' | 'hold' | 'estimate' | 'no_usage';
 
 export interface AuditCost {
   nano_usd?: number;
@@ -79,7 +79,8 @@ export interface AuditCost {
    * the answer passed; `usage_after_hangup`, the provider's report read after the client hung up
    * with its answer complete; `hold`, the call was cut before its usage came and is charged its
    * budget hold (its worst case), never less; `estimate`, gw's count of a call whose usage never
-   * came in full (docs/budgets-cut-calls.md). Absent in records written before it.
+   * came in full (docs/budgets-cut-calls.md); `no_usage`, a model with no known price answered
+   * without reporting usage (a stream without it): counted as unpriced, never as nothing. Absent in records written before it.
    */
   source?: CostSource;
   /**
@@ -110,8 +111,11 @@ export interface AuditFields {
   route?: string;
   family?: string;
   operation?: string;
+  /** The model asked of the provider; for a routing rule's call, the `provider/model` that served it (`rule` beside it). */
   model?: string;
   provider?: string;
+  /** The routing rule (gw routes) the caller named as its model, when the call went through one. */
+  rule?: string;
   status?: number;
   latency_ms?: number;
   bytes_in?: number;

@@ -7,8 +7,8 @@ import type { StateData, VirtualKeyRecord } from '../state/schema.js';
 import { hashVirtualKey, isWellFormedVirtualKey } from '../state/virtual-keys.js';
 
 export type KeyLookup =
-  | { status: 'active'; record: VirtualKeyRecord }
-  | { status: 'unknown' | 'revoked' | 'malformed' };
+  | { status: 'active' | 'revoked'; record: VirtualKeyRecord }
+  | { status: 'unknown' | 'malformed' };
 
 export interface KeyIndex {
   find(presented: string): KeyLookup;
@@ -23,7 +23,7 @@ export function buildKeyIndex(state: StateData): KeyIndex {
       if (!isWellFormedVirtualKey(presented)) return { status: 'malformed' };
       const record = byHash.get(hashVirtualKey(presented));
       if (!record) return { status: 'unknown' };
-      if (record.revoked_at) return { status: 'revoked' };
+      if (record.revoked_at) return { status: 'revoked', record };
       return { status: 'active', record };
     },
   };

@@ -23,7 +23,13 @@ export interface RefusalSummary<Reason extends string = RefusalReason> {
   last_ts: string;
   paths: string[];
   reasons: Partial<Record<Reason, number>>;
+  /** The refused gw keys' hints (sk-gw-abcd…wxyz, never the key) and the ids of those gw knows (revoked, expired): at most 10 each. */
+  keys?: string[];
+  key_ids?: string[];
 }
+
+/** A refused credential as a record may name it: its hint, and its id when it is a key gw knows. */
+export interface RefusedKey { hint: string; id: string | null }
 
 export interface RefusedBurstOptions<Reason extends string = RefusalReason> {
   windowMs: number;
@@ -45,6 +51,8 @@ interface Burst<Reason extends string> {
   count: number;
   paths: Set<string>;
   reasons: Partial<Record<Reason, number>>;
+  keys: Set<string>;
+  keyIds: Set<string>;
 }
 
 export const OVERFLOW_ORIGIN = '*';
@@ -67,13 +75,13 @@ export class RefusedBurstTracker<Reason extends string = RefusalReason> {
     return this.bursts.size;
   }
 
-  record(origin: string, path: string, reason: Reason): void {
+  record(origin: string, path: string, reason: Reason, refusedKey: RefusedKey | null = null): void {
     const now = this.now();
     const key = this.bursts.has(origin) || this.bursts.size < this.maxOrigins ? origin : OVERFLOW_ORIGIN;
     let burst = this.bursts.get(key);
     const isNew = !burst;
     if (!burst) {
-      burst = { windowStart: now, first: now, last: now, unreported: 0, count: 0, paths: new Set(), reasons: {} };
+      burst = { windowStart: now, first: now, last: now, unreported: 0, count: 0, paths: new Set(), reasons: {}, keys: new Set(), keyIds: new Set() };
       this.bursts.set(key, burst);
     }
     burst.last = now;
@@ -81,6 +89,8 @@ export class RefusedBurstTracker<Reason extends string = RefusalReason> {
     burst.unreported += 1;
     burst.reasons[reason] = (burst.reasons[reason] ?? 0) + 1;
     if (burst.paths.size < this.maxPaths) burst.paths.add(path);
+    if (refusedKey !== null && burst.keys.size < this.maxPaths) burst.keys.add(refusedKey.hint);
+    if (refusedKey?.id && burst.keyIds.size < this.maxPaths) burst.keyIds.add(refusedKey.id);
     if (isNew) {
       burst.unreported = 0;
       this.options.emit(this.kinds.first, this.summarise(key, burst));
@@ -95,7 +105,7 @@ export class RefusedBurstTracker<Reason extends string = RefusalReason> {
       if (burst.unreported > 0) {
         this.options.emit(this.kinds.burst, this.summarise(origin, burst));
         // The burst goes on: the next window counts afresh, with no second immediate event.
-        Object.assign(burst, { windowStart: now, first: now, unreported: 0, count: 0, paths: new Set(), reasons: {} });
+        Object.assign(burst, { windowStart: now, first: now, unreported: 0, count: 0, paths: new Set(), reasons: {}, keys: new Set(), keyIds: new Set() });
         if (all) this.bursts.delete(origin);
       } else {
         this.bursts.delete(origin);
@@ -111,6 +121,8 @@ export class RefusedBurstTracker<Reason extends string = RefusalReason> {
       last_ts: new Date(burst.last).toISOString(),
       paths: [...burst.paths],
       reasons: { ...burst.reasons },
+      ...(burst.keys.size > 0 ? { keys: [...burst.keys] } : {}),
+      ...(burst.keyIds.size > 0 ? { key_ids: [...burst.keyIds] } : {}),
     };
   }
 }

@@ -64,6 +64,7 @@ function resolveStateRecord(record: ProviderRecord, env: Environment): ProviderC
     apiKey: key.value,
     ...(record.api_version === undefined ? {} : { apiVersion: record.api_version }),
     ...(record.preset === undefined ? {} : { preset: record.preset }),
+    ...(record.takes === undefined ? {} : { takes: record.takes }),
     source: 'state',
     baseUrlFrom: 'state.json',
     ...(record.api_key === null ? {} : { apiKeyFrom: key.reference ?? 'state.json' }),

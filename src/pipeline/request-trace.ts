@@ -14,6 +14,10 @@ import type { DrainCancel } from './drain-cancel.js';
 /** What the record stage reads. */
 export interface TraceView {
   readonly model: string | null;
+  /** The routing rule the caller named, when the call went through one. */
+  readonly rule: string | null;
+  /** What usage is reported under: the model named, or for a routing rule the `provider/model` of the target tried last. */
+  readonly usageModel: string | null;
   readonly provider: string | null;
   readonly tokens: AuditTokens | null;
   /** The provider and model last tried (what a cost is priced as). */
@@ -42,6 +46,8 @@ export interface TraceView {
 
 export class RequestTrace implements TraceView {
   model: string | null = null;
+  rule: string | null = null;
+  private ruleTarget: string | null = null;
   provider: string | null = null;
   tokens: AuditTokens | null = null;
   target: PricedTarget | null = null;
@@ -76,6 +82,14 @@ export class RequestTrace implements TraceView {
   requestFields: Readonly<Record<string, unknown>> | null = null;
 
   noteModel(model: string | null): void { this.model = model; }
+
+  /** A routing rule's target is tried: usage is reported under the model it names (`provider/model`), the rule beside it. */
+  noteRule(rule: string, servedBy: string): void {
+    this.rule = rule;
+    this.ruleTarget = servedBy;
+  }
+
+  get usageModel(): string | null { return this.ruleTarget ?? this.model; }
 
   noteProvider(name: string, target?: PricedTarget): void {
     this.provider = name;

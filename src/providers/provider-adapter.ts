@@ -31,6 +31,8 @@ export interface ProviderConfig {
   baseUrlFrom?: string;
   /** Where apiKey came from, for `gw providers list`: `env:NAME` or `state.json`. Never the key itself. */
   apiKeyFrom?: string;
+  /** Well-known prefixes (PREFIX_RULES labels: `gpt-`, `o3`) an admin gave this instance with `--takes`. */
+  takes?: readonly string[];
 }
 
 /** One call to make upstream, already in the provider's dialect. */

@@ -4,7 +4,8 @@
 // then well-known prefixes, then a configured gateway (the hub resolves the rest).
 import { GatewayError } from '../errors.js';
 import type { ProviderConfig } from '../providers/provider-adapter.js';
-import { HOW_TO_CONFIGURE, PREFIX_RULES, describePrefixRules, howToConfigureName, type WellKnownKind } from './well-known-models.js';
+import { DEFAULT_BASE_URLS } from '../providers/default-base-urls.js';
+import { HOW_TO_CONFIGURE, PREFIX_RULES, describePrefixRules, howToConfigureName, type PrefixRule, type WellKnownKind } from './well-known-models.js';
 
 export interface ModelRoute {
   provider: ProviderConfig;
@@ -21,10 +22,10 @@ export function resolveModel(model: string, providers: readonly ProviderConfig[]
   const rule = PREFIX_RULES.find((candidate) => candidate.matches(model));
   const gateway = providers.find((provider) => provider.kind === 'gateway');
   if (rule !== undefined) {
-    const provider = findProviderForKind(rule.kind, providers) ?? gateway;
+    const provider = providers.find((candidate) => candidate.takes?.includes(rule.label) === true) ?? findProviderForKind(rule.kind, providers) ?? gateway;
     if (provider !== undefined) return { provider, upstreamModel: model };
     throw notFound(`Model "${model}" needs the ${rule.kind} provider, which is not configured: ${HOW_TO_CONFIGURE[rule.kind]}, ` +
-      `or add one with gw providers add NAME --kind ${rule.kind}. ${describeNaming(providers, aliases)}`);
+      `or add one with gw providers add NAME --kind ${rule.kind}. ${describeOptIn(model, rule, providers)}${describeNaming(providers, aliases)}`);
   }
   // Sidecar mode: whatever this gw cannot place, the hub may (DESIGN.md, "Modes").
   if (gateway !== undefined) return { provider: gateway, upstreamModel: model };
@@ -51,16 +52,44 @@ function routeAlias(alias: string, target: string, providers: readonly ProviderC
 }
 
 /**
- * The first instance of the kind, else an instance named after it (OPENAI_BASE_URL
+ * The first instance of the vendor, else an instance the environment names after it (OPENAI_BASE_URL
  * alone configures a keyless `openai` of kind openai-compatible). OpenAI's names
  * also go to Azure OpenAI, whose deployments are usually named after the model; Claude's go to
  * Claude on Microsoft Foundry, whose deployments are named after the model by default.
  */
 function findProviderForKind(kind: WellKnownKind, providers: readonly ProviderConfig[]): ProviderConfig | undefined {
-  return providers.find((provider) => provider.kind === kind)
-    ?? providers.find((provider) => provider.name === kind)
+  return providers.find((provider) => isVendorInstance(provider, kind))
+    ?? providers.find((provider) => provider.name === kind && provider.source === 'environment')
     ?? (kind === 'openai' ? providers.find((provider) => provider.kind === 'azure') : undefined)
     ?? (kind === 'anthropic' ? providers.find((provider) => provider.kind === 'foundry') : undefined);
+}
+
+/**
+ * The vendor's own API: configured by its environment variables (the operator named it), or added
+ * at the vendor's host. A `--kind openai` added elsewhere (a vLLM) takes only what its `takes` lists
+ * (docs/decisions.md, "Well-known names go to their vendor").
+ */
+function isVendorInstance(provider: ProviderConfig, kind: WellKnownKind): boolean {
+  if (provider.kind !== kind) return false;
+  if (provider.source !== 'state') return true;
+  return provider.takes === undefined && hostOf(provider.baseUrl) === hostOf(DEFAULT_BASE_URLS[kind] ?? '');
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** A provider of the kind that answers only `name/MODEL` (added elsewhere than the vendor): how to use it. */
+function describeOptIn(model: string, rule: PrefixRule, providers: readonly ProviderConfig[]): string {
+  const other = providers.find((provider) => provider.kind === rule.kind);
+  if (other === undefined) return '';
+  const pattern = rule.label.endsWith('-') ? `${rule.label}*` : rule.label;
+  return `Provider ${other.name} (${other.kind}, not the vendor's URL) answers only ${other.name}/MODEL: call ${other.name}/${model}, ` +
+    `or give it these names (gw providers remove ${other.name}, then add it again with --takes '${pattern}'). `;
 }
 
 function explainPrefix(model: string, providers: readonly ProviderConfig[]): string {

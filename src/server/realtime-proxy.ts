@@ -244,7 +244,7 @@ function appendAudit(services: GatewayServices, session: Session, fields: Pick<A
   services.audit.append({
     request_id: session.id, origin: session.origin, team: identity.team, key_id: identity.keyId ?? undefined,
     person: identity.person ?? undefined, route: session.route.url, family: session.route.dialect, operation: 'realtime',
-    model: trace.model ?? undefined, provider: trace.provider ?? undefined,
+    model: trace.usageModel ?? undefined, provider: trace.provider ?? undefined, rule: trace.rule ?? undefined,
     session: session.lineage.session ?? undefined, agent: session.lineage.agent ?? undefined, ...fields,
   }).then(
     () => services.metrics.auditRecords.inc({ kind: fields.kind }),

@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { AuditRecord } from '../audit/record.js';
 
-export type RequestRecord = Pick<AuditRecord, 'ts' | 'request_id' | 'team' | 'key_id' | 'person' | 'model' | 'provider' | 'tokens' | 'cost' | 'status' | 'operation'
+export type RequestRecord = Pick<AuditRecord, 'ts' | 'request_id' | 'team' | 'key_id' | 'person' | 'model' | 'provider' | 'rule' | 'tokens' | 'cost' | 'status' | 'operation'
   | 'seq' | 'session' | 'agent' | 'outcome' | 'data' | 'latency_ms' | 'family'>;
 
 /** `since`: records older than this are skipped (the trail is in time order, but a skip is cheap). */

@@ -26,6 +26,8 @@ export interface UsageRow extends CacheFields {
   cost_nano_usd: number;
   /** Calls with usage whose price is unknown: their cost is not in cost_nano_usd. */
   unpriced_calls: number;
+  /** The routing rules (gw routes) whose calls are in this row: a rule's call is grouped under the model that served it. */
+  rules?: string[];
 }
 
 export interface UsageFilter {
@@ -63,6 +65,7 @@ export async function summariseUsage(records: AsyncIterable<RequestRecord> | Ite
     if (record.cost?.nano_usd !== undefined) row.cost_nano_usd += record.cost.nano_usd;
     else if (record.cost?.price === 'unknown') row.unpriced_calls += 1;
     addCacheFields(row, record);
+    if (record.rule !== undefined && !(row.rules ?? []).includes(record.rule)) row.rules = [...(row.rules ?? []), record.rule].sort();
   }
   return [...rows.values()].map((row) => finishCacheFields(row, row.input_tokens)).sort((a, b) => b.cost_nano_usd - a.cost_nano_usd || a.group.localeCompare(b.group));
 }

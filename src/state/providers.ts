@@ -44,6 +44,7 @@ export function readProviderRecord(item: Json): ProviderRecord | string {
   for (const field of ['api_version', 'preset', 'key_host'] as const) {
     if (item[field] !== undefined && typeof item[field] !== 'string') return `${field} is not a string`;
   }
+  if (item.takes !== undefined && !(Array.isArray(item.takes) && item.takes.every((label) => typeof label === 'string'))) return 'takes is not a list of strings';
   return { ...item, api_key: item.api_key ?? null } as ProviderRecord;
 }
 

@@ -114,6 +114,8 @@ export interface ProviderRecord {
   key_host?: string;
   api_version?: string;
   preset?: string;
+  /** Well-known name prefixes this provider answers bare (`gpt-`, `o3`: `gw providers add --takes`). */
+  takes?: string[];
 }
 
 export interface StateData {

@@ -54,4 +54,14 @@ describe('unpriced calls in the usage report', () => {
     expect(report.unpriced_models).toEqual([{ provider: 'mock', model: 'echo', calls: 1 }, { provider: 'mock', model: 'other', calls: 1 }]);
     expect([report.since, report.until]).toEqual(['2026-11-25T00:00:00.000Z', '2026-11-27T00:00:00.000Z']);
   });
+
+  it('puts a routing rule\'s calls under the model that served them, the rule beside it (issue 40)', () => {
+    const ruled: RequestSummary[] = [
+      { seq: 1, ts: '2026-11-26T10:00:00.000Z', team: 'eng', provider: 'mock', model: 'mock/echo', rule: 'fast', tokens: { input: 3, output: 4 }, cost: { price: 'unknown', source: 'usage' } },
+      { seq: 2, ts: '2026-11-26T11:00:00.000Z', team: 'eng', provider: 'mock', model: 'mock/echo', tokens: { input: 3, output: 4 }, cost: { price: 'unknown', source: 'usage' } },
+    ];
+    const report = summarizeUsage(ruled, 'model');
+    expect(report.groups).toEqual([expect.objectContaining({ group: 'mock/echo', requests: 2, unpriced: 2, rules: ['fast'] })]);
+    expect(report.unpriced_models).toEqual([{ provider: 'mock', model: 'mock/echo', calls: 2, rules: ['fast'] }]);
+  });
 });

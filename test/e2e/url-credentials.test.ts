@@ -23,7 +23,7 @@ describe('URL credentials in provider listings', () => {
     const port = await startModelList();
     const added = await runGw(['providers', 'add', 'proxy', '--kind', 'openai-compatible', '--base-url', `http://alice:CANARY-state@127.0.0.1:${port}/v1`], { home });
     expect(added.code).toBe(0);
-    expect(added.stdout).toBe(`added provider proxy (openai-compatible, http://alice:***@127.0.0.1:${port}/v1, key none)\n`);
+    expect(added.stdout).toBe(`added provider proxy (openai-compatible, http://alice:***@127.0.0.1:${port}/v1, key none)\nproxy takes proxy/MODEL only\n`);
 
     const env = { OPENAI_BASE_URL: 'https://bob:CANARY-env@openai-proxy.example/v1' };
     const table = await runGw(['providers', 'list'], { home, env });

@@ -100,3 +100,30 @@ describe('resolveModel', () => {
     expect(failure('', [mock]).status).toBe(404);
   });
 });
+
+describe('well-known names go to their vendor (issue 40)', () => {
+  const added = (name: string, kind: ProviderKind, baseUrl: string, takes?: string[]): ProviderConfig =>
+    ({ name, kind, baseUrl, apiKey: null, source: 'state', ...(takes === undefined ? {} : { takes }) });
+
+  it('does not give gpt-… to a --kind openai provider added at another host', () => {
+    const vllm = added('vllm', 'openai', 'http://10.0.0.5:8000/v1');
+    const error = failure('gpt-4o', [vllm, mock]);
+    expect(error.message).toContain('Provider vllm (openai, not the vendor\'s URL) answers only vllm/MODEL: call vllm/gpt-4o');
+    expect(error.message).toContain('--takes \'gpt-*\'');
+    expect(route('vllm/gpt-4o', [vllm, mock])).toEqual(['vllm', 'gpt-4o']);
+    // The environment's OpenAI keeps them when a vLLM is added before it in the list.
+    expect(route('gpt-4o', [vllm, openai, mock])).toEqual(['openai', 'gpt-4o']);
+    // A state provider named openai of another kind is no vendor either.
+    expect(failure('gpt-4o', [added('openai', 'openai-compatible', 'http://10.0.0.5/v1'), mock]).status).toBe(404);
+  });
+
+  it('gives them to one added at the vendor\'s own URL, and to the names an admin lists with takes', () => {
+    expect(route('gpt-4o', [added('work', 'openai', 'https://api.openai.com/v1'), mock])).toEqual(['work', 'gpt-4o']);
+    expect(route('claude-x', [added('eu', 'anthropic', 'https://api.anthropic.com'), mock])).toEqual(['eu', 'claude-x']);
+    const vllm = added('vllm', 'openai-compatible', 'http://10.0.0.5:8000/v1', ['gpt-']);
+    expect(route('gpt-oss-20b', [openai, vllm, mock])).toEqual(['vllm', 'gpt-oss-20b']);
+    expect(route('o3', [openai, vllm, mock])).toEqual(['openai', 'o3']);
+    // takes: [] at the vendor's URL: only name/MODEL.
+    expect(failure('gpt-4o', [added('work', 'openai', 'https://api.openai.com/v1', []), mock]).status).toBe(404);
+  });
+});

@@ -24,6 +24,7 @@ import { registerAuditRotateCommand } from './audit-rotate.js';
 import { registerAuditShowCommand } from './audit-show.js';
 import { errorCode } from '../../error-code.js';
 import { errorMessage } from '../../error-message.js';
+import { runHubVerify } from './audit-verify-hub.js';
 
 interface VerifyFlags {
   file?: string;
@@ -37,6 +38,7 @@ interface VerifyFlags {
   ocsf?: string;
   window?: boolean;
   witnessKey?: string[];
+  hub?: string;
 }
 
 function describeResult(result: VerifyResult): string {
@@ -108,6 +110,8 @@ function verifyReadError(error: unknown, file: string, missing: boolean, flags: 
 async function runAuditVerify(flags: VerifyFlags, context: CliContext): Promise<void> {
   // An OCSF export is checked on its own: the file and the --key public keys, nothing of a home or store.
   if (flags.ocsf !== undefined) return runOcsfVerify(flags, context);
+  // Off the hub: the hub verifies its own trail for an admin token (any role).
+  if (flags.hub !== undefined) return runHubVerify(flags.hub, flags, context);
   if (flags.witnessKey !== undefined) throw new CliExit(2, '--witness-key checks the witnesses\' cosignatures in an OCSF export: use it with --ocsf FILE');
   // With a store, every instance's chain is checked there (and against the witness, when one is named).
   if (flags.file === undefined && resolveStoreUrl(flags.store, context.env) !== undefined) return runStoreVerify(flags, context);
@@ -177,6 +181,7 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
     .option('--ocsf <file>', 'verify an OCSF export (gw audit export --format ocsf) offline against the --key public keys only')
     .option('--window', 'with --ocsf: the file may start mid-chain (an export made with --since)')
     .option('--witness-key <file...>', 'with --ocsf: trust cosignatures by these witness keys (a witness.pub or the key; gw audit witness-key prints it); the last event must carry one')
+    .option('--hub <url>', 'have this hub verify its own trail, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN; a viewer may)')
     .option('--witness <hub-url|file>', 'also compare the trail (with --store: every chain) with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)')
     .action(async (flags: VerifyFlags) => runAuditVerify(flags, context));
   registerAuditExportCommand(audit, context);

@@ -16,7 +16,7 @@ import type { ProviderRecord } from '../../state/schema.js';
 import { hostOf } from '../../state/bound-host.js';
 import { describeProviderRows, formatProviderTable } from './provider-rows.js';
 import { testProvider } from './provider-test.js';
-import { describeTakeover } from './provider-takeover.js';
+import { describeTakes, readTakes } from './provider-takeover.js';
 import { findSidecarLogin } from '../sidecar-login.js';
 
 const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config folder)';
@@ -24,7 +24,7 @@ const HOME_HELP = 'gw home folder (default: $GW_HOME or the platform config fold
 const ADDABLE_KINDS = PROVIDER_KINDS.filter((kind) => kind !== 'mock' && kind !== 'vertex');
 
 interface AddOptions {
-  kind?: string; baseUrl?: string; apiKeyEnv?: string; apiKey?: string; apiVersion?: string; preset?: string; home?: string;
+  kind?: string; baseUrl?: string; apiKeyEnv?: string; apiKey?: string; apiVersion?: string; preset?: string; takes?: string; home?: string;
 }
 
 export function registerProvidersCommand(program: Command, context: CliContext): void {
@@ -45,20 +45,22 @@ function registerAdd(providers: Command, context: CliContext): void {
     .option('--api-key-env <variable>', 'read the key from this environment variable of gw serve (stored as env:VARIABLE)')
     .option('--api-key <key>', 'store the key itself in state.json (0600); prefer --api-key-env')
     .option('--api-version <version>', 'Azure OpenAI api-version')
+    .option('--takes <prefixes>', 'bare well-known model names it answers, e.g. \'gpt-*,o3\' (default: its vendor\'s, only at the vendor\'s own URL), or none')
     .addOption(new Option('--preset <preset>', 'OpenAI-compatible preset (its base URL is the default)').choices(OPENAI_COMPATIBLE_PRESETS.map((preset) => preset.name)))
     .option('--home <dir>', HOME_HELP)
     .action(async (name: string, options: AddOptions) => {
       // An admin's remote change (the hub's live store): keys the hub holds stay with their host.
       const remote = context.store !== undefined;
-      const { record, droppedRouteKeys, takeover } = await withStore(context, options.home, async (store) => {
+      const { record, droppedRouteKeys, takes } = await withStore(context, options.home, async (store) => {
         const before = store.snapshot().providers;
         const added = await addProviderRecord(store, buildRecord(name, options, context), { dropForeignRouteKeys: remote });
         // On a sidecar the hub answered the names no local provider took (an admin's remote add has none).
         const hub = remote ? null : (await findSidecarLogin(context.home(options.home), context.env).catch(() => null))?.hub ?? null;
-        return { ...added, takeover: describeTakeover(before, added.record, { env: context.env, hub }) };
+        return { ...added, takes: describeTakes(before, added.record, { env: context.env, hub }) };
       });
       context.stdout.write(`added provider ${record.name} (${record.kind}, ${maskUrlCredentials(record.base_url)}, key ${describeKey(record.api_key)})\n`);
-      for (const line of takeover) context.stderr.write(`! ${line}\n`);
+      context.stdout.write(`${takes.takes}\n`);
+      for (const line of takes.takeover) context.stderr.write(`! ${line}\n`);
       for (const target of droppedRouteKeys) context.stdout.write(`${target}: its own key, set for another host, is dropped (give it again with gw routes add)\n`);
     });
 }
@@ -132,6 +134,7 @@ function buildRecord(name: string, options: AddOptions, context: CliContext): Pr
     ...(keyHost === null ? {} : { key_host: keyHost }),
     ...(options.apiVersion === undefined ? {} : { api_version: options.apiVersion }),
     ...(preset === null ? {} : { preset: preset.name }),
+    ...(options.takes === undefined ? {} : { takes: readTakes(options.takes) }),
   };
 }
 

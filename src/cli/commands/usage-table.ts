@@ -30,10 +30,12 @@ export function usageTable(by: string, rows: readonly UsageRow[]): string[][] {
   const shown = (columns: readonly Column[]) => columns.filter(([, value]) => rows.some((row) => value(row) !== 0));
   const before = shown(COUNTED);
   const after = shown(AFTER_COST);
-  const header = [by, 'calls', ...before.map(([title]) => title), 'cost_usd', ...after.map(([title]) => title)];
-  const line = (group: string, pick: (value: (row: UsageRow) => number) => number) => [
-    group, String(pick((row) => row.calls)), ...before.map(([, value]) => String(pick(value))),
+  // A routing rule's calls are under the model that served them: the rule is named beside it.
+  const ruled = rows.some((row) => row.rules !== undefined);
+  const header = [by, ...(ruled ? ['via rule'] : []), 'calls', ...before.map(([title]) => title), 'cost_usd', ...after.map(([title]) => title)];
+  const line = (group: string, rules: readonly string[], pick: (value: (row: UsageRow) => number) => number) => [
+    group, ...(ruled ? [rules.join(', ')] : []), String(pick((row) => row.calls)), ...before.map(([, value]) => String(pick(value))),
     formatUsd(pick((row) => row.cost_nano_usd)), ...after.map(([, value]) => String(pick(value))),
   ];
-  return [header, ...rows.map((row) => line(row.group, (value) => value(row))), line('total', (value) => sumOf(rows, value))];
+  return [header, ...rows.map((row) => line(row.group, row.rules ?? [], (value) => value(row))), line('total', [], (value) => sumOf(rows, value))];
 }

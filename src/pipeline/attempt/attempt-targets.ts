@@ -29,6 +29,7 @@ export async function attemptTargets<T extends TryResult>(
     const name = `${attempt.target.provider.name}/${attempt.target.upstreamModel ?? ''}`;
     const { provider } = attempt.target;
     trace.noteProvider(provider.name, { provider: provider.name, kind: provider.kind, preset: provider.preset, model: attempt.target.upstreamModel ?? '' });
+    if (attempt.rule !== undefined) trace.noteRule(attempt.rule, name);
     const started = Date.now();
     let retryAfter: number | null;
     const span = trace.span?.startAttempt({ provider: attempt.target.provider.name, kind: attempt.target.provider.kind, model: trace.scrub(attempt.target.upstreamModel) });

@@ -7,7 +7,8 @@ import { authenticate, refuse, type AuthDecision, type Identity, type RefusalRea
 import { buildKeyIndex, type KeyIndex } from '../../auth/key-index.js';
 import { removeCredential, type PersonalIdentity } from '../../auth/personal-identity.js';
 import { readCredentials } from '../../auth/read-credentials.js';
-import { originOf } from '../../auth/refused-burst.js';
+import { originOf, type RefusedKey } from '../../auth/refused-burst.js';
+import { keyHint } from '../../state/virtual-keys.js';
 import { pathToRecord } from '../../dlp/url-carries-secret.js';
 import { GatewayError } from '../../errors.js';
 import type { StateData } from '../../state/schema.js';
@@ -78,7 +79,7 @@ export function createCallerIdentifier(services: GatewayServices, people: Person
     }
     if (!decision.ok) {
       services.metrics.authRefusals.inc({ reason: decision.reason });
-      refusals.record(originOf(request.origin), pathToRecord(request.url), decision.reason);
+      refusals.record(originOf(request.origin), pathToRecord(request.url), decision.reason, refusedKeyOf(request.rawHeaders, keyIndex));
       services.metrics.refusedOriginsTracked.set(refusals.trackedOrigins);
       return { ok: false, error: decision.error, refused: 'credential' };
     }
@@ -95,6 +96,14 @@ export function createCallerIdentifier(services: GatewayServices, people: Person
     },
     close: stopWatching,
   };
+}
+
+/** The refused gw key's hint (never the key) and its id when gw knows it (revoked, expired), for the explorer. */
+function refusedKeyOf(rawHeaders: string[], keys: KeyIndex): RefusedKey | null {
+  const reading = readCredentials(rawHeaders);
+  if (reading.outcome !== 'found' || reading.credential.kind !== 'virtual-key') return null;
+  const lookup = keys.find(reading.credential.value);
+  return { hint: keyHint(reading.credential.value), id: 'record' in lookup ? lookup.record.id : null };
 }
 
 /**

@@ -33,6 +33,8 @@ export interface Target {
 
 export interface TargetAttempt {
   target: Target;
+  /** The routing rule this attempt came from: the call is recorded under the target's model, the rule beside it. */
+  rule?: string;
   retry: number;
   timeoutMs?: number;
 }
@@ -103,7 +105,7 @@ function once(target: Target): TargetAttempt {
 /** A session keeps to one target of a weighted route: read as the record reads it, under the caller's DLP rules. */
 function ruleTargets(rule: RouteRule, request: PipelineRequest, set: ProviderSet, dlp: DlpSettings): TargetAttempt[] {
   const planned = planAttempts(rule, { random: Math.random, sessionId: readSession(request.headers, request.body, dlp).session });
-  const attempts = planned.flatMap((attempt) => toTargetAttempt(attempt, set));
+  const attempts = planned.flatMap((attempt) => toTargetAttempt(attempt, set)).map((attempt) => ({ ...attempt, rule: rule.name }));
   if (attempts.length === 0) throw new GatewayError('GW_ERR_PROVIDER_NOT_CONFIGURED', { message: `Route "${rule.name}" has no usable target (see gw routes list).` });
   return attempts;
 }

@@ -41,6 +41,18 @@ export function priceCall(services: GatewayServices, trace: RequestTrace): Audit
   return cost;
 }
 
+/**
+ * A call a model with no known price answered without reporting usage (a stream without it, no
+ * budget to estimate it for): unpriced, so `gw usage` and the unpriced list count it (issue 40).
+ */
+export function priceWithoutUsage(services: GatewayServices, trace: RequestTrace, status: number): AuditCost | null {
+  if (trace.cost || trace.tokens || !trace.target?.model || trace.upstreamSentAt === null || status < 200 || status >= 300) return null;
+  if (spendOf(services).prices.price(trace.target, {}).price !== 'unknown') return null;
+  const cost: AuditCost = { price: 'unknown', source: 'no_usage' };
+  trace.noteCost(cost);
+  return cost;
+}
+
 function sourceOf(trace: RequestTrace): CostSource {
   return trace.usageAfterHangUp ? 'usage_after_hangup' : 'usage';
 }

@@ -9,7 +9,7 @@ import { pathForLog, type Logger } from '../../logger.js';
 import { statusClass } from '../../metrics/gateway-metrics.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { chargeWithoutHold, settleBudget } from '../plan/hold-budget.js';
-import { priceCall } from '../plan/price-call.js';
+import { priceCall, priceWithoutUsage } from '../plan/price-call.js';
 import { urlCarriesSecret } from '../../dlp/url-carries-secret.js';
 import { chargeCutAtHold, estimateCutCall, needsCutEstimate } from './settle-cut-call.js';
 import { NANOS_PER_USD } from '../../spend/price-book.js';
@@ -102,7 +102,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
       .catch((error: unknown) => services.logger.error({ request_id: call.id, err: error instanceof Error ? error.message : String(error) }, 'cut call not estimated'));
     chargeCutAtHold(trace, priceCall(services, trace));
   }
-  const cost = priceCall(services, trace);
+  const cost = priceCall(services, trace) ?? priceWithoutUsage(services, trace, status);
   // The spend and cache metrics' labels: the model as the price table names it.
   const spendLabels = { team: identity?.team ?? '', provider: trace.provider ?? '', model: trace.scrub(cost?.priced_as ?? '') };
   if (cost?.nano_usd !== undefined) services.metrics.cost.inc(spendLabels, cost.nano_usd / NANOS_PER_USD);
@@ -123,7 +123,7 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
   requestLogger(services.logger).info(trace.scrub({
     request_id: call.id, method: call.method, path: pathToLog(call.url, state), family: state.dialect,
     operation: state.operation, status, latency_ms: latencyMs, team: identity?.team, key_id: identity?.keyId ?? undefined,
-    model: trace.model ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
+    model: trace.usageModel ?? undefined, rule: trace.rule ?? undefined, provider: trace.provider ?? undefined, outcome: trace.outcome, trace_id: trace.data.trace_id ?? undefined,
   }), 'request');
 
   if (state.refusedAtDoor || !state.route?.authenticated) return;
@@ -139,8 +139,9 @@ export async function recordCall(services: GatewayServices, call: FinishedCall):
     route: state.route.url,
     family: state.dialect,
     operation: state.operation,
-    model: trace.model ?? undefined,
+    model: trace.usageModel ?? undefined,
     provider: trace.provider ?? undefined,
+    rule: trace.rule ?? undefined,
     status,
     latency_ms: latencyMs,
     bytes_in: call.bytesIn,

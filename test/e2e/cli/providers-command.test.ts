@@ -54,7 +54,7 @@ describe('gw providers add|list|remove', () => {
     const env = { MY_GROQ: 'gsk-secret-value' };
     const added = await runProviders(['add', 'fast', '--preset', 'groq', '--api-key-env', 'MY_GROQ'], home, env);
     expect(added.error).toBeNull();
-    expect(added.stdout).toBe('added provider fast (openai-compatible, https://api.groq.com/openai/v1, key env:MY_GROQ)\n');
+    expect(added.stdout).toBe('added provider fast (openai-compatible, https://api.groq.com/openai/v1, key env:MY_GROQ)\nfast takes fast/MODEL only\n');
     const file = await readFile(path.join(home, 'state.json'), 'utf8');
     expect(file).not.toContain('gsk-secret-value');
     expect(JSON.parse(file).providers).toEqual([
@@ -69,7 +69,8 @@ describe('gw providers add|list|remove', () => {
     const added = await runProviders(['add', 'az', '--kind', 'azure', '--base-url', 'https://r.openai.azure.com', '--api-key', 'azure-literal-key', '--api-version', '2025-01-01-preview'], home);
     expect(added.error).toBeNull();
     expect(added.stderr).toMatch(/stored as is in state\.json \(mode 0600\); --api-key-env/);
-    expect(added.stdout).toBe('added provider az (azure, https://r.openai.azure.com, key set)\n');
+    // Azure OpenAI serves OpenAI's models: with no OpenAI configured, it answers their bare names.
+    expect(added.stdout).toBe('added provider az (azure, https://r.openai.azure.com, key set)\naz takes az/MODEL and the bare model names gpt-…, o1, o3, o4, chatgpt-…, text-embedding-…\n');
     const env = { OPENAI_API_KEY: 'sk-openai-env-secret' };
     const listed = await runProviders(['list'], home, env);
     const json = await runProviders(['list', '--json'], home, env);

@@ -248,7 +248,7 @@ describe('routing rules in the browser', () => {
     const response = await chat('team-fast');
     expect(response.status).toBe(200);
     await response.text();
-    await eventually(async () => (await readAudit(rig.hub.home)).some((record) => record.kind === 'request' && record.status === 200 && record.provider === 'mock' && String(record.model).includes('team-fast')), 'the routed call in the trail');
+    await eventually(async () => (await readAudit(rig.hub.home)).some((record) => record.kind === 'request' && record.status === 200 && record.provider === 'mock' && record.model === 'mock/echo' && record.rule === 'team-fast'), 'the routed call in the trail');
 
     const test = page.getByRole('form', { name: 'Routes test' });
     await test.getByLabel('Model').fill('team-fast');

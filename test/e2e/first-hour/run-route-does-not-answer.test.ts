@@ -26,7 +26,7 @@ describe('gw run and a route that does not answer', () => {
   it('names the provider and its URL and does not launch the tool', async () => {
     const home = await makeHome();
     const port = await closedPort();
-    const added = await runGw(['providers', 'add', 'vllm', '--kind', 'openai', '--base-url', `http://127.0.0.1:${port}/v1`], { home });
+    const added = await runGw(['providers', 'add', 'vllm', '--kind', 'openai', '--base-url', `http://127.0.0.1:${port}/v1`, '--takes', 'gpt-*'], { home });
     expect(added.code, added.stderr).toBe(0);
     const gateway = await jar.start({ home });
     const tools = await makeHome('gw-coding-tools-');

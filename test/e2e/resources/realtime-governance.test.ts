@@ -160,7 +160,7 @@ describe('realtime handshake through policy and routing', () => {
     session.client.close();
     await session.closed;
     const open = await auditRecord((line) => line.kind === 'realtime.open' && line.team === 'noopenai' && line.status === 101);
-    expect(open).toMatchObject({ provider: 'backup', model: 'voice' });
+    expect(open).toMatchObject({ provider: 'backup', model: 'backup/gpt-realtime', rule: 'voice' });
     const refused = await refusal('openai/gpt-realtime', 'noopenai');
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toContain('deny_providers');
@@ -180,8 +180,8 @@ describe('realtime handshake through policy and routing', () => {
     await waitForEvent(session, 'session.created');
     session.client.close();
     await session.closed;
-    const open = await auditRecord((line) => line.kind === 'realtime.open' && line.model === 'voice-fallback');
-    expect(open).toMatchObject({ status: 101, provider: 'backup' });
+    const open = await auditRecord((line) => line.kind === 'realtime.open' && line.rule === 'voice-fallback');
+    expect(open).toMatchObject({ status: 101, provider: 'backup', model: 'backup/gpt-realtime' });
     expect((open.data as { attempts: Array<Record<string, unknown>> }).attempts).toMatchObject([
       { target: 'dead/gpt-realtime', error: 'GW_ERR_UPSTREAM_UNREACHABLE' }, { target: 'backup/gpt-realtime', status: 101 },
     ]);

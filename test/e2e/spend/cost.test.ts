@@ -20,6 +20,9 @@ beforeAll(async () => {
     prepareHome: async (home) => {
       const set = await runGw(['prices', 'set', 'openai/gpt-4o', '--input', '2', '--output', '10'], { home });
       expect(set.code, set.stderr).toBe(0);
+      // A routing rule to a model nobody prices: its calls are reported under that model (issue 40).
+      const route = await runGw(['routes', 'add', 'cheap', '--target', 'openai/gpt-nobody-prices-this'], { home });
+      expect(route.code, route.stderr).toBe(0);
     },
   });
   anthropic = new Anthropic({ apiKey: rig.key, baseURL: rig.gw.url, maxRetries: 0 });
@@ -84,6 +87,23 @@ describe('cost of a call', () => {
     const metrics = await (await fetch(`${rig.gw.url}/metrics`)).text();
     expect(metrics).toMatch(/gw_cost_unknown_total\{provider="openai"\} [1-9]/);
   });
+
+  it('a stream with no usage from a model with no known price is counted as unpriced, not left out', async () => {
+    // The mock streams OpenAI's way: no usage chunk unless stream_options.include_usage; no dataset prices it.
+    const { data: stream, response } = await openai.chat.completions.create({
+      model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }], stream: true,
+    }).withResponse();
+    for await (const chunk of stream) expect(chunk.usage ?? null).toBeNull();
+    const record = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
+    expect(record.tokens).toBeUndefined();
+    expect(record.cost).toEqual({ price: 'unknown', source: 'no_usage' });
+  });
+
+  it('a routing rule\'s call is recorded under the model that served it, the rule beside it', async () => {
+    const { response } = await openai.chat.completions.create({ model: 'cheap', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    const record = await auditRecord(rig.gw.home, response.headers.get('x-request-id')!);
+    expect(record).toMatchObject({ provider: 'openai', model: 'openai/gpt-nobody-prices-this', rule: 'cheap', cost: { price: 'unknown', source: 'usage' } });
+  });
 });
 
 describe('gw usage', () => {
@@ -105,10 +125,17 @@ describe('gw usage', () => {
       expect(report.rows.reduce((sum, row) => sum + row.cost_nano_usd, 0), `--by ${by}`).toBe(total);
       expect(report.rows.reduce((sum, row) => sum + row.calls, 0), `--by ${by}`).toBe(records.length);
     }
-    const byModel = JSON.parse((await runGw(['usage', '--by', 'model', '--since', '1d', '--json'], { home: rig.gw.home })).stdout) as { rows: Array<{ group: string; cost_nano_usd: number; unpriced_calls: number }> };
+    const byModel = JSON.parse((await runGw(['usage', '--by', 'model', '--since', '1d', '--json'], { home: rig.gw.home })).stdout) as { rows: Array<{ group: string; cost_nano_usd: number; unpriced_calls: number; rules?: string[] }> };
     const gpt = records.filter((record) => record.model === 'gpt-4o').reduce((sum, record) => sum + (record.cost?.nano_usd ?? 0), 0);
     expect(byModel.rows.find((row) => row.group === 'gpt-4o')?.cost_nano_usd).toBe(gpt);
-    expect(byModel.rows.find((row) => row.group === 'openai/gpt-nobody-prices-this')?.unpriced_calls).toBe(1);
+    // The rule's call is counted with the model that served it (gw prices set openai/gpt-nobody-prices-this prices both), the rule named.
+    expect(byModel.rows.find((row) => row.group === 'openai/gpt-nobody-prices-this')).toMatchObject({ calls: 2, unpriced_calls: 2, rules: ['cheap'] });
+    // The stream that reported no usage is an unpriced call too.
+    expect(byModel.rows.find((row) => row.group === 'mock/echo')).toMatchObject({ calls: 1, unpriced_calls: 1 });
+    expect(byModel.rows.map((row) => row.group)).not.toContain('cheap');
+    const table = (await runGw(['usage', '--by', 'model', '--since', '1d'], { home: rig.gw.home })).stdout;
+    expect(table.split('\n')[0]).toMatch(/^model\s+via rule\s+calls/);
+    expect(table).toMatch(/openai\/gpt-nobody-prices-this\s+cheap\s+2\s/);
     const csv = await runGw(['usage', '--by', 'provider', '--since', '1d', '--csv'], { home: rig.gw.home });
     expect(csv.stdout.split('\n')[0]).toBe('provider,calls,input,output,cached_read,cache_write,reasoning,cost_usd,unpriced_calls,images,audio_seconds,characters');
   });
