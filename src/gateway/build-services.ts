@@ -14,6 +14,7 @@ import type { StateStore } from '../state/state-store.js';
 import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { Limiter } from '../policy/rate-limiter.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { createGuardrailRunner } from '../guardrails/run-guardrails.js';
 
 export interface ServiceParts {
   state: StateStore;
@@ -29,6 +30,8 @@ export interface ServiceParts {
   modeHealth: () => Record<string, HealthComponent>;
   /** Shared rate-limit counters (gw serve --redis). */
   limiter?: Limiter;
+  /** External guardrails' calls: the plain client (a guardrail is no provider, never sent through a hub), and the environment their env: credentials name. */
+  guardrails?: { upstream: UpstreamClient; env: Readonly<Record<string, string | undefined>> };
 }
 
 export function buildServices(parts: ServiceParts & { spend?: SpendServices }): GatewayServices {
@@ -50,6 +53,7 @@ export function buildServices(parts: ServiceParts & { spend?: SpendServices }): 
     spend: parts.spend ?? createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date() }),
     tracer: parts.tracer,
     ...(parts.limiter ? { limiter: parts.limiter } : {}),
+    guardrails: createGuardrailRunner(parts.guardrails?.upstream ?? parts.upstream, parts.guardrails?.env ?? {}),
     healthComponents: () => ({ providers: describeProviders(providers()), license: describeLicense(license()), ...parts.modeHealth() }),
   };
   // Frozen: a later stage that tries to add a field fails loudly instead of racing the server.

@@ -10,6 +10,10 @@ export interface GatewayMetrics {
   mcpCalls: Counter<'server' | 'tool' | 'outcome'>;
   /** How long each MCP tool call took through gw, by server and tool. */
   mcpCallDuration: Histogram<'server' | 'tool'>;
+  /** External guardrail decisions (docs/guardrails.md), by guardrail, phase (pre, post) and verdict (allow, block, rewrite, error). */
+  guardrailDecisions: Counter<'guardrail' | 'phase' | 'verdict'>;
+  /** How long each guardrail took to answer (or to time out), by guardrail and phase. */
+  guardrailDuration: Histogram<'guardrail' | 'phase'>;
   requestDuration: Histogram<'family' | 'operation'>;
   overhead: Histogram<'family' | 'operation'>;
   streamFirstByte: Histogram<'family' | 'operation'>;
@@ -46,6 +50,15 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
       name: 'gw_mcp_call_duration_seconds', help: 'MCP tool calls through /mcp: time from the call to its answer (or refusal), by server and tool.',
       labelNames: ['server', 'tool'], registers,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    }),
+    guardrailDecisions: new Counter({
+      name: 'gw_guardrail_decisions_total', help: 'External guardrail decisions, by guardrail, phase (pre, post) and verdict (allow, block, rewrite, error).',
+      labelNames: ['guardrail', 'phase', 'verdict'], registers,
+    }),
+    guardrailDuration: new Histogram({
+      name: 'gw_guardrail_duration_seconds', help: 'Time an external guardrail took to give its verdict (or to time out), by guardrail and phase.',
+      labelNames: ['guardrail', 'phase'], registers,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     }),
     requests: new Counter({
       name: 'gw_requests_total', help: 'Requests served, by family, operation and status class (2xx…5xx; polling: a device-login poll told to wait).',

@@ -11,6 +11,7 @@ import type { StateData } from '../state/schema.js';
 import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { Limiter } from '../policy/rate-limiter.js';
+import type { GuardrailRunner } from '../guardrails/run-guardrails.js';
 
 export interface StateView {
   snapshot(): StateData;
@@ -55,4 +56,6 @@ export interface GatewayServices {
   spend?: SpendServices;
   /** Rate-limit counters shared by every instance (gw serve --redis); else each process counts its own. */
   limiter?: Limiter;
+  /** External guardrails' calls (src/guardrails/); made on first use, without an environment, when absent (tests). */
+  guardrails?: GuardrailRunner;
 }
