@@ -38,8 +38,11 @@ function blocks(assessments: unknown): boolean {
   const found: unknown[] = [assessments];
   // The assessments nest a few levels (policy → filters/entities → action): walked, bounded.
   for (let index = 0; index < found.length && index < 10_000; index += 1) {
-    const node = found[index];
-    if (Array.isArray(node)) found.push(...node);
+    const node: unknown = found[index];
+    if (Array.isArray(node)) {
+      const items: readonly unknown[] = node;
+      found.push(...items);
+    }
     else if (isPlainObject(node)) {
       if (node.action === 'BLOCKED') return true;
       found.push(...Object.values(node));

@@ -25,10 +25,11 @@ export function readHttpVerdict(answer: GuardrailAnswer, input: GuardInput): Ver
   if (json.action === 'allow') return { action: 'allow' };
   if (json.action === 'block') return { action: 'block', reason: reason ?? 'no reason given' };
   if (json.action !== 'rewrite') throw new UnreadableVerdict('action is not allow, block or rewrite');
-  const texts = json.texts;
+  const texts: unknown = json.texts;
   if (!Array.isArray(texts) || texts.length !== input.texts.length) throw new UnreadableVerdict('a rewrite needs texts, one per text sent');
   const rewritten: Array<string | null> = [];
-  for (const text of texts) {
+  const entries: readonly unknown[] = texts;
+  for (const text of entries) {
     if (text !== null && typeof text !== 'string') throw new UnreadableVerdict('a rewritten text is not a string or null');
     rewritten.push(text);
   }
