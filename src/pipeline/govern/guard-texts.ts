@@ -93,3 +93,15 @@ export async function guardRequestBody(context: GuardContext): Promise<void> {
   request.rawBody = Buffer.from(JSON.stringify(request.body));
   request.rawKeysUnique = true;
 }
+
+/**
+ * A message's value judged and, on a rewrite, changed in place (an MCP tool call's arguments, its
+ * result): the same texts and places as a body. Throws as guardTexts does.
+ */
+export async function guardValueInPlace(context: GuardContext, phase: GuardPhase, value: unknown): Promise<void> {
+  const guardrails = guardrailsFor(context, phase);
+  if (guardrails.length === 0 || typeof value !== 'object' || value === null) return;
+  const collected = collectTexts(value);
+  const rewritten = await guardTexts(context, guardrails, phase, collected.texts);
+  if (rewritten !== null) applyRewrite(value, collected, rewritten);
+}
