@@ -9,7 +9,8 @@
 // BENCH_TARGETS (direct,bare-proxy,fastify-floor,gw; fastify-floor: fastify + undici parsing JSON, no gw logic), BENCH_PIN (1: taskset the target to its own CPU), GW_BENCH_KEY,
 // GW_BENCH_ENTRY (gw's bin script, bin/gw.js: another checkout's, or a stand-in), BENCH_GW_SETTINGS (name=value,…),
 // BENCH_DLP (0 skips the DLP case), BENCH_SPEND (0 skips the spend case), BENCH_OUTPUT_DLP (1: gw scans every answer,
-// `gw dlp output on --scope *`, so the stream cells price the output hold; docs/benchmarks.md),
+// `gw dlp output on --scope *`, so the stream cells price the output hold; docs/benchmarks.md), BENCH_GUARDRAIL (1: an
+// allow-all HTTP guardrail, bench/lib/allow-guardrail.mjs, on every call before it leaves: the cost of the round trip),
 // BENCH_BASELINE (another checkout's folder or its bin/gw.js: runs it as target gw-baseline, interleaved with gw in
 // every run, and prints gw against it: "no change may make a ratio worse" judged within one run, not across two),
 // BENCH_NODES (the Nodes that run the proxies, `20,26` or paths, bench/lib/nodes.mjs: every figure names its Node, and
@@ -46,6 +47,7 @@ const settings = {
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 1),
   runs: Number(process.env.BENCH_RUNS ?? 2),
   outputDlp: process.env.BENCH_OUTPUT_DLP === '1',
+  guardrail: process.env.BENCH_GUARDRAIL === '1',
   connections: list(process.env.BENCH_CONNECTIONS, '1,32').map(Number),
   scenarios: list(process.env.BENCH_SCENARIOS, 'chat,chat-stream,messages-stream-translated,messages-large-stream'),
   targets: withBaseline(list(process.env.BENCH_TARGETS, 'direct,bare-proxy,fastify-floor,gw')),
@@ -87,6 +89,8 @@ async function startGw(mockOrigin, entry, name, node) {
   }
   // BENCH_OUTPUT_DLP=1: output DLP on for every scope (streams read part by part and held, docs/output-dlp.md).
   if (settings.outputDlp) execFileSync(node, [entry, 'dlp', 'output', 'on', '--scope', '*', '--home', gwHome], { stdio: 'ignore' });
+  // BENCH_GUARDRAIL=1: an allow-all HTTP guardrail before every call (docs/guardrails.md).
+  if (guardrail) execFileSync(node, [entry, 'guardrails', 'add', 'bench-allow', '--kind', 'http', '--url', guardrail.origin, '--when', 'pre', '--home', gwHome], { stdio: 'ignore' });
   const handle = startNode(name, entry, ['serve', '--port', String(port), '--home', gwHome], { env, cpus: settings.pinning?.target, cwd: projectRoot, node });
   await waitForPort(handle, port, 20_000);
   let key = process.env.GW_BENCH_KEY;
@@ -113,6 +117,7 @@ async function probe(target, scenario) {
 }
 
 const mock = await startListening('mock', path.join(benchFolder, 'lib', 'mock-upstream.mjs'), {}, settings.pinning?.load);
+const guardrail = settings.guardrail ? await startListening('guardrail', path.join(benchFolder, 'lib', 'allow-guardrail.mjs'), {}, settings.pinning?.load) : null;
 /** The proxies each Node runs, by target name; `direct` (the mock itself) is the same for every Node. */
 const targetsByNode = new Map();
 /** Starts the targets on one Node; one that does not start is recorded as the reason its cells are skipped. */

@@ -15,6 +15,7 @@ complete -c gw -n '__fish_use_subcommand' -f -a 'providers' -d 'Add, list, remov
 complete -c gw -n '__fish_use_subcommand' -f -a 'routes' -d 'Routing rules: a model name → weighted targets with fallbacks, retries, time-outs and session affinity'
 complete -c gw -n '__fish_use_subcommand' -f -a 'policy' -d 'Policies per team and key: models, providers, operations, max tokens, rate limits, shadow mode'
 complete -c gw -n '__fish_use_subcommand' -f -a 'dlp' -d 'Data-loss prevention rules: built-in secret and PII detectors, custom patterns, actions per team and key'
+complete -c gw -n '__fish_use_subcommand' -f -a 'guardrails' -d 'External guardrails gw calls on requests (pre) and answers (post): HTTP, Presidio, OpenAI moderation, Lakera, Bedrock'
 complete -c gw -n '__fish_use_subcommand' -f -a 'audit' -d 'Inspect the hash-chained audit trail'
 complete -c gw -n '__fish_use_subcommand' -f -a 'prices' -d 'Model prices: the bundled dataset, and local overrides for private, self-hosted or negotiated prices'
 complete -c gw -n '__fish_use_subcommand' -f -a 'budgets' -d 'Spend budgets per key, team or person: USD per day, week or month; hard (refuse) or soft (warn)'
@@ -344,6 +345,35 @@ complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_f
 
 complete -c gw -n '__fish_seen_subcommand_from dlp; and __fish_seen_subcommand_from help' -f -a 'list set add remove output test'
 
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and not __fish_seen_subcommand_from add list remove help' -f -a 'add' -d 'Add (or replace) a guardrail'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and not __fish_seen_subcommand_from add list remove help' -f -a 'list' -d 'List guardrails (a credential only as its env: reference)'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and not __fish_seen_subcommand_from add list remove help' -f -a 'remove' -d 'Remove a guardrail'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and not __fish_seen_subcommand_from add list remove help' -f -a 'help' -d 'display help for command'
+complete -c gw -n '__fish_seen_subcommand_from guardrails' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l kind -r -d 'http|presidio|openai-moderation|lakera|bedrock'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l url -r -d 'the guardrail\'s base URL (http: the endpoint itself)'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l scope -r -d 'global (or *), team:NAME or key:vk_…'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l when -r -d 'pre (the request), post (the answer) or both'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l timeout-ms -r -d 'how long gw waits for a verdict'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l on-error -r -d 'open (let the call through) or closed (refuse it) when the guardrail times out, fails or answers garbage'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l credential -r -d 'env:VARIABLE of gw serve (or, remotely, the value itself: written once, never shown)'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l option -r -d 'kind settings: bedrock guardrail_id, version, region; presidio anonymizer_url, language, score_threshold'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from add' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from list' -l json -d 'print JSON'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from list' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from list' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from list' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from remove' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from remove' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from remove' -s h -l help -d 'display help for command'
+
+complete -c gw -n '__fish_seen_subcommand_from guardrails; and __fish_seen_subcommand_from help' -f -a 'add list remove'
+
 complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'verify' -d 'Check the audit trail for edits, inserts, deletes, reorders and a cut tail'
 complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'export' -d 'Write one chain of the trail (the home\'s, or the PostgreSQL store\'s with --store) as JSON Lines or as OCSF events'
 complete -c gw -n '__fish_seen_subcommand_from audit; and not __fish_seen_subcommand_from verify export chains trust witness-key rotate show help' -f -a 'chains' -d 'List the chains of the PostgreSQL trail: one per instance boot'
@@ -634,4 +664,4 @@ complete -c gw -n '__fish_seen_subcommand_from mcp; and __fish_seen_subcommand_f
 complete -c gw -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'
 complete -c gw -n '__fish_seen_subcommand_from completion' -s h -l help -d 'display help for command'
 
-complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp audit prices budgets claude-settings usage db state admin run token mcp completion'
+complete -c gw -n '__fish_seen_subcommand_from help' -f -a 'serve teams people device tokens login logout whoami keys settings providers routes policy dlp guardrails audit prices budgets claude-settings usage db state admin run token mcp completion'

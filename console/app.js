@@ -8,6 +8,7 @@ import { Budgets } from './pages/budgets.js';
 import { Cache } from './pages/cache.js';
 import { Devices } from './pages/devices.js';
 import { Dlp } from './pages/dlp.js';
+import { Guardrails } from './pages/guardrails.js';
 import { Keys } from './pages/keys.js';
 import { Mcp } from './pages/mcp.js';
 import { Overview } from './pages/overview.js';
@@ -39,6 +40,7 @@ const PAGES = {
   budgets: ['Budgets', Budgets],
   policies: ['Policies', Policies],
   dlp: ['DLP', Dlp],
+  guardrails: ['Guardrails', Guardrails],
   routes: ['Routing', Routes],
   prices: ['Prices', Prices],
   settings: ['Settings', Settings],

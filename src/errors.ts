@@ -155,6 +155,14 @@ export const ERROR_CATALOG = {
     status: 403, kind: 'permission', retryable: false,
     message: 'This upload carries a part DLP cannot read (setting unscanned_uploads is refuse); send text, JSON or JSON Lines, or ask an admin.',
   },
+  GW_ERR_GUARDRAIL_BLOCKED: {
+    status: 403, kind: 'permission', retryable: false,
+    message: 'A guardrail refused this request.',
+  },
+  GW_ERR_GUARDRAIL_UNAVAILABLE: {
+    status: 503, kind: 'overloaded', retryable: true,
+    message: 'A guardrail set to fail closed did not give a verdict (it timed out, failed or answered something unreadable).',
+  },
   GW_ERR_DIRECT_KEY_DISABLED: {
     status: 403, kind: 'permission', retryable: false,
     message: 'x-gw-direct-key is not allowed on this gateway (setting allow_direct_keys is off); remove the header and use the gateway\'s provider keys.',

@@ -50,6 +50,10 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     commands: [['dlp', 'Data-loss prevention rules: built-in secret and PII detectors, custom patterns, actions per team and key']],
     load: async () => [(await import('./commands/dlp.js')).registerDlpCommand],
   },
+  {
+    commands: [['guardrails', 'External guardrails gw calls on requests (pre) and answers (post): HTTP, Presidio, OpenAI moderation, Lakera, Bedrock']],
+    load: async () => [(await import('./commands/guardrails.js')).registerGuardrailsCommand],
+  },
   { commands: [['audit', 'Inspect the hash-chained audit trail']], load: async () => [(await import('./commands/audit.js')).registerAuditCommand] },
   {
     commands: [['prices', 'Model prices: the bundled dataset, and local overrides for private, self-hosted or negotiated prices']],

@@ -27,6 +27,8 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, ReadonlyArray<str
     test: ['--team', '--key', '--person', '--model', '--input-tokens', '--max-tokens'],
   },
   mcp: { list: ['--json'], add: ['--url', '--transport', '--header'], remove: [], test: ['--json'] },
+  // A credential goes as its value (an env: reference would name the hub's environment).
+  guardrails: { list: ['--json'], add: ['--kind', '--url', '--scope', '--when', '--timeout-ms', '--on-error', '--credential', '--option'], remove: [] },
   prices: {
     list: ['--json'], remove: [],
     set: ['--input', '--output', '--cache-read', '--cache-write', '--cache-write-1h', '--input-audio', '--output-audio', '--per-image', '--per-audio-minute', '--per-million-characters'],

@@ -10,6 +10,7 @@ export const REMOTE_COMMANDS: Readonly<Record<string, { reads: readonly string[]
   providers: { reads: ['list', 'test'], changes: ['add', 'remove'] },
   budgets: { reads: ['list', 'test'], changes: ['set', 'remove'] },
   mcp: { reads: ['list', 'test'], changes: ['add', 'remove'] },
+  guardrails: { reads: ['list'], changes: ['add', 'remove'] },
   prices: { reads: ['list', 'show'], changes: ['set', 'remove'] },
   settings: { reads: ['get'], changes: ['set'] },
   'claude-settings': { reads: ['show'], changes: ['set', 'clear'] },

@@ -20,7 +20,7 @@ import { refuseRemoteArguments } from './remote-allow-list.js';
 import { REMOTE_COMMANDS } from './remote-command-names.js';
 
 /** Option values kept out of the audit record: keys, header values, a child's variables. */
-const SECRET_OPTIONS = new Set(['--api-key', '--header', '--env']);
+const SECRET_OPTIONS = new Set(['--api-key', '--header', '--env', '--credential']);
 /** A routing target's own key (`provider/model,key=…`): hidden in the record, the rest kept. */
 const TARGET_KEY = /(^|,)key=[^,]*/g;
 const MAX_ARGS = 64;

@@ -37,6 +37,12 @@ export function stateWithoutSecrets(snapshot: StateData): StateWithoutSecrets {
       }
     }
   }
+  for (const guardrail of state.guardrails ?? []) {
+    if (guardrail.credential === undefined || isReference(guardrail.credential)) continue;
+    delete guardrail.credential;
+    delete guardrail.credential_host;
+    leftOut.push(`guardrail ${guardrail.name}: credential`);
+  }
   for (const route of state.routes ?? []) {
     for (const target of route.targets) {
       if (target.key === undefined || isReference(target.key)) continue;

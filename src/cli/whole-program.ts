@@ -13,6 +13,7 @@ import { registerSettingsCommand } from './commands/settings.js';
 import { registerTeamsCommand } from './commands/teams.js';
 import { registerPolicyCommand } from './commands/policy.js';
 import { registerDlpCommand } from './commands/dlp.js';
+import { registerGuardrailsCommand } from './commands/guardrails.js';
 import { registerRoutesCommand } from './commands/routes.js';
 import { registerDeviceCommand } from './commands/device.js';
 import { registerLoginCommands } from './commands/login.js';
@@ -47,6 +48,7 @@ export function buildProgram(context: CliContext): Command {
   registerRoutesCommand(program, context);
   registerPolicyCommand(program, context);
   registerDlpCommand(program, context);
+  registerGuardrailsCommand(program, context);
   registerAuditCommand(program, context);
   registerPricesCommand(program, context);
   registerBudgetsCommand(program, context);

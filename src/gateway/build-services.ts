@@ -15,6 +15,7 @@ import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { Limiter } from '../policy/rate-limiter.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { createProviderTokens } from '../upstream/provider-tokens.js';
+import { createGuardrailRunner } from '../guardrails/run-guardrails.js';
 
 export interface ServiceParts {
   state: StateStore;
@@ -30,6 +31,8 @@ export interface ServiceParts {
   modeHealth: () => Record<string, HealthComponent>;
   /** Shared rate-limit counters (gw serve --redis). */
   limiter?: Limiter;
+  /** External guardrails' calls: the plain client (a guardrail is no provider, never sent through a hub), and the environment their env: credentials name. */
+  guardrails?: { upstream: UpstreamClient; env: Readonly<Record<string, string | undefined>> };
 }
 
 export function buildServices(parts: ServiceParts & { spend?: SpendServices }): GatewayServices {
@@ -52,6 +55,7 @@ export function buildServices(parts: ServiceParts & { spend?: SpendServices }): 
     spend: parts.spend ?? createSpendServices({ overrides: () => state.snapshot().prices ?? [], now: () => new Date() }),
     tracer: parts.tracer,
     ...(parts.limiter ? { limiter: parts.limiter } : {}),
+    guardrails: createGuardrailRunner(parts.guardrails?.upstream ?? parts.upstream, parts.guardrails?.env ?? {}),
     healthComponents: () => ({ providers: describeProviders(providers()), license: describeLicense(license()), ...parts.modeHealth() }),
   };
   // Frozen: a later stage that tries to add a field fails loudly instead of racing the server.

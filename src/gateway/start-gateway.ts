@@ -182,6 +182,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       modeHealth: () => ({ ...mode.health(), ...witnessHealth(), ...(sink ? { audit_sink: sink.health() } : {}), ...mcpHealth(), ...(counters ? { redis: counters.health() } : {}) }),
       ...(counters ? { limiter: counters.limiter } : {}),
       spend,
+      guardrails: { upstream, env: options.env },
     });
     sink = await startAuditSink({ home: options.home, settings: state.snapshot().settings, env: options.env, upstream, registry: services.metrics.registry, logger, ...(options.storeUrl ? { storeUrl: options.storeUrl } : {}) });
     const trail = await openTrailSource(options.home, options.storeUrl, openStoreTrailSource);

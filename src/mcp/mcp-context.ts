@@ -12,6 +12,11 @@ import type { RecordDeps } from './relay-call.js';
 export interface McpCallContext extends RecordDeps {
   policies: readonly PolicyRecord[];
   dlp: DlpSettings;
+  /**
+   * The external guardrails (docs/guardrails.md) on a tool call's arguments (pre) and its result
+   * (post): a rewrite changes `value` in place; a block or a fail-closed failure throws gw's error.
+   */
+  guard?: (phase: 'pre' | 'post', value: unknown) => Promise<void>;
 }
 
 /** The reason an enforced policy refuses the server (or this capability of it), or null; a shadow refusal is a warning in the record. */

@@ -11,12 +11,13 @@ import type { UpstreamServers } from './upstream-servers.js';
 export const SEPARATOR = '__';
 export const RESOURCE_SCHEME = 'gw-mcp://';
 
-export type McpCallOutcome = 'ok' | 'tool_error' | 'refused' | 'blocked' | 'not_found' | 'unavailable' | 'upstream_error';
+export type McpCallOutcome = 'ok' | 'tool_error' | 'refused' | 'blocked' | 'not_found' | 'unavailable' | 'upstream_error' | 'guardrail_blocked' | 'guardrail_unavailable';
 
 /** The catalog code (src/errors.ts) a failed call's audit record carries in its outcome. */
 const OUTCOME_CODES: Partial<Record<McpCallOutcome, string>> = {
   not_found: 'GW_ERR_MCP_NOT_FOUND', unavailable: 'GW_ERR_MCP_SERVER_UNAVAILABLE', upstream_error: 'mcp_upstream_error', tool_error: 'mcp_tool_error',
   refused: 'GW_ERR_POLICY_DENIED', blocked: 'GW_ERR_DLP_BLOCKED',
+  guardrail_blocked: 'GW_ERR_GUARDRAIL_BLOCKED', guardrail_unavailable: 'GW_ERR_GUARDRAIL_UNAVAILABLE',
 };
 
 export interface RecordDeps {

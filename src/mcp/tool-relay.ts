@@ -27,15 +27,31 @@ export function callTool(context: McpCallContext): RelayHandler<'tools/call'> {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `"${request.params.name}" is not SERVER${SEPARATOR}NAME (names on gw's /mcp carry their server)`);
     }
     const client = await admit(context, call, split.server, request.params.name, split.name);
+    const args = request.params.arguments ?? {};
+    await guardTool(context, call, 'pre', args);
+    let result: Awaited<ReturnType<Client['callTool']>>;
     try {
-      return await client.callTool({ name: split.name, arguments: request.params.arguments ?? {} }, {
+      result = await client.callTool({ name: split.name, arguments: args }, {
         timeout: CALL_TIMEOUT_MS, signal: extra.mcpReq.signal, ...progressOptions(context, request.params._meta?.progressToken, extra),
       });
     } catch (error) {
       call.settle('upstream_error');
       throw upstreamError(context, split.server, error);
     }
+    await guardTool(context, call, 'post', result);
+    return result;
   };
+}
+
+/** The guardrails on a tool call's arguments or result; a refusal is an MCP error with gw's message, the call settled with its code. */
+async function guardTool(context: McpCallContext, call: RelayCall, phase: 'pre' | 'post', value: unknown): Promise<void> {
+  if (!context.guard) return;
+  try {
+    await context.guard(phase, value);
+  } catch (error) {
+    call.settle(error instanceof Error && 'code' in error && error.code === 'GW_ERR_GUARDRAIL_UNAVAILABLE' ? 'guardrail_unavailable' : 'guardrail_blocked');
+    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** The policy, the server and its listing, in that order: a refused or made-up call never reaches a server. */

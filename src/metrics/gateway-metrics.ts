@@ -16,6 +16,10 @@ export interface GatewayMetrics {
   telemetryItems: Counter<'signal'>;
   /** Accepted batches at the OTLP collector, by signal and outcome (relayed, rejected, unreachable, queue_full: the last three dropped). */
   telemetryRelay: Counter<'signal' | 'outcome'>;
+  /** External guardrail decisions (docs/guardrails.md), by guardrail, phase (pre, post) and verdict (allow, block, rewrite, error). */
+  guardrailDecisions: Counter<'guardrail' | 'phase' | 'verdict'>;
+  /** How long each guardrail took to answer (or to time out), by guardrail and phase. */
+  guardrailDuration: Histogram<'guardrail' | 'phase'>;
   requestDuration: Histogram<'family' | 'operation'>;
   overhead: Histogram<'family' | 'operation'>;
   streamFirstByte: Histogram<'family' | 'operation'>;
@@ -63,6 +67,15 @@ export function createGatewayMetrics(options: { processMetrics?: boolean } = {})
     telemetryRelay: new Counter({
       name: 'gw_telemetry_relay_total', help: 'Accepted OTLP batches at the configured collector, by signal and outcome (relayed; rejected, unreachable and queue_full are dropped).',
       labelNames: ['signal', 'outcome'], registers,
+    }),
+    guardrailDecisions: new Counter({
+      name: 'gw_guardrail_decisions_total', help: 'External guardrail decisions, by guardrail, phase (pre, post) and verdict (allow, block, rewrite, error).',
+      labelNames: ['guardrail', 'phase', 'verdict'], registers,
+    }),
+    guardrailDuration: new Histogram({
+      name: 'gw_guardrail_duration_seconds', help: 'Time an external guardrail took to give its verdict (or to time out), by guardrail and phase.',
+      labelNames: ['guardrail', 'phase'], registers,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     }),
     requests: new Counter({
       name: 'gw_requests_total', help: 'Requests served, by family, operation and status class (2xx…5xx; polling: a device-login poll told to wait).',

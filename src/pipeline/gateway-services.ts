@@ -12,6 +12,7 @@ import type { CallTracer } from '../telemetry/call-tracer.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { ProviderTokens } from '../upstream/provider-tokens.js';
 import type { Limiter } from '../policy/rate-limiter.js';
+import type { GuardrailRunner } from '../guardrails/run-guardrails.js';
 
 export interface StateView {
   snapshot(): StateData;
@@ -58,4 +59,6 @@ export interface GatewayServices {
   spend?: SpendServices;
   /** Rate-limit counters shared by every instance (gw serve --redis); else each process counts its own. */
   limiter?: Limiter;
+  /** External guardrails' calls (src/guardrails/); made on first use, without an environment, when absent (tests). */
+  guardrails?: GuardrailRunner;
 }

@@ -12,7 +12,7 @@
 //                    then budgets hold the call's worst case over those targets (hold-budget.ts)
 //   6. attempt       each target in turn: encode, then send-to-provider.ts (attempt-targets.ts, try-target.ts)
 //   7. relay         back to the client, output DLP on every dialect and path (relay-reply.ts);
-//                    a buffered answer carries its cost (price-call.ts)
+//                    a buffered answer carries its cost (price-call.ts); post-call guardrails (guard-reply.ts)
 //   8. record        audit record with the cost, log line, metrics, budgets settled (record-call.ts)
 import type { GatewayServices } from './gateway-services.js';
 import { attemptTargets } from './attempt/attempt-targets.js';
@@ -25,6 +25,7 @@ import { planCatalogTargets, planTargets, resourceIdsNamed } from './plan/plan-t
 import { withCostHeader } from './plan/price-call.js';
 import { readInboundCall } from './decode/read-inbound-call.js';
 import { relayReply } from './relay/relay-reply.js';
+import { guardReply } from './relay/guard-reply.js';
 import { withDrainableSignal } from './drain-cancel.js';
 import type { RequestTrace } from './request-trace.js';
 import { refusePlainGet } from './realtime/responses-websocket.js';
@@ -72,7 +73,8 @@ export async function handleRequest(request: PipelineRequest, services: GatewayS
     throw scanRelayedError(error, governed, trace);
   }
 
-  // 7. relay (8, record, runs when the response closes).
-  const relayed = await relayReply(reply, call, governed, services, request.signal, trace);
+  // 7. relay (8, record, runs when the response closes), then the post-call guardrails over what the client would get.
+  const relayed = await guardReply(await relayReply(reply, call, governed, services, request.signal, trace), call.dialect,
+    { request, services, trace, model: call.model, operation: call.operation });
   return withBudgetWarnings(withCostHeader(relayed, services, trace), budgetWarnings);
 }

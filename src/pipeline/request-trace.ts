@@ -188,6 +188,14 @@ export class RequestTrace implements TraceView {
 
   noteData(name: string, value: AuditValue): void { this.data[name] = value; }
 
+  /** External guardrails' decisions (src/guardrails/), in the record as `guardrails`: name, phase, verdict, latency, never a text. */
+  readonly guardrails: Array<Record<string, AuditValue>> = [];
+
+  noteGuardrail(decision: { guardrail: string; kind: string; phase: string; verdict: string; latency_ms: number; error?: string; failed?: string }): void {
+    this.guardrails.push({ ...decision });
+    this.data.guardrails = this.guardrails;
+  }
+
   noteBytesOut(bytes: number): void { this.bytesOut = bytes; }
 
   noteUpstreamWait(startedAt: bigint): void { this.upstreamNanos += process.hrtime.bigint() - startedAt; }

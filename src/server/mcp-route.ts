@@ -19,6 +19,8 @@ import { policiesFor } from '../policy/policy-record.js';
 import { RelayCall, type RecordDeps } from '../mcp/relay-call.js';
 import { blockedText, scanMcpMessage, textMatches } from '../mcp/scan-mcp-message.js';
 import { callerDlp, governOperation } from '../pipeline/govern/govern-request.js';
+import { guardValueInPlace } from '../pipeline/govern/guard-texts.js';
+import type { PipelineRequest } from '../pipeline/pipeline-types.js';
 import type { GatewayServices } from '../pipeline/gateway-services.js';
 import type { RequestTrace } from '../pipeline/request-trace.js';
 import type { RouteEntry } from '../pipeline/route-table.js';
@@ -79,12 +81,13 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
     }), undefined, JSON_RPC_HEADER_MISMATCH);
   }
   let governed;
+  const pipelineRequest: PipelineRequest = {
+    id: request.id, method: request.method, route: MCP_ROUTE, dialect: 'operational', params: {}, query: new URLSearchParams(),
+    rawPath: request.raw.url ?? request.url, headers: request.headers, body: request.body, rawBody: state.rawBody,
+    identity: state.identity!, signal: new ClientCancel(),
+  };
   try {
-    governed = await governOperation({
-      id: request.id, method: request.method, route: MCP_ROUTE, dialect: 'operational', params: {}, query: new URLSearchParams(),
-      rawPath: request.raw.url ?? request.url, headers: request.headers, body: request.body, rawBody: state.rawBody,
-      identity: state.identity!, signal: new ClientCancel(),
-    }, 'mcp', services, state.trace);
+    governed = await governOperation(pipelineRequest, 'mcp', services, state.trace);
   } catch (error) {
     return sendJsonRpcError(reply, state.trace, messageId(request.body), error instanceof GatewayError ? error : new GatewayError('GW_ERR_SERVER_INTERNAL'));
   }
@@ -108,7 +111,11 @@ async function serveMcp(services: GatewayServices, upstream: UpstreamServers, re
     return reply.code(200).type('application/json').send({ jsonrpc: '2.0', id: messageId(body), error: { code: JSON_RPC_METHOD_NOT_FOUND, message: 'Method not found' } });
   }
   const { createMcpServer, createMcpHandler } = await loadServerSdk();
-  const context = { upstream, policies: governed.policies, dlp: governed.dlp, trace: state.trace, countCall: countCallOf(services) };
+  const guardContext = { request: pipelineRequest, services, trace: state.trace, model: null, operation: 'mcp.tools/call' };
+  const context = {
+    upstream, policies: governed.policies, dlp: governed.dlp, trace: state.trace, countCall: countCallOf(services),
+    guard: (phase: 'pre' | 'post', value: unknown) => guardValueInPlace(guardContext, phase, value),
+  };
   // One handler per request, over a server made for this caller: the SDK serves 2026-07-28 itself
   // and an older revision's stateless exchange through its fallback, each from the same relays.
   const handler = createMcpHandler(() => createMcpServer(context), { legacy: 'stateless' });

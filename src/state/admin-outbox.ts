@@ -29,6 +29,7 @@ const IDENTITIES: Record<string, (item: Item) => string> = {
   budgets: (item) => String(item.scope ?? item.id),
   mcp_servers: (item) => String(item.name),
   claude_settings: (item) => String(item.scope),
+  guardrails: (item) => String(item.name),
 };
 
 /** Parts whose changed items are named with what they became: a device login's decision and its person. */

@@ -8,6 +8,7 @@ import { readDeviceCode, readLiveKey, readPerson, readToken } from './parse-hub-
 import { readSettings } from './settings.js';
 import { readGovernance } from './parse-governance.js';
 import { readMcpServers } from './mcp-servers.js';
+import { readGuardrails } from './guardrails.js';
 import { readClaudeSettings } from './claude-settings-schema.js';
 import { StateFileError } from './state-errors.js';
 import { readAdminToken } from './admin-tokens.js';
@@ -51,9 +52,11 @@ export function parseStateText(text: string, file: string): StateData {
   if (typeof mcpServers === 'string') throw problem(mcpServers);
   const claudeSettings = readClaudeSettings(raw.claude_settings);
   if (typeof claudeSettings === 'string') throw problem(claudeSettings);
+  const guardrails = readGuardrails(raw.guardrails);
+  if (typeof guardrails === 'string') throw problem(guardrails);
   return {
     ...raw, ...governance, ...(raw.admin_tokens === undefined ? {} : { admin_tokens: adminTokens }),
-    ...(raw.claude_settings === undefined ? {} : { claude_settings: claudeSettings }), version: 1, teams, keys,
+    ...(raw.claude_settings === undefined ? {} : { claude_settings: claudeSettings }), ...(raw.guardrails === undefined ? {} : { guardrails }), version: 1, teams, keys,
     settings: { ...settingsRaw, ...settings }, providers, aliases, ...(hub as Pick<StateData, keyof typeof hub>), mcp_servers: mcpServers,
   };
 }

@@ -7,6 +7,7 @@ import type { StoredBudget, StoredDlpScope, StoredPolicy, StoredPrice, StoredRou
 import type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord, RoleGroup } from './hub-schema.js';
 import type { StoredMcpServer } from './mcp-servers.js';
 import type { StoredClaudeSettings } from './claude-settings-schema.js';
+import type { StoredGuardrail } from './guardrails.js';
 
 export type { AdminOutboxEntry, AdminTokenRecord, DeviceCodeRecord, LiveKeyRecord, Person, PersonalTokenRecord } from './hub-schema.js';
 
@@ -146,6 +147,8 @@ export interface StateData {
   budgets?: StoredBudget[];
   /** Claude Code's managed settings per team or for everyone (gw claude-settings): see claude-settings.ts; absent until the first is set. */
   claude_settings?: StoredClaudeSettings[];
+  /** External guardrails called before and after calls (gw guardrails): see guardrails.ts; absent until the first is added. */
+  guardrails?: StoredGuardrail[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {

@@ -112,7 +112,7 @@ export function runGw(args: string[], options: { home?: string; env?: NodeJS.Pro
  * start. `serve`, `run`, `token`, `login` and the audit commands always run as a real process:
  * they start gateways, take over stdio or signals, or hold the trail's lock.
  */
-const IN_PROCESS_COMMANDS = new Set(['teams', 'keys', 'people', 'device', 'tokens', 'settings', 'providers', 'routes', 'policy', 'dlp', 'prices', 'budgets', 'mcp', 'admin', 'claude-settings']);
+const IN_PROCESS_COMMANDS = new Set(['teams', 'keys', 'people', 'device', 'tokens', 'settings', 'providers', 'routes', 'policy', 'dlp', 'prices', 'budgets', 'mcp', 'admin', 'claude-settings', 'guardrails']);
 
 interface BuiltCli {
   runCli(argv: string[], context: { stdout: { write(text: string): void }; stderr: { write(text: string): void }; env: NodeJS.ProcessEnv; home(flag?: string): string }): Promise<number>;

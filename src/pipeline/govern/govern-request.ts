@@ -1,6 +1,6 @@
 // Stage 4, govern, between decode and planning: bring-your-own-key, policy (access,
-// max tokens, rate limits; shadow mode), and DLP over every string of the
-// parsed body. Decisions are made by the pure modules in src/policy and src/dlp;
+// max tokens, rate limits; shadow mode), DLP over every string of the parsed body,
+// then the external guardrails (guard-texts.ts). Decisions are made by the pure modules in src/policy and src/dlp;
 // this file reads the live state, keeps the limiter and the DLP rule cache for the
 // process, and records what was decided (never a matched text or a key).
 import { isUtf8 } from 'node:buffer';
@@ -24,6 +24,7 @@ import type { RequestTrace } from '../request-trace.js';
 import { scanUpload } from './scan-upload.js';
 import { forwardedClientHeaders } from './upstream-headers.js';
 import { withoutGenAiKey } from './leaving-query.js';
+import { guardRequestBody } from './guard-texts.js';
 
 export interface Governed {
   policies: PolicyRecord[];
@@ -62,6 +63,8 @@ export async function governRequest(request: PipelineRequest, inbound: InboundCa
   checkAccess(policies, inbound, request.body, trace, modelAliasesFor(policies, inbound.model, services));
   const admission = await admitLimits(governance.limiter, policies, request, trace);
   if (dlp.rules.length > 0) scanBody(request, dlp, trace, state.settings.unscanned_uploads === 'refuse');
+  // External guardrails last: they see what DLP let through, and nothing leaves before their verdict.
+  if (state.guardrails !== undefined && state.guardrails.length > 0) await guardRequestBody({ request, services, trace, model: inbound.model, operation: inbound.operation });
   return {
     policies, dlp, directKey,
     settle: (tokens) => admission.settle(tokens ? tokens.total ?? (tokens.input ?? 0) + (tokens.output ?? 0) : undefined),
