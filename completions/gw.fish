@@ -190,6 +190,7 @@ complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcom
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-key-env -r -d 'read the key from this environment variable of gw serve (stored as env:VARIABLE)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-key -r -d 'store the key itself in state.json (0600); prefer --api-key-env'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l api-version -r -d 'Azure OpenAI api-version'
+complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l takes -r -d 'bare well-known model names it answers, e.g. \'gpt-*,o3\' (default: its vendor\'s, only at the vendor\'s own URL), or none'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l preset -x -a 'ollama vllm llamacpp groq mistral deepseek openrouter together fireworks xai' -d 'OpenAI-compatible preset (its base URL is the default)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l home -r -d 'gw home folder (default: $GW_HOME or the platform config folder)'
 complete -c gw -n '__fish_seen_subcommand_from providers; and __fish_seen_subcommand_from add' -l hub -r -d 'a hub URL: run this on the hub, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN)'
@@ -394,6 +395,7 @@ complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l ocsf -r -d 'verify an OCSF export (gw audit export --format ocsf) offline against the --key public keys only'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l window -d 'with --ocsf: the file may start mid-chain (an export made with --since)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l witness-key -r -d 'with --ocsf: trust cosignatures by these witness keys (a witness.pub or the key; gw audit witness-key prints it); the last event must carry one'
+complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l hub -r -d 'have this hub verify its own trail, over its admin API (admin token from gw login --admin or GW_ADMIN_TOKEN; a viewer may)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -l witness -r -d 'also compare the trail (with --store: every chain) with the checkpoints a witness kept (a gw hub, with this home\'s login, or a witness file)'
 complete -c gw -n '__fish_seen_subcommand_from audit; and __fish_seen_subcommand_from verify' -s h -l help -d 'display help for command'
 
