@@ -9,7 +9,7 @@
 import { countTokens } from 'gpt-tokenizer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeHome, runGwSetup as runGw, startGatewayProcess, type GatewayProcess } from '../../support/gateway-process.js';
-import { readAudit, sleep, type AuditLine } from '../helpers.js';
+import { readAudit, sleep, waitUntil, type AuditLine } from '../helpers.js';
 import { startBillingProvider, type BillingProvider, type StreamPlan } from './billing-provider.js';
 
 const UPSTREAM_KEY = 'sk-proj-billing-upstream-0001';
@@ -149,6 +149,9 @@ describe('a stream cut at any moment is charged what it relayed', () => {
       const relayedTokens = countTokens(relayed);
       const bill = (billed.promptTokens + relayedTokens) * NANOS_PER_TOKEN;
       const cost = record.cost as Cost | undefined;
+      // gw may write the record before the provider sees its connection close: wait for the close (a mid-stream
+      // answer streams for 20 s, so one that ran to its end would not pass for a cut).
+      await waitUntil(() => billed.aborted, { timeoutMs: 10_000, what: `${moment.name}: the provider's connection to close` }).catch(() => undefined);
       expect(billed.aborted, `${moment.name}: the provider's answer was cut`).toBe(true);
       expect(cost?.nano_usd, `${moment.name}: recorded cost`).toBeGreaterThanOrEqual(bill);
       expect(cost?.estimated, moment.name).toBe(true);
