@@ -33,10 +33,12 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          // One module graph per worker, as in the unit tier: each file no longer pays a fresh fork and
-          // its imports. The setup file fails a file that leaves a process, a server, the environment
-          // or the working folder behind for the next one (test/support/e2e-file-guard.ts).
-          isolate: false,
+          // Each file in its own fork. Without isolation (one module graph per worker, as in the unit tier)
+          // the run took 810 s instead of ~900, but a file's late work reached the next file: a login-code wait
+          // rejected 15 s after its file ended, an unhandled error that fails the whole run whatever the retry.
+          // The setup file still fails a file that leaves a process, a server, the environment or the working
+          // folder behind (test/support/e2e-file-guard.ts), for the day isolation goes again.
+          isolate: true,
           setupFiles: ['test/support/e2e-tier-setup.ts'],
           // One retry: real processes on a loaded 2-core machine sometimes miss a moment. A test that passes only
           // on its retry is listed at the end of the run and in test-results/flaky.txt (test/support/flaky-reporter.ts).

@@ -39,10 +39,10 @@ describe('the tiers in vitest.config.ts', () => {
     expect(byName.get('unit')?.exclude).toContain('test/e2e/**');
   });
 
-  it('the e2e project runs test/e2e/ without the guard, with its own setup file that holds each file to leave nothing behind', () => {
+  it('the e2e project runs test/e2e/ without the guard, each file in its own fork, with its own setup file that holds each file to leave nothing behind', () => {
     expect(byName.get('e2e')?.include).toEqual(['test/e2e/**/*.test.ts']);
     expect(byName.get('e2e')?.setupFiles).toEqual(['test/support/e2e-tier-setup.ts']);
-    expect(byName.get('e2e')?.isolate).toBe(false);
+    expect(byName.get('e2e')?.isolate).toBe(true);
     expect([...byName.keys()].sort()).toEqual(['e2e', 'unit']);
   });
 });

@@ -72,6 +72,9 @@ export function startLogin(hubUrl: string, home: string, env: NodeJS.ProcessEnv 
   const exited = new Promise<number>((resolve) => child.once('close', (code) => resolve(code ?? -1)));
   const code = waitUntil(() => /code: [B-Z]{4}-[B-Z]{4}/.test(stderr), { timeoutMs: 15_000, what: 'the login code' })
     .then(() => /code: ([B-Z]{4}-[B-Z]{4})/.exec(stderr)![1]!);
+  // A caller that never reads the code (a login that fails first, a plain-text login) must not leave a rejection
+  // 15 s later for whatever file runs next: the catch marks it handled, and a caller awaiting `code` still sees it.
+  code.catch(() => undefined);
   return { child, stderr: () => stderr, code, exited };
 }
 

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GW_BIN, cleanEnv, runGwSetup as runGw } from '../../support/gateway-process.js';
 import { CODING_TOOLS_DIR, missingTools } from '../coding-tools/run-coding-tool.js';
-import { readSettledAudit } from '../helpers.js';
+import { readSettledAudit, waitUntil } from '../helpers.js';
 import { startRig, type Rig } from '../forwarding/support.js';
 
 const SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../support/mcp-servers/notes-server.mjs');
@@ -29,7 +29,8 @@ beforeAll(async () => {
   // The stdio server starts on first use: a tools/list now, so Claude Code's own listing is not the cold one.
   const client = new Client({ name: 'warm-up', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${rig.gw.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${rig.key}` } } }));
-  expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('notes__contact');
+  // The gateway picks the new server up from state.json within its poll: list until it is there.
+  await waitUntil(async () => (await client.listTools()).tools.some((tool) => tool.name === 'notes__contact'), { timeoutMs: 20_000, intervalMs: 250, what: 'the notes server\'s tools in /mcp' });
   await client.close();
 }, 60_000);
 afterAll(async () => { await rig?.close(); });
